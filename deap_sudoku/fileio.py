@@ -1,0 +1,45 @@
+"""Writing files atomically and without overwriting what the user did not ask to replace."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+__all__ = ["write_atomic"]
+
+
+def write_atomic(path: str | os.PathLike, data: str | bytes, *, overwrite: bool = False) -> None:
+    """Write ``data`` to ``path`` so that readers see the old file or the whole new one.
+
+    The data goes to a temporary file in the same folder, is flushed to disk,
+    and is then moved into place.  Without ``overwrite`` the move is a hard
+    link, which fails if ``path`` exists, so an existing file is never
+    replaced even by a race.
+
+    :raises FileExistsError: if ``path`` exists and ``overwrite`` is false.
+    """
+    target = Path(path)
+    if not overwrite and target.exists():
+        raise FileExistsError(f"{target} exists; refusing to overwrite it")
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    fd, tmp = tempfile.mkstemp(dir=target.parent or ".", prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(payload)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if overwrite:
+            os.replace(tmp, target)
+        else:
+            try:
+                os.link(tmp, target)
+            except FileExistsError:
+                raise FileExistsError(f"{target} exists; refusing to overwrite it") from None
+            except OSError:  # a file system without hard links: check, then move
+                if target.exists():
+                    raise FileExistsError(f"{target} exists; refusing to overwrite it") from None
+                os.replace(tmp, target)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)

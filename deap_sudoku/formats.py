@@ -1,0 +1,395 @@
+"""Puzzle file formats: read and write several puzzles per file, detect the format.
+
+``line``
+    One puzzle per line, ``n*n`` symbols row-major, ``0`` or ``.`` for empty
+    (the format of the 9x9 sets in ``../shared/data``).  Symbols come from an
+    alphabet: ``digits`` (1-9 then A-Z, the default), ``hex`` (0-9 then a-z for
+    1, 2, ...: the 0-f of 16x16 tools) or ``letters`` (a-z for 1, 2, ...: the
+    a-y of 25x25 tools).  Letters are read in either case.
+``grid``
+    One grid row per line, values separated by white space, ``0`` (or ``.``,
+    ``-``) for empty, ``#`` lines ignored, a blank line between puzzles.  The
+    box borders of ``str(puzzle)`` (``|`` and ``---+---`` lines) are skipped,
+    so the ASCII picture reads back too.
+``dash``
+    One grid row per line as single symbols, ``-`` for empty (a solver's
+    ``aufgabe.txt`` input and ``loesung.txt`` output).
+``lloyd``
+    The instances of Lloyd & Amos's ACO benchmark: the box order ``k``, the
+    line ``1``, then ``k*k`` rows of tab-separated values with a trailing tab,
+    ``-1`` for empty, CRLF line endings.
+
+Every reader reports every bad puzzle of a file at once, each error naming
+the source, line and column.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import sys
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .errors import PuzzleError, PuzzleFileError
+from .fileio import write_atomic
+from .puzzle import Puzzle, problems
+from .shape import MAX_SIDE, MIN_SIDE, Shape, box_shapes_for_side
+
+__all__ = ["FORMATS", "ALPHABETS", "loads", "dumps", "read", "write", "detect_format"]
+
+FORMATS = ("line", "grid", "dash", "lloyd")
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+ALPHABETS = {
+    # name: (symbols for 1, 2, ...; symbols read as empty; symbol written for empty)
+    "digits": ("123456789" + _LETTERS.upper(), "0.", "0"),
+    "hex": ("0123456789" + _LETTERS, ".", "."),
+    "letters": (_LETTERS, ".", "."),
+}
+MAX_FILE_BYTES = 64 * 1024 * 1024
+"""Files larger than this are refused before they are read."""
+
+
+# -- reading ---------------------------------------------------------------------------
+
+@dataclass
+class _Draft:
+    """A puzzle being read: its values and where each came from."""
+
+    values: list[int] = field(default_factory=list)
+    places: list[tuple[int, int]] = field(default_factory=list)
+    start: int = 0
+
+    def add(self, value: int, line: int, column: int) -> None:
+        self.values.append(value)
+        self.places.append((line, column))
+
+
+class _Reader:
+    """Collects puzzles and located errors for one source."""
+
+    def __init__(self, source: str, box: tuple[int, int] | None):
+        self.source = source
+        self.box = Shape(*box) if box is not None else None
+        self.puzzles: list[Puzzle] = []
+        self.errors: list[PuzzleError] = []
+
+    def error(self, problem: str, line: int, column: int | None = None) -> None:
+        self.errors.append(PuzzleError(problem, source=self.source, line=line, column=column))
+
+    def finish(self, draft: _Draft) -> None:
+        """Turn a draft into a puzzle, or record what is wrong with it."""
+        size = len(draft.values)
+        if self.box is not None:
+            shape = self.box
+            if size != shape.cells:
+                self.error(f"wrong number of cells: {size}, a {shape.name} grid has {shape.cells}",
+                           draft.start)
+                return
+        else:
+            try:
+                shape = Shape.for_cells(size)
+            except ValueError:
+                self.error(f"wrong number of cells: {size} is not the cell count of a grid "
+                           f"tiled by boxes ({_valid_sizes_hint(size)})", draft.start)
+                return
+        found = problems(shape, np.asarray(draft.values, dtype=np.int64))
+        for problem, cell in found:
+            self.error(problem, *draft.places[cell])
+        if not found:
+            self.puzzles.append(Puzzle(draft.values, box=shape))
+
+
+def _valid_sizes_hint(size: int) -> str:
+    sides = [n for n in range(MIN_SIDE, MAX_SIDE + 1) if box_shapes_for_side(n)]
+    near = sorted(sides, key=lambda n: abs(n * n - size))[:2]
+    return "nearest: " + ", ".join(f"{n * n} for {n}x{n}" for n in sorted(near))
+
+
+def _content_lines(text: str) -> Iterator[tuple[int, str]]:
+    """``(line number, line)`` with line endings and trailing blanks removed."""
+    for number, line in enumerate(text.splitlines(), start=1):
+        yield number, line.rstrip()
+
+
+def _symbol_table(alphabet: str) -> tuple[dict[str, int], str]:
+    if alphabet not in ALPHABETS:
+        raise ValueError(f"unknown alphabet {alphabet!r}; choose from {', '.join(ALPHABETS)}")
+    symbols, empties, _ = ALPHABETS[alphabet]
+    table = {ch: v for v, ch in enumerate(symbols, start=1)}
+    table.update({ch.swapcase(): v for ch, v in list(table.items())})
+    table.update({ch: 0 for ch in empties})
+    return table, symbols
+
+
+def _read_line(text: str, reader: _Reader, alphabet: str) -> None:
+    table, symbols = _symbol_table(alphabet)
+    empties = " or ".join(repr(e) for e in ALPHABETS[alphabet][1])
+    for number, line in _content_lines(text):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        indent = len(line) - len(line.lstrip())
+        unknown = next(((c, ch) for c, ch in enumerate(stripped, start=indent + 1) if ch not in table), None)
+        if unknown:
+            reader.error(f"unknown character {unknown[1]!r} for the {alphabet} alphabet "
+                         f"(empty is {empties})", number, unknown[0])
+            continue
+        draft = _Draft(start=number)
+        for column, ch in enumerate(stripped, start=indent + 1):
+            draft.add(table[ch], number, column)
+        n = math.isqrt(len(draft.values))
+        too_big = next((i for i, v in enumerate(draft.values) if v > n), None)
+        if n * n == len(draft.values) and too_big is not None:
+            reader.error(f"character {stripped[too_big]!r} is not a value of a {n}x{n} grid "
+                         f"(values {symbols[0]}-{symbols[n - 1]}, empty is {empties})",
+                         number, indent + too_big + 1)
+            continue
+        reader.finish(draft)
+
+
+_TOKEN = re.compile(r"\S+")
+_BORDER = re.compile(r"^[-+=|\s]*-[-+=|\s]*$")
+
+
+def _read_rows(text: str, reader: _Reader, *, spaced: bool, alphabet: str = "digits") -> None:
+    """The grid and dash formats: one grid row per line; a puzzle ends at a blank line or after n rows."""
+    table, _ = _symbol_table(alphabet)
+    table["-"] = 0
+    block: list[tuple[int, list[tuple[int, str]]]] = []
+    for number, line in [*_content_lines(text), (0, "")]:
+        stripped = line.strip()
+        if stripped.startswith("#") or (spaced and _BORDER.match(stripped)):
+            continue
+        if stripped:
+            if spaced:
+                tokens = [(m.start() + 1, m.group()) for m in _TOKEN.finditer(line) if m.group() != "|"]
+            else:
+                tokens = [(i + 1, ch) for i, ch in enumerate(line) if not ch.isspace()]
+            block.append((number, tokens))
+            continue
+        if block:
+            side = len(block[0][1])
+            for start in range(0, len(block), side):
+                _finish_rows(block[start:start + side], side, reader, table, spaced)
+        block = []
+
+
+def _finish_rows(rows: list[tuple[int, list[tuple[int, str]]]], side: int, reader: _Reader,
+                 table: dict[str, int], spaced: bool) -> None:
+    first_line = rows[0][0]
+    try:
+        Shape.for_side(side)
+    except ValueError as exc:
+        reader.error(f"rows of {side} values: {exc}", first_line)
+        return
+    if len(rows) < side:
+        reader.error(f"puzzle has {len(rows)} rows, expected {side} rows of {side} values", first_line)
+        return
+    draft = _Draft(start=first_line)
+    for number, tokens in rows:
+        if len(tokens) != side:
+            reader.error(f"row has {len(tokens)} values, expected {side} like the first row "
+                         f"of this puzzle (line {first_line})", number)
+            return
+        for column, token in tokens:
+            value = _token_value(token, table, spaced)
+            if value is None:
+                kind = "value" if spaced else "character"
+                empty = "0, . or -" if spaced else "-"
+                reader.error(f"unknown {kind} {token!r} (empty is {empty})", number, column)
+                return
+            draft.add(value, number, column)
+    reader.finish(draft)
+
+
+def _token_value(token: str, table: dict[str, int], spaced: bool) -> int | None:
+    if spaced:
+        if token in (".", "-"):
+            return 0
+        return int(token) if token.isdecimal() and len(token) <= 4 else None
+    return table.get(token)
+
+
+def _read_lloyd(text: str, reader: _Reader) -> None:
+    lines = [(n, l) for n, l in _content_lines(text) if l.strip()]
+    i = 0
+    while i < len(lines):
+        number, header = lines[i]
+        if not header.strip().isdecimal() or int(header) < 2 or int(header) ** 2 > MAX_SIDE:
+            reader.error(f"expected the box order (2..{int(MAX_SIDE ** 0.5)}) on a line of its own, "
+                         f"found {header.strip()[:20]!r}", number, 1)
+            return
+        order = int(header)
+        side = order * order
+        if i + 1 >= len(lines) or lines[i + 1][1].strip() != "1":
+            reader.error("expected the constant line '1' after the box order", number + 1, 1)
+            return
+        draft = _Draft(start=number)
+        rows = lines[i + 2:i + 2 + side]
+        for row_number, row in rows:
+            fields = row.split("\t")
+            if fields and fields[-1].strip() == "":
+                fields = fields[:-1]
+            column = 1
+            values = []
+            for raw in fields:
+                token = raw.strip()
+                if not re.fullmatch(r"-1|\d{1,4}", token):
+                    reader.error(f"unknown value {token!r} (values are 1..{side}, -1 for empty)",
+                                 row_number, column)
+                    return
+                values.append((0 if token == "-1" else int(token), column))
+                column += len(raw) + 1
+            if len(values) != side:
+                reader.error(f"row has {len(values)} values, expected {side} for box order {order}",
+                             row_number)
+                return
+            for value, col in values:
+                draft.add(value, row_number, col)
+        if len(rows) < side:
+            reader.error(f"puzzle has {len(rows)} rows, expected {side} for box order {order}", number)
+            return
+        reader.finish(draft)
+        i += 2 + side
+
+
+def detect_format(text: str, *, box: tuple[int, int] | None = None) -> str:
+    """Guess the format of ``text`` from its first lines that are not blank or comments."""
+    lines = [l.strip() for _, l in _content_lines(text) if l.strip() and not l.strip().startswith("#")]
+    if not lines:
+        return "line"
+    first = lines[0]
+    if (first.isdecimal() and len(lines) > 2 and lines[1] == "1"
+            and len(lines[2].split()) == int(first) ** 2):
+        return "lloyd"
+    if len(first.split()) > 1:
+        return "grid"
+    if "-" in first:
+        return "dash"
+    length = len(first)
+    sides = {box[0] * box[1]} if box else {n for n in range(MIN_SIDE, MAX_SIDE + 1) if box_shapes_for_side(n)}
+    if any(length == n * n for n in sides):
+        return "line"
+    rows_of_this_length = next((i for i, l in enumerate(lines) if len(l) != length), len(lines))
+    if length in sides and rows_of_this_length >= length:
+        return "dash"
+    return "line"
+
+
+def loads(text: str, *, format: str | None = None, box: tuple[int, int] | None = None,
+          alphabet: str | None = None, source: str = "<string>") -> list[Puzzle]:
+    """All puzzles in ``text``; the format is detected unless named.
+
+    :raises PuzzleFileError: listing every bad puzzle, each with source, line and column.
+    """
+    fmt = format or detect_format(text, box=box)
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
+    reader = _Reader(source, box)
+    if fmt == "line":
+        _read_line(text, reader, alphabet or "digits")
+    elif fmt == "grid":
+        _read_rows(text, reader, spaced=True)
+    elif fmt == "dash":
+        _read_rows(text, reader, spaced=False, alphabet=alphabet or "digits")
+    else:
+        _read_lloyd(text, reader)
+    if reader.errors:
+        raise PuzzleFileError(reader.errors, source=source)
+    return reader.puzzles
+
+
+def read(path: str | os.PathLike, *, format: str | None = None, box: tuple[int, int] | None = None,
+         alphabet: str | None = None) -> list[Puzzle]:
+    """All puzzles in the file at ``path`` (``-`` reads standard input).
+
+    :raises PuzzleError: for a file that is too large, not UTF-8 text, or holds bad puzzles.
+    :raises OSError: when the file cannot be opened.
+    """
+    source = "<stdin>" if str(path) == "-" else str(path)
+    if source == "<stdin>":
+        data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+    else:
+        size = os.path.getsize(path)
+        if size > MAX_FILE_BYTES:
+            raise PuzzleError(f"file of {size} bytes is larger than the {MAX_FILE_BYTES} bytes "
+                              "allowed", source=source)
+        data = Path(path).read_bytes()
+    if len(data) > MAX_FILE_BYTES:
+        raise PuzzleError(f"input is larger than the {MAX_FILE_BYTES} bytes allowed", source=source)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise PuzzleError(f"not UTF-8 text (byte 0x{data[exc.start]:02x})", source=source,
+                          line=line, column=column) from None
+    if "\x00" in text:
+        offset = text.index("\x00")
+        raise PuzzleError("NUL byte: this is not a text file", source=source,
+                          line=text.count("\n", 0, offset) + 1)
+    return loads(text, format=format, box=box, alphabet=alphabet, source=source)
+
+
+# -- writing ---------------------------------------------------------------------------
+
+def _symbols_for(alphabet: str, n: int) -> tuple[str, str]:
+    symbols, _, empty = ALPHABETS[alphabet]
+    if n > len(symbols):
+        raise ValueError(f"the {alphabet} alphabet has symbols for up to {len(symbols)} values, "
+                         f"not {n}; use the grid format")
+    return symbols, empty
+
+
+def _dump_one(puzzle: Puzzle, fmt: str, alphabet: str) -> str:
+    n = puzzle.n
+    rows = puzzle.grid.tolist()
+    if fmt == "line":
+        symbols, empty = _symbols_for(alphabet, n)
+        return "".join(symbols[v - 1] if v else empty for v in puzzle.cells.tolist()) + "\n"
+    if fmt == "grid":
+        width = len(str(n))
+        return "".join(" ".join(str(v).rjust(width) for v in row) + "\n" for row in rows)
+    if fmt == "dash":
+        symbols, _ = _symbols_for(alphabet, n)
+        return "".join("".join(symbols[v - 1] if v else "-" for v in row) + "\n" for row in rows)
+    if puzzle.shape.box_rows != puzzle.shape.box_cols:
+        raise ValueError(f"the lloyd format holds square boxes only, not {puzzle.shape}")
+    lines = [str(puzzle.shape.box_rows), "1"]
+    lines += ["".join(f"{v if v else -1}\t" for v in row) for row in rows]
+    return "\r\n".join(lines) + "\r\n"
+
+
+def dumps(puzzles: Iterable[Puzzle], *, format: str = "line", alphabet: str | None = None) -> str:
+    """The text of ``puzzles`` in ``format``; what :func:`loads` reads back to the same puzzles.
+
+    :raises ValueError: for an unknown format or alphabet, or a puzzle the format cannot hold.
+    """
+    if format not in FORMATS:
+        raise ValueError(f"unknown format {format!r}; choose from {', '.join(FORMATS)}")
+    alphabet = alphabet or "digits"
+    if alphabet not in ALPHABETS:
+        raise ValueError(f"unknown alphabet {alphabet!r}; choose from {', '.join(ALPHABETS)}")
+    parts = [_dump_one(p, format, alphabet) for p in puzzles]
+    separator = "\n" if format in ("grid", "dash") else ""
+    return separator.join(parts)
+
+
+def write(path: str | os.PathLike, puzzles: Iterable[Puzzle], *, format: str = "line",
+          alphabet: str | None = None, overwrite: bool = False) -> None:
+    """Write ``puzzles`` to ``path`` atomically (``-`` writes standard output).
+
+    :raises FileExistsError: if ``path`` exists and ``overwrite`` is false.
+    """
+    text = dumps(puzzles, format=format, alphabet=alphabet)
+    if str(path) == "-":
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    else:
+        write_atomic(path, text, overwrite=overwrite)
