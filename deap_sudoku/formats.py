@@ -105,15 +105,17 @@ class _Reader:
             self.puzzles.append(Puzzle(draft.values, box=shape))
 
 
+_TILED_SIDES = frozenset(n for n in range(MIN_SIDE, MAX_SIDE + 1) if box_shapes_for_side(n))
+
+
 def _valid_sizes_hint(size: int) -> str:
-    sides = [n for n in range(MIN_SIDE, MAX_SIDE + 1) if box_shapes_for_side(n)]
-    near = sorted(sides, key=lambda n: abs(n * n - size))[:2]
+    near = sorted(_TILED_SIDES, key=lambda n: abs(n * n - size))[:2]
     return "nearest: " + ", ".join(f"{n * n} for {n}x{n}" for n in sorted(near))
 
 
 def _content_lines(text: str) -> Iterator[tuple[int, str]]:
-    """``(line number, line)`` with line endings and trailing blanks removed."""
-    for number, line in enumerate(text.splitlines(), start=1):
+    """``(line number, line)`` with line endings (LF or CRLF) and trailing blanks removed."""
+    for number, line in enumerate(text.split("\n"), start=1):
         yield number, line.rstrip()
 
 
@@ -273,7 +275,7 @@ def detect_format(text: str, *, box: tuple[int, int] | None = None) -> str:
     if "-" in first:
         return "dash"
     length = len(first)
-    sides = {box[0] * box[1]} if box else {n for n in range(MIN_SIDE, MAX_SIDE + 1) if box_shapes_for_side(n)}
+    sides = {box[0] * box[1]} if box else _TILED_SIDES
     if any(length == n * n for n in sides):
         return "line"
     rows_of_this_length = next((i for i, l in enumerate(lines) if len(l) != length), len(lines))

@@ -14,10 +14,25 @@ __all__ = ["random_solution", "dig_puzzle", "generate_puzzle"]
 
 
 def random_solution(shape: Shape, rng: random.Random) -> Puzzle:
-    """A uniformly seeded (not uniformly distributed) random complete grid of ``shape``."""
-    solution = solve(Puzzle([0] * shape.cells, box=shape), seed=rng.randrange(2**32))
-    assert solution is not None, "an empty grid always has a solution"
-    return solution
+    """A random complete grid of ``shape``: one solution of the empty grid, randomly transformed.
+
+    The transformations keep a grid valid: relabelling the values, permuting
+    bands, the rows inside each band, stacks, the columns inside each stack,
+    and (for square boxes) transposing.  Searching the empty grid with a random
+    value order instead stalls on 36x36 grids.
+    """
+    base = solve(Puzzle([0] * shape.cells, box=shape))
+    assert base is not None, "an empty grid always has a solution"
+    n, r, c = shape.n, shape.box_rows, shape.box_cols
+    grid = base.grid.copy()
+    labels = np.array([0] + rng.sample(range(1, n + 1), n), dtype=grid.dtype)
+    grid = labels[grid]
+    rows = [band * r + i for band in rng.sample(range(c), c) for i in rng.sample(range(r), r)]
+    cols = [stack * c + j for stack in rng.sample(range(r), r) for j in rng.sample(range(c), c)]
+    grid = grid[rows][:, cols]
+    if r == c and rng.random() < 0.5:
+        grid = grid.T
+    return Puzzle(grid.ravel(), box=shape)
 
 
 def dig_puzzle(solution: Puzzle, givens: int, rng: random.Random, *, unique: bool = True,

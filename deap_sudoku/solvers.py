@@ -292,9 +292,10 @@ def _most_constrained(cands: list[int], rng: random.Random | None = None) -> int
 def solve(puzzle: Puzzle, *, max_nodes: int | None = None, seed: int = 0) -> Puzzle | None:
     """A solution, or ``None`` when the puzzle provably has none.
 
-    Search times on hard large grids are heavy-tailed, so this runs randomised
-    searches (random value order and tie-breaks, seeded by ``seed``) with a
-    node budget that grows by half after each restart, the remedy of Gomes,
+    Search times on hard large grids are heavy-tailed, so after a first
+    deterministic search this runs randomised ones (random value order and
+    tie-breaks, seeded by ``seed``) with a node budget that grows by half
+    after each restart, the remedy of Gomes,
     Selman & Kautz ("Heavy-tailed phenomena in satisfiability and constraint
     satisfaction problems", 2000).  It stays complete: the budget grows
     without bound, and a search that exhausts its tree proves there is no
@@ -303,17 +304,19 @@ def solve(puzzle: Puzzle, *, max_nodes: int | None = None, seed: int = 0) -> Puz
     :raises SearchBudgetExceeded: when ``max_nodes`` nodes in all did not settle it.
     """
     rng = random.Random(seed)
+    order: random.Random | None = None  # the first search is the deterministic one
     budget, spent = _FIRST_BUDGET, 0
     while True:
         if max_nodes is not None:
             budget = min(budget, max_nodes - spent)
         try:
-            result = search(puzzle, limit=1, max_nodes=budget, rng=rng)
+            result = search(puzzle, limit=1, max_nodes=budget, rng=order)
         except SearchBudgetExceeded:
             spent += budget
             if max_nodes is not None and spent >= max_nodes:
                 raise SearchBudgetExceeded(f"no answer after {spent} search nodes") from None
             budget += budget // 2
+            order = rng
             continue
         return result.solutions[0] if result.solutions else None
 

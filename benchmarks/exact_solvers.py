@@ -1,0 +1,62 @@
+"""Time the exact solver on the public benchmark sets: median and maximum seconds per set.
+
+    python benchmarks/exact_solvers.py [--data ../shared/data] [--quick]
+
+Every solution is checked with ``verify``; a wrong or missing one aborts the run.
+The table it prints is the one in README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import statistics
+import time
+from pathlib import Path
+
+from deap_sudoku import read
+from deap_sudoku.solvers import solve, verify
+
+
+def sets(data: Path) -> dict[str, list[Path]]:
+    general = data / "lloyd_amos_aco" / "general"
+    chosen = {
+        "norvig easy50": [data / "norvig_pytudes/easy50.txt"],
+        "norvig top95": [data / "norvig_pytudes/top95.txt"],
+        "norvig hardest": [data / "norvig_pytudes/hardest.txt"],
+        "forum hardest 1106": [data / "tdoku_data/forum_hardest_1106.txt"],
+    }
+    for size in (16, 25):
+        for low, high in ((50, 50), (55, 55), (60, 100)):
+            files = [Path(f) for fraction in range(low, high + 1, 5)
+                     for f in glob.glob(str(general / f"inst{size}x{size}_{fraction}_*.txt"))]
+            label = f"{low} %" if low == high else f"{low}-{high} %"
+            chosen[f"{size}x{size} {label} givens"] = sorted(files)
+    return chosen
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=Path(__file__).resolve().parents[1].parent / "shared" / "data")
+    parser.add_argument("--quick", action="store_true", help="every tenth puzzle only")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    print("| set | puzzles | solved | median s | max s |")
+    print("|---|---:|---:|---:|---:|")
+    for name, files in sets(args.data).items():
+        puzzles = [p for f in files for p in read(f)]
+        if args.quick:
+            puzzles = puzzles[::10]
+        times = []
+        for puzzle in puzzles:
+            start = time.perf_counter()
+            solution = solve(puzzle, seed=args.seed)
+            times.append(time.perf_counter() - start)
+            if solution is None or not verify(solution, puzzle):
+                raise SystemExit(f"{name}: wrong answer for {puzzle!r}")
+        print(f"| {name} | {len(puzzles)} | {len(times)} | {statistics.median(times):.4f} | {max(times):.3f} |",
+              flush=True)
+
+
+if __name__ == "__main__":
+    main()
