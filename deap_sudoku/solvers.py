@@ -77,6 +77,7 @@ class _Context:
     full: int
     peers: tuple[tuple[int, ...], ...]
     units: tuple[tuple[int, ...], ...]
+    cell_units: tuple[tuple[int, ...], ...]
     # Each line-box intersection: (its cells, the line's other segments, the box's other segments,
     # the line's other cells, the box's other cells), segments as indices into the segment list.
     segments: tuple[tuple[int, ...], ...]
@@ -104,6 +105,7 @@ def _context(shape: Shape) -> _Context:
     return _Context(n, (1 << n) - 1,
                     tuple(tuple(p) for p in shape.peers.tolist()),
                     tuple(tuple(u) for u in shape.units.tolist()),
+                    tuple(tuple(u) for u in shape.cell_units.tolist()),
                     tuple(segments), tuple(intersections))
 
 
@@ -113,9 +115,17 @@ def _initial(puzzle: Puzzle, ctx: _Context) -> tuple[list[int], list[int]]:
     return cands, [i for i, v in enumerate(cells) if v]
 
 
-def _propagate(cands: list[int], queue: list[int], ctx: _Context, hidden: bool, locked: bool) -> bool:
-    """Propagate the singletons in ``queue`` through ``cands`` in place; False on contradiction."""
-    peers = ctx.peers
+def _propagate(cands: list[int], queue: list[int], ctx: _Context, hidden: bool, locked: bool,
+               dirty: set[int] | None = None) -> bool:
+    """Propagate the singletons in ``queue`` through ``cands`` in place; False on contradiction.
+
+    ``dirty`` holds the units whose cells changed since ``cands`` was last at a
+    fixed point (all units when not given); only those are scanned for hidden
+    singles, which keeps a search node cheap on large grids.
+    """
+    peers, cell_units = ctx.peers, ctx.cell_units
+    if dirty is None:
+        dirty = set(range(len(ctx.units)))
     while True:
         while queue:
             cell = queue.pop()
@@ -128,12 +138,16 @@ def _propagate(cands: list[int], queue: list[int], ctx: _Context, hidden: bool, 
                     if not pm:
                         return False
                     cands[p] = pm
+                    dirty.update(cell_units[p])
                     if not pm & (pm - 1):
                         queue.append(p)
         if not hidden:
             return True
-        full = ctx.full
-        for unit in ctx.units:
+        full, units = ctx.full, ctx.units
+        scan = list(dirty)
+        dirty.clear()
+        for u in scan:
+            unit = units[u]
             once = twice = 0
             for c in unit:
                 m = cands[c]
@@ -150,19 +164,20 @@ def _propagate(cands: list[int], queue: list[int], ctx: _Context, hidden: bool, 
                         if h & (h - 1):
                             return False  # one cell is the only place for two values
                         cands[c] = h
+                        dirty.update(cell_units[c])
                         queue.append(c)
         if queue:
             continue
         if not locked:
             return True
-        changed = _locked_candidates(cands, queue, ctx)
+        changed = _locked_candidates(cands, queue, dirty, ctx)
         if changed is None:
             return False
         if not changed:
             return True
 
 
-def _locked_candidates(cands: list[int], queue: list[int], ctx: _Context) -> bool | None:
+def _locked_candidates(cands: list[int], queue: list[int], dirty: set[int], ctx: _Context) -> bool | None:
     """Box-line reduction: a value confined to one line-box intersection within the line (or the box)
     is removed from the rest of the box (or the line).  New singletons go to ``queue``.
 
@@ -192,6 +207,7 @@ def _locked_candidates(cands: list[int], queue: list[int], ctx: _Context) -> boo
                         if not m:
                             return None
                         cands[c] = m
+                        dirty.update(ctx.cell_units[c])
                         changed = True
                         if not m & (m - 1):
                             queue.append(c)
@@ -269,7 +285,7 @@ def search(puzzle: Puzzle, *, limit: int = 1, max_nodes: int | None = None,
         nodes += 1
         state = parent.copy()
         state[cell] = bit
-        if not _propagate(state, [cell], ctx, hidden_singles, locked_candidates):
+        if not _propagate(state, [cell], ctx, hidden_singles, locked_candidates, set(ctx.cell_units[cell])):
             state = None
 
 
