@@ -25,14 +25,6 @@ class PuzzleError(ValueError):
         where = [str(part) for part in (self.source, self.line, self.column) if part is not None]
         return ":".join(where + [" " + self.problem]) if where else self.problem
 
-    def located(self, *, source: str | None = None, line: int | None = None,
-                column: int | None = None) -> PuzzleError:
-        """The same problem, with the location filled in where it was missing."""
-        return PuzzleError(self.problem,
-                           source=self.source if self.source is not None else source,
-                           line=self.line if self.line is not None else line,
-                           column=self.column if self.column is not None else column)
-
 
 class PuzzleFileError(PuzzleError):
     """Every bad puzzle of one file, in file order, in ``errors``.
