@@ -14,6 +14,7 @@ solved 9x9).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Iterable
 
@@ -34,12 +35,20 @@ def _grids(population: np.ndarray | Iterable[np.ndarray]) -> np.ndarray:
     return grids[None, :] if grids.ndim == 1 else grids
 
 
+@functools.lru_cache(maxsize=None)
+def _bit_table(n: int) -> np.ndarray:
+    """``table[v] = 1 << (v - 1)``, ``table[0] = 0``, in the smallest unsigned dtype that holds n bits."""
+    dtype = next(t for t in (np.uint16, np.uint32, np.uint64) if np.iinfo(t).bits >= n)
+    table = np.zeros(n + 1, dtype=dtype)
+    table[1:] = np.left_shift(np.ones(n, dtype=dtype), np.arange(n, dtype=dtype))
+    return table
+
+
 def _distinct(values: np.ndarray, n: int) -> np.ndarray:
-    """Distinct non-zero values along the last axis."""
+    """Distinct non-zero values along the last axis: a bitmask OR and a popcount up to n = 64."""
     if n <= 64:
-        shifts = (values.astype(np.int64) - 1).clip(0).astype(np.uint64)
-        bits = np.where(values > 0, np.left_shift(np.uint64(1), shifts), np.uint64(0))
-        return np.bitwise_count(np.bitwise_or.reduce(bits, axis=-1)).astype(np.int64)
+        masks = np.bitwise_or.reduce(_bit_table(n)[values], axis=-1)
+        return np.bitwise_count(masks).astype(np.int64)
     ordered = np.sort(values, axis=-1)
     starts = (np.diff(ordered, axis=-1) != 0) & (ordered[..., 1:] > 0)
     return (ordered[..., 0] > 0) + np.count_nonzero(starts, axis=-1)

@@ -17,7 +17,7 @@ def run(*args, input=None):
     return CliRunner().invoke(main, list(args), input=input, catch_exceptions=False)
 
 
-@pytest.mark.parametrize("name", ["9x9.txt", "9x9-aufgabe.txt", "4x4.txt", "6x6.txt", "12x12.txt",
+@pytest.mark.parametrize("name", ["9x9.txt", "9x9-easy.txt", "9x9-aufgabe.txt", "4x4.txt", "6x6.txt", "12x12.txt",
                                   "16x16.txt", "16x16-lloyd.txt", "25x25.txt"])
 def test_solve_every_bundled_file(name, tmp_path):
     path = REPO / "data" / name
