@@ -47,17 +47,23 @@ def _by_fewest(cells: np.ndarray, allowed) -> list[int]:
     return sorted(cells.tolist(), key=lambda c: len(allowed[c])) if allowed else cells.tolist()
 
 
+def _init_permutation(icls: type[Individual], puzzle: Puzzle, unit_cells, unit_missing, restrict: bool,
+                      rng) -> Individual:
+    """Give each unit's free cells a random permutation of the values the unit misses."""
+    rng = rng or random
+    allowed = _allowed(puzzle) if restrict else None
+    prefer = (lambda c, v: v in allowed[c]) if allowed else (lambda c, v: True)
+    grid = puzzle.cells.copy()
+    for cells, missing in zip(unit_cells, unit_missing):
+        _place(grid, _by_fewest(cells, allowed), missing.tolist(), rng, prefer)
+    return icls(grid)
+
+
 def init_block_permutation(icls: type[Individual], puzzle: Puzzle, *, restrict: bool = False,
                            rng: random.Random | None = None) -> Individual:
     """Each box's free cells get a random permutation of the values the box misses."""
-    rng = rng or random
     free = free_cells(puzzle)
-    allowed = _allowed(puzzle) if restrict else None
-    grid = puzzle.cells.copy()
-    for cells, missing in zip(free.boxes, free.box_missing):
-        _place(grid, _by_fewest(cells, allowed), missing.tolist(), rng,
-               (lambda c, v: v in allowed[c]) if allowed else (lambda c, v: True))
-    return icls(grid)
+    return _init_permutation(icls, puzzle, free.boxes, free.box_missing, restrict, rng)
 
 
 def init_smart_block_permutation(icls: type[Individual], puzzle: Puzzle, *, restrict: bool = False,
@@ -91,14 +97,8 @@ def init_smart_block_permutation(icls: type[Individual], puzzle: Puzzle, *, rest
 def init_row_permutation(icls: type[Individual], puzzle: Puzzle, *, restrict: bool = False,
                          rng: random.Random | None = None) -> Individual:
     """Each row's free cells get a random permutation of the values the row misses."""
-    rng = rng or random
     free = free_cells(puzzle)
-    allowed = _allowed(puzzle) if restrict else None
-    grid = puzzle.cells.copy()
-    for cells, missing in zip(free.rows, free.row_missing):
-        _place(grid, _by_fewest(cells, allowed), missing.tolist(), rng,
-               (lambda c, v: v in allowed[c]) if allowed else (lambda c, v: True))
-    return icls(grid)
+    return _init_permutation(icls, puzzle, free.rows, free.row_missing, restrict, rng)
 
 
 def init_free_cells(icls: type[Individual], puzzle: Puzzle, *, restrict: bool = False,
