@@ -21,6 +21,7 @@ from deap import algorithms
 from deap_sudoku import Shape, read
 from deap_sudoku.fitness import batch_map
 from deap_sudoku.generate import generate_puzzle
+from deap_sudoku.individual import clone
 from deap_sudoku.toolbox import FITNESSES, make_toolbox
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -77,6 +78,21 @@ def generation_times(puzzle, size: int, generations: int, repeat: int) -> None:
         print(f"| {label} | {1000 * best_time(run, repeat) / generations:.1f} |")
 
 
+def copy_costs(puzzle, repeat: int) -> None:
+    import pickle
+    import timeit
+    ind = make_toolbox(puzzle).individual()
+    ind.fitness.values = (3,)
+    number = 20000
+    print("\nOne 81-cell individual: microseconds per operation")
+    print("| operation | µs |")
+    print("|---|---:|")
+    for label, action in (("toolbox.clone", lambda: clone(ind)), ("copy.deepcopy", lambda: copy.deepcopy(ind)),
+                          ("pickle round trip", lambda: pickle.loads(pickle.dumps(ind)))):
+        seconds = min(timeit.repeat(action, number=number, repeat=repeat)) / number
+        print(f"| {label} | {seconds * 1e6:.1f} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--population", type=int, default=1000)
@@ -86,6 +102,7 @@ def main() -> None:
     nine = read(DATA / "9x9.txt")[0]
     fitness_rates(nine, args.population, args.repeat)
     generation_times(nine, args.population, args.generations, args.repeat)
+    copy_costs(nine, args.repeat)
     twenty_five = generate_puzzle(Shape(5, 5), 330, seed=1)
     fitness_rates(twenty_five, args.population, max(1, args.repeat // 2))
 
