@@ -18,7 +18,7 @@ from collections.abc import Sequence
 import numpy as np
 
 __all__ = ["sel_roulette", "sel_stochastic_universal_sampling", "sel_truncation", "sel_elite_biased",
-           "punish_same", "selection_weights"]
+           "punish_same", "with_punish_same", "selection_weights"]
 
 
 def selection_weights(individuals: Sequence) -> np.ndarray:
@@ -89,3 +89,17 @@ def punish_same(population: Sequence, *, similarity: float = 0.9, penalty: float
         if count:
             weight = ind.fitness.weights[0]
             ind.fitness.values = (ind.fitness.values[0] - math.copysign(penalty * count, weight),)
+
+
+def with_punish_same(select, *, similarity: float = 0.9, penalty: float = 1.0, free: np.ndarray | None = None):
+    """``select`` that sees fitnesses worsened by :func:`punish_same`, which are restored afterwards,
+    so the penalty steers selection without piling up on survivors."""
+    def punishing_select(individuals: Sequence, k: int, *args, **kwargs) -> list:
+        saved = [ind.fitness.values for ind in individuals]
+        punish_same(individuals, similarity=similarity, penalty=penalty, free=free)
+        try:
+            return select(individuals, k, *args, **kwargs)
+        finally:
+            for ind, values in zip(individuals, saved):
+                ind.fitness.values = values
+    return punishing_select

@@ -377,3 +377,12 @@ def verify(grid: Puzzle | np.ndarray | list[int], puzzle: Puzzle | None = None) 
             return False
     in_units = np.sort(cells[shape.units], axis=1)
     return bool(np.array_equal(in_units, np.broadcast_to(np.arange(1, shape.n + 1), in_units.shape)))
+
+
+def __getattr__(name: str):
+    """``solvers.tabu_search`` and ``solvers.TabuResult`` live in :mod:`deap_sudoku.tabu` (imported lazily:
+    tabu search builds on the operators, which build on this module)."""
+    if name in ("tabu_search", "TabuResult"):
+        from . import tabu
+        return getattr(tabu, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

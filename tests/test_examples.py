@@ -1,22 +1,69 @@
+"""Every example's ``main`` runs with a small budget and a fixed seed and solves the bundled easiest puzzle."""
+
 import runpy
 import subprocess
 import sys
+
+import numpy as np
+import pytest
 
 from deap_sudoku import read
 from deap_sudoku.solvers import verify
 
 from .conftest import REPO
 
+EASIEST = read(REPO / "data" / "9x9-easy.txt")[0]
 
-def test_exact_baselines_example_solves_the_default_puzzle(capsys):
-    module = runpy.run_path(str(REPO / "examples" / "exact_baselines.py"))
-    puzzle = read(REPO / "data" / "9x9.txt")[0]
-    solution = module["main"](puzzle)
-    assert verify(solution, puzzle)
-    assert "the solution is unique" in capsys.readouterr().out
+SMALL_BUDGETS = {
+    "block_ga": dict(population_size=100, max_generations=200),
+    "cell_ga": dict(population_size=200, max_generations=500),
+    "row_permutation_ga": dict(population_size=100, max_generations=300),
+    "block_ga_restart": dict(population_size=100, restart_after=50, max_generations=500),
+    "deap_primitives": dict(population_size=150, ngen=40),
+    "tabu_search": dict(max_steps=20_000),
+    "exact_baselines": dict(),
+}
 
 
-def test_exact_baselines_example_runs_as_a_script():
-    result = subprocess.run([sys.executable, str(REPO / "examples" / "exact_baselines.py"),
-                             str(REPO / "data" / "6x6.txt")], capture_output=True, text=True, timeout=60)
-    assert result.returncode == 0 and "search nodes" in result.stdout
+def _main(name):
+    return runpy.run_path(str(REPO / "examples" / f"{name}.py"))["main"]
+
+
+@pytest.mark.parametrize("name", list(SMALL_BUDGETS))
+def test_example_solves_the_easiest_bundled_puzzle(name, capsys):
+    population, logbook, hof = _main(name)(EASIEST, verbose=False, **SMALL_BUDGETS[name])
+    assert len(logbook) >= 1 and len(hof) == 1
+    best = hof[0]
+    assert verify(best, EASIEST)
+    assert np.array_equal(np.asarray(best)[EASIEST.givens], EASIEST.cells[EASIEST.givens])
+    assert capsys.readouterr().out == ""  # verbose=False prints nothing
+
+
+def test_block_ga_switches_all_run():
+    main = _main("block_ga")
+    for options in (dict(init="random", crossover_kind="diagonal", fitness="closeness", select="sus"),
+                    dict(punish_same=True, keeping_percentage=0.3)):
+        population, logbook, hof = main(EASIEST, verbose=False, population_size=60, max_generations=30, **options)
+        assert logbook.stop_reason in ("solved", "stagnation", "generations")
+        assert all(np.array_equal(np.asarray(i)[EASIEST.givens], EASIEST.cells[EASIEST.givens]) for i in population)
+
+
+def test_block_ga_runs_on_25x25():
+    puzzle = read(REPO / "data" / "25x25.txt")[0]
+    population, logbook, hof = _main("block_ga")(puzzle, verbose=False, population_size=20, max_generations=3)
+    assert len(logbook) >= 2 and hof[0].shape == (625,)
+
+
+def test_restart_example_prints_generation_lines(capsys):
+    _main("block_ga_restart")(EASIEST, population_size=50, max_generations=5)
+    lines = [l for l in capsys.readouterr().out.splitlines() if l.startswith("generation ")]
+    assert lines[0] == "generation 0: best " + lines[0].split()[-1] and len(lines) >= 2
+
+
+@pytest.mark.parametrize("name, expected", [("block_ga", "solved"), ("tabu_search", "solved"),
+                                            ("exact_baselines", "the solution is unique")])
+def test_examples_run_as_scripts(name, expected):
+    result = subprocess.run([sys.executable, str(REPO / "examples" / f"{name}.py"), str(REPO / "data" / "9x9-easy.txt")],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert expected in result.stdout

@@ -1,0 +1,30 @@
+import numpy as np
+
+from deap_sudoku import read
+from deap_sudoku.solvers import tabu_search, verify
+
+from .conftest import REPO
+
+
+def test_tabu_solves_easy_and_medium_puzzles_without_propagation():
+    for name in ("9x9-easy.txt", "9x9.txt"):
+        for puzzle in read(REPO / "data" / name)[:2]:
+            result = tabu_search(puzzle, restrict=False, max_steps=20_000, seed=1)
+            assert result.solved and verify(result.grid, puzzle), name
+
+
+def test_tabu_keeps_givens_and_blocks_and_respects_budgets():
+    puzzle = read(REPO / "data" / "9x9.txt")[0]
+    result = tabu_search(puzzle, restrict=False, max_steps=5, seed=0)
+    assert result.steps <= 5
+    grid = result.grid
+    assert np.array_equal(grid[puzzle.givens], puzzle.cells[puzzle.givens])
+    assert (np.sort(grid[puzzle.shape.boxes], axis=1) == np.arange(1, 10)).all()
+    assert tabu_search(puzzle, max_seconds=0.0, restrict=False).steps == 0
+
+
+def test_tabu_is_reproducible_by_seed():
+    puzzle = read(REPO / "data" / "9x9.txt")[1]
+    first = tabu_search(puzzle, restrict=False, max_steps=300, seed=4)
+    second = tabu_search(puzzle, restrict=False, max_steps=300, seed=4)
+    assert np.array_equal(first.grid, second.grid) and first.steps == second.steps
