@@ -12,7 +12,7 @@ import click
 
 from . import formats
 from .errors import PuzzleError
-from .generate import generate_puzzle
+from .generate import DIFFICULTIES, generate_graded, generate_puzzle
 from .puzzle import Puzzle
 from .shape import Shape
 from .solvers import SearchBudgetExceeded, propagate, solve as solve_exact
@@ -103,8 +103,10 @@ def solve(puzzle_file: str, algorithm: str, fmt: str | None, box: str | None, al
 
 @main.command()
 @click.option("--box", default="3x3", show_default=True, metavar="ROWSxCOLS", help="Box shape.")
-@click.option("--givens", type=click.IntRange(min=0), required=True,
+@click.option("--givens", type=click.IntRange(min=0), default=None,
               help="Target number of givens (a unique puzzle may keep more).")
+@click.option("--difficulty", type=click.Choice(DIFFICULTIES), default=None,
+              help="Keep making puzzles until one grades as this (see deap_sudoku.generate.grade).")
 @click.option("--count", type=click.IntRange(min=1), default=1, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Puzzle i is made with seed SEED+i, so any one can be remade alone.")
@@ -114,14 +116,19 @@ def solve(puzzle_file: str, algorithm: str, fmt: str | None, box: str | None, al
 @click.option("--alphabet", type=click.Choice(tuple(formats.ALPHABETS)), default=None)
 @click.option("--out", type=click.Path(dir_okay=False), default="-", show_default=True)
 @click.option("--force", is_flag=True, help="Overwrite --out if it exists.")
-def generate(box: str, givens: int, count: int, seed: int, unique: bool, fmt: str,
+def generate(box: str, givens: int | None, difficulty: str | None, count: int, seed: int, unique: bool, fmt: str,
              alphabet: str | None, out: str, force: bool) -> None:
     """Make reproducible puzzles by emptying cells of random solved grids."""
+    if (givens is None) == (difficulty is None):
+        raise _InputError("give exactly one of --givens and --difficulty")
     try:
         shape = Shape(*_box(box))
     except ValueError as exc:
         raise _InputError(str(exc)) from None
-    puzzles = [generate_puzzle(shape, givens, seed=seed + i, unique=unique) for i in range(count)]
+    if difficulty is not None:
+        puzzles = [generate_graded(shape, difficulty, seed=seed + i) for i in range(count)]
+    else:
+        puzzles = [generate_puzzle(shape, givens, seed=seed + i, unique=unique) for i in range(count)]
     _write(out, puzzles, fmt, alphabet, force)
 
 

@@ -8,9 +8,9 @@ import numpy as np
 
 from .puzzle import Puzzle
 from .shape import Shape
-from .solvers import SearchBudgetExceeded, count_solutions, solve
+from .solvers import SearchBudgetExceeded, count_solutions, propagate, search, solve
 
-__all__ = ["random_solution", "dig_puzzle", "generate_puzzle"]
+__all__ = ["random_solution", "dig_puzzle", "generate_puzzle", "grade", "generate_graded", "DIFFICULTIES"]
 
 
 def random_solution(shape: Shape, rng: random.Random) -> Puzzle:
@@ -70,3 +70,36 @@ def generate_puzzle(shape: Shape, givens: int, *, seed: int, unique: bool = True
     """A reproducible puzzle of ``shape`` with (about, see :func:`dig_puzzle`) ``givens`` givens."""
     rng = random.Random(seed)
     return dig_puzzle(random_solution(shape, rng), givens, rng, unique=unique)
+
+
+DIFFICULTIES = ("easy", "medium", "hard", "expert")
+_SEARCH_NODES_FOR_EXPERT = 10
+_GIVENS_TARGET = {"easy": 0.45, "medium": 0.35, "hard": 0.0, "expert": 0.0}  # share of cells, then dig
+
+
+def grade(puzzle: Puzzle) -> tuple[str, int]:
+    """The difficulty class by the logic a solution needs, and the search nodes it took.
+
+    ``easy``: naked singles alone solve it; ``medium``: hidden singles are
+    needed too; ``hard``: singles do not suffice, backtracking with singles
+    needs at most 10 nodes; ``expert``: more.
+    """
+    if propagate(puzzle, hidden_singles=False).solved:
+        return "easy", 1
+    if propagate(puzzle).solved:
+        return "medium", 1
+    nodes = search(puzzle, limit=1, locked_candidates=False).nodes
+    return ("hard" if nodes <= _SEARCH_NODES_FOR_EXPERT else "expert"), nodes
+
+
+def generate_graded(shape: Shape, difficulty: str, *, seed: int, max_attempts: int = 10_000) -> Puzzle:
+    """A unique puzzle of ``difficulty``: the first of the puzzles made with seeds
+    ``seed * max_attempts + 0, 1, ...`` that grades as asked (reproducible by ``seed``)."""
+    if difficulty not in DIFFICULTIES:
+        raise ValueError(f"unknown difficulty {difficulty!r}; choose from {', '.join(DIFFICULTIES)}")
+    givens = round(_GIVENS_TARGET[difficulty] * shape.cells)
+    for attempt in range(max_attempts):
+        puzzle = generate_puzzle(shape, givens, seed=seed * max_attempts + attempt)
+        if grade(puzzle)[0] == difficulty:
+            return puzzle
+    raise RuntimeError(f"no {difficulty} puzzle in {max_attempts} attempts")

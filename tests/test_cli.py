@@ -94,3 +94,20 @@ def test_console_script_and_module_entry_points():
     result = subprocess.run([sys.executable, "-m", "deap_sudoku", "solve", str(REPO / "data" / "4x4.txt")],
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 0 and "solved in" in result.stdout
+
+
+def test_generate_by_difficulty_grades_as_asked():
+    from deap_sudoku.generate import grade
+    result = run("generate", "--difficulty", "medium", "--count", "2", "--seed", "3")
+    assert result.exit_code == 0
+    puzzles = loads(result.output)
+    assert [grade(p)[0] for p in puzzles] == ["medium", "medium"]
+    assert run("generate", "--difficulty", "easy", "--givens", "30").exit_code == 2
+    assert run("generate").exit_code == 2
+
+
+def test_bundled_testdata_is_graded_as_named():
+    from deap_sudoku.generate import grade
+    for level in ("easy", "medium", "hard", "expert"):
+        puzzles = read(REPO / "data" / "testdata" / f"{level}.txt")
+        assert len(puzzles) == 10 and all(grade(p)[0] == level for p in puzzles)
