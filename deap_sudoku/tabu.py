@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -39,8 +40,12 @@ class TabuResult:
 
 
 def tabu_search(puzzle: Puzzle, *, candidates: int = 100, tenure: int = 5, max_steps: int = 100_000,
-                max_seconds: float | None = None, restrict: bool = True, seed: int = 0) -> TabuResult:
-    """Search until solved, ``max_steps`` steps or ``max_seconds`` seconds; return the best grid seen."""
+                max_seconds: float | None = None, restrict: bool = True, seed: int = 0,
+                callback: Callable[[int, int, int], None] | None = None, report_every: int = 1000) -> TabuResult:
+    """Search until solved, ``max_steps`` steps or ``max_seconds`` seconds; return the best grid seen.
+
+    ``callback(step, score, best_score)`` is called every ``report_every`` steps, for progress.
+    """
     rng = random.Random(seed)
     n = puzzle.n
     boxes = [cells.tolist() for cells in free_cells(puzzle).boxes if len(cells) >= 2]
@@ -76,6 +81,8 @@ def tabu_search(puzzle: Puzzle, *, candidates: int = 100, tenure: int = 5, max_s
         tabu_until[a] = tabu_until[b] = step + tenure
         if score < best_score:
             best_score, best_grid = score, list(grid)
+        if callback is not None and step % report_every == 0:
+            callback(step, score, best_score)
     return TabuResult(np.array(best_grid, dtype=puzzle.cells.dtype), best_score, step,
                       time.perf_counter() - started)
 

@@ -19,8 +19,11 @@ def main(puzzle=None, *, seed: int = 0, candidates: int = 100, tenure: int = 5, 
          restrict: bool = True, verbose: bool = True):
     """Run tabu search; return ``([best], logbook, hall_of_fame)`` like the GA examples."""
     puzzle = puzzle or load_puzzle(None)
+    def progress(step, score, best):
+        print(f"step {step}: score {score}, best {best}")
+
     result = tabu_search(puzzle, candidates=candidates, tenure=tenure, max_steps=max_steps, restrict=restrict,
-                         seed=seed)
+                         seed=seed, callback=progress if verbose else None)
     best = Individual(result.grid)
     best.fitness.values = (result.score,)
     hof = tools.HallOfFame(1, similar=np.array_equal)

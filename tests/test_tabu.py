@@ -28,3 +28,12 @@ def test_tabu_is_reproducible_by_seed():
     first = tabu_search(puzzle, restrict=False, max_steps=300, seed=4)
     second = tabu_search(puzzle, restrict=False, max_steps=300, seed=4)
     assert np.array_equal(first.grid, second.grid) and first.steps == second.steps
+
+
+def test_tabu_reports_progress_every_n_steps():
+    puzzle = read(REPO / "data" / "testdata" / "expert.txt")[0]
+    calls = []
+    result = tabu_search(puzzle, restrict=False, max_steps=250, report_every=100, seed=2,
+                         callback=lambda step, score, best: calls.append((step, score, best)))
+    assert [c[0] for c in calls] == [100, 200][:len(calls)] and calls
+    assert all(best <= score for _, score, best in calls) and calls[-1][2] >= result.score
