@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
 import numpy as np
 from deap import tools
 
+from .algorithms import Stop, ea_generational
 from .formats import read
 from .puzzle import Puzzle, format_grid
 from .solvers import verify
 
-__all__ = ["load_puzzle", "fitness_statistics", "report"]
+__all__ = ["load_puzzle", "fitness_statistics", "report", "evolve", "example_parser"]
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 
@@ -38,3 +40,27 @@ def report(puzzle: Puzzle, best: np.ndarray) -> bool:
     print(("solved" if solved else "no solution found; best grid above") +
           (f", fitness {fitness:g}" if fitness is not None else ""))
     return solved
+
+
+def evolve(puzzle: Puzzle, toolbox, population_size: int, cxpb: float, mutpb: float, *, stop: Stop,
+           verbose: bool = True, log_statistics: bool = True, **options):
+    """Run :func:`ea_generational` the way the GA examples do: a hall of fame of one,
+    statistics logged per generation, the result printed; return ``(population, logbook, hall_of_fame)``."""
+    hof = tools.HallOfFame(1, similar=np.array_equal)
+    population, logbook = ea_generational(
+        toolbox.population(n=population_size), toolbox, cxpb, mutpb, stop=stop, halloffame=hof,
+        stats=fitness_statistics() if log_statistics else None, verbose=verbose and log_statistics, **options)
+    if verbose:
+        restarts = logbook[-1]["restarts"]
+        print(f"stopped: {logbook.stop_reason}" + (f" after {restarts} restarts" if restarts else ""))
+        report(puzzle, hof[0])
+    return population, logbook, hof
+
+
+def example_parser(description: str) -> argparse.ArgumentParser:
+    """The options every example has: the puzzle file, ``--seed`` and ``--population``."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("puzzle", nargs="?", help="puzzle file (default: data/9x9-easy.txt)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--population", type=int, default=200)
+    return parser

@@ -11,15 +11,11 @@ the best fitness equals the population mean (a local minimum).
 
 from __future__ import annotations
 
-import argparse
 import random
 
-import numpy as np
-from deap import tools
-
 from deap_sudoku import crossover, selection
-from deap_sudoku.algorithms import Stop, ea_generational
-from deap_sudoku.reporting import fitness_statistics, load_puzzle, report
+from deap_sudoku.algorithms import Stop
+from deap_sudoku.reporting import evolve, example_parser, load_puzzle
 from deap_sudoku.toolbox import make_toolbox
 
 
@@ -39,23 +35,12 @@ def main(puzzle=None, *, seed: int = 0, population_size: int = 200, init: str = 
         toolbox.register("mate", crossover.cx_band_two_point, puzzle=puzzle)
     if punish_same:
         toolbox.register("select", selection.with_punish_same(toolbox.select, free=~puzzle.givens))
-    hof = tools.HallOfFame(1, similar=np.array_equal)
-    population, logbook = ea_generational(
-        toolbox.population(n=population_size), toolbox, cxpb, mutpb,
-        parents=3 if crossover_kind == "diagonal" else 2,
-        stop=Stop(solved=0, stagnation=True, max_generations=max_generations),
-        stats=fitness_statistics(), halloffame=hof, verbose=verbose)
-    if verbose:
-        print(f"stopped: {logbook.stop_reason}")
-        report(puzzle, hof[0])
-    return population, logbook, hof
+    return evolve(puzzle, toolbox, population_size, cxpb, mutpb, parents=3 if crossover_kind == "diagonal" else 2,
+                  stop=Stop(solved=0, stagnation=True, max_generations=max_generations), verbose=verbose)
 
 
 def cli() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("puzzle", nargs="?", help="puzzle file (default: data/9x9-easy.txt)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--population", type=int, default=200)
+    parser = example_parser(__doc__.splitlines()[0])
     parser.add_argument("--init", choices=["random", "smart"], default="smart")
     parser.add_argument("--crossover", choices=["two_point", "diagonal"], default="two_point")
     parser.add_argument("--fitness", choices=["collisions", "closeness"], default="collisions")

@@ -10,15 +10,11 @@ generations without improvement.  Prints ``generation N: best F`` lines.
 
 from __future__ import annotations
 
-import argparse
 import random
 
-import numpy as np
-from deap import tools
-
-from deap_sudoku.algorithms import Stop, ea_generational
+from deap_sudoku.algorithms import Stop
 from deap_sudoku.fitness import max_threats
-from deap_sudoku.reporting import load_puzzle, report
+from deap_sudoku.reporting import evolve, example_parser, load_puzzle
 from deap_sudoku.toolbox import make_toolbox
 
 
@@ -29,27 +25,17 @@ def main(puzzle=None, *, seed: int = 0, population_size: int = 200, restart_afte
     random.seed(seed)
     toolbox = make_toolbox(puzzle, representation="block", smart=False, fitness="threats",
                            mate="block_uniform", mutate="swap_in_box", select="roulette")
-    hof = tools.HallOfFame(1, similar=np.array_equal)
-
     def progress(generation, population, logbook):
         if verbose:
             print(f"generation {generation}: best {max(ind.fitness.values[0] for ind in population):g}")
 
-    population, logbook = ea_generational(
-        toolbox.population(n=population_size), toolbox, cxpb, mutpb, elites=1, restart_after=restart_after,
-        stop=Stop(solved=max_threats(puzzle.shape), max_generations=max_generations),
-        halloffame=hof, callback=progress)
-    if verbose:
-        print(f"stopped: {logbook.stop_reason} after {logbook[-1]['restarts']} restarts")
-        report(puzzle, hof[0])
-    return population, logbook, hof
+    stop = Stop(solved=max_threats(puzzle.shape), max_generations=max_generations)
+    return evolve(puzzle, toolbox, population_size, cxpb, mutpb, stop=stop, verbose=verbose, log_statistics=False,
+                  elites=1, restart_after=restart_after, callback=progress)
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("puzzle", nargs="?", help="puzzle file (default: data/9x9-easy.txt)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--population", type=int, default=200)
+    parser = example_parser(__doc__.splitlines()[0])
     parser.add_argument("--restart-after", type=int, default=100)
     parser.add_argument("--max-generations", type=int, default=3000)
     args = parser.parse_args()

@@ -9,16 +9,12 @@ anyone; cell-uniform crossover; ``mutation_amount`` random cells reset.
 
 from __future__ import annotations
 
-import argparse
 import random
 
-import numpy as np
-from deap import tools
-
-from deap_sudoku.algorithms import Stop, ea_generational
+from deap_sudoku.algorithms import Stop
 from deap_sudoku.fitness import optimum
 from deap_sudoku.mutation import mut_random_reset
-from deap_sudoku.reporting import fitness_statistics, load_puzzle, report
+from deap_sudoku.reporting import evolve, example_parser, load_puzzle
 from deap_sudoku.toolbox import make_toolbox
 
 
@@ -30,22 +26,12 @@ def main(puzzle=None, *, seed: int = 0, population_size: int = 200, mutation_amo
     toolbox = make_toolbox(puzzle, representation="cells", fitness="distinct", mate="cell_uniform",
                            select="elite_biased")
     toolbox.register("mutate", mut_random_reset, puzzle=puzzle, k=mutation_amount)
-    hof = tools.HallOfFame(1, similar=np.array_equal)
-    population, logbook = ea_generational(
-        toolbox.population(n=population_size), toolbox, cxpb, mutpb,
-        stop=Stop(solved=optimum(toolbox.evaluate.func, puzzle), max_generations=max_generations),
-        stats=fitness_statistics(), halloffame=hof, verbose=verbose)
-    if verbose:
-        print(f"stopped: {logbook.stop_reason}")
-        report(puzzle, hof[0])
-    return population, logbook, hof
+    stop = Stop(solved=optimum(toolbox.evaluate.func, puzzle), max_generations=max_generations)
+    return evolve(puzzle, toolbox, population_size, cxpb, mutpb, stop=stop, verbose=verbose)
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("puzzle", nargs="?", help="puzzle file (default: data/9x9-easy.txt)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--population", type=int, default=200)
+    parser = example_parser(__doc__.splitlines()[0])
     parser.add_argument("--mutation-amount", type=int, default=2)
     parser.add_argument("--max-generations", type=int, default=1000)
     args = parser.parse_args()

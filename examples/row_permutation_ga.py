@@ -9,14 +9,10 @@ swaps two free cells with probability ``mutation_rate``.
 
 from __future__ import annotations
 
-import argparse
 import random
 
-import numpy as np
-from deap import tools
-
-from deap_sudoku.algorithms import Stop, ea_generational
-from deap_sudoku.reporting import fitness_statistics, load_puzzle, report
+from deap_sudoku.algorithms import Stop
+from deap_sudoku.reporting import evolve, example_parser, load_puzzle
 from deap_sudoku.toolbox import make_toolbox
 
 
@@ -27,22 +23,12 @@ def main(puzzle=None, *, seed: int = 0, population_size: int = 200, elites_size:
     random.seed(seed)
     toolbox = make_toolbox(puzzle, representation="row", fitness="column_box_collisions", mate="row_uniform",
                            mutate="swap_in_row", indpb=mutation_rate, select="tournament", tournsize=k)
-    hof = tools.HallOfFame(1, similar=np.array_equal)
-    population, logbook = ea_generational(
-        toolbox.population(n=population_size), toolbox, cxpb, 1.0, elites=elites_size,
-        stop=Stop(solved=0, max_generations=max_generations),
-        stats=fitness_statistics(), halloffame=hof, verbose=verbose)
-    if verbose:
-        print(f"stopped: {logbook.stop_reason}")
-        report(puzzle, hof[0])
-    return population, logbook, hof
+    return evolve(puzzle, toolbox, population_size, cxpb, 1.0, elites=elites_size,
+                  stop=Stop(solved=0, max_generations=max_generations), verbose=verbose)
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("puzzle", nargs="?", help="puzzle file (default: data/9x9-easy.txt)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--population", type=int, default=200)
+    parser = example_parser(__doc__.splitlines()[0])
     parser.add_argument("--elites-size", type=int, default=10)
     parser.add_argument("--k", type=int, default=3, help="tournament size")
     parser.add_argument("--mutation-rate", type=float, default=0.1)
