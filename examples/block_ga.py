@@ -11,32 +11,13 @@ the best fitness equals the population mean (a local minimum).
 
 from __future__ import annotations
 
-import random
-
-from deap_sudoku import crossover, selection
-from deap_sudoku.algorithms import Stop
-from deap_sudoku.reporting import evolve, example_parser, load_puzzle
-from deap_sudoku.toolbox import make_toolbox
+from deap_sudoku import recipes
+from deap_sudoku.reporting import example_parser, load_puzzle
 
 
-def main(puzzle=None, *, seed: int = 0, population_size: int = 200, init: str = "smart",
-         crossover_kind: str = "two_point", fitness: str = "collisions", select: str = "truncation",
-         keeping_percentage: float = 0.5, cxpb: float = 0.9, mutpb: float = 0.5, punish_same: bool = False,
-         max_generations: int = 1000, verbose: bool = True):
-    """Run the block GA; return ``(population, logbook, hall_of_fame)``."""
-    puzzle = puzzle or load_puzzle(None)
-    random.seed(seed)
-    toolbox = make_toolbox(puzzle, representation="block", smart=init == "smart", fitness=fitness,
-                           mutate="conflict_swap_in_box", select="truncation" if select == "truncation" else "sus",
-                           **({"keep": keeping_percentage} if select == "truncation" else {}))
-    if crossover_kind == "diagonal":
-        toolbox.register("mate", crossover.cx_diagonal, puzzle=puzzle)
-    else:
-        toolbox.register("mate", crossover.cx_band_two_point, puzzle=puzzle)
-    if punish_same:
-        toolbox.register("select", selection.with_punish_same(toolbox.select, free=~puzzle.givens))
-    return evolve(puzzle, toolbox, population_size, cxpb, mutpb, parents=3 if crossover_kind == "diagonal" else 2,
-                  stop=Stop(solved=0, stagnation=True, max_generations=max_generations), verbose=verbose)
+def main(puzzle=None, **options):
+    """Run :func:`deap_sudoku.recipes.block_ga` (where the composition is) on ``puzzle``, or on the default puzzle."""
+    return recipes.block_ga(puzzle or load_puzzle(None), **options)
 
 
 def cli() -> None:

@@ -10,28 +10,13 @@ generations without improvement.  Prints ``generation N: best F`` lines.
 
 from __future__ import annotations
 
-import random
-
-from deap_sudoku.algorithms import Stop
-from deap_sudoku.fitness import max_threats
-from deap_sudoku.reporting import evolve, example_parser, load_puzzle
-from deap_sudoku.toolbox import make_toolbox
+from deap_sudoku import recipes
+from deap_sudoku.reporting import example_parser, load_puzzle
 
 
-def main(puzzle=None, *, seed: int = 0, population_size: int = 200, restart_after: int = 100,
-         cxpb: float = 0.8, mutpb: float = 0.5, max_generations: int = 3000, verbose: bool = True):
-    """Run the GA with restarts; return ``(population, logbook, hall_of_fame)``."""
-    puzzle = puzzle or load_puzzle(None)
-    random.seed(seed)
-    toolbox = make_toolbox(puzzle, representation="block", smart=False, fitness="threats",
-                           mate="block_uniform", mutate="swap_in_box", select="roulette")
-    def progress(generation, population, logbook):
-        if verbose:
-            print(f"generation {generation}: best {max(ind.fitness.values[0] for ind in population):g}")
-
-    stop = Stop(solved=max_threats(puzzle.shape), max_generations=max_generations)
-    return evolve(puzzle, toolbox, population_size, cxpb, mutpb, stop=stop, verbose=verbose, log_statistics=False,
-                  elites=1, restart_after=restart_after, callback=progress)
+def main(puzzle=None, **options):
+    """Run :func:`deap_sudoku.recipes.block_ga_restart` (where the composition is) on ``puzzle``, or on the default puzzle."""
+    return recipes.block_ga_restart(puzzle or load_puzzle(None), **options)
 
 
 if __name__ == "__main__":

@@ -9,25 +9,13 @@ anyone; cell-uniform crossover; ``mutation_amount`` random cells reset.
 
 from __future__ import annotations
 
-import random
-
-from deap_sudoku.algorithms import Stop
-from deap_sudoku.fitness import optimum
-from deap_sudoku.mutation import mut_random_reset
-from deap_sudoku.reporting import evolve, example_parser, load_puzzle
-from deap_sudoku.toolbox import make_toolbox
+from deap_sudoku import recipes
+from deap_sudoku.reporting import example_parser, load_puzzle
 
 
-def main(puzzle=None, *, seed: int = 0, population_size: int = 200, mutation_amount: int = 2,
-         cxpb: float = 0.9, mutpb: float = 1.0, max_generations: int = 1000, verbose: bool = True):
-    """Run the cell GA; return ``(population, logbook, hall_of_fame)``."""
-    puzzle = puzzle or load_puzzle(None)
-    random.seed(seed)
-    toolbox = make_toolbox(puzzle, representation="cells", fitness="distinct", mate="cell_uniform",
-                           select="elite_biased")
-    toolbox.register("mutate", mut_random_reset, puzzle=puzzle, k=mutation_amount)
-    stop = Stop(solved=optimum(toolbox.evaluate.func, puzzle), max_generations=max_generations)
-    return evolve(puzzle, toolbox, population_size, cxpb, mutpb, stop=stop, verbose=verbose)
+def main(puzzle=None, **options):
+    """Run :func:`deap_sudoku.recipes.cell_ga` (where the composition is) on ``puzzle``, or on the default puzzle."""
+    return recipes.cell_ga(puzzle or load_puzzle(None), **options)
 
 
 if __name__ == "__main__":

@@ -9,42 +9,13 @@ from __future__ import annotations
 
 import argparse
 
-import numpy as np
-from deap import tools
-
-from deap_sudoku.individual import Individual
+from deap_sudoku import recipes
 from deap_sudoku.reporting import load_puzzle
-from deap_sudoku.solvers import propagate, search
 
 
-def main(puzzle=None, *, naked_only: bool = False, verbose: bool = True):
-    """Propagate, then search for up to two solutions; return ``([solution], logbook, hall_of_fame)``
-    (an empty population when there is no solution)."""
-    puzzle = puzzle or load_puzzle(None, default="9x9.txt")
-    naked = propagate(puzzle, hidden_singles=False)
-    full = propagate(puzzle)
-    result = search(puzzle, limit=2, hidden_singles=not naked_only, locked_candidates=not naked_only)
-    logbook = tools.Logbook()
-    logbook.record(naked_filled=naked.filled, propagation_filled=full.filled, nodes=result.nodes,
-                   solutions=result.count)
-    hof = tools.HallOfFame(1, similar=np.array_equal)
-    population = []
-    if result.solutions:
-        best = Individual(result.solutions[0].cells)
-        best.fitness.values = (0,)
-        population = [best]
-        hof.update(population)
-    if verbose:
-        print(f"puzzle, {puzzle.shape.name}, {puzzle.num_givens} givens:\n{puzzle}\n")
-        print(f"naked singles fill {naked.filled} cells; with hidden singles {full.filled}"
-              f"{' (contradiction)' if full.contradiction else ''}")
-        if not result.solutions:
-            print(f"no solution ({result.nodes} search nodes)")
-        else:
-            verdict = "unique" if result.count == 1 else "not unique: 2 or more solutions"
-            print(f"backtracking: {result.nodes} search nodes, the solution is {verdict}\n")
-            print(result.solutions[0])
-    return population, logbook, hof
+def main(puzzle=None, **options):
+    """Run :func:`deap_sudoku.recipes.exact` (where the composition is) on ``puzzle``, or on the default puzzle."""
+    return recipes.exact(puzzle or load_puzzle(None, default="9x9.txt"), **options)
 
 
 if __name__ == "__main__":

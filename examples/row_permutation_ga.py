@@ -9,22 +9,13 @@ swaps two free cells with probability ``mutation_rate``.
 
 from __future__ import annotations
 
-import random
-
-from deap_sudoku.algorithms import Stop
-from deap_sudoku.reporting import evolve, example_parser, load_puzzle
-from deap_sudoku.toolbox import make_toolbox
+from deap_sudoku import recipes
+from deap_sudoku.reporting import example_parser, load_puzzle
 
 
-def main(puzzle=None, *, seed: int = 0, population_size: int = 200, elites_size: int = 10, k: int = 3,
-         mutation_rate: float = 0.1, cxpb: float = 0.9, max_generations: int = 1000, verbose: bool = True):
-    """Run the row-permutation GA; return ``(population, logbook, hall_of_fame)``."""
-    puzzle = puzzle or load_puzzle(None)
-    random.seed(seed)
-    toolbox = make_toolbox(puzzle, representation="row", fitness="column_box_collisions", mate="row_uniform",
-                           mutate="swap_in_row", indpb=mutation_rate, select="tournament", tournsize=k)
-    return evolve(puzzle, toolbox, population_size, cxpb, 1.0, elites=elites_size,
-                  stop=Stop(solved=0, max_generations=max_generations), verbose=verbose)
+def main(puzzle=None, **options):
+    """Run :func:`deap_sudoku.recipes.row_permutation_ga` (where the composition is) on ``puzzle``, or on the default puzzle."""
+    return recipes.row_permutation_ga(puzzle or load_puzzle(None), **options)
 
 
 if __name__ == "__main__":

@@ -7,33 +7,13 @@ from __future__ import annotations
 
 import argparse
 
-import numpy as np
-from deap import tools
-
-from deap_sudoku.individual import Individual
-from deap_sudoku.reporting import load_puzzle, report
-from deap_sudoku.solvers import tabu_search
+from deap_sudoku import recipes
+from deap_sudoku.reporting import load_puzzle
 
 
-def main(puzzle=None, *, seed: int = 0, candidates: int = 100, tenure: int = 5, max_steps: int = 100_000,
-         restrict: bool = True, verbose: bool = True):
-    """Run tabu search; return ``([best], logbook, hall_of_fame)`` like the GA examples."""
-    puzzle = puzzle or load_puzzle(None)
-    def progress(step, score, best):
-        print(f"step {step}: score {score}, best {best}")
-
-    result = tabu_search(puzzle, candidates=candidates, tenure=tenure, max_steps=max_steps, restrict=restrict,
-                         seed=seed, callback=progress if verbose else None)
-    best = Individual(result.grid)
-    best.fitness.values = (result.score,)
-    hof = tools.HallOfFame(1, similar=np.array_equal)
-    hof.update([best])
-    logbook = tools.Logbook()
-    logbook.record(steps=result.steps, score=result.score, seconds=result.seconds)
-    if verbose:
-        print(f"{result.steps} steps, {result.seconds:.3f} s, score {result.score}")
-        report(puzzle, best)
-    return [best], logbook, hof
+def main(puzzle=None, **options):
+    """Run :func:`deap_sudoku.recipes.tabu` (where the composition is) on ``puzzle``, or on the default puzzle."""
+    return recipes.tabu(puzzle or load_puzzle(None), **options)
 
 
 if __name__ == "__main__":
