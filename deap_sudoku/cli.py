@@ -1,23 +1,37 @@
 """The ``deap-sudoku`` command line.
 
-Exit codes: 0 every puzzle solved, 1 some puzzle not solved, 2 bad input or usage.
+Commands: ``solve``, ``check``, ``generate``, ``convert`` and ``bench``.  Exit
+codes: 0 success, 1 a puzzle not solved (or not uniquely solvable, for
+``check``), 2 bad input or usage, 130 interrupted.
 """
 
 from __future__ import annotations
 
+import os
 import sys
-import time
 
 import click
+import numpy as np
 
-from . import formats
+from . import bench, formats
 from .errors import PuzzleError
+from .fileio import write_atomic
 from .generate import DIFFICULTIES, generate_graded, generate_puzzle
-from .puzzle import Puzzle
+from .puzzle import Puzzle, format_grid
 from .shape import Shape
-from .solvers import SearchBudgetExceeded, propagate, solve as solve_exact
+from .solvers import SearchBudgetExceeded, count_solutions
 
-ALGORITHMS = ("backtracking", "propagation")
+ALGORITHMS = bench.ALGORITHMS
+
+
+def _input_options(command):
+    """--format, --box and --alphabet, shared by every command that reads puzzles."""
+    command = click.option("--alphabet", type=click.Choice(tuple(formats.ALPHABETS)), default=None,
+                           help="Symbols of the line and dash formats.")(command)
+    command = click.option("--box", default=None, metavar="ROWSxCOLS",
+                           help="Box shape, e.g. 2x3 (default: squarest).")(command)
+    return click.option("--format", "fmt", type=click.Choice(formats.FORMATS), default=None,
+                        help="Input format (detected when not given).")(command)
 
 
 def _box(value: str | None) -> tuple[int, int] | None:
@@ -67,38 +81,198 @@ def main() -> None:
 @click.argument("puzzle_file", metavar="FILE|-")
 @click.option("--algorithm", "-a", type=click.Choice(ALGORITHMS), default="backtracking",
               show_default=True, help="How to solve.")
-@click.option("--format", "fmt", type=click.Choice(formats.FORMATS), default=None,
-              help="Input format (detected when not given).")
-@click.option("--box", default=None, metavar="ROWSxCOLS", help="Box shape, e.g. 2x3 (default: squarest).")
-@click.option("--alphabet", type=click.Choice(tuple(formats.ALPHABETS)), default=None,
-              help="Symbols of the line and dash formats.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the randomised restarts.")
-@click.option("--max-nodes", type=click.IntRange(min=1), default=None,
-              help="Search budget per puzzle (backtracking).")
+@_input_options
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the run.")
+@click.option("--population", type=click.IntRange(min=2), default=None, help="Population size (GAs).")
+@click.option("--max-generations", type=click.IntRange(min=1), default=None, help="Generation budget (GAs).")
+@click.option("--max-steps", type=click.IntRange(min=1), default=None, help="Step budget (tabu).")
+@click.option("--max-nodes", type=click.IntRange(min=1), default=None, help="Search budget (backtracking).")
 @click.option("--out", "out", type=click.Path(dir_okay=False), default=None,
-              help="Also write the solutions to this file.")
+              help="Also write the results: solved grids, and unsolved puzzles as given.")
 @click.option("--out-format", type=click.Choice(formats.FORMATS), default="line", show_default=True)
-@click.option("--force", is_flag=True, help="Overwrite --out if it exists.")
+@click.option("--plot", type=click.Path(dir_okay=False), default=None,
+              help="Save the convergence curve (best fitness per generation) as an image (GAs).")
+@click.option("--force", is_flag=True, help="Overwrite --out and --plot if they exist.")
 def solve(puzzle_file: str, algorithm: str, fmt: str | None, box: str | None, alphabet: str | None,
-          seed: int, max_nodes: int | None, out: str | None, out_format: str, force: bool) -> None:
-    """Solve every puzzle in FILE (or standard input) and print the grids."""
+          seed: int, population: int | None, max_generations: int | None, max_steps: int | None,
+          max_nodes: int | None, out: str | None, out_format: str, plot: str | None, force: bool) -> None:
+    """Solve every puzzle in FILE (or standard input) and print the grids.
+
+    Exit code 0 when every puzzle is solved, 1 when one is not (the best grid is
+    printed), 2 for bad input, 130 when interrupted.
+    """
     puzzles = _load(puzzle_file, fmt, box, alphabet)
+    _refuse_existing([out, plot], force)
+    options = _budget_options(algorithm, population, max_generations, max_steps, max_nodes)
     results: list[Puzzle] = []
+    curves: list[list[float]] = []
     unsolved = 0
-    for number, puzzle in enumerate(puzzles, start=1):
-        start = time.perf_counter()
-        grid, status = _solve_one(puzzle, algorithm, seed, max_nodes)
-        seconds = time.perf_counter() - start
-        if len(puzzles) > 1:
-            click.echo(f"puzzle {number} ({puzzle.shape.name}, {puzzle.num_givens} givens):")
-        click.echo(str(grid))
-        click.echo(f"{status} in {seconds:.3f} s")
-        if status != "solved":
-            unsolved += 1
-        results.append(grid)
-    if out is not None:
-        _write(out, results, out_format, alphabet, force)
+    try:
+        for number, puzzle in enumerate(puzzles, start=1):
+            result = bench.run(bench.Task(algorithm, puzzle, seed=seed, options=options))
+            if len(puzzles) > 1:
+                click.echo(f"puzzle {number} ({puzzle.shape.name}, {puzzle.num_givens} givens):")
+            click.echo(format_grid(puzzle.shape, np.array(result.grid)))
+            click.echo(f"{_status(result)} in {result.seconds:.3f} s")
+            unsolved += not result.solved
+            results.append(puzzle.filled(result.grid) if result.solved else puzzle)
+            curves.append(result.minima)
+    except KeyboardInterrupt:
+        click.echo(f"interrupted: {len(results)} of {len(puzzles)} puzzles done", err=True)
+        sys.exit(130)
+    finally:
+        if out is not None and results:
+            _write(out, results, out_format, alphabet, force)
+        if plot is not None and any(curves):
+            bench.plot_convergence(curves, plot, title=f"{algorithm} on {puzzle_file}")
     sys.exit(1 if unsolved else 0)
+
+
+def _status(result: bench.RunResult) -> str:
+    if result.solved:
+        return "solved"
+    if result.algorithm == "backtracking":
+        return "no solution: the search found none" if result.note == "exhausted" else f"not solved: {result.note}"
+    if result.algorithm == "propagation":
+        return f"not solved: {result.note}"
+    return f"no solution found within the budget; best fitness {result.fitness:g}"
+
+
+def _budget_options(algorithm: str, population: int | None, max_generations: int | None, max_steps: int | None,
+                    max_nodes: int | None) -> dict:
+    wanted = {"population_size": population, "max_generations": max_generations} \
+        if algorithm in bench.GA_ALGORITHMS else \
+        {"max_steps": max_steps} if algorithm == "tabu" else \
+        {"max_nodes": max_nodes} if algorithm == "backtracking" else {}
+    return {key: value for key, value in wanted.items() if value is not None}
+
+
+def _refuse_existing(paths: list[str | None], force: bool) -> None:
+    for path in paths:
+        if path is not None and path != "-" and not force and os.path.exists(path):
+            raise _InputError(f"{path} exists; refusing to overwrite it; use --force to replace it")
+
+
+@main.command()
+@click.argument("puzzle_file", metavar="FILE|-")
+@_input_options
+@click.option("--max-nodes", type=click.IntRange(min=1), default=200_000, show_default=True,
+              help="Search budget per puzzle for counting solutions.")
+def check(puzzle_file: str, fmt: str | None, box: str | None, alphabet: str | None, max_nodes: int) -> None:
+    """Validate every puzzle in FILE: givens, conflicts, solvability and uniqueness.
+
+    Exit code 0 when every puzzle is valid with exactly one solution, 1 when one
+    has none, several or is undecided, 2 when one cannot be read or has
+    conflicting givens.
+    """
+    try:
+        text, source = formats.read_text(puzzle_file)
+        found, errors = formats.scan(text, format=fmt, box=_box(box), alphabet=alphabet, source=source)
+    except PuzzleError as exc:
+        raise _InputError(str(exc)) from None
+    except OSError as exc:
+        raise _InputError(f"{puzzle_file}: {exc.strerror or exc}") from None
+    for error in errors:
+        click.echo(f"bad: {error}")
+    worst = 2 if errors else 0
+    for number, (line, puzzle) in enumerate(found, start=1):
+        try:
+            count = count_solutions(puzzle, limit=2, max_nodes=max_nodes)
+            verdict = {0: "no solution", 1: "unique solution"}.get(count, "2 or more solutions")
+        except SearchBudgetExceeded:
+            count, verdict = -1, f"undecided within {max_nodes} search nodes"
+        click.echo(f"{source}:{line}: puzzle {number}, {puzzle.shape.name}, {puzzle.num_givens} givens "
+                   f"({100 * puzzle.num_givens / puzzle.shape.cells:.0f} %), {verdict}")
+        if count != 1:
+            worst = max(worst, 1)
+    click.echo(f"{len(found)} valid puzzles, {len(errors)} errors")
+    sys.exit(worst)
+
+
+@main.command()
+@click.argument("source_file", metavar="FILE|-")
+@click.argument("out", metavar="OUT|-")
+@click.option("--to", "to_format", type=click.Choice(formats.FORMATS), required=True, help="Output format.")
+@_input_options
+@click.option("--to-alphabet", type=click.Choice(tuple(formats.ALPHABETS)), default=None,
+              help="Symbols of the line and dash output formats.")
+@click.option("--force", is_flag=True, help="Overwrite OUT if it exists.")
+def convert(source_file: str, out: str, to_format: str, fmt: str | None, box: str | None, alphabet: str | None,
+            to_alphabet: str | None, force: bool) -> None:
+    """Convert every puzzle of FILE to another format."""
+    _write(out, _load(source_file, fmt, box, alphabet), to_format, to_alphabet, force)
+
+
+@main.command(name="bench")
+@click.argument("datasets", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+@click.option("--algorithm", "-a", "algorithms", type=click.Choice(ALGORITHMS), multiple=True,
+              default=("backtracking",), show_default=True, help="Repeat for several algorithms.")
+@click.option("--runs", type=click.IntRange(min=1), default=1, show_default=True, help="Seeded runs per puzzle.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Run r uses seed SEED+r.")
+@click.option("--limit", type=click.IntRange(min=1), default=None, help="Only the first N puzzles of each dataset.")
+@click.option("--population", type=click.IntRange(min=2), default=None, help="Population size (GAs).")
+@click.option("--max-generations", type=click.IntRange(min=1), default=None, help="Generation budget (GAs).")
+@click.option("--max-steps", type=click.IntRange(min=1), default=None, help="Step budget (tabu).")
+@click.option("--max-nodes", type=click.IntRange(min=1), default=None, help="Search budget (backtracking).")
+@click.option("--json", "json_out", type=click.Path(dir_okay=False), default=None)
+@click.option("--csv", "csv_out", type=click.Path(dir_okay=False), default=None)
+@click.option("--markdown", "markdown_out", type=click.Path(dir_okay=False), default=None)
+@click.option("--plot", type=click.Path(dir_okay=False), default=None,
+              help="Success rate and time per dataset, against the share of givens (--plot-by givens) "
+                   "or per dataset, e.g. per difficulty class (--plot-by dataset).")
+@click.option("--plot-by", type=click.Choice(["givens", "dataset"]), default="givens", show_default=True)
+@click.option("--force", is_flag=True, help="Overwrite output files that exist.")
+def bench_command(datasets: tuple[str, ...], algorithms: tuple[str, ...], runs: int, seed: int, limit: int | None,
+                  population: int | None, max_generations: int | None, max_steps: int | None,
+                  max_nodes: int | None, json_out: str | None, csv_out: str | None, markdown_out: str | None,
+                  plot: str | None, plot_by: str, force: bool) -> None:
+    """Every puzzle x every algorithm x RUNS seeded runs, with a results table.
+
+    Under ``python -m scoop -n N -m deap_sudoku bench ...`` the runs are spread
+    over SCOOP workers; the results are the same as serially, seed for seed.
+    Ctrl-C stops early and still reports every finished run.
+    """
+    _refuse_existing([json_out, csv_out, markdown_out, plot], force)
+    tasks = []
+    for path in datasets:
+        name = os.path.basename(path)
+        puzzles = _load(path, None, None, None)[:limit]
+        for algorithm in algorithms:
+            options = _budget_options(algorithm, population, max_generations, max_steps, max_nodes)
+            tasks += [bench.Task(algorithm, puzzle, seed=seed + r, dataset=name, index=i, options=options)
+                      for i, puzzle in enumerate(puzzles) for r in range(runs)]
+    parallel = bench.scoop_is_running()
+    results: list[bench.RunResult] = []
+    interrupted = False
+    with click.progressbar(length=len(tasks), label=f"{len(tasks)} runs" + (" on SCOOP" if parallel else ""),
+                           file=sys.stderr) as bar:
+        try:
+            for result in bench.run_all(tasks, parallel=parallel):
+                results.append(result)
+                bar.update(1)
+        except KeyboardInterrupt:
+            interrupted = True
+    rows = bench.summarise(results)
+    click.echo(bench.to_markdown(rows), nl=False)
+    for path, text in ((json_out, lambda: bench.to_json(rows, results)), (csv_out, lambda: bench.to_csv(rows)),
+                       (markdown_out, lambda: bench.to_markdown(rows))):
+        if path is not None:
+            _write_text(path, text(), force)
+    if plot is not None and rows:
+        bench.plot_summary(rows, plot, by=plot_by)
+    if interrupted:
+        click.echo(f"interrupted: {len(results)} of {len(tasks)} runs finished", err=True)
+        sys.exit(130)
+
+
+def _write_text(path: str, text: str, force: bool) -> None:
+    if path == "-":
+        click.echo(text, nl=False)
+        return
+    try:
+        write_atomic(path, text, overwrite=force)
+    except FileExistsError as exc:
+        raise _InputError(f"{exc}; use --force to replace it") from None
 
 
 @main.command()
@@ -130,22 +304,6 @@ def generate(box: str, givens: int | None, difficulty: str | None, count: int, s
     else:
         puzzles = [generate_puzzle(shape, givens, seed=seed + i, unique=unique) for i in range(count)]
     _write(out, puzzles, fmt, alphabet, force)
-
-
-def _solve_one(puzzle: Puzzle, algorithm: str, seed: int, max_nodes: int | None) -> tuple[Puzzle, str]:
-    if algorithm == "propagation":
-        result = propagate(puzzle)
-        if result.contradiction:
-            return puzzle, "no solution: propagation found a contradiction"
-        grid = puzzle.filled(result.values)
-        return grid, "solved" if result.solved else f"not solved: propagation filled {result.filled} cells"
-    try:
-        solution = solve_exact(puzzle, max_nodes=max_nodes, seed=seed)
-    except SearchBudgetExceeded as exc:
-        return puzzle, f"not solved: {exc}"
-    if solution is None:
-        return puzzle, "no solution: the search exhausted every possibility"
-    return solution, "solved"
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -40,7 +40,7 @@ from .fileio import write_atomic
 from .puzzle import Puzzle, problems
 from .shape import MAX_SIDE, MIN_SIDE, Shape, box_shapes_for_side
 
-__all__ = ["FORMATS", "ALPHABETS", "loads", "dumps", "read", "write", "detect_format"]
+__all__ = ["FORMATS", "ALPHABETS", "loads", "dumps", "read", "write", "detect_format", "scan", "read_text"]
 
 FORMATS = ("line", "grid", "dash", "lloyd")
 
@@ -77,6 +77,7 @@ class _Reader:
         self.source = source
         self.box = Shape(*box) if box is not None else None
         self.puzzles: list[Puzzle] = []
+        self.lines: list[int] = []
         self.errors: list[PuzzleError] = []
 
     def error(self, problem: str, line: int, column: int | None = None) -> None:
@@ -103,6 +104,7 @@ class _Reader:
             self.error(problem, *draft.places[cell])
         if not found:
             self.puzzles.append(Puzzle(draft.values, box=shape))
+            self.lines.append(draft.start)
 
 
 _TILED_SIDES = frozenset(n for n in range(MIN_SIDE, MAX_SIDE + 1) if box_shapes_for_side(n))
@@ -284,11 +286,11 @@ def detect_format(text: str, *, box: tuple[int, int] | None = None) -> str:
     return "line"
 
 
-def loads(text: str, *, format: str | None = None, box: tuple[int, int] | None = None,
-          alphabet: str | None = None, source: str = "<string>") -> list[Puzzle]:
-    """All puzzles in ``text``; the format is detected unless named.
+def scan(text: str, *, format: str | None = None, box: tuple[int, int] | None = None,
+         alphabet: str | None = None, source: str = "<string>") -> tuple[list[tuple[int, Puzzle]], list[PuzzleError]]:
+    """Every good puzzle with the line it starts on, and every error, without raising for bad puzzles.
 
-    :raises PuzzleFileError: listing every bad puzzle, each with source, line and column.
+    For tools that report on a whole file (``deap-sudoku check``); :func:`loads` raises instead.
     """
     fmt = format or detect_format(text, box=box)
     if fmt not in FORMATS:
@@ -302,16 +304,25 @@ def loads(text: str, *, format: str | None = None, box: tuple[int, int] | None =
         _read_rows(text, reader, spaced=False, alphabet=alphabet or "digits")
     else:
         _read_lloyd(text, reader)
-    if reader.errors:
-        raise PuzzleFileError(reader.errors, source=source)
-    return reader.puzzles
+    return list(zip(reader.lines, reader.puzzles)), reader.errors
 
 
-def read(path: str | os.PathLike, *, format: str | None = None, box: tuple[int, int] | None = None,
-         alphabet: str | None = None) -> list[Puzzle]:
-    """All puzzles in the file at ``path`` (``-`` reads standard input).
+def loads(text: str, *, format: str | None = None, box: tuple[int, int] | None = None,
+          alphabet: str | None = None, source: str = "<string>") -> list[Puzzle]:
+    """All puzzles in ``text``; the format is detected unless named.
 
-    :raises PuzzleError: for a file that is too large, not UTF-8 text, or holds bad puzzles.
+    :raises PuzzleFileError: listing every bad puzzle, each with source, line and column.
+    """
+    found, errors = scan(text, format=format, box=box, alphabet=alphabet, source=source)
+    if errors:
+        raise PuzzleFileError(errors, source=source)
+    return [puzzle for _, puzzle in found]
+
+
+def read_text(path: str | os.PathLike) -> tuple[str, str]:
+    """The text of the file at ``path`` (``-``: standard input) and its name for messages.
+
+    :raises PuzzleError: for a file that is too large, not UTF-8 text, or has NUL bytes.
     :raises OSError: when the file cannot be opened.
     """
     source = "<stdin>" if str(path) == "-" else str(path)
@@ -336,6 +347,17 @@ def read(path: str | os.PathLike, *, format: str | None = None, box: tuple[int, 
         offset = text.index("\x00")
         raise PuzzleError("NUL byte: this is not a text file", source=source,
                           line=text.count("\n", 0, offset) + 1)
+    return text, source
+
+
+def read(path: str | os.PathLike, *, format: str | None = None, box: tuple[int, int] | None = None,
+         alphabet: str | None = None) -> list[Puzzle]:
+    """All puzzles in the file at ``path`` (``-`` reads standard input).
+
+    :raises PuzzleError: for a file that is too large, not UTF-8 text, or holds bad puzzles.
+    :raises OSError: when the file cannot be opened.
+    """
+    text, source = read_text(path)
     return loads(text, format=format, box=box, alphabet=alphabet, source=source)
 
 

@@ -111,3 +111,114 @@ def test_bundled_testdata_is_graded_as_named():
     for level in ("easy", "medium", "hard", "expert"):
         puzzles = read(REPO / "data" / "testdata" / f"{level}.txt")
         assert len(puzzles) == 10 and all(grade(p)[0] == level for p in puzzles)
+
+
+# -- solve with every algorithm, check, convert, bench ------------------------------------
+
+@pytest.mark.parametrize("algorithm, options", [("block-ga", ["--population", "100"]), ("restart-ga", []),
+                                                ("row-ga", []), ("cell-ga", []), ("tabu", []),
+                                                ("backtracking", []), ("propagation", [])])
+def test_solve_with_every_algorithm(algorithm, options, tmp_path):
+    out = tmp_path / "out.txt"
+    result = run("solve", str(REPO / "data" / "9x9-easy.txt"), "-a", algorithm, "--seed", "1", "--out", str(out),
+                 *options)
+    assert result.exit_code in (0, 1), result.output
+    puzzles, written = read(REPO / "data" / "9x9-easy.txt"), read(out)
+    assert len(written) == len(puzzles)
+    solved = [verify(w, p) for w, p in zip(written, puzzles)]
+    assert (result.exit_code == 0) == all(solved)
+    assert result.output.count("solved in") == sum(solved)
+    if algorithm in ("tabu", "backtracking", "propagation"):
+        assert result.exit_code == 0  # these always solve the 45-given puzzles
+
+
+def test_solve_reports_the_best_grid_when_the_budget_runs_out(tmp_path):
+    plot = tmp_path / "conv.png"
+    result = run("solve", str(REPO / "data" / "testdata" / "expert.txt"), "-a", "cell-ga", "--max-generations", "3",
+                 "--population", "20", "--plot", str(plot))
+    assert result.exit_code == 1
+    assert "no solution found within the budget; best fitness" in result.output
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    again = run("solve", str(REPO / "data" / "4x4.txt"), "-a", "block-ga", "--plot", str(plot))
+    assert again.exit_code == 2 and "--force" in again.output
+
+
+def test_check_reports_givens_conflicts_solvability_and_uniqueness(tmp_path):
+    path = tmp_path / "mixed.txt"
+    unique = read(REPO / "data" / "9x9.txt")[0].format().strip()
+    several = "1" + "0" * 80
+    none = "12345678." + "........9" + "." * 63
+    conflict = "11" + "0" * 79
+    path.write_text("\n".join([unique, several, none, conflict]) + "\n")
+    result = run("check", str(path))
+    lines = result.output.splitlines()
+    assert result.exit_code == 2
+    assert f"bad: {path}:4:2: row 1 has 1 twice: r1c1 and r1c2" in lines
+    assert any(l.startswith(f"{path}:1: puzzle 1, 9x9 (3x3 boxes), 26 givens") and l.endswith("unique solution")
+               for l in lines)
+    assert any(l.endswith("2 or more solutions") for l in lines) and any(l.endswith("no solution") for l in lines)
+    assert lines[-1] == "3 valid puzzles, 2 errors"  # the conflict breaks row 1 and box 1
+    good = run("check", str(REPO / "data" / "testdata" / "hard.txt"))
+    assert good.exit_code == 0 and good.output.count("unique solution") == 10
+    many = tmp_path / "many.txt"
+    many.write_text(several + "\n")
+    assert run("check", str(many)).exit_code == 1
+
+
+@pytest.mark.parametrize("to_format", ["line", "grid", "dash", "lloyd"])
+def test_convert_round_trips(to_format, tmp_path):
+    source = REPO / "data" / "16x16.txt"
+    out = tmp_path / f"out.{to_format}"
+    assert run("convert", str(source), str(out), "--to", to_format).exit_code == 0
+    assert read(out, format=to_format) == read(source)
+    refused = run("convert", str(source), str(out), "--to", to_format)
+    assert refused.exit_code == 2 and "--force" in refused.output
+    stdout = run("convert", "-", "-", "--to", "grid", input=EASY + "\n")
+    assert loads(stdout.output) == [Puzzle.parse(EASY)]
+    assert run("convert", str(REPO / "data" / "6x6.txt"), "-", "--to", "lloyd").exit_code == 2
+
+
+def test_bench_table_and_outputs(tmp_path):
+    import csv
+    import json
+    outputs = {kind: tmp_path / f"bench.{kind}" for kind in ("json", "csv", "md", "png")}
+    result = run("bench", str(REPO / "data" / "testdata" / "easy.txt"), str(REPO / "data" / "testdata" / "hard.txt"),
+                 "-a", "tabu", "-a", "backtracking", "--limit", "2", "--runs", "2", "--max-steps", "2000",
+                 "--json", str(outputs["json"]), "--csv", str(outputs["csv"]), "--markdown", str(outputs["md"]),
+                 "--plot", str(outputs["png"]), "--plot-by", "dataset")
+    assert result.exit_code == 0, result.output
+    data = json.loads(outputs["json"].read_text())
+    assert len(data["runs"]) == 2 * 2 * 2 * 2 and len(data["summary"]) == 4
+    row = next(r for r in data["summary"] if r["dataset"] == "easy.txt" and r["algorithm"] == "backtracking")
+    assert row["solved"] == row["runs"] == 4 and row["rate_low"] < 1 == row["rate_high"]
+    assert list(csv.DictReader(outputs["csv"].open()))[0]["dataset"] == "easy.txt"
+    assert outputs["md"].read_text() in result.output
+    assert "| easy.txt | backtracking | 4/4 | 100 % (51-100)" in result.output
+    assert outputs["png"].stat().st_size > 1000
+    again = run("bench", str(REPO / "data" / "4x4.txt"), "--json", str(outputs["json"]))
+    assert again.exit_code == 2 and "--force" in again.output
+
+
+def test_wilson_interval_matches_known_values():
+    from deap_sudoku.bench import wilson_interval
+    low, high = wilson_interval(8, 10)
+    assert round(low, 3) == 0.490 and round(high, 3) == 0.943
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+    assert wilson_interval(10, 10)[1] == 1.0
+
+
+def test_bench_under_scoop_gives_the_serial_results(tmp_path):
+    """Two SCOOP workers over the multi-host path (--hosts 127.0.0.1, no ssh): same runs, seed for seed."""
+    import json
+    arguments = ["bench", str(REPO / "data" / "testdata" / "hard.txt"), "-a", "tabu", "-a", "block-ga", "--limit", "2",
+                 "--runs", "2", "--max-steps", "3000", "--max-generations", "20", "--population", "30"]
+    serial = tmp_path / "serial.json"
+    assert run(*arguments, "--json", str(serial)).exit_code == 0
+    parallel = tmp_path / "scoop.json"
+    completed = subprocess.run([sys.executable, "-m", "scoop", "--hosts", "127.0.0.1", "-n", "2",
+                                str(REPO / "deap_sudoku" / "__main__.py"), *arguments, "--json", str(parallel)],
+                               capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert completed.returncode == 0, completed.stderr[-2000:]
+    keys = ("dataset", "algorithm", "index", "seed", "solved", "generations", "evaluations", "fitness")
+    runs = [[{k: r[k] for k in keys} for r in json.loads(p.read_text())["runs"]] for p in (serial, parallel)]
+    assert runs[0] == runs[1] and len(runs[0]) == 8
