@@ -73,13 +73,13 @@ def run(task: Task) -> RunResult:
     minima: list[float] = []
     note = ""
     if task.algorithm in GA_ALGORITHMS:
-        _, logbook, hof = GA_ALGORITHMS[task.algorithm](puzzle, seed=task.seed, verbose=False, **options)
+        _, logbook, hof = GA_ALGORITHMS[task.algorithm](puzzle, seed=task.seed, **{"verbose": False, **options})
         best = np.asarray(hof[0])
         fitness = hof[0].fitness.values[0]
         generations, evaluations = logbook[-1]["gen"], sum(logbook.select("nevals"))
         minima = _best_per_generation(logbook, hof[0].fitness.weights[0])
     elif task.algorithm == "tabu":
-        _, logbook, hof = recipes.tabu(puzzle, seed=task.seed, verbose=False, **options)
+        _, logbook, hof = recipes.tabu(puzzle, seed=task.seed, **{"verbose": False, **options})
         best, fitness = np.asarray(hof[0]), hof[0].fitness.values[0]
         generations = evaluations = logbook[-1]["steps"]
     elif task.algorithm == "backtracking":

@@ -93,9 +93,11 @@ def main() -> None:
 @click.option("--plot", type=click.Path(dir_okay=False), default=None,
               help="Save the convergence curve (best fitness per generation) as an image (GAs).")
 @click.option("--force", is_flag=True, help="Overwrite --out and --plot if they exist.")
+@click.option("--progress", is_flag=True, help="Print every generation (GAs) or every 1000 steps (tabu).")
 def solve(puzzle_file: str, algorithm: str, fmt: str | None, box: str | None, alphabet: str | None,
           seed: int, population: int | None, max_generations: int | None, max_steps: int | None,
-          max_nodes: int | None, out: str | None, out_format: str, plot: str | None, force: bool) -> None:
+          max_nodes: int | None, out: str | None, out_format: str, plot: str | None, force: bool,
+          progress: bool) -> None:
     """Solve every puzzle in FILE (or standard input) and print the grids.
 
     Exit code 0 when every puzzle is solved, 1 when one is not (the best grid is
@@ -104,6 +106,9 @@ def solve(puzzle_file: str, algorithm: str, fmt: str | None, box: str | None, al
     puzzles = _load(puzzle_file, fmt, box, alphabet)
     _refuse_existing([out, plot], force)
     options = _budget_options(algorithm, population, max_generations, max_steps, max_nodes)
+    show_progress = progress and (algorithm in bench.GA_ALGORITHMS or algorithm == "tabu")
+    if show_progress:
+        options["verbose"] = True  # the recipe prints each generation and then the best grid
     results: list[Puzzle] = []
     curves: list[list[float]] = []
     unsolved = 0
@@ -112,7 +117,8 @@ def solve(puzzle_file: str, algorithm: str, fmt: str | None, box: str | None, al
             result = bench.run(bench.Task(algorithm, puzzle, seed=seed, options=options))
             if len(puzzles) > 1:
                 click.echo(f"puzzle {number} ({puzzle.shape.name}, {puzzle.num_givens} givens):")
-            click.echo(format_grid(puzzle.shape, np.array(result.grid)))
+            if not show_progress:
+                click.echo(format_grid(puzzle.shape, np.array(result.grid)))
             click.echo(f"{_status(result)} in {result.seconds:.3f} s")
             unsolved += not result.solved
             results.append(puzzle.filled(result.grid) if result.solved else puzzle)

@@ -222,3 +222,29 @@ def test_bench_under_scoop_gives_the_serial_results(tmp_path):
     keys = ("dataset", "algorithm", "index", "seed", "solved", "generations", "evaluations", "fitness")
     runs = [[{k: r[k] for k in keys} for r in json.loads(p.read_text())["runs"]] for p in (serial, parallel)]
     assert runs[0] == runs[1] and len(runs[0]) == 8
+
+
+def test_ctrl_c_stops_bench_and_keeps_finished_runs(tmp_path):
+    import json
+    import signal
+    import time
+    out = tmp_path / "partial.json"
+    process = subprocess.Popen([sys.executable, "-m", "deap_sudoku", "bench", str(REPO / "data" / "testdata" / "easy.txt"),
+                                str(REPO / "data" / "testdata" / "expert.txt"), "-a", "tabu", "--runs", "3",
+                                "--json", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(6)  # the 30 easy runs take well under a second; the expert ones take seconds each
+    process.send_signal(signal.SIGINT)
+    stdout, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130, stderr
+    assert "interrupted:" in stderr and "Traceback" not in stderr
+    runs = json.loads(out.read_text())["runs"]
+    assert 30 <= len(runs) < 60
+    assert "| easy.txt | tabu | 30/30 |" in stdout
+
+
+def test_solve_progress_prints_each_generation():
+    result = run("solve", str(REPO / "data" / "testdata" / "expert.txt"), "-a", "row-ga", "--progress",
+                 "--max-generations", "4", "--population", "20")
+    assert result.exit_code == 1
+    first_puzzle = result.output.split("puzzle 2")[0]
+    assert [line.split()[0] for line in first_puzzle.splitlines() if line[:1].isdigit()][:5] == ["0", "1", "2", "3", "4"]
