@@ -1,0 +1,133 @@
+"""The same GA written naively and with this package, timed in one run (issue 6's building blocks).
+
+    python benchmarks/naive_vs_fast.py [--population 1000] [--generations 10]
+
+Both run DEAP's eaSimple (cxpb 0.5, mutpb 0.3, tournament of 3) with
+block-uniform crossover, an in-box swap mutation and the collision count:
+naive = creator-made list individuals, Python-set fitness per individual,
+deepcopy clone, builtin map; ours = make_toolbox (numpy individuals, batched
+bitmask fitness, fast clone). Also: how one evaluation and one local-search
+move (an in-box swap with incremental row/column scores) grow with grid size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+import timeit
+from pathlib import Path
+
+from deap import algorithms, base, creator, tools
+
+from deap_sudoku import Shape, read
+from deap_sudoku.fitness import eval_collisions
+from deap_sudoku.generate import generate_puzzle
+from deap_sudoku.individual import Individual
+from deap_sudoku.init import init_block_permutation
+from deap_sudoku.tabu import _apply_swap
+from deap_sudoku.toolbox import make_toolbox
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+def naive_toolbox(puzzle) -> base.Toolbox:
+    """The GA as a DEAP user would first write it: lists, sets, one evaluation at a time."""
+    if not hasattr(creator, "NaiveFitness"):
+        creator.create("NaiveFitness", base.Fitness, weights=(-1.0,))
+        creator.create("NaiveGrid", list, fitness=creator.NaiveFitness)
+    units = puzzle.shape.units.tolist()
+    boxes = [[c for c in box if not puzzle.givens[c]] for box in puzzle.shape.boxes.tolist()]
+    movable = [b for b in boxes if len(b) >= 2]
+    n = puzzle.n
+
+    def individual():
+        return creator.NaiveGrid(init_block_permutation(Individual, puzzle).tolist())
+
+    def evaluate(grid):
+        return (sum(len(unit) - len({grid[c] for c in unit}) for unit in units),)
+
+    def mate(a, b):
+        chosen = random.sample(range(n), random.randint(1, n - 1))
+        for box in chosen:
+            for cell in puzzle.shape.boxes[box].tolist():
+                a[cell], b[cell] = b[cell], a[cell]
+        return a, b
+
+    def mutate(grid):
+        x, y = random.sample(random.choice(movable), 2)
+        grid[x], grid[y] = grid[y], grid[x]
+        return grid,
+
+    toolbox = base.Toolbox()
+    toolbox.register("individual", individual)
+    toolbox.register("population", tools.initRepeat, list, toolbox.individual)
+    toolbox.register("evaluate", evaluate)
+    toolbox.register("mate", mate)
+    toolbox.register("mutate", mutate)
+    toolbox.register("select", tools.selTournament, tournsize=3)
+    return toolbox
+
+
+def ours(puzzle) -> base.Toolbox:
+    return make_toolbox(puzzle, smart=False, mate="block_uniform", mutate="swap_in_box")
+
+
+def time_ga(toolbox, size: int, generations: int) -> tuple[float, int]:
+    random.seed(1)
+    population = toolbox.population(n=size)
+    start = time.perf_counter()
+    _, logbook = algorithms.eaSimple(population, toolbox, 0.5, 0.3, generations, verbose=False)
+    return time.perf_counter() - start, sum(logbook.select("nevals"))
+
+
+def compare(puzzle, size: int, generations: int) -> None:
+    print(f"\n{puzzle.shape.name}, population {size}, {generations} generations of eaSimple")
+    print("| version | generations/s | evaluations/s |")
+    print("|---|---:|---:|")
+    rates = {}
+    for label, make in (("naive: lists, sets, deepcopy, map", naive_toolbox), ("deap_sudoku: make_toolbox", ours)):
+        seconds, evaluations = time_ga(make(puzzle), size, generations)
+        rates[label] = generations / seconds
+        print(f"| {label} | {generations / seconds:.1f} | {evaluations / seconds:,.0f} |")
+    naive, fast = rates.values()
+    print(f"| ratio | {fast / naive:.1f}x | |")
+
+
+def scaling() -> None:
+    print("\nOne evaluation and one local-search move against grid size (microseconds)")
+    print("| grid | eval_collisions, one individual | batched, per individual (population 1000) | in-box swap move |")
+    print("|---|---:|---:|---:|")
+    for box in ((3, 3), (4, 4), (5, 5), (6, 6)):
+        shape = Shape(*box)
+        puzzle = generate_puzzle(shape, shape.cells // 2, seed=1, unique=False)
+        rng = random.Random(0)
+        ind = init_block_permutation(Individual, puzzle, rng=rng)
+        one = min(timeit.repeat(lambda: eval_collisions(ind, puzzle), number=200, repeat=3)) / 200
+        population = __import__("numpy").stack([init_block_permutation(Individual, puzzle, rng=rng) for _ in range(1000)])
+        batch = min(timeit.repeat(lambda: eval_collisions.batch(population, puzzle), number=5, repeat=3)) / 5 / 1000
+        grid = ind.tolist()
+        n = shape.n
+        rows = [[0] * (n + 1) for _ in range(n)]
+        cols = [[0] * (n + 1) for _ in range(n)]
+        for cell, value in enumerate(grid):
+            rows[cell // n][value] += 1
+            cols[cell % n][value] += 1
+        free = [c for c in shape.boxes[0].tolist() if not puzzle.givens[c]]
+        a, b = free[0], free[1]
+        move = min(timeit.repeat(lambda: _apply_swap(grid, a, b, n, rows, cols), number=20000, repeat=3)) / 20000
+        print(f"| {shape.name} | {one * 1e6:.1f} | {batch * 1e6:.2f} | {move * 1e6:.2f} |")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--population", type=int, default=1000)
+    parser.add_argument("--generations", type=int, default=10)
+    args = parser.parse_args()
+    compare(read(DATA / "9x9.txt")[0], args.population, args.generations)
+    compare(read(DATA / "25x25.txt")[0], args.population, max(2, args.generations // 2))
+    scaling()
+
+
+if __name__ == "__main__":
+    main()
