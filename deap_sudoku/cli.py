@@ -64,17 +64,16 @@ def _load(path: str, fmt: str | None, box: str | None, alphabet: str | None) -> 
 
 def _write(out: str, puzzles: list[Puzzle], fmt: str, alphabet: str | None, force: bool) -> None:
     try:
-        formats.write(out, puzzles, format=fmt, alphabet=alphabet, overwrite=force)
-    except FileExistsError as exc:
-        raise _InputError(f"{exc}; use --force to replace it") from None
-    except (ValueError, OSError) as exc:
+        text = formats.dumps(puzzles, format=fmt, alphabet=alphabet)
+    except ValueError as exc:
         raise _InputError(f"{out}: {exc}") from None
+    _write_text(out, text, force)
 
 
 @click.group()
 @click.version_option(package_name="deap_sudoku")
 def main() -> None:
-    """Sudoku with DEAP: solve, check, generate and benchmark puzzles."""
+    """Sudoku with DEAP: solve, check, generate, convert and benchmark puzzles."""
 
 
 @main.command()
@@ -272,6 +271,7 @@ def bench_command(datasets: tuple[str, ...], algorithms: tuple[str, ...], runs: 
 
 
 def _write_text(path: str, text: str, force: bool) -> None:
+    """Write to a file atomically (never replacing one without ``force``), or to standard output for ``-``."""
     if path == "-":
         click.echo(text, nl=False)
         return
@@ -279,6 +279,8 @@ def _write_text(path: str, text: str, force: bool) -> None:
         write_atomic(path, text, overwrite=force)
     except FileExistsError as exc:
         raise _InputError(f"{exc}; use --force to replace it") from None
+    except OSError as exc:
+        raise _InputError(f"{path}: {exc.strerror or exc}") from None
 
 
 @main.command()
