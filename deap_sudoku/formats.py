@@ -99,11 +99,12 @@ class _Reader:
                 self.error(f"wrong number of cells: {size} is not the cell count of a grid "
                            f"tiled by boxes ({_valid_sizes_hint(size)})", draft.start)
                 return
-        found = problems(shape, np.asarray(draft.values, dtype=np.int64))
+        values = np.asarray(draft.values, dtype=np.int64)
+        found = problems(shape, values)
         for problem, cell in found:
             self.error(problem, *draft.places[cell])
         if not found:
-            self.puzzles.append(Puzzle(draft.values, box=shape))
+            self.puzzles.append(Puzzle._checked(shape, values))
             self.lines.append(draft.start)
 
 

@@ -82,10 +82,20 @@ class Puzzle:
             raise PuzzleError("cell values must be integers 0..n, 0 for empty")
         for problem, _cell in problems(shape, values.ravel()):
             raise PuzzleError(problem)
+        self._freeze(shape, values)
+
+    def _freeze(self, shape: Shape, values: np.ndarray) -> None:
         frozen = values.ravel().astype(value_dtype(shape.n), copy=True)
         frozen.flags.writeable = False
         object.__setattr__(self, "_shape", shape)
         object.__setattr__(self, "_cells", frozen)
+
+    @classmethod
+    def _checked(cls, shape: Shape, values: np.ndarray) -> Puzzle:
+        """A puzzle from values the caller has already run through :func:`problems` (the readers do)."""
+        puzzle = cls.__new__(cls)
+        puzzle._freeze(shape, values)
+        return puzzle
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Puzzle is immutable")
