@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 
 import numpy as np
@@ -21,10 +22,8 @@ def random_solution(shape: Shape, rng: random.Random) -> Puzzle:
     and (for square boxes) transposing.  Searching the empty grid with a random
     value order instead stalls on 36x36 grids.
     """
-    base = solve(Puzzle([0] * shape.cells, box=shape))
-    assert base is not None, "an empty grid always has a solution"
     n, r, c = shape.n, shape.box_rows, shape.box_cols
-    grid = base.grid.copy()
+    grid = _base_solution(shape).grid.copy()
     labels = np.array([0] + rng.sample(range(1, n + 1), n), dtype=grid.dtype)
     grid = labels[grid]
     rows = [band * r + i for band in rng.sample(range(c), c) for i in rng.sample(range(r), r)]
@@ -33,6 +32,14 @@ def random_solution(shape: Shape, rng: random.Random) -> Puzzle:
     if r == c and rng.random() < 0.5:
         grid = grid.T
     return Puzzle(grid.ravel(), box=shape)
+
+
+@functools.lru_cache(maxsize=None)
+def _base_solution(shape: Shape) -> Puzzle:
+    """The deterministic first solution of the empty grid: the same every time, so found once per shape."""
+    base = solve(Puzzle([0] * shape.cells, box=shape))
+    assert base is not None, "an empty grid always has a solution"
+    return base
 
 
 def dig_puzzle(solution: Puzzle, givens: int, rng: random.Random, *, unique: bool = True,
