@@ -110,7 +110,7 @@ def ea_generational(population: list, toolbox: base.Toolbox, cxpb: float, mutpb:
             since_improvement = 0
             nevals = evaluate_invalid(population, toolbox)
         else:
-            chosen = sorted(population, key=lambda ind: ind.fitness, reverse=True)[:elites]
+            chosen = sorted(population, key=lambda ind: ind.fitness, reverse=True)[:elites] if elites else []
             offspring = [toolbox.clone(ind) for ind in toolbox.select(population, size - elites)]
             _vary(offspring, toolbox, cxpb, mutpb, parents, rng)
             nevals = evaluate_invalid(offspring, toolbox)
