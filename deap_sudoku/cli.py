@@ -7,6 +7,7 @@ codes: 0 success, 1 a puzzle not solved (or not uniquely solvable, for
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 
@@ -50,13 +51,20 @@ class _InputError(click.ClickException):
     exit_code = 2
 
 
-def _load(path: str, fmt: str | None, box: str | None, alphabet: str | None) -> list[Puzzle]:
+@contextlib.contextmanager
+def _reading(path: str):
+    """Turn a bad or unreadable input file into a one-line message and exit code 2."""
     try:
-        puzzles = formats.read(path, format=fmt, box=_box(box), alphabet=alphabet)
+        yield
     except PuzzleError as exc:
         raise _InputError(str(exc)) from None
     except OSError as exc:
         raise _InputError(f"{path}: {exc.strerror or exc}") from None
+
+
+def _load(path: str, fmt: str | None, box: str | None, alphabet: str | None) -> list[Puzzle]:
+    with _reading(path):
+        puzzles = formats.read(path, format=fmt, box=_box(box), alphabet=alphabet)
     if not puzzles:
         raise _InputError(f"{path}: no puzzle found")
     return puzzles
@@ -170,13 +178,9 @@ def check(puzzle_file: str, fmt: str | None, box: str | None, alphabet: str | No
     has none, several or is undecided, 2 when one cannot be read or has
     conflicting givens.
     """
-    try:
+    with _reading(puzzle_file):
         text, source = formats.read_text(puzzle_file)
         found, errors = formats.scan(text, format=fmt, box=_box(box), alphabet=alphabet, source=source)
-    except PuzzleError as exc:
-        raise _InputError(str(exc)) from None
-    except OSError as exc:
-        raise _InputError(f"{puzzle_file}: {exc.strerror or exc}") from None
     for error in errors:
         click.echo(f"bad: {error}")
     worst = 2 if errors else 0
