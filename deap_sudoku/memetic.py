@@ -1,0 +1,143 @@
+"""The project's best solver: a memetic GA over block-permutations with propagation repair.
+
+A population of block-permutation individuals (givens fixed, every box a
+permutation, initial values restricted to the candidates propagation leaves)
+evolves in DEAP's terms: ``toolbox.select`` picks a mate, ``toolbox.mate``
+(block-uniform crossover, which moves whole boxes) recombines, and every
+child is improved by local search before it competes.  The improvement step is
+:mod:`deap_sudoku.repair`: the clashing cells and part of their peers are
+freed and rebuilt under constraint propagation (a large-neighbourhood move
+that never backtracks), written back into the individual (Lamarckian).
+
+Each population slot keeps the better of itself and its child, and duplicates
+of another member are refused, so the population stays diverse.  A slot that
+has not improved for ``stall`` children restarts from a fresh individual:
+solve times are heavy-tailed and restarts cut the tail (measured in
+``benchmarks/memetic_ablation.py``).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+
+from deap import base, tools
+
+from .algorithms import Stop, _stop_reason
+from .crossover import cx_block_uniform
+from .fitness import eval_collisions
+from .individual import Individual, clone
+from .init import init_block_permutation
+from .puzzle import Puzzle
+from .repair import PropagationRepair, mut_destroy_repair, mut_repair
+
+__all__ = ["memetic_toolbox", "ea_memetic"]
+
+
+def memetic_toolbox(puzzle: Puzzle, *, share: float = 0.5, noise: float = 0.0, tournsize: int = 2,
+                    rng: random.Random | None = None) -> base.Toolbox:
+    """The memetic solver's parts, registered under DEAP's names plus ``repair`` and ``improve``.
+
+    ``share`` is the part of a clashing cell's peers freed with it by
+    ``improve``; ``noise`` the chance that a rebuilt cell ignores its own value.
+    """
+    rng = rng or random.Random()
+    repair = PropagationRepair(puzzle)
+    toolbox = base.Toolbox()
+    toolbox.register("individual", init_block_permutation, Individual, puzzle, restrict=True, rng=rng)
+    toolbox.register("population", tools.initRepeat, list, toolbox.individual)
+    toolbox.register("evaluate", eval_collisions, puzzle=puzzle)
+    toolbox.register("mate", cx_block_uniform, puzzle=puzzle, rng=rng)
+    toolbox.register("repair", mut_repair, repair=repair, noise=noise, rng=rng)
+    toolbox.register("improve", mut_destroy_repair, repair=repair, share=share, noise=noise, rng=rng)
+    toolbox.register("select", tools.selTournament, tournsize=tournsize)
+    toolbox.register("clone", clone)
+    toolbox.repair_kernel = repair
+    return toolbox
+
+
+def _fresh(toolbox: base.Toolbox) -> Individual:
+    individual = toolbox.individual()
+    toolbox.repair(individual)
+    individual.fitness.values = toolbox.evaluate(individual)
+    return individual
+
+
+def ea_memetic(population: list, toolbox: base.Toolbox, *, cxpb: float = 0.2, stall: int = 50, stop: Stop,
+               stats: tools.Statistics | None = None, halloffame: tools.HallOfFame | None = None,
+               callback: Callable[[int, list, tools.Logbook], None] | None = None, verbose: bool = False,
+               rng: random.Random | None = None) -> tuple[list, tools.Logbook]:
+    """Evolve ``population`` (repaired first) until ``stop``; return ``(population, logbook)``.
+
+    A generation gives every slot one child: with ``cxpb`` a crossover of the
+    slot with a mate from ``toolbox.select`` followed by ``toolbox.repair``,
+    otherwise a clone improved by ``toolbox.improve``.  The child replaces the
+    slot when it is no worse and not a copy of another member.  A slot whose
+    fitness has not improved for ``stall`` children restarts (``toolbox.individual``
+    + ``repair``), counted in the logbook's ``restarts``.
+    """
+    rng = rng or random
+    if stop == Stop():
+        raise ValueError("set at least one stop criterion")
+    started = time.perf_counter()
+    logbook = tools.Logbook()
+    logbook.header = ["gen", "nevals", "restarts"] + (stats.fields if stats else [])
+    for ind in population:
+        toolbox.repair(ind)
+        ind.fitness.values = toolbox.evaluate(ind)
+    evaluations, restarts, generation = len(population), 0, 0
+    waiting = [0] * len(population)
+    best_ever = max(ind.fitness for ind in population)
+    since_improvement = 0
+
+    def record(nevals: int) -> None:
+        if halloffame is not None:
+            halloffame.update(population)
+        logbook.record(gen=generation, nevals=nevals, restarts=restarts, **(stats.compile(population) if stats else {}))
+        if verbose:
+            print(logbook.stream)
+        if callback is not None:
+            callback(generation, population, logbook)
+
+    record(evaluations)
+    while True:
+        reason = _stop_reason(stop, population, generation, evaluations, since_improvement, started)
+        if reason:
+            logbook.stop_reason = reason
+            return population, logbook
+        generation += 1
+        members = {ind.tobytes() for ind in population}
+        children = 0
+        for slot, parent in enumerate(population):
+            children += 1
+            child = toolbox.clone(parent)
+            if rng.random() < cxpb and len(population) > 1:
+                mate = toolbox.clone(toolbox.select(population[:slot] + population[slot + 1:], 1)[0])
+                toolbox.mate(child, mate)
+                toolbox.repair(child)
+            else:
+                toolbox.improve(child)
+            child.fitness.values = toolbox.evaluate(child)
+            key = child.tobytes()
+            if child.fitness >= parent.fitness and (key not in members or key == parent.tobytes()):
+                waiting[slot] = 0 if child.fitness > parent.fitness else waiting[slot] + 1
+                members.discard(parent.tobytes())
+                members.add(key)
+                population[slot] = child
+            else:
+                waiting[slot] += 1
+            if child.fitness.values[0] == stop.solved:
+                break
+            if waiting[slot] >= stall:
+                population[slot] = _fresh(toolbox)
+                evaluations += 1
+                waiting[slot] = 0
+                restarts += 1
+        evaluations += children
+        best_now = max(ind.fitness for ind in population)
+        if best_now > best_ever:
+            best_ever, since_improvement = best_now, 0
+        else:
+            since_improvement += 1
+        record(children)
