@@ -25,6 +25,7 @@ __all__ = ["ALGORITHMS", "GA_ALGORITHMS", "Task", "RunResult", "run", "run_all",
            "to_json", "to_csv", "to_markdown"]
 
 GA_ALGORITHMS = {
+    "memetic": recipes.memetic,
     "block-ga": recipes.block_ga,
     "restart-ga": recipes.block_ga_restart,
     "cell-ga": recipes.cell_ga,
@@ -78,6 +79,7 @@ def run(task: Task) -> RunResult:
         fitness = hof[0].fitness.values[0]
         generations, evaluations = logbook[-1]["gen"], sum(logbook.select("nevals"))
         minima = _best_per_generation(logbook, hof[0].fitness.weights[0])
+        note = getattr(logbook, "stop_reason", "")
     elif task.algorithm == "tabu":
         _, logbook, hof = recipes.tabu(puzzle, seed=task.seed, **{"verbose": False, **options})
         best, fitness = np.asarray(hof[0]), hof[0].fitness.values[0]
@@ -153,17 +155,32 @@ def _median_iqr(values: list[float]) -> tuple[float, float, float]:
     return q2, q1, q3
 
 
-def summarise(results: Iterable[RunResult]) -> list[dict]:
+def summarise(results: Iterable[RunResult], *, by: str = "dataset") -> list[dict]:
     """One row per (dataset, algorithm): runs, successes, rate with its 95 % Wilson interval,
-    median and IQR of generations, evaluations and seconds, and the mean share of givens."""
+    median and IQR of generations, evaluations and seconds, and the mean share of givens.
+
+    With ``by="givens"`` the runs are grouped by grid size and share of givens (rounded to a
+    per cent) instead of by file, e.g. one row for all 25x25 puzzles with 45 % givens; the row's
+    ``series`` (algorithm and size) is what the phase-transition plot draws as one line.
+    """
+    if by not in ("dataset", "givens"):
+        raise ValueError(f"group by 'dataset' or 'givens', not {by!r}")
     groups: dict[tuple[str, str], list[RunResult]] = {}
+    series: dict[tuple[str, str], str] = {}
     for result in results:
-        groups.setdefault((result.dataset, result.algorithm), []).append(result)
+        key = (result.dataset, result.algorithm)
+        series[key] = result.algorithm
+        if by == "givens":
+            side = math.isqrt(len(result.grid))
+            key = (f"{side}x{side} {100 * result.givens_share:.0f} %", result.algorithm)
+            series[key] = f"{result.algorithm}, {side}x{side}"
+        groups.setdefault(key, []).append(result)
     rows = []
     for (dataset, algorithm), mine in groups.items():
         successes = sum(r.solved for r in mine)
         low, high = wilson_interval(successes, len(mine))
-        row = {"dataset": dataset, "algorithm": algorithm, "runs": len(mine), "solved": successes,
+        row = {"dataset": dataset, "algorithm": algorithm, "series": series[dataset, algorithm],
+               "runs": len(mine), "solved": successes,
                "rate": successes / len(mine), "rate_low": low, "rate_high": high,
                "givens_share": statistics.fmean(r.givens_share for r in mine)}
         for key in ("generations", "evaluations", "seconds"):
@@ -202,23 +219,23 @@ def to_markdown(rows: list[dict]) -> str:
 
 
 def plot_summary(rows: list[dict], path: str, *, by: str = "givens") -> None:
-    """Success rate (with its interval) and median time per dataset, against the mean share of
-    givens (the phase-transition picture) or, with ``by="dataset"``, per dataset in order."""
+    """Success rate (with its interval) and median time, one line per row ``series``, against the
+    mean share of givens (the phase-transition picture) or, with ``by="dataset"``, per dataset in order."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     figure, (rate_axis, time_axis) = plt.subplots(2, 1, figsize=(7, 6), sharex=True)
-    for algorithm in dict.fromkeys(r["algorithm"] for r in rows):
-        mine = [r for r in rows if r["algorithm"] == algorithm]
+    for line in dict.fromkeys(r["series"] for r in rows):
+        mine = [r for r in rows if r["series"] == line]
         xs = [100 * r["givens_share"] for r in mine] if by == "givens" else list(range(len(mine)))
         order = np.argsort(xs)
         xs = [xs[i] for i in order]
         mine = [mine[i] for i in order]
         rate = [100 * r["rate"] for r in mine]
         errors = [[100 * (r["rate"] - r["rate_low"]) for r in mine], [100 * (r["rate_high"] - r["rate"]) for r in mine]]
-        rate_axis.errorbar(xs, rate, yerr=errors, marker="o", capsize=3, label=algorithm)
-        time_axis.plot(xs, [r["seconds_median"] for r in mine], marker="o", label=algorithm)
+        rate_axis.errorbar(xs, rate, yerr=errors, marker="o", capsize=3, label=line)
+        time_axis.plot(xs, [r["seconds_median"] for r in mine], marker="o", label=line)
         if by != "givens":
             time_axis.set_xticks(xs, [r["dataset"] for r in mine], rotation=30, ha="right")
     rate_axis.set_ylabel("solved (%), 95 % Wilson interval")

@@ -86,12 +86,14 @@ def main() -> None:
 
 @main.command()
 @click.argument("puzzle_file", metavar="FILE|-")
-@click.option("--algorithm", "-a", type=click.Choice(ALGORITHMS), default="backtracking",
-              show_default=True, help="How to solve.")
+@click.option("--algorithm", "-a", type=click.Choice(ALGORITHMS), default="memetic",
+              show_default=True, help="How to solve: memetic is the project's best GA.")
 @_input_options
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the run.")
 @click.option("--population", type=click.IntRange(min=2), default=None, help="Population size (GAs).")
 @click.option("--max-generations", type=click.IntRange(min=1), default=None, help="Generation budget (GAs).")
+@click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="Time budget per puzzle (memetic).")
 @click.option("--max-steps", type=click.IntRange(min=1), default=None, help="Step budget (tabu).")
 @click.option("--max-nodes", type=click.IntRange(min=1), default=None, help="Search budget (backtracking).")
 @click.option("--out", "out", type=click.Path(dir_okay=False), default=None,
@@ -102,8 +104,8 @@ def main() -> None:
 @click.option("--force", is_flag=True, help="Overwrite --out and --plot if they exist.")
 @click.option("--progress", is_flag=True, help="Print every generation (GAs) or every 1000 steps (tabu).")
 def solve(puzzle_file: str, algorithm: str, fmt: str | None, box: str | None, alphabet: str | None,
-          seed: int, population: int | None, max_generations: int | None, max_steps: int | None,
-          max_nodes: int | None, out: str | None, out_format: str, plot: str | None, force: bool,
+          seed: int, population: int | None, max_generations: int | None, max_seconds: float | None,
+          max_steps: int | None, max_nodes: int | None, out: str | None, out_format: str, plot: str | None, force: bool,
           progress: bool) -> None:
     """Solve every puzzle in FILE (or standard input) and print the grids.
 
@@ -112,7 +114,7 @@ def solve(puzzle_file: str, algorithm: str, fmt: str | None, box: str | None, al
     """
     puzzles = _load(puzzle_file, fmt, box, alphabet)
     _refuse_existing([out, plot], force)
-    options = _budget_options(algorithm, population, max_generations, max_steps, max_nodes)
+    options = _budget_options(algorithm, population, max_generations, max_seconds, max_steps, max_nodes)
     show_progress = progress and (algorithm in bench.GA_ALGORITHMS or algorithm == "tabu")
     if show_progress:
         options["verbose"] = True  # the recipe prints each generation and then the best grid
@@ -146,17 +148,21 @@ def _status(result: bench.RunResult) -> str:
         return "solved"
     if result.algorithm == "backtracking":
         return "no solution: the search found none" if result.note == "exhausted" else f"not solved: {result.note}"
+    if result.note.startswith("no solution"):
+        return result.note
     if result.algorithm == "propagation":
         return f"not solved: {result.note}"
     return f"no solution found within the budget; best fitness {result.fitness:g}"
 
 
-def _budget_options(algorithm: str, population: int | None, max_generations: int | None, max_steps: int | None,
-                    max_nodes: int | None) -> dict:
+def _budget_options(algorithm: str, population: int | None, max_generations: int | None, max_seconds: float | None,
+                    max_steps: int | None, max_nodes: int | None) -> dict:
     wanted = {"population_size": population, "max_generations": max_generations} \
         if algorithm in bench.GA_ALGORITHMS else \
         {"max_steps": max_steps} if algorithm == "tabu" else \
         {"max_nodes": max_nodes} if algorithm == "backtracking" else {}
+    if algorithm == "memetic":
+        wanted["max_seconds"] = max_seconds
     return {key: value for key, value in wanted.items() if value is not None}
 
 
@@ -221,6 +227,8 @@ def convert(source_file: str, out: str, to_format: str, fmt: str | None, box: st
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="Only the first N puzzles of each dataset.")
 @click.option("--population", type=click.IntRange(min=2), default=None, help="Population size (GAs).")
 @click.option("--max-generations", type=click.IntRange(min=1), default=None, help="Generation budget (GAs).")
+@click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="Time budget per puzzle (memetic).")
 @click.option("--max-steps", type=click.IntRange(min=1), default=None, help="Step budget (tabu).")
 @click.option("--max-nodes", type=click.IntRange(min=1), default=None, help="Search budget (backtracking).")
 @click.option("--json", "json_out", type=click.Path(dir_okay=False), default=None)
@@ -230,11 +238,14 @@ def convert(source_file: str, out: str, to_format: str, fmt: str | None, box: st
               help="Success rate and time per dataset, against the share of givens (--plot-by givens) "
                    "or per dataset, e.g. per difficulty class (--plot-by dataset).")
 @click.option("--plot-by", type=click.Choice(["givens", "dataset"]), default="givens", show_default=True)
+@click.option("--group-by", type=click.Choice(["dataset", "givens"]), default="dataset", show_default=True,
+              help="One table row per dataset file, or per grid size and share of givens (for sets of "
+                   "one-puzzle files such as inst25x25_45_*.txt).")
 @click.option("--force", is_flag=True, help="Overwrite output files that exist.")
 def bench_command(datasets: tuple[str, ...], algorithms: tuple[str, ...], runs: int, seed: int, limit: int | None,
-                  population: int | None, max_generations: int | None, max_steps: int | None,
-                  max_nodes: int | None, json_out: str | None, csv_out: str | None, markdown_out: str | None,
-                  plot: str | None, plot_by: str, force: bool) -> None:
+                  population: int | None, max_generations: int | None, max_seconds: float | None,
+                  max_steps: int | None, max_nodes: int | None, json_out: str | None, csv_out: str | None, markdown_out: str | None,
+                  plot: str | None, plot_by: str, group_by: str, force: bool) -> None:
     """Every puzzle x every algorithm x RUNS seeded runs, with a results table.
 
     Under ``python -m scoop -n N -m deap_sudoku bench ...`` the runs are spread
@@ -247,7 +258,7 @@ def bench_command(datasets: tuple[str, ...], algorithms: tuple[str, ...], runs: 
         name = os.path.basename(path)
         puzzles = _load(path, None, None, None)[:limit]
         for algorithm in algorithms:
-            options = _budget_options(algorithm, population, max_generations, max_steps, max_nodes)
+            options = _budget_options(algorithm, population, max_generations, max_seconds, max_steps, max_nodes)
             tasks += [bench.Task(algorithm, puzzle, seed=seed + r, dataset=name, index=i, options=options)
                       for i, puzzle in enumerate(puzzles) for r in range(runs)]
     parallel = bench.scoop_is_running()
@@ -261,7 +272,7 @@ def bench_command(datasets: tuple[str, ...], algorithms: tuple[str, ...], runs: 
                 bar.update(1)
         except KeyboardInterrupt:
             interrupted = True
-    rows = bench.summarise(results)
+    rows = bench.summarise(results, by=group_by)
     click.echo(bench.to_markdown(rows), nl=False)
     for path, text in ((json_out, lambda: bench.to_json(rows, results)), (csv_out, lambda: bench.to_csv(rows)),
                        (markdown_out, lambda: bench.to_markdown(rows))):

@@ -25,6 +25,7 @@ def write_atomic(path: str | os.PathLike, data: str | bytes, *, overwrite: bool 
     payload = data.encode("utf-8") if isinstance(data, str) else data
     fd, tmp = tempfile.mkstemp(dir=target.parent or ".", prefix=f".{target.name}.", suffix=".tmp")
     try:
+        os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes it private; give it a normal file's mode
         with os.fdopen(fd, "wb") as handle:
             handle.write(payload)
             handle.flush()
@@ -43,3 +44,9 @@ def write_atomic(path: str | os.PathLike, data: str | bytes, *, overwrite: bool 
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

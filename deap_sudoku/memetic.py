@@ -32,7 +32,9 @@ from .init import init_block_permutation
 from .puzzle import Puzzle
 from .repair import PropagationRepair, mut_destroy_repair, mut_repair
 
-__all__ = ["memetic_toolbox", "ea_memetic"]
+__all__ = ["memetic_toolbox", "ea_memetic", "REFUTED"]
+
+REFUTED = "no solution: propagation of the givens ends in a contradiction"
 
 
 def memetic_toolbox(puzzle: Puzzle, *, share: float = 0.5, noise: float = 0.0, tournsize: int = 2,
@@ -75,7 +77,8 @@ def ea_memetic(population: list, toolbox: base.Toolbox, *, cxpb: float = 0.2, st
     otherwise a clone improved by ``toolbox.improve``.  The child replaces the
     slot when it is no worse and not a copy of another member.  A slot whose
     fitness has not improved for ``stall`` children restarts (``toolbox.individual``
-    + ``repair``), counted in the logbook's ``restarts``.
+    + ``repair``), counted in the logbook's ``restarts``.  A puzzle that the repair kernel's
+    propagation refutes ends at once with ``logbook.stop_reason`` :data:`REFUTED`.
     """
     rng = rng or random
     if stop == Stop():
@@ -101,6 +104,10 @@ def ea_memetic(population: list, toolbox: base.Toolbox, *, cxpb: float = 0.2, st
             callback(generation, population, logbook)
 
     record(evaluations)
+    kernel = getattr(toolbox, "repair_kernel", None)
+    if kernel is not None and not kernel.consistent:
+        logbook.stop_reason = REFUTED
+        return population, logbook
     while True:
         reason = _stop_reason(stop, population, generation, evaluations, since_improvement, started)
         if reason:

@@ -17,13 +17,27 @@ from . import crossover, selection
 from .algorithms import Stop
 from .fitness import max_threats, optimum
 from .individual import Individual
+from .memetic import ea_memetic, memetic_toolbox
 from .mutation import mut_random_reset
 from .reporting import evolve, report
 from .solvers import propagate, search
 from .tabu import tabu_search
 from .toolbox import make_toolbox
 
-__all__ = ["block_ga", "block_ga_restart", "cell_ga", "row_permutation_ga", "tabu", "exact"]
+__all__ = ["memetic", "block_ga", "block_ga_restart", "cell_ga", "row_permutation_ga", "tabu", "exact"]
+
+
+def memetic(puzzle, *, seed: int = 0, population_size: int = 10, cxpb: float = 0.2, stall: int = 50,
+            share: float = 0.5, noise: float = 0.0, max_generations: int = 5000, max_seconds: float | None = None,
+            verbose: bool = True):
+    """The project's best solver: the memetic GA of :mod:`deap_sudoku.memetic` (block-permutations,
+    block-uniform crossover, propagation repair as local search, restarts of stalled slots).
+
+    Run it until solved or a budget ends; return ``(population, logbook, hall_of_fame)``."""
+    random.seed(seed)
+    toolbox = memetic_toolbox(puzzle, share=share, noise=noise, rng=random)
+    return evolve(puzzle, toolbox, population_size, algorithm=ea_memetic, cxpb=cxpb, stall=stall,
+                  stop=Stop(solved=0, max_generations=max_generations, max_seconds=max_seconds), verbose=verbose)
 
 
 def block_ga(puzzle, *, seed: int = 0, population_size: int = 200, init: str = "smart",
@@ -43,7 +57,7 @@ def block_ga(puzzle, *, seed: int = 0, population_size: int = 200, init: str = "
         toolbox.register("mate", crossover.cx_band_two_point, puzzle=puzzle)
     if punish_same:
         toolbox.register("select", selection.with_punish_same(toolbox.select, free=~puzzle.givens))
-    return evolve(puzzle, toolbox, population_size, cxpb, mutpb, parents=3 if crossover_kind == "diagonal" else 2,
+    return evolve(puzzle, toolbox, population_size, cxpb=cxpb, mutpb=mutpb, parents=3 if crossover_kind == "diagonal" else 2,
                   stop=Stop(solved=0, stagnation=True, max_generations=max_generations), verbose=verbose)
 
 
@@ -57,7 +71,7 @@ def cell_ga(puzzle, *, seed: int = 0, population_size: int = 200, mutation_amoun
                            select="elite_biased")
     toolbox.register("mutate", mut_random_reset, puzzle=puzzle, k=mutation_amount)
     stop = Stop(solved=optimum(toolbox.evaluate.func, puzzle), max_generations=max_generations)
-    return evolve(puzzle, toolbox, population_size, cxpb, mutpb, stop=stop, verbose=verbose)
+    return evolve(puzzle, toolbox, population_size, cxpb=cxpb, mutpb=mutpb, stop=stop, verbose=verbose)
 
 
 def row_permutation_ga(puzzle, *, seed: int = 0, population_size: int = 200, elites_size: int = 10, k: int = 3,
@@ -68,7 +82,7 @@ def row_permutation_ga(puzzle, *, seed: int = 0, population_size: int = 200, eli
     random.seed(seed)
     toolbox = make_toolbox(puzzle, representation="row", fitness="column_box_collisions", mate="row_uniform",
                            mutate="swap_in_row", indpb=mutation_rate, select="tournament", tournsize=k)
-    return evolve(puzzle, toolbox, population_size, cxpb, 1.0, elites=elites_size,
+    return evolve(puzzle, toolbox, population_size, cxpb=cxpb, mutpb=1.0, elites=elites_size,
                   stop=Stop(solved=0, max_generations=max_generations), verbose=verbose)
 
 
@@ -85,7 +99,7 @@ def block_ga_restart(puzzle, *, seed: int = 0, population_size: int = 200, resta
             print(f"generation {generation}: best {max(ind.fitness.values[0] for ind in population):g}")
 
     stop = Stop(solved=max_threats(puzzle.shape), max_generations=max_generations)
-    return evolve(puzzle, toolbox, population_size, cxpb, mutpb, stop=stop, verbose=verbose, log_statistics=False,
+    return evolve(puzzle, toolbox, population_size, cxpb=cxpb, mutpb=mutpb, stop=stop, verbose=verbose, log_statistics=False,
                   elites=1, restart_after=restart_after, callback=progress)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -42,13 +43,14 @@ def report(puzzle: Puzzle, best: np.ndarray) -> bool:
     return solved
 
 
-def evolve(puzzle: Puzzle, toolbox, population_size: int, cxpb: float, mutpb: float, *, stop: Stop,
+def evolve(puzzle: Puzzle, toolbox, population_size: int, *, stop: Stop, algorithm: Callable = ea_generational,
            verbose: bool = True, log_statistics: bool = True, **options):
-    """Run :func:`ea_generational` the way the GA examples do: a hall of fame of one,
-    statistics logged per generation, the result printed; return ``(population, logbook, hall_of_fame)``."""
+    """Run ``algorithm`` (:func:`ea_generational` unless given) the way the GA examples do: a hall of
+    fame of one, statistics logged per generation, the result printed; ``options`` (``cxpb``,
+    ``mutpb``, ...) go to the algorithm.  Return ``(population, logbook, hall_of_fame)``."""
     hof = tools.HallOfFame(1, similar=np.array_equal)
-    population, logbook = ea_generational(
-        toolbox.population(n=population_size), toolbox, cxpb, mutpb, stop=stop, halloffame=hof,
+    population, logbook = algorithm(
+        toolbox.population(n=population_size), toolbox, stop=stop, halloffame=hof,
         stats=fitness_statistics() if log_statistics else None, verbose=verbose and log_statistics, **options)
     if verbose:
         restarts = logbook[-1]["restarts"]

@@ -115,7 +115,7 @@ def test_bundled_testdata_is_graded_as_named():
 
 # -- solve with every algorithm, check, convert, bench ------------------------------------
 
-@pytest.mark.parametrize("algorithm, options", [("block-ga", ["--population", "100"]), ("restart-ga", []),
+@pytest.mark.parametrize("algorithm, options", [("memetic", ["--max-seconds", "30"]), ("block-ga", ["--population", "100"]), ("restart-ga", []),
                                                 ("row-ga", []), ("cell-ga", []), ("tabu", []),
                                                 ("backtracking", []), ("propagation", [])])
 def test_solve_with_every_algorithm(algorithm, options, tmp_path):
@@ -128,7 +128,7 @@ def test_solve_with_every_algorithm(algorithm, options, tmp_path):
     solved = [verify(w, p) for w, p in zip(written, puzzles)]
     assert (result.exit_code == 0) == all(solved)
     assert result.output.count("solved in") == sum(solved)
-    if algorithm in ("tabu", "backtracking", "propagation"):
+    if algorithm in ("memetic", "tabu", "backtracking", "propagation"):
         assert result.exit_code == 0  # these always solve the 45-given puzzles
 
 
@@ -197,6 +197,23 @@ def test_bench_table_and_outputs(tmp_path):
     assert outputs["png"].stat().st_size > 1000
     again = run("bench", str(REPO / "data" / "4x4.txt"), "--json", str(outputs["json"]))
     assert again.exit_code == 2 and "--force" in again.output
+
+
+def test_bench_groups_one_puzzle_files_by_size_and_share_of_givens(tmp_path):
+    import json
+    files = []
+    for name, count in (("9x9.txt", 2), ("16x16.txt", 1)):
+        for i, puzzle in enumerate(read(REPO / "data" / name)[:count]):
+            files.append(tmp_path / f"{i}-{name}")
+            files[-1].write_text(puzzle.format() + "\n")
+    out = tmp_path / "bench.json"
+    result = run("bench", *map(str, files), "-a", "memetic", "--group-by", "givens", "--json", str(out),
+                 "--plot", str(tmp_path / "phase.png"))
+    assert result.exit_code == 0, result.output
+    rows = {r["dataset"]: r for r in json.loads(out.read_text())["summary"]}
+    assert set(rows) == {"9x9 32 %", "16x16 47 %"}
+    assert rows["9x9 32 %"]["runs"] == 2 and rows["9x9 32 %"]["series"] == "memetic, 9x9"
+    assert all(r["solved"] == r["runs"] for r in rows.values())
 
 
 def test_wilson_interval_matches_known_values():

@@ -198,6 +198,15 @@ def test_write_refuses_to_overwrite_and_is_atomic(tmp_path):
     assert sorted(os.listdir(tmp_path)) == ["out.txt"]  # no temporary left behind
 
 
+def test_written_files_get_the_mode_the_umask_gives(tmp_path):
+    old = os.umask(0o022)
+    try:
+        write(tmp_path / "out.txt", [Puzzle.parse(EASY)])
+    finally:
+        os.umask(old)
+    assert (tmp_path / "out.txt").stat().st_mode & 0o777 == 0o644  # not mkstemp's private 0o600
+
+
 def test_write_refuses_what_a_format_cannot_hold(tmp_path):
     with pytest.raises(ValueError, match="square boxes only"):
         dumps([Puzzle([0] * 36)], format="lloyd")

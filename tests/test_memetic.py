@@ -1,0 +1,129 @@
+"""The memetic GA: it solves hard puzzles without backtracking, its parts are DEAP parts, it is seeded."""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+
+import numpy as np
+import pytest
+from deap import tools
+
+from deap_sudoku import Puzzle, read, recipes, solvers
+from deap_sudoku.algorithms import Stop
+from deap_sudoku.fitness import eval_collisions
+from deap_sudoku.puzzle import find_conflicts
+from deap_sudoku.memetic import REFUTED, ea_memetic, memetic_toolbox
+from deap_sudoku.repair import PropagationRepair
+from deap_sudoku.solvers import count_solutions, verify
+
+from .conftest import REPO
+
+FORUM_HARDEST = ("..1..4.......6.3.5...9.....8.....7.3.......285...7.6..3...8...6..92......4...1...",)
+
+
+def _solves(puzzle, hof):
+    best = np.asarray(hof[0])
+    return verify(best, puzzle) and np.array_equal(best[puzzle.givens], puzzle.cells[puzzle.givens])
+
+
+@pytest.fixture
+def no_backtracking(monkeypatch):
+    """Any call of the exact search fails the test: the evolutionary search must do the work."""
+    def forbidden(*args, **kwargs):
+        raise AssertionError("the memetic GA called a backtracking search")
+
+    for name in ("search", "solve", "count_solutions", "is_unique"):
+        monkeypatch.setattr(solvers, name, forbidden)
+
+
+@pytest.mark.parametrize("name", ["9x9.txt", "6x6.txt", "12x12.txt", "16x16.txt", "25x25.txt"])
+def test_solves_the_bundled_puzzles(name, no_backtracking):
+    for puzzle in read(REPO / "data" / name):
+        _, logbook, hof = recipes.memetic(puzzle, seed=0, verbose=False)
+        assert logbook.stop_reason == "solved"
+        assert _solves(puzzle, hof)
+
+
+def test_solves_expert_puzzles_by_evolution(no_backtracking):
+    """The bundled expert class needs search; the GA solves each and, on some, needs generations."""
+    generations = []
+    for puzzle in read(REPO / "data" / "testdata" / "expert.txt")[:5] + [Puzzle.parse(p) for p in FORUM_HARDEST]:
+        _, logbook, hof = recipes.memetic(puzzle, seed=1, verbose=False, max_seconds=30)
+        assert _solves(puzzle, hof)
+        generations.append(logbook[-1]["gen"])
+    assert max(generations) > 0
+
+
+def test_same_seed_same_run():
+    puzzle = Puzzle.parse(FORUM_HARDEST[0])
+    first = recipes.memetic(puzzle, seed=4, verbose=False)
+    second = recipes.memetic(puzzle, seed=4, verbose=False)
+    assert first[1].select("min") == second[1].select("min")
+    assert np.array_equal(first[2][0], second[2][0])
+
+
+def _spied_toolbox(puzzle, rng, calls):
+    toolbox = memetic_toolbox(puzzle, rng=rng)
+    for name in ("mate", "repair", "improve"):
+        original = getattr(toolbox, name)
+
+        def spy(*args, _original=original, _name=name):
+            calls[_name] = calls.get(_name, 0) + 1
+            return _original(*args)
+
+        setattr(toolbox, name, spy)
+    return toolbox
+
+
+def test_generation_uses_crossover_local_search_and_restarts_and_keeps_members_distinct():
+    puzzle = _unsolvable()  # the run must use its whole budget
+    rng = random.Random(0)
+    calls: dict[str, int] = {}
+    toolbox = _spied_toolbox(puzzle, rng, calls)
+    population = toolbox.population(n=6)
+    hof = tools.HallOfFame(1, similar=np.array_equal)
+    population, logbook = ea_memetic(population, toolbox, cxpb=0.5, stall=3, stop=Stop(solved=0, max_generations=20),
+                                     halloffame=hof, rng=rng)
+    assert logbook.stop_reason == "generations"
+    assert calls["mate"] > 0 and calls["improve"] > 0 and calls["repair"] >= 6 + calls["mate"]
+    assert logbook[-1]["restarts"] > 0
+    assert len({ind.tobytes() for ind in population}) == len(population)
+    assert all(ind.fitness.values == eval_collisions(ind, puzzle) for ind in population)
+    assert hof[0].fitness.values[0] > 0 and not verify(np.asarray(hof[0]), puzzle)
+
+
+@lru_cache(maxsize=None)
+def _unsolvable() -> Puzzle:
+    """A hard puzzle with one empty cell given a wrong value: no conflicts, no solution,
+    and propagation alone does not find that out."""
+    puzzle = Puzzle.parse(FORUM_HARDEST[0])
+    solved = solvers.solve(puzzle)
+    for cell in np.flatnonzero(~puzzle.givens):
+        for value in range(1, 10):
+            cells = puzzle.cells.copy()
+            cells[cell] = value
+            if value == solved.cells[cell] or find_conflicts(puzzle.shape, cells):
+                continue
+            candidate = Puzzle(cells, box=puzzle.shape)
+            if count_solutions(candidate) == 0 and PropagationRepair(candidate).consistent:
+                return candidate
+    raise AssertionError("no unsolvable variant found")
+
+
+def test_unsolvable_puzzle_ends_at_the_budget_with_the_best_grid():
+    _, logbook, hof = recipes.memetic(_unsolvable(), seed=0, max_generations=15, verbose=False)
+    assert logbook.stop_reason == "generations"
+    assert hof[0].fitness.values[0] > 0
+
+
+def test_puzzle_refuted_by_propagation_ends_at_once():
+    _, logbook, hof = recipes.memetic(Puzzle.parse("12345678." + "........9" + "." * 63), verbose=False)
+    assert logbook.stop_reason == REFUTED and len(logbook) == 1
+    assert hof[0].fitness.values[0] > 0
+
+
+def test_stop_needs_a_criterion():
+    toolbox = memetic_toolbox(Puzzle.parse(FORUM_HARDEST[0]), rng=random.Random(0))
+    with pytest.raises(ValueError, match="stop criterion"):
+        ea_memetic(toolbox.population(n=2), toolbox, stop=Stop())
