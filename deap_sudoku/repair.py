@@ -25,6 +25,7 @@ import numpy as np
 
 from .individual import Individual
 from .puzzle import Puzzle
+from .repair_kernel import Draws, fill_boxes, rebuild_compiled, rebuild_reference
 from .solvers import _context, _initial, _propagate
 
 __all__ = ["PropagationRepair", "mut_repair", "mut_destroy_repair"]
@@ -39,6 +40,8 @@ class PropagationRepair:
     """
 
     puzzle: Puzzle
+    locked_candidates: bool = True
+    compiled: bool = True
     consistent: bool = field(init=False)
     repairs: int = field(init=False, default=0)
 
@@ -50,116 +53,74 @@ class PropagationRepair:
             cands, _ = _initial(self.puzzle, ctx)
         self._root = cands
         self._open = [c for c, m in enumerate(cands) if m & (m - 1)]
+        self._open_array = np.array(self._open, dtype=np.int64)
+        self._root_array = np.array(cands, dtype=np.int64)
         self.fixed = np.array([c for c, m in enumerate(cands) if not m & (m - 1)], dtype=np.intp)
-        boxes = self.puzzle.shape.boxes.tolist()
-        self._boxes = boxes
-        self._lines = self.puzzle.shape.units[: 2 * self.puzzle.n].tolist()
+        shape = self.puzzle.shape
+        fixed = np.zeros(shape.cells, dtype=bool)
+        fixed[self.fixed] = True
+        # each box's cells, fixed ones first, so a fixed cell wins a duplicate
+        self._box_order = np.array([sorted(box, key=lambda c: not fixed[c]) for box in shape.boxes.tolist()],
+                                   dtype=np.int64)
+        self._lines = shape.units[: 2 * shape.n].astype(np.intp)
+        self._peers = shape.peers.astype(np.intp)
 
     def candidates(self) -> list[int]:
         """The root candidate bitmasks (bit ``v - 1`` set when ``v`` is still possible)."""
         return list(self._root)
 
-    def rebuild(self, values: list[int], keep: list[int], rng: random.Random, noise: float = 0.0) -> tuple[list[int], int]:
-        """Values of a rebuilt grid and the number of failed cells.
+    def rebuild(self, values: np.ndarray, keep: np.ndarray, rng: np.random.Generator,
+                noise: float = 0.0) -> tuple[np.ndarray, int]:
+        """Values of a rebuilt grid and the number of failed cells (see :func:`rebuild_reference`).
 
-        The cells in ``keep`` are fixed to ``values`` first in one propagation
-        (dropped all together if that contradicts); the open cells are then
-        decided most-constrained first, each preferring ``values[cell]``
-        unless a ``noise`` coin says otherwise.
+        The cells in ``keep`` are fixed to ``values`` first; the open cells are
+        then decided most-constrained first, each preferring ``values[cell]``
+        unless a ``noise`` coin says otherwise.  ``rng`` draws every random
+        choice, so a seeded run is reproducible, and the same with either kernel.
         """
         self.repairs += 1
-        ctx = self._ctx
-        cands = list(self._root)
-        if keep:
-            queue = []
-            for c in keep:
-                bit = 1 << (values[c] - 1)
-                if cands[c] & bit and cands[c] != bit:
-                    cands[c] = bit
-                    queue.append(c)
-            dirty = {u for c in queue for u in ctx.cell_units[c]}
-            if not _propagate(cands, queue, ctx, True, True, dirty):
-                cands = list(self._root)
-        open_cells = [c for c in self._open if cands[c] & (cands[c] - 1)]
-        rng.shuffle(open_cells)  # random ties among equally constrained cells
-        failed = 0
-        peers, cell_units, n = ctx.peers, ctx.cell_units, ctx.n
-        while open_cells:
-            open_cells = [c for c in open_cells if cands[c] & (cands[c] - 1)]
-            if not open_cells:
-                break
-            cell = min(open_cells, key=lambda c: cands[c].bit_count())
-            m = cands[cell]
-            choices = [v for v in range(1, n + 1) if m >> (v - 1) & 1]
-            rng.shuffle(choices)
-            preferred = values[cell]
-            if preferred in choices and rng.random() >= noise:
-                choices.remove(preferred)
-                choices.insert(0, preferred)
-            for v in choices:
-                trial = cands.copy()
-                trial[cell] = 1 << (v - 1)
-                if _propagate(trial, [cell], ctx, True, True, set(cell_units[cell])):
-                    cands = trial
-                    break
-            else:  # no value survives propagation: keep the first choice as a collision
-                failed += 1
-                bit = 1 << (choices[0] - 1)
-                cands[cell] = bit
-                for p in peers[cell]:
-                    pm = cands[p]
-                    if pm & bit and pm & (pm - 1):
-                        cands[p] = pm & ~bit
-        return [m.bit_length() if m and not m & (m - 1) else 0 for m in cands], failed
+        shape = self.puzzle.shape
+        draws = Draws.new(rng, self._open_array, shape.cells, shape.n, noise)
+        values = np.asarray(values, dtype=np.int64)
+        keep = np.asarray(keep, dtype=np.int64)
+        if self.compiled:
+            grid, failed = rebuild_compiled(self._root_array, values, keep, draws, shape, self.locked_candidates)
+            return grid, int(failed)
+        grid, failed = rebuild_reference(self._root, values.tolist(), keep.tolist(), draws, shape,
+                                         self.locked_candidates)
+        return np.array(grid, dtype=np.int64), failed
 
-    def as_block_permutation(self, values: list[int], rng: random.Random) -> list[int]:
-        """``values`` with every box made a permutation: a box's repeated or empty cells
-        (the later of two equal ones) take its missing values in random order."""
-        out = list(values)
-        for box in self._boxes:
-            seen = set()
-            redo = []
-            for c in box:
-                v = out[c]
-                if v and v not in seen:
-                    seen.add(v)
-                else:
-                    redo.append(c)
-            if redo:
-                missing = [v for v in range(1, len(box) + 1) if v not in seen]
-                rng.shuffle(missing)
-                for c, v in zip(redo, missing):
-                    out[c] = v
+    def as_block_permutation(self, values: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """``values`` with every box made a permutation: a box's repeated or empty cells take its
+        missing values in random order.  Of two equal cells the fixed one (a given, or forced by
+        propagation) keeps its value, else the earlier one."""
+        out = np.array(values, dtype=np.int64)
+        fill_boxes(out, self._box_order, rng.random(self._box_order.shape))
         return out
 
-    def clashing(self, values: list[int]) -> list[int]:
-        """Cells sharing their value with another cell of their row or column."""
-        bad = set()
-        for line in self._lines:
-            first: dict[int, int] = {}
-            for c in line:
-                v = values[c]
-                if v in first:
-                    bad.add(c)
-                    bad.add(first[v])
-                else:
-                    first[v] = c
-        return sorted(bad)
+    def clashing(self, values: np.ndarray) -> np.ndarray:
+        """Cells sharing their value with another cell of their row or column, in increasing order."""
+        lines = self._lines
+        grid = np.asarray(values)[lines]  # (2n, n)
+        same = grid[:, :, None] == grid[:, None, :]
+        clash = same.sum(axis=2) > 1
+        return np.unique(lines[clash])
 
-    def collisions(self, values: list[int]) -> int:
-        """Row and column collisions of a block-permutation (equal to :func:`eval_collisions`)."""
-        return sum(len(line) - len({values[c] for c in line}) for line in self._lines)
-
-    def destroy(self, values: list[int], rng: random.Random, share: float = 0.5) -> list[int]:
+    def destroy(self, values: np.ndarray, rng: np.random.Generator, share: float = 0.5) -> np.ndarray:
         """Cells to keep: all open cells except the clashing ones and ``share`` of each one's peers."""
-        drop = set(self.clashing(values))
-        peers = self._ctx.peers
-        for c in list(drop):
-            drop.update(p for p in peers[c] if rng.random() < share)
-        return [c for c in self._open if c not in drop]
+        clash = self.clashing(values)
+        drop = np.zeros(self.puzzle.shape.cells, dtype=bool)
+        drop[clash] = True
+        peers = self._peers[clash]
+        drop[peers[rng.random(peers.shape) < share]] = True
+        return self._open_array[~drop[self._open_array]]
 
 
-def _store(individual: Individual, values: list[int]) -> None:
+def _numpy_rng(rng) -> np.random.Generator:
+    return np.random.default_rng(rng.getrandbits(64))
+
+
+def _store(individual: Individual, values: np.ndarray) -> None:
     individual[:] = values
     del individual.fitness.values
 
@@ -167,20 +128,19 @@ def _store(individual: Individual, values: list[int]) -> None:
 def mut_repair(individual: Individual, *, repair: PropagationRepair, noise: float = 0.0,
                rng: random.Random | None = None) -> tuple[Individual]:
     """Rebuild ``individual`` keeping its clash-free cells (Lamarckian repair); a mutation by contract."""
-    rng = rng or random
-    values = individual.tolist()
-    clash = set(repair.clashing(values))
-    keep = [c for c in repair._open if c not in clash]
-    rebuilt, _ = repair.rebuild(values, keep, rng, noise)
-    _store(individual, repair.as_block_permutation(rebuilt, rng))
+    generator = _numpy_rng(rng or random)
+    values = np.asarray(individual)
+    keep = np.setdiff1d(repair._open_array, repair.clashing(values), assume_unique=True)
+    rebuilt, _ = repair.rebuild(values, keep, generator, noise)
+    _store(individual, repair.as_block_permutation(rebuilt, generator))
     return (individual,)
 
 
 def mut_destroy_repair(individual: Individual, *, repair: PropagationRepair, share: float = 0.5,
                        noise: float = 0.0, rng: random.Random | None = None) -> tuple[Individual]:
     """Large-neighbourhood move: free the clashing cells and ``share`` of their peers, rebuild them."""
-    rng = rng or random
-    values = individual.tolist()
-    rebuilt, _ = repair.rebuild(values, repair.destroy(values, rng, share), rng, noise)
-    _store(individual, repair.as_block_permutation(rebuilt, rng))
+    generator = _numpy_rng(rng or random)
+    values = np.asarray(individual)
+    rebuilt, _ = repair.rebuild(values, repair.destroy(values, generator, share), generator, noise)
+    _store(individual, repair.as_block_permutation(rebuilt, generator))
     return (individual,)

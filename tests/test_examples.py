@@ -15,6 +15,7 @@ from .conftest import REPO
 EASIEST = read(REPO / "data" / "9x9-easy.txt")[0]
 
 SMALL_BUDGETS = {
+    "memetic": dict(max_generations=50),
     "block_ga": dict(population_size=100, max_generations=200),
     "cell_ga": dict(population_size=200, max_generations=500),
     "row_permutation_ga": dict(population_size=100, max_generations=300),
@@ -60,7 +61,7 @@ def test_restart_example_prints_generation_lines(capsys):
     assert lines[0] == "generation 0: best " + lines[0].split()[-1] and len(lines) >= 2
 
 
-@pytest.mark.parametrize("name, expected", [("block_ga", "solved"), ("tabu_search", "solved"),
+@pytest.mark.parametrize("name, expected", [("block_ga", "solved"), ("tabu_search", "solved"), ("memetic", "solved"),
                                             ("exact_baselines", "the solution is unique")])
 def test_examples_run_as_scripts(name, expected):
     result = subprocess.run([sys.executable, str(REPO / "examples" / f"{name}.py"), str(REPO / "data" / "9x9-easy.txt")],
