@@ -38,14 +38,16 @@ REFUTED = "no solution: propagation of the givens ends in a contradiction"
 
 
 def memetic_toolbox(puzzle: Puzzle, *, share: float = 0.5, noise: float = 0.0, tournsize: int = 2,
-                    locked_candidates: bool = True, rng: random.Random | None = None) -> base.Toolbox:
+                    locked_candidates: bool = True, compiled: bool = True,
+                    rng: random.Random | None = None) -> base.Toolbox:
     """The memetic solver's parts, registered under DEAP's names plus ``repair`` and ``improve``.
 
     ``share`` is the part of a clashing cell's peers freed with it by
-    ``improve``; ``noise`` the chance that a rebuilt cell ignores its own value.
+    ``improve``; ``noise`` the chance that a rebuilt cell ignores its own value;
+    ``compiled=False`` runs the pure-Python reference kernel (same results, slower).
     """
     rng = rng or random.Random()
-    repair = PropagationRepair(puzzle, locked_candidates)
+    repair = PropagationRepair(puzzle, locked_candidates, compiled)
     toolbox = base.Toolbox()
     toolbox.register("individual", init_block_permutation, Individual, puzzle, restrict=True, rng=rng)
     toolbox.register("population", tools.initRepeat, list, toolbox.individual)

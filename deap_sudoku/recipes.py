@@ -28,14 +28,16 @@ __all__ = ["memetic", "block_ga", "block_ga_restart", "cell_ga", "row_permutatio
 
 
 def memetic(puzzle, *, seed: int = 0, population_size: int = 10, cxpb: float = 0.2, stall: int = 50,
-            share: float = 0.5, noise: float = 0.0, locked_candidates: bool = True, max_generations: int = 5000, max_seconds: float | None = None,
+            share: float = 0.5, noise: float = 0.0, locked_candidates: bool = True, compiled: bool = True,
+            max_generations: int = 5000, max_seconds: float | None = None,
             verbose: bool = True):
     """The project's best solver: the memetic GA of :mod:`deap_sudoku.memetic` (block-permutations,
     block-uniform crossover, propagation repair as local search, restarts of stalled slots).
 
     Run it until solved or a budget ends; return ``(population, logbook, hall_of_fame)``."""
     random.seed(seed)
-    toolbox = memetic_toolbox(puzzle, share=share, noise=noise, locked_candidates=locked_candidates, rng=random)
+    toolbox = memetic_toolbox(puzzle, share=share, noise=noise, locked_candidates=locked_candidates,
+                              compiled=compiled, rng=random)
     return evolve(puzzle, toolbox, population_size, algorithm=ea_memetic, cxpb=cxpb, stall=stall,
                   stop=Stop(solved=0, max_generations=max_generations, max_seconds=max_seconds), verbose=verbose)
 
