@@ -187,6 +187,9 @@ def summarise(results: Iterable[RunResult], *, by: str = "dataset") -> list[dict
             median, q1, q3 = _median_iqr([float(getattr(r, key)) for r in mine])
             row.update({f"{key}_median": median, f"{key}_q1": q1, f"{key}_q3": q3})
         rows.append(row)
+    if by == "givens":  # by size, then share of givens, not in the order the files came
+        rows.sort(key=lambda r: (r["algorithm"], math.isqrt(len(groups[r["dataset"], r["algorithm"]][0].grid)),
+                                 r["givens_share"]))
     return rows
 
 
@@ -239,6 +242,7 @@ def plot_summary(rows: list[dict], path: str, *, by: str = "givens") -> None:
         if by != "givens":
             time_axis.set_xticks(xs, [r["dataset"] for r in mine], rotation=30, ha="right")
     rate_axis.set_ylabel("solved (%), 95 % Wilson interval")
+    rate_axis.set_ylim(-3, 103)
     time_axis.set_ylabel("median seconds per run")
     time_axis.set_yscale("log")
     time_axis.set_xlabel("givens (% of cells)" if by == "givens" else "dataset")
