@@ -1,6 +1,6 @@
 """Time the exact solver on the public benchmark sets: median and maximum seconds per set.
 
-    python benchmarks/exact_solvers.py [--data ../shared/data] [--quick]
+    python benchmarks/exact_solvers.py [--data ../shared/data] [--quick] [--json FILE]
 
 Every solution is checked with ``verify``; a wrong or missing one aborts the run.
 The table it prints is the one in README.md.
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import glob
+import json
 import statistics
 import time
 from pathlib import Path
@@ -40,7 +41,9 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=Path(__file__).resolve().parents[1].parent / "shared" / "data")
     parser.add_argument("--quick", action="store_true", help="every tenth puzzle only")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()
+    rows = []
     print("| set | puzzles | solved | median s | max s |")
     print("|---|---:|---:|---:|---:|")
     for name, files in sets(args.data).items():
@@ -56,6 +59,9 @@ def main() -> None:
                 raise SystemExit(f"{name}: wrong answer for {puzzle!r}")
         print(f"| {name} | {len(puzzles)} | {len(times)} | {statistics.median(times):.4f} | {max(times):.3f} |",
               flush=True)
+        rows.append({"set": name, "puzzles": len(puzzles), "seconds": times})
+    if args.json:
+        args.json.write_text(json.dumps(rows, indent=2) + "\n")
 
 
 if __name__ == "__main__":

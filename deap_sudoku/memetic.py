@@ -68,7 +68,7 @@ def _fresh(toolbox: base.Toolbox) -> Individual:
     return individual
 
 
-def ea_memetic(population: list, toolbox: base.Toolbox, *, cxpb: float = 0.2, stall: int = 50, stop: Stop,
+def ea_memetic(population: list, toolbox: base.Toolbox, *, cxpb: float = 0.2, stall: int = 20, stop: Stop,
                stats: tools.Statistics | None = None, halloffame: tools.HallOfFame | None = None,
                callback: Callable[[int, list, tools.Logbook], None] | None = None, verbose: bool = False,
                rng: random.Random | None = None) -> tuple[list, tools.Logbook]:

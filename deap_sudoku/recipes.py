@@ -27,7 +27,7 @@ from .toolbox import make_toolbox
 __all__ = ["memetic", "block_ga", "block_ga_restart", "cell_ga", "row_permutation_ga", "tabu", "exact"]
 
 
-def memetic(puzzle, *, seed: int = 0, population_size: int = 10, cxpb: float = 0.2, stall: int = 50,
+def memetic(puzzle, *, seed: int = 0, population_size: int = 4, cxpb: float = 0.2, stall: int = 20,
             share: float = 0.5, noise: float = 0.0, locked_candidates: bool = True, compiled: bool = True,
             max_generations: int = 5000, max_seconds: float | None = None,
             verbose: bool = True):

@@ -7,7 +7,7 @@ rebuild them under constraint propagation, never backtracking); a slot that
 stalls restarts.  Solves the hardest 9x9 benchmark sets and 25x25 puzzles at
 the phase transition (see the README's Performance section).
 
-    python examples/memetic.py [PUZZLE_FILE] [--max-seconds 10] [--cxpb 0.2] [--stall 50]
+    python examples/memetic.py [PUZZLE_FILE] [--max-seconds 10] [--cxpb 0.2] [--stall 20]
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ def main(puzzle=None, **options):
 
 if __name__ == "__main__":
     parser = example_parser(__doc__.splitlines()[0])
-    parser.set_defaults(population=10)
+    parser.set_defaults(population=4)
     parser.add_argument("--cxpb", type=float, default=0.2, help="chance that a child is a crossover")
-    parser.add_argument("--stall", type=int, default=50, help="children without improvement before a slot restarts")
+    parser.add_argument("--stall", type=int, default=20, help="children without improvement before a slot restarts")
     parser.add_argument("--share", type=float, default=0.5, help="part of a clashing cell's peers freed with it")
     parser.add_argument("--max-seconds", type=float, default=None)
     parser.add_argument("--max-generations", type=int, default=5000)
