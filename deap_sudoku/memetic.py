@@ -139,7 +139,9 @@ def ea_memetic(population: list, toolbox: base.Toolbox, *, cxpb: float = 0.2, st
             if child.fitness.values[0] == stop.solved:
                 break
             if waiting[slot] >= stall:
+                members.discard(population[slot].tobytes())
                 population[slot] = _fresh(toolbox)
+                members.add(population[slot].tobytes())
                 evaluations += 1
                 waiting[slot] = 0
                 restarts += 1
