@@ -16,7 +16,10 @@ from dataclasses import dataclass
 
 from deap import base, tools
 
-__all__ = ["Stop", "ea_generational", "evaluate_invalid"]
+from .checkpoint import Checkpoint
+from .interrupt import INTERRUPTED, requested
+
+__all__ = ["Stop", "Run", "ea_generational", "evaluate_invalid"]
 
 
 @dataclass(frozen=True)
@@ -60,12 +63,107 @@ def _vary(offspring: list, toolbox: base.Toolbox, cxpb: float, mutpb: float, par
             del ind.fitness.values
 
 
+class Run:
+    """The bookkeeping every generational loop here shares: counters, logbook, hall of fame, stop
+    criteria, checkpoints and stop requests (:mod:`deap_sudoku.interrupt`).
+
+    A loop builds one, evaluates and :meth:`begin`-s unless :attr:`resumed`, then
+    ``while not run.finished(): ...; run.next_generation(population, nevals)``.
+    With a :class:`~deap_sudoku.checkpoint.Checkpoint` whose file exists, the
+    run resumes from it: population, counters, logbook, hall of fame, the
+    loop's ``extra`` state and every random state, so the rest of the run is
+    the one an uninterrupted run would have had, bit for bit.
+    """
+
+    def __init__(self, population: list, *, stop: Stop, stats: tools.Statistics | None = None,
+                 halloffame: tools.HallOfFame | None = None,
+                 callback: Callable[[int, list, tools.Logbook], None] | None = None, verbose: bool = False,
+                 checkpoint: Checkpoint | None = None, rng=None, extra: dict | None = None) -> None:
+        if stop == Stop():
+            raise ValueError("set at least one stop criterion")
+        self.stop, self.stats, self.halloffame, self.callback, self.verbose = stop, stats, halloffame, callback, verbose
+        self.checkpoint, self.rng = checkpoint, rng
+        self.population = population
+        self.extra = extra if extra is not None else {}
+        self.logbook = tools.Logbook()
+        self.logbook.header = ["gen", "nevals", "restarts"] + (stats.fields if stats else [])
+        self.generation = self.evaluations = self.restarts = self.since_improvement = 0
+        self.best_ever = None
+        self.started = time.perf_counter()
+        state = checkpoint.load() if checkpoint is not None else None
+        self.resumed = state is not None
+        if state is not None:
+            self._restore(state)
+
+    def begin(self, nevals: int) -> None:
+        """Record generation 0 of a fresh run whose population has just been evaluated."""
+        self.evaluations = nevals
+        self.best_ever = max(ind.fitness for ind in self.population)
+        self._record(nevals)
+
+    def finished(self) -> bool:
+        """Whether to stop now; sets ``logbook.stop_reason`` and writes the final checkpoint if so."""
+        reason = INTERRUPTED if requested() else _stop_reason(
+            self.stop, self.population, self.generation, self.evaluations, self.since_improvement, self.started)
+        if reason:
+            self.logbook.stop_reason = reason
+            if self.checkpoint is not None:
+                self.checkpoint.save(self._state())
+        return bool(reason)
+
+    def next_generation(self, population: list, nevals: int) -> None:
+        """Adopt the new ``population`` of ``nevals`` evaluations, log it, checkpoint when due."""
+        self.population = population
+        self.generation += 1
+        self.evaluations += nevals
+        best_now = max(ind.fitness for ind in population)
+        if best_now > self.best_ever:
+            self.best_ever, self.since_improvement = best_now, 0
+        else:
+            self.since_improvement += 1
+        self._record(nevals)
+        if self.checkpoint is not None and self.checkpoint.due(self.generation):
+            self.checkpoint.save(self._state())
+
+    def _record(self, nevals: int) -> None:
+        if self.halloffame is not None:
+            self.halloffame.update(self.population)
+        self.logbook.record(gen=self.generation, nevals=nevals, restarts=self.restarts,
+                            **(self.stats.compile(self.population) if self.stats else {}))
+        if self.verbose:
+            print(self.logbook.stream)
+        if self.callback is not None:
+            self.callback(self.generation, self.population, self.logbook)
+
+    def _state(self) -> dict:
+        state = {name: getattr(self, name) for name in _SAVED}
+        state["elapsed"] = time.perf_counter() - self.started
+        state["hall_of_fame"] = list(self.halloffame) if self.halloffame is not None else []
+        if self.rng is not None and self.rng is not random and hasattr(self.rng, "getstate"):
+            state["rng_state"] = self.rng.getstate()
+        return state
+
+    def _restore(self, state: dict) -> None:
+        for name in _SAVED:
+            setattr(self, name, state[name])
+        self.started = time.perf_counter() - state["elapsed"]
+        if self.halloffame is not None:
+            self.halloffame.clear()
+            self.halloffame.update(state["hall_of_fame"])
+        if "rng_state" in state and self.rng is not None and hasattr(self.rng, "setstate"):
+            self.rng.setstate(state["rng_state"])
+
+
+_SAVED = ("population", "logbook", "generation", "evaluations", "restarts", "since_improvement", "best_ever", "extra")
+
+
 def ea_generational(population: list, toolbox: base.Toolbox, cxpb: float, mutpb: float, *, stop: Stop,
                     elites: int = 0, parents: int = 2, restart_after: int | None = None,
                     stats: tools.Statistics | None = None, halloffame: tools.HallOfFame | None = None,
                     callback: Callable[[int, list, tools.Logbook], None] | None = None,
-                    verbose: bool = False, rng=None) -> tuple[list, tools.Logbook]:
-    """Evolve ``population`` until a criterion of ``stop`` is met.
+                    verbose: bool = False, checkpoint: Checkpoint | None = None,
+                    rng=None) -> tuple[list, tools.Logbook]:
+    """Evolve ``population`` until a criterion of ``stop`` is met (or a stop is requested).
 
     Each generation selects ``len(population) - elites`` parents, clones and
     varies them in groups of ``parents`` (``toolbox.mate`` must take that many),
@@ -74,40 +172,21 @@ def ea_generational(population: list, toolbox: base.Toolbox, cxpb: float, mutpb:
     ``restart_after``, a population that has not improved the best ever for
     that many generations is replaced by a fresh ``toolbox.population``; the
     hall of fame keeps the best ever and the logbook counts ``restarts``.
-    ``logbook.stop_reason`` names the criterion that ended the run.
+    ``logbook.stop_reason`` names the criterion that ended the run.  With
+    ``checkpoint``, the run saves itself and resumes from an existing file (:class:`Run`).
     """
     rng = rng or random
-    if stop == Stop():
-        raise ValueError("set at least one stop criterion")
-    started = time.perf_counter()
-    logbook = tools.Logbook()
-    logbook.header = ["gen", "nevals", "restarts"] + (stats.fields if stats else [])
+    run = Run(population, stop=stop, stats=stats, halloffame=halloffame, callback=callback, verbose=verbose,
+              checkpoint=checkpoint, rng=rng)
     size = len(population)
-    evaluations = evaluate_invalid(population, toolbox)
-    restarts, generation = 0, 0
-    best_ever = max(ind.fitness for ind in population)
-    since_improvement = 0
-
-    def record(nevals: int) -> None:
-        if halloffame is not None:
-            halloffame.update(population)
-        logbook.record(gen=generation, nevals=nevals, restarts=restarts, **(stats.compile(population) if stats else {}))
-        if verbose:
-            print(logbook.stream)
-        if callback is not None:
-            callback(generation, population, logbook)
-
-    record(evaluations)
-    while True:
-        reason = _stop_reason(stop, population, generation, evaluations, since_improvement, started)
-        if reason:
-            logbook.stop_reason = reason
-            return population, logbook
-        generation += 1
-        if restart_after is not None and since_improvement >= restart_after:
+    if not run.resumed:
+        run.begin(evaluate_invalid(population, toolbox))
+    while not run.finished():
+        population = run.population
+        if restart_after is not None and run.since_improvement >= restart_after:
             population = toolbox.population(n=size)
-            restarts += 1
-            since_improvement = 0
+            run.restarts += 1
+            run.since_improvement = 0
             nevals = evaluate_invalid(population, toolbox)
         else:
             chosen = sorted(population, key=lambda ind: ind.fitness, reverse=True)[:elites] if elites else []
@@ -115,13 +194,8 @@ def ea_generational(population: list, toolbox: base.Toolbox, cxpb: float, mutpb:
             _vary(offspring, toolbox, cxpb, mutpb, parents, rng)
             nevals = evaluate_invalid(offspring, toolbox)
             population = offspring + [toolbox.clone(ind) for ind in chosen]
-        evaluations += nevals
-        best_now = max(ind.fitness for ind in population)
-        if best_now > best_ever:
-            best_ever, since_improvement = best_now, 0
-        else:
-            since_improvement += 1
-        record(nevals)
+        run.next_generation(population, nevals)
+    return run.population, run.logbook
 
 
 def _stop_reason(stop: Stop, population: list, generation: int, evaluations: int, since_improvement: int,

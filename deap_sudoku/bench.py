@@ -21,7 +21,8 @@ from . import recipes
 from .puzzle import Puzzle
 from .solvers import SearchBudgetExceeded, propagate, solve, verify
 
-__all__ = ["ALGORITHMS", "GA_ALGORITHMS", "Task", "RunResult", "run", "run_all", "summarise", "wilson_interval",
+__all__ = ["ALGORITHMS", "GA_ALGORITHMS", "Task", "RunResult", "run", "run_all", "missing_runs", "describe",
+           "summarise", "wilson_interval",
            "to_json", "to_csv", "to_markdown"]
 
 GA_ALGORITHMS = {
@@ -84,6 +85,7 @@ def run(task: Task) -> RunResult:
         _, logbook, hof = recipes.tabu(puzzle, seed=task.seed, **{"verbose": False, **options})
         best, fitness = np.asarray(hof[0]), hof[0].fitness.values[0]
         generations = evaluations = logbook[-1]["steps"]
+        note = logbook.stop_reason
     elif task.algorithm == "backtracking":
         try:
             solution = solve(puzzle, seed=task.seed, **options)
@@ -115,7 +117,8 @@ def _best_per_generation(logbook, weight: float) -> list[float]:
 
 def run_all(tasks: list[Task], *, parallel: bool = False) -> Iterator[RunResult]:
     """Results in task order; with ``parallel``, the runs go to SCOOP workers (run under
-    ``python -m scoop``), which gives the same results for the same seeds, only faster."""
+    ``python -m scoop``), which gives the same results for the same seeds, only faster.  SCOOP
+    notices a worker that dies and sends its run to another one, so no result is lost."""
     if parallel:
         from scoop import futures
         yield from futures.map(run, tasks)
@@ -193,9 +196,24 @@ def summarise(results: Iterable[RunResult], *, by: str = "dataset") -> list[dict
     return rows
 
 
-def to_json(rows: list[dict], results: list[RunResult]) -> str:
+def to_json(rows: list[dict], results: list[RunResult], missing: list[Task] = ()) -> str:
+    """The summary rows, every finished run, and (when a run was cut short) the runs still missing."""
     runs = [{k: v for k, v in asdict(r).items() if k not in ("grid", "minima", "note")} for r in results]
-    return json.dumps({"summary": rows, "runs": runs}, indent=2, allow_nan=True) + "\n"
+    document = {"summary": rows, "runs": runs}
+    if missing:
+        document["missing"] = [describe(task) for task in missing]
+    return json.dumps(document, indent=2, allow_nan=True) + "\n"
+
+
+def missing_runs(tasks: list[Task], results: list[RunResult]) -> list[Task]:
+    """The tasks without a result, in task order."""
+    done = {(r.algorithm, r.dataset, r.index, r.seed) for r in results}
+    return [t for t in tasks if (t.algorithm, t.dataset, t.index, t.seed) not in done]
+
+
+def describe(task: Task) -> str:
+    """A run as a person would name it: ``hard.txt puzzle 3, tabu, seed 1``."""
+    return f"{task.dataset} puzzle {task.index + 1}, {task.algorithm}, seed {task.seed}"
 
 
 def to_csv(rows: list[dict]) -> str:

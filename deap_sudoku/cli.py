@@ -2,22 +2,25 @@
 
 Commands: ``solve``, ``check``, ``generate``, ``convert`` and ``bench``.  Exit
 codes: 0 success, 1 a puzzle not solved (or not uniquely solvable, for
-``check``), 2 bad input or usage, 130 interrupted.
+``check``), 2 bad input or usage, 130 interrupted by Ctrl-C, 143 by SIGTERM.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import sys
 
 import click
 import numpy as np
 
 from . import bench, formats
-from .errors import PuzzleError
+from .checkpoint import Checkpoint, CheckpointError, run_identity
+from .errors import PuzzleError, PuzzleFileError
 from .fileio import write_atomic
 from .generate import DIFFICULTIES, generate_graded, generate_puzzle
+from .interrupt import INTERRUPTED, exit_code, graceful, requested
 from .puzzle import Puzzle, format_grid
 from .shape import Shape
 from .solvers import SearchBudgetExceeded, count_solutions
@@ -56,6 +59,10 @@ def _reading(path: str):
     """Turn a bad or unreadable input file into a one-line message and exit code 2."""
     try:
         yield
+    except PuzzleFileError as exc:
+        first, more = exc.errors[0], len(exc.errors) - 1
+        raise _InputError(f"{first}" + (f" (and {more} more; 'deap-sudoku check {path}' lists them all)"
+                                        if more else "")) from None
     except PuzzleError as exc:
         raise _InputError(str(exc)) from None
     except OSError as exc:
@@ -103,44 +110,80 @@ def main() -> None:
               help="Save the convergence curve (best fitness per generation) as an image (GAs).")
 @click.option("--force", is_flag=True, help="Overwrite --out and --plot if they exist.")
 @click.option("--progress", is_flag=True, help="Print every generation (GAs) or every 1000 steps (tabu).")
+@click.option("--checkpoint", type=click.Path(dir_okay=False), default=None,
+              help="Save the run to this file and resume from it if it exists (GAs, one puzzle). "
+                   "A checkpoint is a pickle: use only files you wrote.")
+@click.option("--checkpoint-every", type=click.IntRange(min=1), default=10, show_default=True,
+              help="Generations between checkpoints (one is also written when the run stops).")
 def solve(puzzle_file: str, algorithm: str, fmt: str | None, box: str | None, alphabet: str | None,
           seed: int, population: int | None, max_generations: int | None, max_seconds: float | None,
           max_steps: int | None, max_nodes: int | None, out: str | None, out_format: str, plot: str | None, force: bool,
-          progress: bool) -> None:
+          progress: bool, checkpoint: str | None, checkpoint_every: int) -> None:
     """Solve every puzzle in FILE (or standard input) and print the grids.
 
     Exit code 0 when every puzzle is solved, 1 when one is not (the best grid is
-    printed), 2 for bad input, 130 when interrupted.
+    printed), 2 for bad input, 130 when interrupted by Ctrl-C and 143 by
+    SIGTERM (the GAs and tabu search stop at the next generation, print their
+    best grid and write their final checkpoint).
     """
     puzzles = _load(puzzle_file, fmt, box, alphabet)
     _refuse_existing([out, plot], force)
     options = _budget_options(algorithm, population, max_generations, max_seconds, max_steps, max_nodes)
+    if checkpoint is not None:
+        options["checkpoint"] = _checkpoint(checkpoint, checkpoint_every, algorithm, puzzles, seed, options)
+    cooperative = algorithm in bench.GA_ALGORITHMS or algorithm == "tabu"
     show_progress = progress and (algorithm in bench.GA_ALGORITHMS or algorithm == "tabu")
     if show_progress:
         options["verbose"] = True  # the recipe prints each generation and then the best grid
     results: list[Puzzle] = []
     curves: list[list[float]] = []
     unsolved = 0
+    signum = None
     try:
-        for number, puzzle in enumerate(puzzles, start=1):
-            result = bench.run(bench.Task(algorithm, puzzle, seed=seed, options=options))
-            if len(puzzles) > 1:
-                click.echo(f"puzzle {number} ({puzzle.shape.name}, {puzzle.num_givens} givens):")
-            if not show_progress:
-                click.echo(format_grid(puzzle.shape, np.array(result.grid)))
-            click.echo(f"{_status(result)} in {result.seconds:.3f} s")
-            unsolved += not result.solved
-            results.append(puzzle.filled(result.grid) if result.solved else puzzle)
-            curves.append(result.minima)
-    except KeyboardInterrupt:
-        click.echo(f"interrupted: {len(results)} of {len(puzzles)} puzzles done", err=True)
-        sys.exit(130)
+        with graceful(cooperative=cooperative):
+            try:
+                for number, puzzle in enumerate(puzzles, start=1):
+                    result = bench.run(bench.Task(algorithm, puzzle, seed=seed, options=options))
+                    if len(puzzles) > 1:
+                        click.echo(f"puzzle {number} ({puzzle.shape.name}, {puzzle.num_givens} givens):")
+                    if not show_progress:
+                        click.echo(format_grid(puzzle.shape, np.array(result.grid)))
+                    if result.note == INTERRUPTED:
+                        signum = requested()
+                        saved = f"; checkpoint in {checkpoint}" if checkpoint else ""
+                        click.echo(f"interrupted after {result.generations} generations: best so far above, "
+                                   f"fitness {result.fitness:g}{saved}", err=True)
+                        break
+                    click.echo(f"{_status(result)} in {result.seconds:.3f} s{_posedness(puzzle, result)}")
+                    unsolved += not result.solved
+                    results.append(puzzle.filled(result.grid) if result.solved else puzzle)
+                    curves.append(result.minima)
+            except KeyboardInterrupt:
+                signum = requested() or signal.SIGINT
+                click.echo(f"interrupted: {len(results)} of {len(puzzles)} puzzles done", err=True)
     finally:
-        if out is not None and results:
-            _write(out, results, out_format, alphabet, force)
-        if plot is not None and any(curves):
-            bench.plot_convergence(curves, plot, title=f"{algorithm} on {puzzle_file}")
-    sys.exit(1 if unsolved else 0)
+        with graceful():  # a signal now cannot cut the outputs short
+            if out is not None and results:
+                _write(out, results, out_format, alphabet, force)
+            if plot is not None and any(curves):
+                bench.plot_convergence(curves, plot, title=f"{algorithm} on {puzzle_file}")
+    sys.exit(exit_code(signum) if signum else 1 if unsolved else 0)
+
+
+def _checkpoint(path: str, every: int, algorithm: str, puzzles: list[Puzzle], seed: int, options: dict) -> Checkpoint:
+    """The checkpoint of a GA run on one puzzle; a file of another run is refused before anything runs."""
+    if algorithm not in bench.GA_ALGORITHMS:
+        raise _InputError(f"--checkpoint works with the GAs ({', '.join(bench.GA_ALGORITHMS)}), not {algorithm}")
+    if len(puzzles) != 1:
+        raise _InputError(f"--checkpoint needs a file with one puzzle; this one has {len(puzzles)}")
+    checkpoint = Checkpoint(path, every, run_identity(puzzles[0], algorithm, seed, options))
+    try:
+        state = checkpoint.load()
+    except CheckpointError as exc:
+        raise _InputError(str(exc)) from None
+    if state is not None:
+        click.echo(f"resuming from {path} at generation {state['generation']}", err=True)
+    return checkpoint
 
 
 def _status(result: bench.RunResult) -> str:
@@ -153,6 +196,24 @@ def _status(result: bench.RunResult) -> str:
     if result.algorithm == "propagation":
         return f"not solved: {result.note}"
     return f"no solution found within the budget; best fitness {result.fitness:g}"
+
+
+POSEDNESS_NODES = 1000
+
+
+def _posedness(puzzle: Puzzle, result: bench.RunResult) -> str:
+    """What a small exact search adds: a solved puzzle with other solutions, or an unsolved one
+    with none.  Nothing when the search cannot tell within :data:`POSEDNESS_NODES` nodes."""
+    try:
+        if result.solved:
+            if count_solutions(puzzle, limit=2, max_nodes=POSEDNESS_NODES) > 1:
+                return "; the puzzle has more than one solution, this is one of them"
+        elif not result.note.startswith("no solution") and result.note != "exhausted" \
+                and count_solutions(puzzle, limit=1, max_nodes=POSEDNESS_NODES) == 0:
+            return "; the puzzle has no solution (an exact search proves it)"
+    except SearchBudgetExceeded:
+        pass
+    return ""
 
 
 def _budget_options(algorithm: str, population: int | None, max_generations: int | None, max_seconds: float | None,
@@ -263,26 +324,33 @@ def bench_command(datasets: tuple[str, ...], algorithms: tuple[str, ...], runs: 
                       for i, puzzle in enumerate(puzzles) for r in range(runs)]
     parallel = bench.scoop_is_running()
     results: list[bench.RunResult] = []
-    interrupted = False
-    with click.progressbar(length=len(tasks), label=f"{len(tasks)} runs" + (" on SCOOP" if parallel else ""),
-                           file=sys.stderr) as bar:
+    signum = None
+    with graceful(cooperative=False), click.progressbar(
+            length=len(tasks), label=f"{len(tasks)} runs" + (" on SCOOP" if parallel else ""), file=sys.stderr) as bar:
         try:
             for result in bench.run_all(tasks, parallel=parallel):
                 results.append(result)
                 bar.update(1)
         except KeyboardInterrupt:
-            interrupted = True
-    rows = bench.summarise(results, by=group_by)
-    click.echo(bench.to_markdown(rows), nl=False)
-    for path, text in ((json_out, lambda: bench.to_json(rows, results)), (csv_out, lambda: bench.to_csv(rows)),
-                       (markdown_out, lambda: bench.to_markdown(rows))):
-        if path is not None:
-            _write_text(path, text(), force)
-    if plot is not None and rows:
-        bench.plot_summary(rows, plot, by=plot_by)
-    if interrupted:
+            signum = requested() or signal.SIGINT
+    with graceful():  # from here a signal cannot cut the outputs short: they are being written anyway
+        rows = bench.summarise(results, by=group_by)
+        missing = bench.missing_runs(tasks, results)
+        click.echo(bench.to_markdown(rows), nl=False)
+        for path, text in ((json_out, lambda: bench.to_json(rows, results, missing)),
+                           (csv_out, lambda: bench.to_csv(rows)),
+                           (markdown_out, lambda: bench.to_markdown(rows))):
+            if path is not None:
+                _write_text(path, text(), force)
+        if plot is not None and rows:
+            bench.plot_summary(rows, plot, by=plot_by)
+        signum = signum or requested()
+    if missing:
+        click.echo(f"{len(results)} of {len(tasks)} runs finished; missing: "
+                   + "; ".join(bench.describe(task) for task in missing), err=True)
+    if signum:
         click.echo(f"interrupted: {len(results)} of {len(tasks)} runs finished", err=True)
-        sys.exit(130)
+        sys.exit(exit_code(signum))
 
 
 def _write_text(path: str, text: str, force: bool) -> None:

@@ -19,12 +19,12 @@ solve times are heavy-tailed and restarts cut the tail (measured in
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable
 
 from deap import base, tools
 
-from .algorithms import Stop, _stop_reason
+from .algorithms import Run, Stop
+from .checkpoint import Checkpoint
 from .crossover import cx_block_uniform
 from .fitness import eval_collisions
 from .individual import Individual, clone
@@ -71,7 +71,7 @@ def _fresh(toolbox: base.Toolbox) -> Individual:
 def ea_memetic(population: list, toolbox: base.Toolbox, *, cxpb: float = 0.2, stall: int = 20, stop: Stop,
                stats: tools.Statistics | None = None, halloffame: tools.HallOfFame | None = None,
                callback: Callable[[int, list, tools.Logbook], None] | None = None, verbose: bool = False,
-               rng: random.Random | None = None) -> tuple[list, tools.Logbook]:
+               checkpoint: Checkpoint | None = None, rng: random.Random | None = None) -> tuple[list, tools.Logbook]:
     """Evolve ``population`` (repaired first) until ``stop``; return ``(population, logbook)``.
 
     A generation gives every slot one child: with ``cxpb`` a crossover of the
@@ -81,41 +81,23 @@ def ea_memetic(population: list, toolbox: base.Toolbox, *, cxpb: float = 0.2, st
     fitness has not improved for ``stall`` children restarts (``toolbox.individual``
     + ``repair``), counted in the logbook's ``restarts``.  A puzzle that the repair kernel's
     propagation refutes ends at once with ``logbook.stop_reason`` :data:`REFUTED`.
+    Checkpoints and stop requests work as in :class:`~deap_sudoku.algorithms.Run`.
     """
     rng = rng or random
-    if stop == Stop():
-        raise ValueError("set at least one stop criterion")
-    started = time.perf_counter()
-    logbook = tools.Logbook()
-    logbook.header = ["gen", "nevals", "restarts"] + (stats.fields if stats else [])
-    for ind in population:
-        toolbox.repair(ind)
-        ind.fitness.values = toolbox.evaluate(ind)
-    evaluations, restarts, generation = len(population), 0, 0
-    waiting = [0] * len(population)
-    best_ever = max(ind.fitness for ind in population)
-    since_improvement = 0
-
-    def record(nevals: int) -> None:
-        if halloffame is not None:
-            halloffame.update(population)
-        logbook.record(gen=generation, nevals=nevals, restarts=restarts, **(stats.compile(population) if stats else {}))
-        if verbose:
-            print(logbook.stream)
-        if callback is not None:
-            callback(generation, population, logbook)
-
-    record(evaluations)
+    run = Run(population, stop=stop, stats=stats, halloffame=halloffame, callback=callback, verbose=verbose,
+              checkpoint=checkpoint, rng=rng, extra={"waiting": [0] * len(population)})
+    if not run.resumed:
+        for ind in population:
+            toolbox.repair(ind)
+            ind.fitness.values = toolbox.evaluate(ind)
+        run.begin(len(population))
     kernel = getattr(toolbox, "repair_kernel", None)
     if kernel is not None and not kernel.consistent:
-        logbook.stop_reason = REFUTED
-        return population, logbook
-    while True:
-        reason = _stop_reason(stop, population, generation, evaluations, since_improvement, started)
-        if reason:
-            logbook.stop_reason = reason
-            return population, logbook
-        generation += 1
+        run.logbook.stop_reason = REFUTED
+        return run.population, run.logbook
+    while not run.finished():
+        population = list(run.population)
+        waiting = run.extra["waiting"]
         members = {ind.tobytes() for ind in population}
         children = 0
         for slot, parent in enumerate(population):
@@ -142,13 +124,8 @@ def ea_memetic(population: list, toolbox: base.Toolbox, *, cxpb: float = 0.2, st
                 members.discard(population[slot].tobytes())
                 population[slot] = _fresh(toolbox)
                 members.add(population[slot].tobytes())
-                evaluations += 1
+                run.evaluations += 1
                 waiting[slot] = 0
-                restarts += 1
-        evaluations += children
-        best_now = max(ind.fitness for ind in population)
-        if best_now > best_ever:
-            best_ever, since_improvement = best_now, 0
-        else:
-            since_improvement += 1
-        record(children)
+                run.restarts += 1
+        run.next_generation(population, children)
+    return run.population, run.logbook

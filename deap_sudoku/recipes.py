@@ -15,8 +15,10 @@ from deap import tools
 
 from . import crossover, selection
 from .algorithms import Stop
+from .checkpoint import Checkpoint
 from .fitness import max_threats, optimum
 from .individual import Individual
+from .interrupt import INTERRUPTED
 from .memetic import ea_memetic, memetic_toolbox
 from .mutation import mut_random_reset
 from .reporting import evolve, report
@@ -30,7 +32,7 @@ __all__ = ["memetic", "block_ga", "block_ga_restart", "cell_ga", "row_permutatio
 def memetic(puzzle, *, seed: int = 0, population_size: int = 4, cxpb: float = 0.2, stall: int = 20,
             share: float = 0.5, noise: float = 0.0, locked_candidates: bool = True, compiled: bool = True,
             max_generations: int = 5000, max_seconds: float | None = None,
-            verbose: bool = True):
+            checkpoint: Checkpoint | None = None, verbose: bool = True):
     """The project's best solver: the memetic GA of :mod:`deap_sudoku.memetic` (block-permutations,
     block-uniform crossover, propagation repair as local search, restarts of stalled slots).
 
@@ -39,13 +41,14 @@ def memetic(puzzle, *, seed: int = 0, population_size: int = 4, cxpb: float = 0.
     toolbox = memetic_toolbox(puzzle, share=share, noise=noise, locked_candidates=locked_candidates,
                               compiled=compiled, rng=random)
     return evolve(puzzle, toolbox, population_size, algorithm=ea_memetic, cxpb=cxpb, stall=stall,
-                  stop=Stop(solved=0, max_generations=max_generations, max_seconds=max_seconds), verbose=verbose)
+                  stop=Stop(solved=0, max_generations=max_generations, max_seconds=max_seconds),
+                  checkpoint=checkpoint, verbose=verbose)
 
 
 def block_ga(puzzle, *, seed: int = 0, population_size: int = 200, init: str = "smart",
              crossover_kind: str = "two_point", fitness: str = "collisions", select: str = "truncation",
              keeping_percentage: float = 0.5, cxpb: float = 0.9, mutpb: float = 0.5, punish_same: bool = False,
-             max_generations: int = 1000, verbose: bool = True):
+             max_generations: int = 1000, checkpoint: Checkpoint | None = None, verbose: bool = True):
     """Block GA with switches, after the documented C++ "Sudoku Löser" GA.
 
     Run the block GA; return ``(population, logbook, hall_of_fame)``."""
@@ -59,12 +62,15 @@ def block_ga(puzzle, *, seed: int = 0, population_size: int = 200, init: str = "
         toolbox.register("mate", crossover.cx_band_two_point, puzzle=puzzle)
     if punish_same:
         toolbox.register("select", selection.with_punish_same(toolbox.select, free=~puzzle.givens))
-    return evolve(puzzle, toolbox, population_size, cxpb=cxpb, mutpb=mutpb, parents=3 if crossover_kind == "diagonal" else 2,
-                  stop=Stop(solved=0, stagnation=True, max_generations=max_generations), verbose=verbose)
+    return evolve(puzzle, toolbox, population_size, cxpb=cxpb, mutpb=mutpb,
+                  parents=3 if crossover_kind == "diagonal" else 2,
+                  stop=Stop(solved=0, stagnation=True, max_generations=max_generations),
+                  checkpoint=checkpoint, verbose=verbose)
 
 
 def cell_ga(puzzle, *, seed: int = 0, population_size: int = 200, mutation_amount: int = 2,
-            cxpb: float = 0.9, mutpb: float = 1.0, max_generations: int = 1000, verbose: bool = True):
+            cxpb: float = 0.9, mutpb: float = 1.0, max_generations: int = 1000,
+            checkpoint: Checkpoint | None = None, verbose: bool = True):
     """Cell GA (the report's Implementation 1): random values in the free cells.
 
     Run the cell GA; return ``(population, logbook, hall_of_fame)``."""
@@ -73,11 +79,13 @@ def cell_ga(puzzle, *, seed: int = 0, population_size: int = 200, mutation_amoun
                            select="elite_biased")
     toolbox.register("mutate", mut_random_reset, puzzle=puzzle, k=mutation_amount)
     stop = Stop(solved=optimum(toolbox.evaluate.func, puzzle), max_generations=max_generations)
-    return evolve(puzzle, toolbox, population_size, cxpb=cxpb, mutpb=mutpb, stop=stop, verbose=verbose)
+    return evolve(puzzle, toolbox, population_size, cxpb=cxpb, mutpb=mutpb, stop=stop, checkpoint=checkpoint,
+                  verbose=verbose)
 
 
 def row_permutation_ga(puzzle, *, seed: int = 0, population_size: int = 200, elites_size: int = 10, k: int = 3,
-                       mutation_rate: float = 0.1, cxpb: float = 0.9, max_generations: int = 1000, verbose: bool = True):
+                       mutation_rate: float = 0.1, cxpb: float = 0.9, max_generations: int = 1000,
+                       checkpoint: Checkpoint | None = None, verbose: bool = True):
     """Row-permutation GA (the report's Implementation 2): every row a permutation.
 
     Run the row-permutation GA; return ``(population, logbook, hall_of_fame)``."""
@@ -85,11 +93,12 @@ def row_permutation_ga(puzzle, *, seed: int = 0, population_size: int = 200, eli
     toolbox = make_toolbox(puzzle, representation="row", fitness="column_box_collisions", mate="row_uniform",
                            mutate="swap_in_row", indpb=mutation_rate, select="tournament", tournsize=k)
     return evolve(puzzle, toolbox, population_size, cxpb=cxpb, mutpb=1.0, elites=elites_size,
-                  stop=Stop(solved=0, max_generations=max_generations), verbose=verbose)
+                  stop=Stop(solved=0, max_generations=max_generations), checkpoint=checkpoint, verbose=verbose)
 
 
 def block_ga_restart(puzzle, *, seed: int = 0, population_size: int = 200, restart_after: int = 100,
-                     cxpb: float = 0.8, mutpb: float = 0.5, max_generations: int = 3000, verbose: bool = True):
+                     cxpb: float = 0.8, mutpb: float = 0.5, max_generations: int = 3000,
+                     checkpoint: Checkpoint | None = None, verbose: bool = True):
     """Block GA with random restart (the documented Python GA).
 
     Run the GA with restarts; return ``(population, logbook, hall_of_fame)``."""
@@ -101,7 +110,8 @@ def block_ga_restart(puzzle, *, seed: int = 0, population_size: int = 200, resta
             print(f"generation {generation}: best {max(ind.fitness.values[0] for ind in population):g}")
 
     stop = Stop(solved=max_threats(puzzle.shape), max_generations=max_generations)
-    return evolve(puzzle, toolbox, population_size, cxpb=cxpb, mutpb=mutpb, stop=stop, verbose=verbose, log_statistics=False,
+    return evolve(puzzle, toolbox, population_size, cxpb=cxpb, mutpb=mutpb, stop=stop, checkpoint=checkpoint,
+                  verbose=verbose, log_statistics=False,
                   elites=1, restart_after=restart_after, callback=progress)
 
 
@@ -121,6 +131,7 @@ def tabu(puzzle, *, seed: int = 0, candidates: int = 100, tenure: int = 5, max_s
     hof.update([best])
     logbook = tools.Logbook()
     logbook.record(steps=result.steps, score=result.score, seconds=result.seconds)
+    logbook.stop_reason = INTERRUPTED if result.interrupted else "solved" if result.solved else "steps"
     if verbose:
         print(f"{result.steps} steps, {result.seconds:.3f} s, score {result.score}")
         report(puzzle, best)

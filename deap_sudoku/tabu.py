@@ -19,6 +19,7 @@ import numpy as np
 
 from .free_cells import free_cells
 from .individual import Individual
+from .interrupt import requested
 from .init import init_block_permutation
 from .puzzle import Puzzle
 
@@ -27,12 +28,14 @@ __all__ = ["TabuResult", "tabu_search"]
 
 @dataclass(frozen=True)
 class TabuResult:
-    """The best grid found (flat array, a solution when ``score`` is 0), its score, steps and seconds."""
+    """The best grid found (flat array, a solution when ``score`` is 0), its score, steps and seconds,
+    and whether a stop request (:mod:`deap_sudoku.interrupt`) ended the search."""
 
     grid: np.ndarray
     score: int
     steps: int
     seconds: float
+    interrupted: bool = False
 
     @property
     def solved(self) -> bool:
@@ -45,6 +48,7 @@ def tabu_search(puzzle: Puzzle, *, candidates: int = 100, tenure: int = 5, max_s
     """Search until solved, ``max_steps`` steps or ``max_seconds`` seconds; return the best grid seen.
 
     ``callback(step, score, best_score)`` is called every ``report_every`` steps, for progress.
+    A stop request ends the search within 256 steps.
     """
     rng = random.Random(seed)
     n = puzzle.n
@@ -60,9 +64,14 @@ def tabu_search(puzzle: Puzzle, *, candidates: int = 100, tenure: int = 5, max_s
     tabu_until: dict[int, int] = {}
     started = time.perf_counter()
     step = 0
+    interrupted = False
     while score and boxes and step < max_steps:
-        if max_seconds is not None and step % 256 == 0 and time.perf_counter() - started >= max_seconds:
-            break
+        if step % 256 == 0:
+            if max_seconds is not None and time.perf_counter() - started >= max_seconds:
+                break
+            if requested():
+                interrupted = True
+                break
         step += 1
         chosen, chosen_delta = None, None
         for _ in range(candidates):
@@ -84,7 +93,7 @@ def tabu_search(puzzle: Puzzle, *, candidates: int = 100, tenure: int = 5, max_s
         if callback is not None and step % report_every == 0:
             callback(step, score, best_score)
     return TabuResult(np.array(best_grid, dtype=puzzle.cells.dtype), best_score, step,
-                      time.perf_counter() - started)
+                      time.perf_counter() - started, interrupted)
 
 
 def _change(counts: list[int], old: int, new: int) -> int:

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import functools
 import os
 from pathlib import Path
 
+import numpy as np
+
 import pytest
+
+from deap_sudoku import Puzzle, solvers
+from deap_sudoku.puzzle import find_conflicts
+from deap_sudoku.repair import PropagationRepair
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED_DATA = Path(os.environ.get("DEAP_SUDOKU_SHARED_DATA", REPO.parent / "shared" / "data"))
@@ -22,3 +29,24 @@ def shared_data() -> Path:
             pytest.fail(message)
         pytest.skip(message)
     return SHARED_DATA
+
+
+FORUM_HARDEST = "..1..4.......6.3.5...9.....8.....7.3.......285...7.6..3...8...6..92......4...1..."
+
+
+@functools.lru_cache(maxsize=None)
+def unsolvable() -> Puzzle:
+    """A hard puzzle with one empty cell given a wrong value: no conflicts, no solution,
+    and propagation alone does not find that out, so a GA on it runs to its budget."""
+    puzzle = Puzzle.parse(FORUM_HARDEST)
+    solved = solvers.solve(puzzle)
+    for cell in np.flatnonzero(~puzzle.givens):
+        for value in range(1, 10):
+            cells = puzzle.cells.copy()
+            cells[cell] = value
+            if value == solved.cells[cell] or find_conflicts(puzzle.shape, cells):
+                continue
+            candidate = Puzzle(cells, box=puzzle.shape)
+            if solvers.count_solutions(candidate) == 0 and PropagationRepair(candidate).consistent:
+                return candidate
+    raise AssertionError("no unsolvable variant found")

@@ -1,3 +1,4 @@
+import signal
 import subprocess
 import sys
 
@@ -241,18 +242,18 @@ def test_bench_under_scoop_gives_the_serial_results(tmp_path):
     assert runs[0] == runs[1] and len(runs[0]) == 8
 
 
-def test_ctrl_c_stops_bench_and_keeps_finished_runs(tmp_path):
+@pytest.mark.parametrize("signum, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_ctrl_c_or_sigterm_stops_bench_and_keeps_finished_runs(signum, code, tmp_path):
     import json
-    import signal
     import time
     out = tmp_path / "partial.json"
     process = subprocess.Popen([sys.executable, "-m", "deap_sudoku", "bench", str(REPO / "data" / "testdata" / "easy.txt"),
                                 str(REPO / "data" / "testdata" / "expert.txt"), "-a", "tabu", "--runs", "3",
                                 "--json", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     time.sleep(6)  # the 30 easy runs take well under a second; the expert ones take seconds each
-    process.send_signal(signal.SIGINT)
+    process.send_signal(signum)
     stdout, stderr = process.communicate(timeout=60)
-    assert process.returncode == 130, stderr
+    assert process.returncode == code, stderr
     assert "interrupted:" in stderr and "Traceback" not in stderr
     runs = json.loads(out.read_text())["runs"]
     assert 30 <= len(runs) < 60

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from functools import lru_cache
 
 import numpy as np
 import pytest
@@ -12,14 +11,11 @@ from deap import tools
 from deap_sudoku import Puzzle, read, recipes, solvers
 from deap_sudoku.algorithms import Stop
 from deap_sudoku.fitness import eval_collisions
-from deap_sudoku.puzzle import find_conflicts
 from deap_sudoku.memetic import REFUTED, ea_memetic, memetic_toolbox
-from deap_sudoku.repair import PropagationRepair
-from deap_sudoku.solvers import count_solutions, verify
+from deap_sudoku.solvers import verify
 
-from .conftest import REPO
+from .conftest import FORUM_HARDEST, REPO, unsolvable
 
-FORUM_HARDEST = ("..1..4.......6.3.5...9.....8.....7.3.......285...7.6..3...8...6..92......4...1...",)
 
 
 def _solves(puzzle, hof):
@@ -51,14 +47,14 @@ def test_solves_expert_puzzles_and_evolution_does_the_work(no_backtracking):
     for puzzle in read(REPO / "data" / "testdata" / "expert.txt"):
         _, logbook, hof = recipes.memetic(puzzle, seed=1, verbose=False, max_seconds=30)
         assert _solves(puzzle, hof)
-    puzzle = Puzzle.parse(FORUM_HARDEST[0])
+    puzzle = Puzzle.parse(FORUM_HARDEST)
     _, logbook, hof = recipes.memetic(puzzle, seed=1, population_size=2, verbose=False, max_seconds=30)
     assert _solves(puzzle, hof)
     assert logbook[0]["min"] > 0 and logbook[-1]["gen"] > 0
 
 
 def test_same_seed_same_run():
-    puzzle = Puzzle.parse(FORUM_HARDEST[0])
+    puzzle = Puzzle.parse(FORUM_HARDEST)
     first = recipes.memetic(puzzle, seed=4, verbose=False)
     second = recipes.memetic(puzzle, seed=4, verbose=False)
     assert first[1].select("min") == second[1].select("min")
@@ -79,7 +75,7 @@ def _spied_toolbox(puzzle, rng, calls):
 
 
 def test_generation_uses_crossover_local_search_and_restarts_and_keeps_members_distinct():
-    puzzle = _unsolvable()  # the run must use its whole budget
+    puzzle = unsolvable()  # the run must use its whole budget
     rng = random.Random(0)
     calls: dict[str, int] = {}
     toolbox = _spied_toolbox(puzzle, rng, calls)
@@ -95,26 +91,8 @@ def test_generation_uses_crossover_local_search_and_restarts_and_keeps_members_d
     assert hof[0].fitness.values[0] > 0 and not verify(np.asarray(hof[0]), puzzle)
 
 
-@lru_cache(maxsize=None)
-def _unsolvable() -> Puzzle:
-    """A hard puzzle with one empty cell given a wrong value: no conflicts, no solution,
-    and propagation alone does not find that out."""
-    puzzle = Puzzle.parse(FORUM_HARDEST[0])
-    solved = solvers.solve(puzzle)
-    for cell in np.flatnonzero(~puzzle.givens):
-        for value in range(1, 10):
-            cells = puzzle.cells.copy()
-            cells[cell] = value
-            if value == solved.cells[cell] or find_conflicts(puzzle.shape, cells):
-                continue
-            candidate = Puzzle(cells, box=puzzle.shape)
-            if count_solutions(candidate) == 0 and PropagationRepair(candidate).consistent:
-                return candidate
-    raise AssertionError("no unsolvable variant found")
-
-
 def test_unsolvable_puzzle_ends_at_the_budget_with_the_best_grid():
-    _, logbook, hof = recipes.memetic(_unsolvable(), seed=0, max_generations=15, verbose=False)
+    _, logbook, hof = recipes.memetic(unsolvable(), seed=0, max_generations=15, verbose=False)
     assert logbook.stop_reason == "generations"
     assert hof[0].fitness.values[0] > 0
 
@@ -126,6 +104,6 @@ def test_puzzle_refuted_by_propagation_ends_at_once():
 
 
 def test_stop_needs_a_criterion():
-    toolbox = memetic_toolbox(Puzzle.parse(FORUM_HARDEST[0]), rng=random.Random(0))
+    toolbox = memetic_toolbox(Puzzle.parse(FORUM_HARDEST), rng=random.Random(0))
     with pytest.raises(ValueError, match="stop criterion"):
         ea_memetic(toolbox.population(n=2), toolbox, stop=Stop())
