@@ -119,7 +119,7 @@ def scaling() -> list[dict]:
     print("| grid | eval_collisions, one individual | batched, per individual (population 1000) | in-box swap move "
           "| destroy-and-rebuild move |")
     print("|---|---:|---:|---:|---:|")
-    rows = []
+    results = []
     # Only now load the compiled kernel: importing numba grows the heap and slows the GAs timed above.
     warm = PropagationRepair(read(DATA / "9x9.txt")[0])
     mut_repair(init_block_permutation(Individual, warm.puzzle), repair=warm)
@@ -145,10 +145,10 @@ def scaling() -> list[dict]:
         repaired = mut_repair(clone(ind), repair=repair, rng=rng)[0]  # a grid as the memetic GA holds them
         rebuild = min(timeit.repeat(lambda: mut_destroy_repair(clone(repaired), repair=repair, rng=rng),
                                     number=20, repeat=3)) / 20
-        rows.append({"grid": shape.name, "eval_one_us": one * 1e6, "eval_batched_us": batch * 1e6,
+        results.append({"grid": shape.name, "eval_one_us": one * 1e6, "eval_batched_us": batch * 1e6,
                      "swap_move_us": move * 1e6, "rebuild_move_us": rebuild * 1e6})
         print(f"| {shape.name} | {one * 1e6:.1f} | {batch * 1e6:.2f} | {move * 1e6:.2f} | {rebuild * 1e6:,.0f} |")
-    return rows
+    return results
 
 
 def main() -> None:
