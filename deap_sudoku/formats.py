@@ -25,6 +25,7 @@ the source, line and column.
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
 import re
@@ -53,6 +54,9 @@ ALPHABETS = {
 }
 MAX_FILE_BYTES = 64 * 1024 * 1024
 """Files larger than this are refused before they are read."""
+MAX_ERRORS = 100
+"""A file stops being read after this many errors (the last one says so)."""
+_MAX_CELLS = MAX_SIDE * MAX_SIDE
 
 
 # -- reading ---------------------------------------------------------------------------
@@ -70,6 +74,10 @@ class _Draft:
         self.places.append((line, column))
 
 
+class _TooManyErrors(Exception):
+    """Ends the reading of a file that has more than :data:`MAX_ERRORS` errors."""
+
+
 class _Reader:
     """Collects puzzles and located errors for one source."""
 
@@ -81,7 +89,12 @@ class _Reader:
         self.errors: list[PuzzleError] = []
 
     def error(self, problem: str, line: int, column: int | None = None) -> None:
+        """Record an error; past :data:`MAX_ERRORS`, stop reading the file."""
         self.errors.append(PuzzleError(problem, source=self.source, line=line, column=column))
+        if len(self.errors) >= MAX_ERRORS:
+            self.errors.append(PuzzleError(f"more than {MAX_ERRORS} errors: stopped reading here",
+                                           source=self.source, line=line))
+            raise _TooManyErrors
 
     def finish(self, draft: _Draft) -> None:
         """Turn a draft into a puzzle, or record what is wrong with it."""
@@ -117,9 +130,15 @@ def _valid_sizes_hint(size: int) -> str:
 
 
 def _content_lines(text: str) -> Iterator[tuple[int, str]]:
-    """``(line number, line)`` with line endings (LF or CRLF) and trailing blanks removed."""
-    for number, line in enumerate(text.split("\n"), start=1):
-        yield number, line.rstrip()
+    """``(line number, line)`` with line endings (LF or CRLF) and trailing blanks removed, one at a
+    time: a file of millions of tiny lines never becomes a list of millions of strings."""
+    start, number = 0, 1
+    while True:
+        end = text.find("\n", start)
+        yield number, text[start:len(text) if end < 0 else end].rstrip()
+        if end < 0:
+            return
+        start, number = end + 1, number + 1
 
 
 def _symbol_table(alphabet: str) -> tuple[dict[str, int], str]:
@@ -145,6 +164,10 @@ def _read_line(text: str, reader: _Reader, alphabet: str) -> None:
             reader.error(f"unknown character {unknown[1]!r} for the {alphabet} alphabet "
                          f"(empty is {empties})", number, unknown[0])
             continue
+        if len(stripped) > _MAX_CELLS:
+            reader.error(f"wrong number of cells: {len(stripped)} is more than the {_MAX_CELLS} of the largest "
+                         f"grid ({MAX_SIDE}x{MAX_SIDE})", number)
+            continue
         draft = _Draft(start=number)
         for column, ch in enumerate(stripped, start=indent + 1):
             draft.add(table[ch], number, column)
@@ -167,22 +190,32 @@ def _read_rows(text: str, reader: _Reader, *, spaced: bool, alphabet: str = "dig
     table, _ = _symbol_table(alphabet)
     table["-"] = 0
     block: list[tuple[int, list[tuple[int, str]]]] = []
-    for number, line in [*_content_lines(text), (0, "")]:
+    skipping = False  # after a row too long for any grid, until the next blank line
+    for number, line in itertools.chain(_content_lines(text), [(0, "")]):
         stripped = line.strip()
         if stripped.startswith("#") or (spaced and _BORDER.match(stripped)):
             continue
         if stripped:
+            if skipping:
+                continue
             if spaced:
-                tokens = [(m.start() + 1, m.group()) for m in _TOKEN.finditer(line) if m.group() != "|"]
+                found = ((m.start() + 1, m.group()) for m in _TOKEN.finditer(line) if m.group() != "|")
             else:
-                tokens = [(i + 1, ch) for i, ch in enumerate(line) if not ch.isspace()]
+                found = ((i + 1, ch) for i, ch in enumerate(line) if not ch.isspace())
+            tokens = list(itertools.islice(found, MAX_SIDE + 1))
+            if len(tokens) > MAX_SIDE:
+                reader.error(f"row has more than {MAX_SIDE} values, more than the largest grid "
+                             f"({MAX_SIDE}x{MAX_SIDE}) has", number)
+                block, skipping = [], True
+                continue
             block.append((number, tokens))
+            if len(block) == len(block[0][1]):  # a whole puzzle: finish it now, keep memory flat
+                _finish_rows(block, len(block), reader, table, spaced)
+                block = []
             continue
         if block:
-            side = len(block[0][1])
-            for start in range(0, len(block), side):
-                _finish_rows(block[start:start + side], side, reader, table, spaced)
-        block = []
+            _finish_rows(block, len(block[0][1]), reader, table, spaced)
+        block, skipping = [], False
 
 
 def _finish_rows(rows: list[tuple[int, list[tuple[int, str]]]], side: int, reader: _Reader,
@@ -222,22 +255,27 @@ def _token_value(token: str, table: dict[str, int], spaced: bool) -> int | None:
 
 
 def _read_lloyd(text: str, reader: _Reader) -> None:
-    lines = [(n, l) for n, l in _content_lines(text) if l.strip()]
-    i = 0
-    while i < len(lines):
-        number, header = lines[i]
-        if not header.strip().isdecimal() or int(header) < 2 or int(header) ** 2 > MAX_SIDE:
+    lines = ((n, l) for n, l in _content_lines(text) if l.strip())
+    for number, header in lines:
+        header = header.strip()
+        if not (header.isdecimal() and len(header) <= 3) or int(header) < 2 or int(header) ** 2 > MAX_SIDE:
             reader.error(f"expected the box order (2..{int(MAX_SIDE ** 0.5)}) on a line of its own, "
-                         f"found {header.strip()[:20]!r}", number, 1)
+                         f"found {header[:20]!r}", number, 1)
             return
         order = int(header)
         side = order * order
-        if i + 1 >= len(lines) or lines[i + 1][1].strip() != "1":
+        constant = next(lines, None)
+        if constant is None or constant[1].strip() != "1":
             reader.error("expected the constant line '1' after the box order", number + 1, 1)
             return
         draft = _Draft(start=number)
-        rows = lines[i + 2:i + 2 + side]
-        for row_number, row in rows:
+        rows = 0
+        for row_number, row in itertools.islice(lines, side):
+            rows += 1
+            if row.count("\t") > side + 1:
+                reader.error(f"row has more than {side} values, expected {side} for box order {order}",
+                             row_number)
+                return
             fields = row.split("\t")
             if fields and fields[-1].strip() == "":
                 fields = fields[:-1]
@@ -257,23 +295,23 @@ def _read_lloyd(text: str, reader: _Reader) -> None:
                 return
             for value, col in values:
                 draft.add(value, row_number, col)
-        if len(rows) < side:
-            reader.error(f"puzzle has {len(rows)} rows, expected {side} for box order {order}", number)
+        if rows < side:
+            reader.error(f"puzzle has {rows} rows, expected {side} for box order {order}", number)
             return
         reader.finish(draft)
-        i += 2 + side
 
 
 def detect_format(text: str, *, box: tuple[int, int] | None = None) -> str:
     """Guess the format of ``text`` from its first lines that are not blank or comments."""
-    lines = [l.strip() for _, l in _content_lines(text) if l.strip() and not l.strip().startswith("#")]
+    content = (l.strip() for _, l in _content_lines(text))
+    lines = list(itertools.islice((l for l in content if l and not l.startswith("#")), MAX_SIDE + 2))
     if not lines:
         return "line"
     first = lines[0]
-    if (first.isdecimal() and len(lines) > 2 and lines[1] == "1"
-            and len(lines[2].split()) == int(first) ** 2):
+    if (first.isdecimal() and len(first) <= 3 and len(lines) > 2 and lines[1] == "1"
+            and len(lines[2].split(None, int(first) ** 2)) == int(first) ** 2):
         return "lloyd"
-    if len(first.split()) > 1:
+    if len(first.split(None, 1)) > 1:
         return "grid"
     if "-" in first:
         return "dash"
@@ -292,19 +330,29 @@ def scan(text: str, *, format: str | None = None, box: tuple[int, int] | None = 
     """Every good puzzle with the line it starts on, and every error, without raising for bad puzzles.
 
     For tools that report on a whole file (``deap-sudoku check``); :func:`loads` raises instead.
+
+    :raises PuzzleError: for a ``box`` that is no Sudoku box shape.
     """
+    if box is not None:
+        try:
+            Shape(*box)
+        except ValueError as exc:
+            raise PuzzleError(f"box {box[0]}x{box[1]}: {exc}", source=source) from None
     fmt = format or detect_format(text, box=box)
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
     reader = _Reader(source, box)
-    if fmt == "line":
-        _read_line(text, reader, alphabet or "digits")
-    elif fmt == "grid":
-        _read_rows(text, reader, spaced=True)
-    elif fmt == "dash":
-        _read_rows(text, reader, spaced=False, alphabet=alphabet or "digits")
-    else:
-        _read_lloyd(text, reader)
+    try:
+        if fmt == "line":
+            _read_line(text, reader, alphabet or "digits")
+        elif fmt == "grid":
+            _read_rows(text, reader, spaced=True)
+        elif fmt == "dash":
+            _read_rows(text, reader, spaced=False, alphabet=alphabet or "digits")
+        else:
+            _read_lloyd(text, reader)
+    except _TooManyErrors:
+        pass
     return list(zip(reader.lines, reader.puzzles)), reader.errors
 
 

@@ -44,8 +44,8 @@ def _eliminate(cands, cell, mask, stack, top, dirty, cell_units):
 
 
 @numba.njit(cache=True)
-def _propagate_nb(cands, stack, top, dirty, unions, full, peers, units, cell_units, segments, segment_len,
-                  line_segs, box_segs, line_rest, box_rest, locked):
+def _propagate_nb(cands, stack, top, dirty, scanning, unions, full, peers, units, cell_units, segments,
+                  segment_len, line_segs, box_segs, line_rest, box_rest, locked):
     n = units.shape[1]
     while True:
         while top > 0:
@@ -58,10 +58,11 @@ def _propagate_nb(cands, stack, top, dirty, unions, full, peers, units, cell_uni
                     top = _eliminate(cands, p, mask, stack, top, dirty, cell_units)
                     if top < 0:
                         return False
+        scanning[:] = dirty  # as solvers._propagate: the units dirty now, in increasing order;
+        dirty[:] = False     # units changed meanwhile wait for the next pass
         for u in range(units.shape[0]):
-            if not dirty[u]:
+            if not scanning[u]:
                 continue
-            dirty[u] = False
             once = 0
             twice = 0
             for i in range(n):
@@ -128,6 +129,7 @@ def rebuild(root, values, keep, order, ranks, ignore, full, peers, units, cell_u
     n = units.shape[1]
     stack = np.empty(2 * cells + 1, dtype=np.int64)
     dirty = np.zeros(units.shape[0], dtype=np.bool_)
+    scanning = np.zeros(units.shape[0], dtype=np.bool_)
     unions = np.empty(segments.shape[0], dtype=np.int64)
     cands = root.copy()
     top = 0
@@ -138,8 +140,8 @@ def rebuild(root, values, keep, order, ranks, ignore, full, peers, units, cell_u
             stack[top] = c
             top += 1
             _mark(dirty, cell_units, c)
-    if top > 0 and not _propagate_nb(cands, stack, top, dirty, unions, full, peers, units, cell_units, segments,
-                                     segment_len, line_segs, box_segs, line_rest, box_rest, locked):
+    if top > 0 and not _propagate_nb(cands, stack, top, dirty, scanning, unions, full, peers, units, cell_units,
+                                     segments, segment_len, line_segs, box_segs, line_rest, box_rest, locked):
         cands[:] = root
     open_cells = order.copy()
     n_open = open_cells.shape[0]
@@ -189,8 +191,8 @@ def rebuild(root, values, keep, order, ranks, ignore, full, peers, units, cell_u
             dirty[:] = False
             _mark(dirty, cell_units, best)
             stack[0] = best
-            if _propagate_nb(trial, stack, 1, dirty, unions, full, peers, units, cell_units, segments, segment_len,
-                             line_segs, box_segs, line_rest, box_rest, locked):
+            if _propagate_nb(trial, stack, 1, dirty, scanning, unions, full, peers, units, cell_units, segments,
+                             segment_len, line_segs, box_segs, line_rest, box_rest, locked):
                 cands, trial = trial, cands
                 placed = True
                 break

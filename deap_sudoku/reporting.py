@@ -10,11 +10,13 @@ import numpy as np
 from deap import tools
 
 from .algorithms import Stop, ea_generational
+from .checkpoint import Checkpoint, CheckpointError, run_identity
 from .formats import read
+from .interrupt import INTERRUPTED, exit_code, graceful, requested
 from .puzzle import Puzzle, format_grid
 from .solvers import verify
 
-__all__ = ["load_puzzle", "fitness_statistics", "report", "evolve", "example_parser"]
+__all__ = ["load_puzzle", "fitness_statistics", "report", "evolve", "example_parser", "run_example"]
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 
@@ -60,9 +62,33 @@ def evolve(puzzle: Puzzle, toolbox, population_size: int, *, stop: Stop, algorit
 
 
 def example_parser(description: str) -> argparse.ArgumentParser:
-    """The options every example has: the puzzle file, ``--seed`` and ``--population``."""
+    """The options every GA example has: the puzzle file, ``--seed``, ``--population`` and checkpoints."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("puzzle", nargs="?", help="puzzle file (default: data/9x9-easy.txt)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--population", type=int, default=200)
+    parser.add_argument("--checkpoint", default=None,
+                        help="save the run to this file, and resume from it if it exists (a pickle: "
+                             "use only files you wrote)")
+    parser.add_argument("--checkpoint-every", type=int, default=10, help="generations between checkpoints")
     return parser
+
+
+def run_example(main: Callable, args: argparse.Namespace, algorithm: str, **options) -> None:
+    """Run an example's ``main`` on the parsed arguments: the puzzle, seed, population and
+    checkpoint, plus ``options``.  Ctrl-C or SIGTERM stops at the next generation, prints the best
+    grid, writes the final checkpoint and exits with 130 or 143."""
+    puzzle = load_puzzle(args.puzzle)
+    options = dict(population_size=args.population, **options)
+    if args.checkpoint:
+        try:
+            options["checkpoint"] = Checkpoint(args.checkpoint, args.checkpoint_every,
+                                               run_identity(puzzle, algorithm, args.seed, options))
+            options["checkpoint"].load()  # refuse another run's file before starting
+        except (CheckpointError, ValueError) as exc:
+            raise SystemExit(f"error: {exc}") from None
+    with graceful():
+        _, logbook, _ = main(puzzle, seed=args.seed, **options)
+        signum = requested()
+    if logbook.stop_reason == INTERRUPTED:
+        raise SystemExit(exit_code(signum))

@@ -144,7 +144,7 @@ def _propagate(cands: list[int], queue: list[int], ctx: _Context, hidden: bool, 
         if not hidden:
             return True
         full, units = ctx.full, ctx.units
-        scan = list(dirty)
+        scan = sorted(dirty)  # a fixed order, which the compiled repair kernel repeats exactly
         dirty.clear()
         for u in scan:
             unit = units[u]

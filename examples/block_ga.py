@@ -12,7 +12,7 @@ the best fitness equals the population mean (a local minimum).
 from __future__ import annotations
 
 from deap_sudoku import recipes
-from deap_sudoku.reporting import example_parser, load_puzzle
+from deap_sudoku.reporting import example_parser, load_puzzle, run_example
 
 
 def main(puzzle=None, **options):
@@ -32,10 +32,9 @@ def cli() -> None:
     parser.add_argument("--punish-same", action="store_true")
     parser.add_argument("--max-generations", type=int, default=1000)
     args = parser.parse_args()
-    main(load_puzzle(args.puzzle), seed=args.seed, population_size=args.population, init=args.init,
-         crossover_kind=args.crossover, fitness=args.fitness, select=args.selection,
-         keeping_percentage=args.keeping_percentage, cxpb=args.cxpb, mutpb=args.mutpb,
-         punish_same=args.punish_same, max_generations=args.max_generations)
+    run_example(main, args, "block-ga", init=args.init, crossover_kind=args.crossover, fitness=args.fitness,
+                select=args.selection, keeping_percentage=args.keeping_percentage, cxpb=args.cxpb, mutpb=args.mutpb,
+                punish_same=args.punish_same, max_generations=args.max_generations)
 
 
 if __name__ == "__main__":

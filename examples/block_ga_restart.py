@@ -11,7 +11,7 @@ generations without improvement.  Prints ``generation N: best F`` lines.
 from __future__ import annotations
 
 from deap_sudoku import recipes
-from deap_sudoku.reporting import example_parser, load_puzzle
+from deap_sudoku.reporting import example_parser, load_puzzle, run_example
 
 
 def main(puzzle=None, **options):
@@ -24,5 +24,4 @@ if __name__ == "__main__":
     parser.add_argument("--restart-after", type=int, default=100)
     parser.add_argument("--max-generations", type=int, default=3000)
     args = parser.parse_args()
-    main(load_puzzle(args.puzzle), seed=args.seed, population_size=args.population,
-         restart_after=args.restart_after, max_generations=args.max_generations)
+    run_example(main, args, "restart-ga", restart_after=args.restart_after, max_generations=args.max_generations)

@@ -10,7 +10,7 @@ anyone; cell-uniform crossover; ``mutation_amount`` random cells reset.
 from __future__ import annotations
 
 from deap_sudoku import recipes
-from deap_sudoku.reporting import example_parser, load_puzzle
+from deap_sudoku.reporting import example_parser, load_puzzle, run_example
 
 
 def main(puzzle=None, **options):
@@ -23,5 +23,4 @@ if __name__ == "__main__":
     parser.add_argument("--mutation-amount", type=int, default=2)
     parser.add_argument("--max-generations", type=int, default=1000)
     args = parser.parse_args()
-    main(load_puzzle(args.puzzle), seed=args.seed, population_size=args.population,
-         mutation_amount=args.mutation_amount, max_generations=args.max_generations)
+    run_example(main, args, "cell-ga", mutation_amount=args.mutation_amount, max_generations=args.max_generations)

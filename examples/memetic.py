@@ -13,7 +13,7 @@ the phase transition (see the README's Performance section).
 from __future__ import annotations
 
 from deap_sudoku import recipes
-from deap_sudoku.reporting import example_parser, load_puzzle
+from deap_sudoku.reporting import example_parser, load_puzzle, run_example
 
 
 def main(puzzle=None, **options):
@@ -30,5 +30,5 @@ if __name__ == "__main__":
     parser.add_argument("--max-seconds", type=float, default=None)
     parser.add_argument("--max-generations", type=int, default=5000)
     args = parser.parse_args()
-    main(load_puzzle(args.puzzle), seed=args.seed, population_size=args.population, cxpb=args.cxpb, stall=args.stall,
-         share=args.share, max_seconds=args.max_seconds, max_generations=args.max_generations)
+    run_example(main, args, "memetic", cxpb=args.cxpb, stall=args.stall, share=args.share,
+                max_seconds=args.max_seconds, max_generations=args.max_generations)

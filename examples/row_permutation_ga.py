@@ -10,7 +10,7 @@ swaps two free cells with probability ``mutation_rate``.
 from __future__ import annotations
 
 from deap_sudoku import recipes
-from deap_sudoku.reporting import example_parser, load_puzzle
+from deap_sudoku.reporting import example_parser, load_puzzle, run_example
 
 
 def main(puzzle=None, **options):
@@ -25,5 +25,5 @@ if __name__ == "__main__":
     parser.add_argument("--mutation-rate", type=float, default=0.1)
     parser.add_argument("--max-generations", type=int, default=1000)
     args = parser.parse_args()
-    main(load_puzzle(args.puzzle), seed=args.seed, population_size=args.population, elites_size=args.elites_size,
-         k=args.k, mutation_rate=args.mutation_rate, max_generations=args.max_generations)
+    run_example(main, args, "row-ga", elites_size=args.elites_size, k=args.k, mutation_rate=args.mutation_rate,
+                max_generations=args.max_generations)

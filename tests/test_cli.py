@@ -54,6 +54,44 @@ def test_unsolvable_puzzle_exits_1():
     assert "no solution" in result.output
 
 
+def test_solve_says_when_a_puzzle_has_no_solution_or_several(tmp_path):
+    from .conftest import unsolvable
+    none = run("solve", "-", "--max-generations", "20", input=unsolvable().format())
+    assert none.exit_code == 1
+    assert "no solution found within the budget" in none.output
+    assert "the puzzle has no solution (an exact search proves it)" in none.output
+    several = run("solve", "-", input="1" + "." * 80 + "\n")
+    assert several.exit_code == 0
+    assert "solved in" in several.output and "the puzzle has more than one solution, this is one of them" in several.output
+    unique = run("solve", str(REPO / "data" / "9x9.txt"))
+    assert "more than one solution" not in unique.output
+    conflicting = run("solve", "-", input="11" + "." * 79 + "\n")
+    assert conflicting.exit_code == 2 and "row 1 has 1 twice" in conflicting.output
+
+
+def test_checkpoint_misuse_and_other_runs_files_are_refused_with_exit_2(tmp_path):
+    path = tmp_path / "run.ckpt"
+    several = run("solve", str(REPO / "data" / "9x9.txt"), "--checkpoint", str(path))
+    assert several.exit_code == 2 and "needs a file with one puzzle; this one has 5" in several.output
+    exact = run("solve", str(REPO / "data" / "4x4.txt"), "-a", "backtracking", "--checkpoint", str(path))
+    assert exact.exit_code == 2 and "--checkpoint works with the GAs" in exact.output
+    one = tmp_path / "one.txt"
+    one.write_text(EASY + "\n")
+    assert run("solve", str(one), "--checkpoint", str(path)).exit_code == 0
+    other = tmp_path / "other.txt"
+    other.write_text(read(REPO / "data" / "9x9.txt")[0].format())
+    refused = run("solve", str(other), "--checkpoint", str(path))
+    assert refused.exit_code == 2 and "belongs to another run: its puzzle is" in refused.output
+    seed = run("solve", str(one), "--checkpoint", str(path), "--seed", "9")
+    assert seed.exit_code == 2 and "its seed is 0, this run's is 9" in seed.output
+
+
+def test_a_population_that_cannot_fit_in_memory_is_refused_before_anything_runs():
+    result = run("solve", str(REPO / "data" / "25x25.txt"), "-a", "block-ga", "--population", "1000000")
+    assert result.exit_code == 2 and "needs about 23 GiB; the limit is 4 GiB" in result.output
+    assert run("bench", str(REPO / "data" / "25x25.txt"), "--population", "1000000").exit_code == 2
+
+
 def test_bad_input_exits_2_with_a_located_message(tmp_path):
     bad = tmp_path / "bad.txt"
     bad.write_text(EASY + "\n" + EASY[:40] + "?" + EASY[41:] + "\n")
@@ -225,18 +263,48 @@ def test_wilson_interval_matches_known_values():
     assert wilson_interval(10, 10)[1] == 1.0
 
 
-def test_bench_under_scoop_gives_the_serial_results(tmp_path):
-    """Two SCOOP workers over the multi-host path (--hosts 127.0.0.1, no ssh): same runs, seed for seed."""
+# A worker that dies in the middle of a run: sitecustomize is imported by every Python process
+# started with this folder on PYTHONPATH, SCOOP's workers included.
+KILL_ONE_WORKER = """
+import os
+marker = os.environ.get("DEAP_SUDOKU_TEST_KILL_MARKER")
+if marker:
+    import deap_sudoku.bench as bench
+    _run = bench.run
+
+    def run(task):
+        import scoop
+        if not scoop.IS_ORIGIN and task.index == 1 and not os.path.exists(marker):
+            open(marker, "w").close()
+            os._exit(1)  # the worker process dies holding this run
+        return _run(task)
+
+    bench.run = run
+"""
+
+
+@pytest.mark.parametrize("fault", [False, True], ids=["no fault", "a worker dies"])
+def test_bench_under_scoop_gives_the_serial_results(fault, tmp_path):
+    """Two SCOOP workers over the multi-host path (--hosts 127.0.0.1, no ssh): same runs, seed for seed;
+    when a worker dies mid-run, SCOOP gives its run to another and nothing is lost."""
     import json
+    import os
     arguments = ["bench", str(REPO / "data" / "testdata" / "hard.txt"), "-a", "tabu", "-a", "block-ga", "--limit", "2",
                  "--runs", "2", "--max-steps", "3000", "--max-generations", "20", "--population", "30"]
     serial = tmp_path / "serial.json"
     assert run(*arguments, "--json", str(serial)).exit_code == 0
     parallel = tmp_path / "scoop.json"
+    env = dict(os.environ)
+    if fault:
+        (tmp_path / "sitecustomize.py").write_text(KILL_ONE_WORKER)
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(tmp_path), env.get("PYTHONPATH")]))
+        env["DEAP_SUDOKU_TEST_KILL_MARKER"] = str(tmp_path / "killed")
     completed = subprocess.run([sys.executable, "-m", "scoop", "--hosts", "127.0.0.1", "-n", "2",
                                 str(REPO / "deap_sudoku" / "__main__.py"), *arguments, "--json", str(parallel)],
-                               capture_output=True, text=True, timeout=300, cwd=tmp_path)
+                               capture_output=True, text=True, timeout=300, cwd=tmp_path, env=env)
     assert completed.returncode == 0, completed.stderr[-2000:]
+    if fault:
+        assert (tmp_path / "killed").exists() and "Lost track of future" in completed.stderr
     keys = ("dataset", "algorithm", "index", "seed", "solved", "generations", "evaluations", "fitness")
     runs = [[{k: r[k] for k in keys} for r in json.loads(p.read_text())["runs"]] for p in (serial, parallel)]
     assert runs[0] == runs[1] and len(runs[0]) == 8
@@ -255,8 +323,12 @@ def test_ctrl_c_or_sigterm_stops_bench_and_keeps_finished_runs(signum, code, tmp
     stdout, stderr = process.communicate(timeout=60)
     assert process.returncode == code, stderr
     assert "interrupted:" in stderr and "Traceback" not in stderr
-    runs = json.loads(out.read_text())["runs"]
-    assert 30 <= len(runs) < 60
+    document = json.loads(out.read_text())
+    runs, missing = document["runs"], document["missing"]
+    assert 30 <= len(runs) < 60 and len(runs) + len(missing) == 60
+    finished = {f"{r['dataset']} puzzle {r['index'] + 1}, tabu, seed {r['seed']}" for r in runs}
+    assert not finished & set(missing)
+    assert f"missing: {missing[0]}" in stderr
     assert "| easy.txt | tabu | 30/30 |" in stdout
 
 

@@ -23,7 +23,7 @@ def test_cli_answers_bad_input_with_one_line_and_exit_code_2(data):
     assert check_cli(data) in (0, 2)
 
 
-@pytest.mark.parametrize("data, outcome, code", [
+HOSTILE = [
     (b"", "parsed", 2),                              # no puzzle: nothing to read, "no puzzle found"
     (b"\x00" * 10, "refused", 2),                    # NUL bytes
     (b"\xff\xfe1\x002", "refused", 2),               # UTF-16, not UTF-8
@@ -31,7 +31,11 @@ def test_cli_answers_bad_input_with_one_line_and_exit_code_2(data):
     (b"3\r\n1\r\n" + b"-1\t" * 81, "refused", 2),     # a Lloyd & Amos file without its rows
     (b"12345678.\n", "refused", 2),                  # 9 cells: no box shape tiles a 3x3 grid
     (b"0" * 10000 + b"\n", "parsed", 0),             # the empty 100x100 grid, the largest allowed
-])
+    (b"1" * 4301 + b"\n1\n" + b"1 " * 9, "refused", 2),  # a Lloyd & Amos header beyond int()'s digit limit
+]
+
+
+@pytest.mark.parametrize("data, outcome, code", HOSTILE, ids=[f"case{i}" for i in range(len(HOSTILE))])
 def test_known_hostile_files(data, outcome, code):
     assert check_reader(data, {"format": None, "box": None, "alphabet": None}) == outcome
     assert check_cli(data) == code

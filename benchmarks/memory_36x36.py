@@ -1,6 +1,6 @@
 """Peak memory of 36x36 runs with a population of 1000, each in a fresh process.
 
-    python scripts/memory_36x36.py [--json FILE]
+    python benchmarks/memory_36x36.py [--json benchmarks/results/memory_36x36.json]
 
 Runs ``deap-sudoku solve`` on a generated 36x36 puzzle (half the cells given)
 with the block GA and the memetic GA, population 1000, a few generations, and
