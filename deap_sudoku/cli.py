@@ -132,8 +132,8 @@ def solve(puzzle_file: str, algorithm: str, fmt: str | None, box: str | None, al
     options = _budget_options(algorithm, population, max_generations, max_seconds, max_steps, max_nodes)
     if checkpoint is not None:
         options["checkpoint"] = _checkpoint(checkpoint, checkpoint_every, algorithm, puzzles, seed, options)
-    cooperative = algorithm in bench.GA_ALGORITHMS or algorithm == "tabu"
-    show_progress = progress and (algorithm in bench.GA_ALGORITHMS or algorithm == "tabu")
+    cooperative = algorithm in bench.GA_ALGORITHMS or algorithm == "tabu"  # these stop between generations
+    show_progress = progress and cooperative
     if show_progress:
         options["verbose"] = True  # the recipe prints each generation and then the best grid
     results: list[Puzzle] = []
