@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import os
+import pickle
 from pathlib import Path
 
 import numpy as np
@@ -50,3 +51,11 @@ def unsolvable() -> Puzzle:
             if solvers.count_solutions(candidate) == 0 and PropagationRepair(candidate).consistent:
                 return candidate
     raise AssertionError("no unsolvable variant found")
+
+
+def checkpoint_generation(path: Path) -> int | None:
+    """The generation a checkpoint file holds, or None while it does not exist or is being replaced."""
+    try:
+        return pickle.loads(path.read_bytes())["state"]["generation"]
+    except (OSError, EOFError, pickle.UnpicklingError, KeyError):
+        return None

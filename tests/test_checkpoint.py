@@ -15,7 +15,7 @@ import pytest
 from deap_sudoku import read, recipes
 from deap_sudoku.checkpoint import Checkpoint, CheckpointError, run_identity
 
-from .conftest import REPO, unsolvable
+from .conftest import REPO, checkpoint_generation, unsolvable
 
 class Crash(Exception):
     """Stands in for the process dying right after a checkpoint."""
@@ -106,12 +106,6 @@ def _solve(*args):
     return [sys.executable, "-m", "deap_sudoku", "solve", *args]
 
 
-def _generation(path):
-    try:
-        return pickle.loads(path.read_bytes())["state"]["generation"]
-    except (OSError, EOFError, pickle.UnpicklingError, KeyError):
-        return None
-
 
 def _grid_and_verdict(stdout: str) -> str:
     """The printed grid and verdict without the time it took."""
@@ -126,18 +120,18 @@ def test_sigkill_at_a_random_generation_then_resume_gives_the_same_result(algori
     common = [str(puzzle), "-a", algorithm, "--seed", "3", "--checkpoint-every", "1", *budget]
     reference = subprocess.run(_solve(*common, "--checkpoint", str(tmp_path / "reference.ckpt")),
                                capture_output=True, text=True, timeout=300)
-    last = _generation(tmp_path / "reference.ckpt")
+    last = checkpoint_generation(tmp_path / "reference.ckpt")
     assert last is not None and last > 20, reference.stderr
     path = tmp_path / "killed.ckpt"
     target = int.from_bytes(os.urandom(2), "big") % (last // 2) + 5  # a random generation in the first half
     victim = subprocess.Popen(_solve(*common, "--checkpoint", str(path)), stdout=subprocess.DEVNULL,
                               stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 120
-    while (_generation(path) or 0) < target and victim.poll() is None and time.monotonic() < deadline:
+    while (checkpoint_generation(path) or 0) < target and victim.poll() is None and time.monotonic() < deadline:
         time.sleep(0.005)
     victim.send_signal(signal.SIGKILL)
     assert victim.wait(timeout=30) == -signal.SIGKILL
-    killed_at = _generation(path)
+    killed_at = checkpoint_generation(path)
     assert killed_at is not None and killed_at < last
     resumed = subprocess.run(_solve(*common, "--checkpoint", str(path)), capture_output=True, text=True, timeout=300)
     assert f"resuming from {path} at generation {killed_at}" in resumed.stderr

@@ -13,14 +13,8 @@ import pytest
 from deap_sudoku import interrupt
 from deap_sudoku.recipes import memetic
 
-from .conftest import unsolvable
+from .conftest import checkpoint_generation, unsolvable
 
-
-def _generation(path):
-    try:
-        return pickle.loads(path.read_bytes())["state"]["generation"]
-    except (OSError, EOFError, pickle.UnpicklingError, KeyError):
-        return None
 
 
 @pytest.mark.parametrize("algorithm, signum, code", [("memetic", signal.SIGINT, 130),
@@ -32,7 +26,7 @@ def test_signal_stops_a_ga_with_its_best_grid_and_a_final_checkpoint(algorithm, 
                "--max-generations", "1000000", "--checkpoint", str(path), "--checkpoint-every", "1"]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 120
-    while (_generation(path) or 0) < 5 and time.monotonic() < deadline:
+    while (checkpoint_generation(path) or 0) < 5 and time.monotonic() < deadline:
         time.sleep(0.01)
     process.send_signal(signum)
     stdout, stderr = process.communicate(timeout=60)
