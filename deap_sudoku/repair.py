@@ -43,10 +43,9 @@ class PropagationRepair:
     locked_candidates: bool = True
     compiled: bool = True
     consistent: bool = field(init=False)
-    repairs: int = field(init=False, default=0)
 
     def __post_init__(self) -> None:
-        self._ctx = ctx = _context(self.puzzle.shape)
+        ctx = _context(self.puzzle.shape)
         cands, queue = _initial(self.puzzle, ctx)
         self.consistent = _propagate(cands, queue, ctx, True, True)
         if not self.consistent:  # keep the givens, drop what the failed propagation removed
@@ -78,7 +77,6 @@ class PropagationRepair:
         unless a ``noise`` coin says otherwise.  ``rng`` draws every random
         choice, so a seeded run is reproducible, and the same with either kernel.
         """
-        self.repairs += 1
         shape = self.puzzle.shape
         draws = Draws.new(rng, self._open_array, shape.cells, shape.n, noise)
         values = np.asarray(values, dtype=np.int64)
