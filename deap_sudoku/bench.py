@@ -14,10 +14,12 @@ import statistics
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 
 import numpy as np
 
 from . import recipes
+from .fileio import write_atomic
 from .puzzle import Puzzle
 from .solvers import SearchBudgetExceeded, propagate, solve, verify
 
@@ -239,7 +241,17 @@ def to_markdown(rows: list[dict]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def plot_summary(rows: list[dict], path: str, *, by: str = "givens") -> None:
+def _save(figure, path: str, overwrite: bool) -> None:
+    """Render ``figure`` (format from the file name, PNG by default) and write it atomically."""
+    import matplotlib.pyplot as plt
+
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format=Path(path).suffix.lstrip(".").lower() or "png")
+    plt.close(figure)
+    write_atomic(path, buffer.getvalue(), overwrite=overwrite)
+
+
+def plot_summary(rows: list[dict], path: str, *, by: str = "givens", overwrite: bool = False) -> None:
     """Success rate (with its interval) and median time, one line per row ``series``, against the
     mean share of givens (the phase-transition picture) or, with ``by="dataset"``, per dataset in order."""
     import matplotlib
@@ -266,11 +278,10 @@ def plot_summary(rows: list[dict], path: str, *, by: str = "givens") -> None:
     time_axis.set_xlabel("givens (% of cells)" if by == "givens" else "dataset")
     rate_axis.legend()
     figure.tight_layout()
-    figure.savefig(path)
-    plt.close(figure)
+    _save(figure, path, overwrite)
 
 
-def plot_convergence(curves: list[list[float]], path: str, *, title: str = "") -> None:
+def plot_convergence(curves: list[list[float]], path: str, *, title: str = "", overwrite: bool = False) -> None:
     """Best fitness per generation, one line per run."""
     import matplotlib
     matplotlib.use("Agg")
@@ -286,6 +297,5 @@ def plot_convergence(curves: list[list[float]], path: str, *, title: str = "") -
     axis.set_ylabel("best fitness")
     axis.set_title(title)
     figure.tight_layout()
-    figure.savefig(path)
-    plt.close(figure)
+    _save(figure, path, overwrite)
 

@@ -167,7 +167,7 @@ def solve(puzzle_file: str, algorithm: str, fmt: str | None, box: str | None, al
             if out is not None and results:
                 _write(out, results, out_format, alphabet, force)
             if plot is not None and any(curves):
-                bench.plot_convergence(curves, plot, title=f"{algorithm} on {puzzle_file}")
+                bench.plot_convergence(curves, plot, title=f"{algorithm} on {puzzle_file}", overwrite=force)
     sys.exit(exit_code(signum) if signum else 1 if unsolved else 0)
 
 
@@ -359,7 +359,7 @@ def bench_command(datasets: tuple[str, ...], algorithms: tuple[str, ...], runs: 
             if path is not None:
                 _write_text(path, text(), force)
         if plot is not None and rows:
-            bench.plot_summary(rows, plot, by=plot_by)
+            bench.plot_summary(rows, plot, by=plot_by, overwrite=force)
         signum = signum or requested()
     if missing:
         click.echo(f"{len(results)} of {len(tasks)} runs finished; missing: "

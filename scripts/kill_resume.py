@@ -1,7 +1,7 @@
 """Kill a checkpointed run again and again with SIGKILL, resume it each time, and compare the end
 with an uninterrupted run of the same seed.
 
-    python scripts/kill_resume.py [--kills 25] [--seed 0]
+    python scripts/kill_resume.py [--kills 25] [--seed 0] [--algorithm memetic|restart-ga]
 
 For the memetic GA and the block GA with restarts, on a puzzle without a
 solution (so each run uses its whole generation budget): one uninterrupted
@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.conftest import unsolvable  # noqa: E402
 
 RUNS = {"memetic": ["--population", "2", "--max-generations", "6000"],
-        "restart-ga": ["--population", "100", "--max-generations", "1500"]}
+        "restart-ga": ["--population", "100", "--max-generations", "10000"]}
 
 
 def solve(puzzle: Path, algorithm: str, checkpoint: Path) -> list[str]:
@@ -44,6 +44,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--kills", type=int, default=25, help="kills per algorithm (at most)")
     parser.add_argument("--seed", type=int, default=0, help="seeds the kill delays")
+    parser.add_argument("--algorithm", choices=list(RUNS), action="append", help="only these (default: both)")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     print("| algorithm | kills survived | generations | same result as uninterrupted |")
@@ -51,7 +52,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         puzzle = Path(folder) / "unsolvable.txt"
         puzzle.write_text(unsolvable().format())
-        for algorithm in RUNS:
+        for algorithm in args.algorithm or list(RUNS):
             reference_path = Path(folder) / f"{algorithm}-reference.ckpt"
             reference = subprocess.run(solve(puzzle, algorithm, reference_path), capture_output=True, text=True)
             path = Path(folder) / f"{algorithm}.ckpt"
