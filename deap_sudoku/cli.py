@@ -38,6 +38,20 @@ def _input_options(command):
                         help="Input format (detected when not given).")(command)
 
 
+def _budget_flags(command):
+    """--population and the budgets, shared by ``solve`` and ``bench`` (see :func:`_budget_options`)."""
+    flags = [
+        ("--max-nodes", dict(type=click.IntRange(min=1), help="Search budget (backtracking).")),
+        ("--max-steps", dict(type=click.IntRange(min=1), help="Step budget (tabu).")),
+        ("--max-seconds", dict(type=click.FloatRange(min=0, min_open=True), help="Time budget per puzzle (memetic).")),
+        ("--max-generations", dict(type=click.IntRange(min=1), help="Generation budget (GAs).")),
+        ("--population", dict(type=click.IntRange(min=2), help="Population size (GAs).")),
+    ]
+    for name, options in flags:
+        command = click.option(name, default=None, **options)(command)
+    return command
+
+
 def _box(value: str | None) -> tuple[int, int] | None:
     if value is None:
         return None
@@ -97,12 +111,7 @@ def main() -> None:
               show_default=True, help="How to solve: memetic is the project's best GA.")
 @_input_options
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the run.")
-@click.option("--population", type=click.IntRange(min=2), default=None, help="Population size (GAs).")
-@click.option("--max-generations", type=click.IntRange(min=1), default=None, help="Generation budget (GAs).")
-@click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=None,
-              help="Time budget per puzzle (memetic).")
-@click.option("--max-steps", type=click.IntRange(min=1), default=None, help="Step budget (tabu).")
-@click.option("--max-nodes", type=click.IntRange(min=1), default=None, help="Search budget (backtracking).")
+@_budget_flags
 @click.option("--out", "out", type=click.Path(dir_okay=False), default=None,
               help="Also write the results: solved grids, and unsolved puzzles as given.")
 @click.option("--out-format", type=click.Choice(formats.FORMATS), default="line", show_default=True)
@@ -301,12 +310,7 @@ def convert(source_file: str, out: str, to_format: str, fmt: str | None, box: st
 @click.option("--runs", type=click.IntRange(min=1), default=1, show_default=True, help="Seeded runs per puzzle.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Run r uses seed SEED+r.")
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="Only the first N puzzles of each dataset.")
-@click.option("--population", type=click.IntRange(min=2), default=None, help="Population size (GAs).")
-@click.option("--max-generations", type=click.IntRange(min=1), default=None, help="Generation budget (GAs).")
-@click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=None,
-              help="Time budget per puzzle (memetic).")
-@click.option("--max-steps", type=click.IntRange(min=1), default=None, help="Step budget (tabu).")
-@click.option("--max-nodes", type=click.IntRange(min=1), default=None, help="Search budget (backtracking).")
+@_budget_flags
 @click.option("--json", "json_out", type=click.Path(dir_okay=False), default=None)
 @click.option("--csv", "csv_out", type=click.Path(dir_okay=False), default=None)
 @click.option("--markdown", "markdown_out", type=click.Path(dir_okay=False), default=None)
