@@ -82,7 +82,7 @@ def run(task: Task) -> RunResult:
         fitness = hof[0].fitness.values[0]
         generations, evaluations = logbook[-1]["gen"], sum(logbook.select("nevals"))
         minima = _best_per_generation(logbook, hof[0].fitness.weights[0])
-        note = getattr(logbook, "stop_reason", "")
+        note = logbook.stop_reason
     elif task.algorithm == "tabu":
         _, logbook, hof = recipes.tabu(puzzle, seed=task.seed, **{"verbose": False, **options})
         best, fitness = np.asarray(hof[0]), hof[0].fitness.values[0]
@@ -172,13 +172,14 @@ def summarise(results: Iterable[RunResult], *, by: str = "dataset") -> list[dict
         raise ValueError(f"group by 'dataset' or 'givens', not {by!r}")
     groups: dict[tuple[str, str], list[RunResult]] = {}
     series: dict[tuple[str, str], str] = {}
+    sides: dict[tuple[str, str], int] = {}
     for result in results:
         key = (result.dataset, result.algorithm)
         series[key] = result.algorithm
         if by == "givens":
             side = math.isqrt(len(result.grid))
             key = (f"{side}x{side} {100 * result.givens_share:.0f} %", result.algorithm)
-            series[key] = f"{result.algorithm}, {side}x{side}"
+            series[key], sides[key] = f"{result.algorithm}, {side}x{side}", side
         groups.setdefault(key, []).append(result)
     rows = []
     for (dataset, algorithm), mine in groups.items():
@@ -193,8 +194,7 @@ def summarise(results: Iterable[RunResult], *, by: str = "dataset") -> list[dict
             row.update({f"{key}_median": median, f"{key}_q1": q1, f"{key}_q3": q3})
         rows.append(row)
     if by == "givens":  # by size, then share of givens, not in the order the files came
-        rows.sort(key=lambda r: (r["algorithm"], math.isqrt(len(groups[r["dataset"], r["algorithm"]][0].grid)),
-                                 r["givens_share"]))
+        rows.sort(key=lambda r: (r["algorithm"], sides[r["dataset"], r["algorithm"]], r["givens_share"]))
     return rows
 
 

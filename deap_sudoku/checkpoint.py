@@ -49,7 +49,6 @@ class Checkpoint:
     path: Path
     every: int = 1
     identity: dict = field(default_factory=dict)
-    saves: int = field(default=0, init=False)
 
     def __post_init__(self) -> None:
         self.path = Path(self.path)
@@ -65,10 +64,10 @@ class Checkpoint:
         state = dict(state, random_state=random.getstate(), numpy_state=np.random.get_state())
         write_atomic(self.path, pickle.dumps({"format": FORMAT, "identity": self.identity, "state": state},
                                              protocol=pickle.HIGHEST_PROTOCOL), overwrite=True)
-        self.saves += 1
 
-    def load(self) -> dict | None:
-        """The saved state, with the random states already restored; None when there is no file yet.
+    def read(self) -> dict | None:
+        """The saved state, checked to be this run's, without touching any random state; None
+        when there is no file yet.  For refusing another run's file before anything starts.
 
         :raises CheckpointError: for a file that is not a checkpoint, or one of another run or version.
         """
@@ -87,7 +86,12 @@ class Checkpoint:
             if theirs.get(key) != mine:
                 raise CheckpointError(f"{self.path} belongs to another run: its {key} is {theirs.get(key)!r}, "
                                       f"this run's is {mine!r}; use another file or delete it to start afresh")
-        state = data["state"]
-        random.setstate(state.pop("random_state"))
-        np.random.set_state(state.pop("numpy_state"))
+        return data["state"]
+
+    def load(self) -> dict | None:
+        """:meth:`read`, then restore the random states of ``random`` and numpy the run had."""
+        state = self.read()
+        if state is not None:
+            random.setstate(state.pop("random_state"))
+            np.random.set_state(state.pop("numpy_state"))
         return state

@@ -188,7 +188,7 @@ def _checkpoint(path: str, every: int, algorithm: str, puzzles: list[Puzzle], se
         raise _InputError(f"--checkpoint needs a file with one puzzle; this one has {len(puzzles)}")
     checkpoint = Checkpoint(path, every, run_identity(puzzles[0], algorithm, seed, options))
     try:
-        state = checkpoint.load()
+        state = checkpoint.read()
     except CheckpointError as exc:
         raise _InputError(str(exc)) from None
     if state is not None:

@@ -84,7 +84,7 @@ def run_example(main: Callable, args: argparse.Namespace, algorithm: str, **opti
         try:
             options["checkpoint"] = Checkpoint(args.checkpoint, args.checkpoint_every,
                                                run_identity(puzzle, algorithm, args.seed, options))
-            options["checkpoint"].load()  # refuse another run's file before starting
+            options["checkpoint"].read()  # refuse another run's file before starting
         except (CheckpointError, ValueError) as exc:
             raise SystemExit(f"error: {exc}") from None
     with graceful():
