@@ -20,10 +20,10 @@ import numpy as np
 from deap import algorithms
 
 from deap_sudoku import Shape, read
-from deap_sudoku.fitness import batch_map
-from deap_sudoku.generate import generate_puzzle
-from deap_sudoku.individual import clone
-from deap_sudoku.toolbox import FITNESSES, make_toolbox
+from deap_sudoku.tools.fitness import batch_map
+from deap_sudoku.exact.generate import generate_puzzle
+from deap_sudoku.tools.individual import clone
+from deap_sudoku.tools.toolbox import FITNESSES, make_toolbox
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 

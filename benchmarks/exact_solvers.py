@@ -8,6 +8,7 @@ The table it prints is the one in README.md.
 
 from __future__ import annotations
 
+import random
 import argparse
 import glob
 import json
@@ -16,7 +17,7 @@ import time
 from pathlib import Path
 
 from deap_sudoku import read
-from deap_sudoku.solvers import solve, verify
+from deap_sudoku.exact import solve, verify
 
 
 def sets(data: Path) -> dict[str, list[Path]]:
@@ -53,7 +54,7 @@ def main() -> None:
         times = []
         for puzzle in puzzles:
             start = time.perf_counter()
-            solution = solve(puzzle, seed=args.seed)
+            solution = solve(puzzle, rng=random.Random(args.seed))
             times.append(time.perf_counter() - start)
             if solution is None or not verify(solution, puzzle):
                 raise SystemExit(f"{name}: wrong answer for {puzzle!r}")

@@ -21,7 +21,8 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from deap_sudoku import read, recipes
+from deap_sudoku import read
+from deap_sudoku.runs import recipes
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
 LIMIT = 10.0
@@ -38,7 +39,7 @@ VARIANTS = {
 def one(job: tuple[str, object, int]) -> tuple[bool, float]:
     variant, puzzle, seed = job
     start = time.perf_counter()
-    _, _, hof = recipes.memetic(puzzle, seed=seed, max_seconds=LIMIT, max_generations=10**9, verbose=False,
+    _, _, hof = recipes.memetic(puzzle, seed=seed, max_seconds=LIMIT, max_generations=10**9,
                                 **VARIANTS[variant])
     seconds = time.perf_counter() - start
     return hof[0].fitness.values[0] == 0 and seconds <= LIMIT, seconds

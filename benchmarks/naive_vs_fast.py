@@ -7,7 +7,7 @@ block-uniform crossover, an in-box swap mutation and the collision count:
 naive = creator-made list individuals, Python-set fitness per individual,
 deepcopy clone, builtin map, ``algorithms.eaSimple``; make_toolbox = the same
 eaSimple with this package's numpy individuals, batched bitmask fitness and
-fast clone; batched = ``deap_sudoku.batched.ea_simple_batched``, the same
+fast clone; batched = ``deap_sudoku.algorithms.batched.ea_simple_batched``, the same
 generation as array operations over the whole population.  Also: how one
 evaluation and one local-search move grow with grid size (the tabu search's
 in-box swap with incremental row/column scores, and the memetic GA's
@@ -27,14 +27,14 @@ import numpy as np
 from deap import algorithms, base, creator, tools
 
 from deap_sudoku import Shape, read
-from deap_sudoku.batched import ea_simple_batched
-from deap_sudoku.fitness import eval_collisions
-from deap_sudoku.generate import generate_puzzle
-from deap_sudoku.individual import Individual, clone
-from deap_sudoku.init import init_block_permutation
-from deap_sudoku.repair import PropagationRepair, mut_destroy_repair, mut_repair
+from deap_sudoku.algorithms.batched import ea_simple_batched
+from deap_sudoku.tools.fitness import eval_collisions
+from deap_sudoku.exact.generate import generate_puzzle
+from deap_sudoku.tools.individual import Individual, clone
+from deap_sudoku.tools.init import init_block_permutation
+from deap_sudoku.algorithms.repair import PropagationRepair, mut_destroy_repair, mut_repair
 from deap_sudoku.tabu import _apply_swap
-from deap_sudoku.toolbox import make_toolbox
+from deap_sudoku.tools.toolbox import make_toolbox
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 
@@ -50,7 +50,7 @@ def naive_toolbox(puzzle) -> base.Toolbox:
     n = puzzle.n
 
     def individual():
-        return creator.NaiveGrid(init_block_permutation(Individual, puzzle).tolist())
+        return creator.NaiveGrid(init_block_permutation(Individual, puzzle=puzzle).tolist())
 
     def evaluate(grid):
         return (sum(len(unit) - len({grid[c] for c in unit}) for unit in units),)
@@ -125,11 +125,11 @@ def scaling() -> list[dict]:
     mut_repair(init_block_permutation(Individual, warm.puzzle), repair=warm)
     for box in ((3, 3), (4, 4), (5, 5), (6, 6)):
         shape = Shape(*box)
-        puzzle = generate_puzzle(shape, shape.cells // 2, seed=1, unique=False)
+        puzzle = generate_puzzle(shape, shape.cells // 2, random.Random(1), unique=False)
         rng = random.Random(0)
-        ind = init_block_permutation(Individual, puzzle, rng=rng)
-        one = min(timeit.repeat(lambda: eval_collisions(ind, puzzle), number=200, repeat=3)) / 200
-        population = np.stack([init_block_permutation(Individual, puzzle, rng=rng) for _ in range(1000)])
+        ind = init_block_permutation(Individual, puzzle=puzzle, rng=rng)
+        one = min(timeit.repeat(lambda: eval_collisions(ind, puzzle=puzzle), number=200, repeat=3)) / 200
+        population = np.stack([init_block_permutation(Individual, puzzle=puzzle, rng=rng) for _ in range(1000)])
         batch = min(timeit.repeat(lambda: eval_collisions.batch(population, puzzle), number=5, repeat=3)) / 5 / 1000
         grid = ind.tolist()
         n = shape.n

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from deap_sudoku import read
 from deap_sudoku.fileio import write_atomic
-from deap_sudoku.solvers import verify
+from deap_sudoku.exact import verify
 
 ROOT = Path(__file__).resolve().parents[1]
 LEVELS = ("easy", "medium", "hard", "expert")

@@ -1,16 +1,20 @@
-"""deap_sudoku: Sudoku parts for DEAP — puzzle model, file formats, exact solvers and evolutionary operators."""
+"""deap_sudoku: Sudoku parts for DEAP — puzzle model, file formats, propagation, exact solvers,
+evolutionary operators and algorithms.
 
-from .errors import PuzzleError, PuzzleFileError
-from .formats import FORMATS, detect_format, dumps, loads, read, write
-from .individual import Individual, MaxIndividual
-from .puzzle import Conflict, Puzzle, find_conflicts
-from .shape import Shape
-from .toolbox import make_toolbox
+The layers, each importing only from those before it: :mod:`~deap_sudoku.grid`,
+:mod:`~deap_sudoku.io`, :mod:`~deap_sudoku.propagation`, :mod:`~deap_sudoku.exact`,
+:mod:`~deap_sudoku.tools`, :mod:`~deap_sudoku.algorithms`, :mod:`~deap_sudoku.runs`,
+:mod:`~deap_sudoku.cli`.  The most used names are here too.
+"""
+
+from ._version import __version__
+from .grid import Conflict, Puzzle, PuzzleError, PuzzleFileError, Shape, find_conflicts
+from .io import FORMATS, detect_format, dumps, load_sample, loads, read, write
+from .tools import Individual, MaxIndividual, make_toolbox
 
 __all__ = [
     "Puzzle", "Shape", "Conflict", "find_conflicts",
     "PuzzleError", "PuzzleFileError",
-    "FORMATS", "detect_format", "loads", "dumps", "read", "write",
-    "Individual", "MaxIndividual", "make_toolbox",
+    "FORMATS", "detect_format", "loads", "dumps", "read", "write", "load_sample",
+    "Individual", "MaxIndividual", "make_toolbox", "__version__",
 ]
-__version__ = "0.1.0"

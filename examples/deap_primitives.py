@@ -5,21 +5,21 @@
 
 from __future__ import annotations
 
-import argparse
 import random
 
+import click
 import numpy as np
 from deap import algorithms, tools
 
-from deap_sudoku.reporting import fitness_statistics, load_puzzle, report
-from deap_sudoku.toolbox import make_toolbox
+from deap_sudoku.cli.examples import example_options, load_puzzle, print_result
+from deap_sudoku.io import load_sample
+from deap_sudoku.tools import fitness_statistics, make_toolbox
 
 
-def main(puzzle=None, *, seed: int = 0, algorithm: str = "simple", population_size: int = 200,
-         ngen: int = 60, verbose: bool = True):
+def main(puzzle=None, *, seed=0, algorithm="simple", population_size=200, ngen=60, verbose=True):
     """Run eaSimple or eaMuPlusLambda; return ``(population, logbook, hall_of_fame)``."""
-    puzzle = puzzle or load_puzzle(None)
-    random.seed(seed)
+    puzzle = puzzle or load_sample()
+    random.seed(seed)  # DEAP's own loops draw from the random module, so the operators do too (no rng=)
     toolbox = make_toolbox(puzzle, mutate="conflict_swap_in_box")
     population = toolbox.population(n=population_size)
     hof = tools.HallOfFame(1, similar=np.array_equal)
@@ -31,18 +31,18 @@ def main(puzzle=None, *, seed: int = 0, algorithm: str = "simple", population_si
                                                         lambda_=2 * population_size, cxpb=0.3, mutpb=0.7,
                                                         ngen=ngen, stats=fitness_statistics(), halloffame=hof,
                                                         verbose=verbose)
-    if verbose:
-        report(puzzle, hof[0])
     return population, logbook, hof
 
 
+@click.command(help=__doc__.splitlines()[0])
+@example_options()
+@click.option("--algorithm", type=click.Choice(["simple", "mu_plus_lambda"]), default="simple", show_default=True)
+@click.option("--ngen", type=click.IntRange(min=1), default=60, show_default=True)
+def cli(puzzle_file, seed, population, algorithm, ngen):
+    puzzle = load_puzzle(puzzle_file)
+    _, _, hof = main(puzzle, seed=seed, algorithm=algorithm, population_size=population, ngen=ngen)
+    print_result(puzzle, hof[0])
+
+
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("puzzle", nargs="?", help="puzzle file (default: data/9x9-easy.txt)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--algorithm", choices=["simple", "mu_plus_lambda"], default="simple")
-    parser.add_argument("--population", type=int, default=200)
-    parser.add_argument("--ngen", type=int, default=60)
-    args = parser.parse_args()
-    main(load_puzzle(args.puzzle), seed=args.seed, algorithm=args.algorithm, population_size=args.population,
-         ngen=args.ngen)
+    cli()

@@ -1,4 +1,4 @@
-"""The project's best solver: a memetic GA with propagation repair (deap_sudoku.memetic).
+"""The project's best solver: a memetic GA with propagation repair (deap_sudoku.algorithms.memetic).
 
 Block-permutation individuals started from the candidates propagation leaves;
 tournament-selected mates and block-uniform crossover; every child improved
@@ -12,23 +12,63 @@ the phase transition (see the README's Performance section).
 
 from __future__ import annotations
 
-from deap_sudoku import recipes
-from deap_sudoku.reporting import example_parser, load_puzzle, run_example
+import random
+
+import click
+import numpy as np
+from deap import base, tools
+
+from deap_sudoku.algorithms import PropagationRepair, Stop, ea_memetic, mut_destroy_repair, mut_repair
+from deap_sudoku.cli.examples import (checkpoint_options, example_options, load_puzzle, print_generation,
+                                      run_example)
+from deap_sudoku.io import load_sample
+from deap_sudoku.tools import (Individual, clone, cx_block_uniform, eval_collisions, fitness_statistics,
+                               init_block_permutation, sel_tournament)
 
 
-def main(puzzle=None, **options):
-    """Run :func:`deap_sudoku.recipes.memetic` (where the composition is) on ``puzzle``, or on the default puzzle."""
-    return recipes.memetic(puzzle or load_puzzle(None), **options)
+def main(puzzle=None, *, seed=0, population_size=4, cxpb=0.2, stall=20, share=0.5, max_generations=5000,
+         max_seconds=None, checkpoint=None, requested=None, verbose=True):
+    """Run the memetic GA until solved or a budget ends; return ``(population, logbook, hall_of_fame)``."""
+    puzzle = puzzle or load_sample()
+    rng = random.Random(seed)
+    repair = PropagationRepair(puzzle)  # the puzzle's propagated candidates, and the compiled rebuild
+    toolbox = base.Toolbox()
+    toolbox.register("individual", init_block_permutation, Individual, puzzle=puzzle, restrict=True, rng=rng)
+    toolbox.register("population", tools.initRepeat, list, toolbox.individual)
+    toolbox.register("evaluate", eval_collisions, puzzle=puzzle)
+    toolbox.register("mate", cx_block_uniform, puzzle=puzzle, rng=rng)
+    toolbox.register("repair", mut_repair, repair=repair, rng=rng)  # after crossover: keep clash-free cells
+    toolbox.register("improve", mut_destroy_repair, repair=repair, share=share, rng=rng)  # the local search
+    toolbox.register("select", sel_tournament, tournsize=2, rng=rng)
+    toolbox.register("clone", clone)
+    toolbox.repair_kernel = repair  # lets ea_memetic stop at once on a puzzle propagation refutes
+
+    hof = tools.HallOfFame(1, similar=np.array_equal)
+    population, logbook = ea_memetic(
+        toolbox.population(n=population_size), toolbox, cxpb=cxpb, stall=stall, rng=rng, halloffame=hof,
+        stats=fitness_statistics(),
+        stop=Stop(solved=0, max_generations=max_generations, max_seconds=max_seconds, requested=requested),
+        checkpoint=checkpoint, callback=print_generation if verbose else None)
+    return population, logbook, hof
+
+
+@click.command(help=__doc__.splitlines()[0])
+@example_options(population=4)
+@checkpoint_options
+@click.option("--cxpb", type=click.FloatRange(0, 1), default=0.2, show_default=True,
+              help="Chance that a child is a crossover.")
+@click.option("--stall", type=click.IntRange(min=1), default=20, show_default=True,
+              help="Children without improvement before a slot restarts.")
+@click.option("--share", type=click.FloatRange(0, 1), default=0.5, show_default=True,
+              help="Part of a clashing cell's peers freed with it.")
+@click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=None)
+@click.option("--max-generations", type=click.IntRange(min=1), default=5000, show_default=True)
+def cli(puzzle_file, seed, population, checkpoint, checkpoint_every, cxpb, stall, share, max_seconds,
+        max_generations):
+    run_example(main, load_puzzle(puzzle_file), algorithm="memetic", checkpoint=checkpoint,
+                checkpoint_every=checkpoint_every, seed=seed, population_size=population, cxpb=cxpb, stall=stall,
+                share=share, max_seconds=max_seconds, max_generations=max_generations)
 
 
 if __name__ == "__main__":
-    parser = example_parser(__doc__.splitlines()[0])
-    parser.set_defaults(population=4)
-    parser.add_argument("--cxpb", type=float, default=0.2, help="chance that a child is a crossover")
-    parser.add_argument("--stall", type=int, default=20, help="children without improvement before a slot restarts")
-    parser.add_argument("--share", type=float, default=0.5, help="part of a clashing cell's peers freed with it")
-    parser.add_argument("--max-seconds", type=float, default=None)
-    parser.add_argument("--max-generations", type=int, default=5000)
-    args = parser.parse_args()
-    run_example(main, args, "memetic", cxpb=args.cxpb, stall=args.stall, share=args.share,
-                max_seconds=args.max_seconds, max_generations=args.max_generations)
+    cli()

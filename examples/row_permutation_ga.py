@@ -9,21 +9,55 @@ swaps two free cells with probability ``mutation_rate``.
 
 from __future__ import annotations
 
-from deap_sudoku import recipes
-from deap_sudoku.reporting import example_parser, load_puzzle, run_example
+import random
+
+import click
+import numpy as np
+from deap import base, tools
+
+from deap_sudoku.algorithms import Stop, ea_generational
+from deap_sudoku.cli.examples import (checkpoint_options, example_options, load_puzzle, print_generation,
+                                      run_example)
+from deap_sudoku.io import load_sample
+from deap_sudoku.tools import (Individual, batch_map, clone, cx_row_uniform, eval_column_box_collisions,
+                               fitness_statistics, init_row_permutation, mut_swap_in_row, sel_tournament)
 
 
-def main(puzzle=None, **options):
-    """Run :func:`deap_sudoku.recipes.row_permutation_ga` (where the composition is) on ``puzzle``, or on the default puzzle."""
-    return recipes.row_permutation_ga(puzzle or load_puzzle(None), **options)
+def main(puzzle=None, *, seed=0, population_size=200, elites_size=10, k=3, mutation_rate=0.1, cxpb=0.9,
+         max_generations=1000, checkpoint=None, requested=None, verbose=True):
+    """Run the row-permutation GA; return ``(population, logbook, hall_of_fame)``."""
+    puzzle = puzzle or load_sample()
+    rng = random.Random(seed)
+    toolbox = base.Toolbox()
+    toolbox.register("individual", init_row_permutation, Individual, puzzle=puzzle, rng=rng)
+    toolbox.register("population", tools.initRepeat, list, toolbox.individual)
+    toolbox.register("evaluate", eval_column_box_collisions, puzzle=puzzle)  # rows are right by construction
+    toolbox.register("mate", cx_row_uniform, puzzle=puzzle, rng=rng)
+    toolbox.register("mutate", mut_swap_in_row, puzzle=puzzle, indpb=mutation_rate, rng=rng)
+    toolbox.register("select", sel_tournament, tournsize=k, rng=rng)
+    toolbox.register("clone", clone)
+    toolbox.register("map", batch_map)
+
+    hof = tools.HallOfFame(1, similar=np.array_equal)
+    population, logbook = ea_generational(
+        toolbox.population(n=population_size), toolbox, cxpb, 1.0, rng=rng, elites=elites_size, halloffame=hof,
+        stats=fitness_statistics(), stop=Stop(solved=0, max_generations=max_generations, requested=requested),
+        checkpoint=checkpoint, callback=print_generation if verbose else None)
+    return population, logbook, hof
+
+
+@click.command(help=__doc__.splitlines()[0])
+@example_options()
+@checkpoint_options
+@click.option("--elites-size", type=click.IntRange(min=0), default=10, show_default=True)
+@click.option("--k", type=click.IntRange(min=1), default=3, show_default=True, help="Tournament size.")
+@click.option("--mutation-rate", type=click.FloatRange(0, 1), default=0.1, show_default=True)
+@click.option("--max-generations", type=click.IntRange(min=1), default=1000, show_default=True)
+def cli(puzzle_file, seed, population, checkpoint, checkpoint_every, elites_size, k, mutation_rate, max_generations):
+    run_example(main, load_puzzle(puzzle_file), algorithm="row-ga", checkpoint=checkpoint,
+                checkpoint_every=checkpoint_every, seed=seed, population_size=population, elites_size=elites_size,
+                k=k, mutation_rate=mutation_rate, max_generations=max_generations)
 
 
 if __name__ == "__main__":
-    parser = example_parser(__doc__.splitlines()[0])
-    parser.add_argument("--elites-size", type=int, default=10)
-    parser.add_argument("--k", type=int, default=3, help="tournament size")
-    parser.add_argument("--mutation-rate", type=float, default=0.1)
-    parser.add_argument("--max-generations", type=int, default=1000)
-    args = parser.parse_args()
-    run_example(main, args, "row-ga", elites_size=args.elites_size, k=args.k, mutation_rate=args.mutation_rate,
-                max_generations=args.max_generations)
+    cli()

@@ -5,26 +5,50 @@
 
 from __future__ import annotations
 
-import argparse
+import random
 
-from deap_sudoku import recipes
-from deap_sudoku.reporting import load_puzzle
+import click
+import numpy as np
+from deap import tools
+
+from deap_sudoku.algorithms import INTERRUPTED, tabu_search
+from deap_sudoku.cli.examples import example_options, load_puzzle, run_example
+from deap_sudoku.io import load_sample
+from deap_sudoku.tools import Individual
 
 
-def main(puzzle=None, **options):
-    """Run :func:`deap_sudoku.recipes.tabu` (where the composition is) on ``puzzle``, or on the default puzzle."""
-    return recipes.tabu(puzzle or load_puzzle(None), **options)
+def main(puzzle=None, *, seed=0, candidates=100, tenure=5, max_steps=100_000, restrict=True, requested=None,
+         verbose=True):
+    """Run tabu search; return ``([best], logbook, hall_of_fame)`` like the GA examples."""
+    puzzle = puzzle or load_sample()
+    progress = (lambda step, score, best: click.echo(f"step {step}: score {score}, best {best}")) if verbose else None
+    result = tabu_search(puzzle, rng=random.Random(seed), candidates=candidates, tenure=tenure, max_steps=max_steps,
+                         restrict=restrict, callback=progress, requested=requested)
+    best = Individual(result.grid)
+    best.fitness.values = (result.score,)
+    hof = tools.HallOfFame(1, similar=np.array_equal)
+    hof.update([best])
+    logbook = tools.Logbook()
+    logbook.record(steps=result.steps, score=result.score, seconds=result.seconds)
+    logbook.stop_reason = INTERRUPTED if result.interrupted else "solved" if result.solved else "steps"
+    if verbose:
+        click.echo(f"{result.steps} steps, {result.seconds:.3f} s, score {result.score}")
+    return [best], logbook, hof
+
+
+@click.command(help=__doc__.splitlines()[0])
+@example_options(population=None)
+@click.option("--candidates", type=click.IntRange(min=1), default=100, show_default=True,
+              help="Random in-box swaps looked at per step.")
+@click.option("--tenure", type=click.IntRange(min=0), default=5, show_default=True,
+              help="Steps a swapped cell stays tabu.")
+@click.option("--max-steps", type=click.IntRange(min=1), default=100_000, show_default=True)
+@click.option("--restrict/--no-restrict", default=True, show_default=True,
+              help="Start from a block-permutation restricted by propagation, or from any.")
+def cli(puzzle_file, seed, candidates, tenure, max_steps, restrict):
+    run_example(main, load_puzzle(puzzle_file), seed=seed, candidates=candidates, tenure=tenure, max_steps=max_steps,
+                restrict=restrict)
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("puzzle", nargs="?", help="puzzle file (default: data/9x9-easy.txt)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--candidates", type=int, default=100)
-    parser.add_argument("--tenure", type=int, default=5)
-    parser.add_argument("--max-steps", type=int, default=100_000)
-    parser.add_argument("--no-restrict", dest="restrict", action="store_false",
-                        help="start from any block-permutation, not one restricted by propagation")
-    args = parser.parse_args()
-    main(load_puzzle(args.puzzle), seed=args.seed, candidates=args.candidates, tenure=args.tenure,
-         max_steps=args.max_steps, restrict=args.restrict)
+    cli()

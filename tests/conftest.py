@@ -11,9 +11,10 @@ import numpy as np
 
 import pytest
 
-from deap_sudoku import Puzzle, solvers
-from deap_sudoku.puzzle import find_conflicts
-from deap_sudoku.repair import PropagationRepair
+from deap_sudoku import Puzzle
+from deap_sudoku.algorithms.repair import PropagationRepair
+from deap_sudoku.exact import count_solutions, solve
+from deap_sudoku.grid import find_conflicts
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED_DATA = Path(os.environ.get("DEAP_SUDOKU_SHARED_DATA", REPO.parent / "shared" / "data"))
@@ -40,7 +41,7 @@ def unsolvable() -> Puzzle:
     """A hard puzzle with one empty cell given a wrong value: no conflicts, no solution,
     and propagation alone does not find that out, so a GA on it runs to its budget."""
     puzzle = Puzzle.parse(FORUM_HARDEST)
-    solved = solvers.solve(puzzle)
+    solved = solve(puzzle)
     for cell in np.flatnonzero(~puzzle.givens):
         for value in range(1, 10):
             cells = puzzle.cells.copy()
@@ -48,7 +49,7 @@ def unsolvable() -> Puzzle:
             if value == solved.cells[cell] or find_conflicts(puzzle.shape, cells):
                 continue
             candidate = Puzzle(cells, box=puzzle.shape)
-            if solvers.count_solutions(candidate) == 0 and PropagationRepair(candidate).consistent:
+            if count_solutions(candidate) == 0 and PropagationRepair(candidate).consistent:
                 return candidate
     raise AssertionError("no unsolvable variant found")
 

@@ -2,7 +2,7 @@
 
 Used by ``tests/test_fuzz.py`` (a short run) and ``scripts/fuzz_readers.py``
 (100,000 inputs and more).  The oracle: reading any bytes either gives valid
-puzzles or raises :class:`~deap_sudoku.errors.PuzzleError` with a message;
+puzzles or raises :class:`~deap_sudoku.grid.errors.PuzzleError` with a message;
 the CLI answers with exit code 0 or 2 and a one-line message, never a traceback.
 """
 
@@ -15,11 +15,12 @@ from pathlib import Path
 from click.testing import CliRunner
 from hypothesis import strategies as st
 
-from deap_sudoku import Shape, formats
+from deap_sudoku import Shape
+from deap_sudoku.io import formats
 from deap_sudoku.cli import main
-from deap_sudoku.errors import PuzzleError
-from deap_sudoku.generate import dig_puzzle, random_solution
-from deap_sudoku.puzzle import Puzzle, problems
+from deap_sudoku.grid.errors import PuzzleError
+from deap_sudoku.exact.generate import dig_puzzle, random_solution
+from deap_sudoku.grid.puzzle import Puzzle, problems
 
 BOXES = [(2, 2), (2, 3), (3, 3), (3, 4), (4, 4), (5, 5)]
 _SOLUTIONS = {box: random_solution(Shape(*box), random.Random(1)) for box in BOXES}

@@ -1,0 +1,238 @@
+"""A generational loop in DEAP's style with what ``eaSimple`` lacks for Sudoku.
+
+:func:`ea_generational` adds elitism, crossovers with more than two parents,
+stop criteria (:class:`Stop`), random restarts and a per-generation callback,
+while keeping DEAP's interface: a toolbox with ``select``, ``mate``,
+``mutate``, ``evaluate``, ``clone`` and ``map``; ``Statistics``, ``Logbook``
+and ``HallOfFame``; it returns ``(population, logbook)``.  Progress goes to
+the callback (the examples print ``logbook.stream`` there); nothing is printed.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from deap import base, tools
+
+__all__ = ["Stop", "Run", "Checkpointer", "ea_generational", "evaluate_invalid", "INTERRUPTED"]
+
+INTERRUPTED = "interrupted"
+"""``logbook.stop_reason`` of a run ended by :attr:`Stop.requested`."""
+
+
+@dataclass(frozen=True)
+class Stop:
+    """When a run ends; every criterion that is set applies, the first one met wins.
+
+    ``solved``: the first-objective value of a solved grid (0 for collisions, 243
+    for distinct values of a 9x9). ``stagnation``: the best equals the population
+    mean (the block GA's local-minimum test). ``patience``: generations without
+    improvement of the best ever. ``max_*`` are budgets.  ``requested``: asked
+    between generations; a true answer ends the run with reason
+    :data:`INTERRUPTED` (``deap_sudoku.runs.interrupt.requested`` turns Ctrl-C
+    into one).
+    """
+
+    solved: float | None = None
+    stagnation: bool = False
+    patience: int | None = None
+    max_generations: int | None = None
+    max_evaluations: int | None = None
+    max_seconds: float | None = None
+    requested: Callable[[], object] | None = None
+
+    def criteria(self) -> bool:
+        """Whether any criterion other than :attr:`requested` is set (a run needs one to end)."""
+        return any(value is not None and value is not False for name, value in vars(self).items()
+                   if name != "requested")
+
+
+class Checkpointer(Protocol):
+    """Where a run saves itself: :class:`deap_sudoku.runs.checkpoint.Checkpoint` is one."""
+
+    def load(self) -> dict | None:
+        """The saved state, or None when there is none yet."""
+
+    def save(self, state: dict) -> None:
+        """Keep ``state`` (a dict of picklable values)."""
+
+    def due(self, generation: int) -> bool:
+        """Whether to save after ``generation``."""
+
+
+def evaluate_invalid(individuals: list, toolbox: base.Toolbox) -> int:
+    """Evaluate the individuals whose fitness is invalid (in one ``toolbox.map`` call); return how many."""
+    invalid = [ind for ind in individuals if not ind.fitness.valid]
+    for ind, fit in zip(invalid, toolbox.map(toolbox.evaluate, invalid)):
+        ind.fitness.values = fit
+    return len(invalid)
+
+
+def _vary(offspring: list, toolbox: base.Toolbox, cxpb: float, mutpb: float, parents: int, rng) -> None:
+    """DEAP's ``varAnd`` for groups of ``parents``: mate consecutive groups with ``cxpb``, then
+    mutate each with ``mutpb``; changed individuals lose their fitness."""
+    for start in range(0, len(offspring) - parents + 1, parents):
+        if rng.random() < cxpb:
+            group = offspring[start:start + parents]
+            toolbox.mate(*group)
+            for ind in group:
+                del ind.fitness.values
+    for ind in offspring:
+        if rng.random() < mutpb:
+            toolbox.mutate(ind)
+            del ind.fitness.values
+
+
+class Run:
+    """The bookkeeping every generational loop here shares: counters, logbook, hall of fame, stop
+    criteria, checkpoints and stop requests.
+
+    A loop builds one, evaluates and :meth:`begin`-s unless :attr:`resumed`, then
+    ``while not run.finished(): ...; run.next_generation(population, nevals)``.
+    With a ``checkpoint`` that holds a state, the run resumes from it:
+    population, counters, logbook, hall of fame, the loop's ``extra`` state and
+    the state of ``rng``, so the rest of the run is the one an uninterrupted run
+    would have had, bit for bit, as long as every operator draws from ``rng``.
+    """
+
+    def __init__(self, population: list, *, stop: Stop, rng: random.Random, stats: tools.Statistics | None = None,
+                 halloffame: tools.HallOfFame | None = None,
+                 callback: Callable[[int, list, tools.Logbook], None] | None = None,
+                 checkpoint: Checkpointer | None = None, extra: dict | None = None) -> None:
+        if not stop.criteria():
+            raise ValueError("set at least one stop criterion")
+        self.stop, self.stats, self.halloffame, self.callback = stop, stats, halloffame, callback
+        self.checkpoint, self.rng = checkpoint, rng
+        self.population = population
+        self.extra = extra if extra is not None else {}
+        self.logbook = tools.Logbook()
+        self.logbook.header = ["gen", "nevals", "restarts"] + (stats.fields if stats else [])
+        self.generation = self.evaluations = self.restarts = self.since_improvement = 0
+        self.best_ever = None
+        self.started = time.perf_counter()
+        state = checkpoint.load() if checkpoint is not None else None
+        self.resumed = state is not None
+        if state is not None:
+            self._restore(state)
+
+    def begin(self, nevals: int) -> None:
+        """Record generation 0 of a fresh run whose population has just been evaluated."""
+        self.evaluations = nevals
+        self.best_ever = max(ind.fitness for ind in self.population)
+        self._record(nevals)
+
+    def finished(self) -> bool:
+        """Whether to stop now; sets ``logbook.stop_reason`` and writes the final checkpoint if so."""
+        requested = self.stop.requested is not None and self.stop.requested()
+        reason = INTERRUPTED if requested else _stop_reason(
+            self.stop, self.population, self.generation, self.evaluations, self.since_improvement, self.started)
+        if reason:
+            self.logbook.stop_reason = reason
+            if self.checkpoint is not None:
+                self.checkpoint.save(self._state())
+        return bool(reason)
+
+    def next_generation(self, population: list, nevals: int) -> None:
+        """Adopt the new ``population`` of ``nevals`` evaluations, log it, checkpoint when due."""
+        self.population = population
+        self.generation += 1
+        self.evaluations += nevals
+        best_now = max(ind.fitness for ind in population)
+        if best_now > self.best_ever:
+            self.best_ever, self.since_improvement = best_now, 0
+        else:
+            self.since_improvement += 1
+        self._record(nevals)
+        if self.checkpoint is not None and self.checkpoint.due(self.generation):
+            self.checkpoint.save(self._state())
+
+    def _record(self, nevals: int) -> None:
+        if self.halloffame is not None:
+            self.halloffame.update(self.population)
+        self.logbook.record(gen=self.generation, nevals=nevals, restarts=self.restarts,
+                            **(self.stats.compile(self.population) if self.stats else {}))
+        if self.callback is not None:
+            self.callback(self.generation, self.population, self.logbook)
+
+    def _state(self) -> dict:
+        state = {name: getattr(self, name) for name in _SAVED}
+        state["elapsed"] = time.perf_counter() - self.started
+        state["hall_of_fame"] = list(self.halloffame) if self.halloffame is not None else []
+        state["rng_state"] = self.rng.getstate()
+        return state
+
+    def _restore(self, state: dict) -> None:
+        for name in _SAVED:
+            setattr(self, name, state[name])
+        self.started = time.perf_counter() - state["elapsed"]
+        if self.halloffame is not None:
+            self.halloffame.clear()
+            self.halloffame.update(state["hall_of_fame"])
+        self.rng.setstate(state["rng_state"])
+
+
+_SAVED = ("population", "logbook", "generation", "evaluations", "restarts", "since_improvement", "best_ever", "extra")
+
+
+def ea_generational(population: list, toolbox: base.Toolbox, cxpb: float, mutpb: float, *, stop: Stop,
+                    rng: random.Random, elites: int = 0, parents: int = 2, restart_after: int | None = None,
+                    stats: tools.Statistics | None = None, halloffame: tools.HallOfFame | None = None,
+                    callback: Callable[[int, list, tools.Logbook], None] | None = None,
+                    checkpoint: Checkpointer | None = None) -> tuple[list, tools.Logbook]:
+    """Evolve ``population`` until a criterion of ``stop`` is met (or a stop is requested).
+
+    Each generation selects ``len(population) - elites`` parents, clones and
+    varies them in groups of ``parents`` (``toolbox.mate`` must take that many),
+    evaluates the changed ones in one ``toolbox.map`` call, and adds the
+    ``elites`` best of the previous generation unchanged.  With
+    ``restart_after``, a population that has not improved the best ever for
+    that many generations is replaced by a fresh ``toolbox.population``; the
+    hall of fame keeps the best ever and the logbook counts ``restarts``.
+    ``logbook.stop_reason`` names the criterion that ended the run.  ``rng``
+    draws the crossover and mutation coins; ``callback(generation, population,
+    logbook)`` follows every generation.  With ``checkpoint``, the run saves
+    itself and resumes from an existing state (:class:`Run`).
+    """
+    run = Run(population, stop=stop, stats=stats, halloffame=halloffame, callback=callback,
+              checkpoint=checkpoint, rng=rng)
+    size = len(population)
+    if not run.resumed:
+        run.begin(evaluate_invalid(population, toolbox))
+    while not run.finished():
+        population = run.population
+        if restart_after is not None and run.since_improvement >= restart_after:
+            population = toolbox.population(n=size)
+            run.restarts += 1
+            run.since_improvement = 0
+            nevals = evaluate_invalid(population, toolbox)
+        else:
+            chosen = sorted(population, key=lambda ind: ind.fitness, reverse=True)[:elites] if elites else []
+            offspring = [toolbox.clone(ind) for ind in toolbox.select(population, size - elites)]
+            _vary(offspring, toolbox, cxpb, mutpb, parents, rng)
+            nevals = evaluate_invalid(offspring, toolbox)
+            population = offspring + [toolbox.clone(ind) for ind in chosen]
+        run.next_generation(population, nevals)
+    return run.population, run.logbook
+
+
+def _stop_reason(stop: Stop, population: list, generation: int, evaluations: int, since_improvement: int,
+                 started: float) -> str | None:
+    values = [ind.fitness.values[0] for ind in population]
+    best = max(population, key=lambda ind: ind.fitness).fitness.values[0]
+    if stop.solved is not None and best == stop.solved:
+        return "solved"
+    if stop.stagnation and generation > 0 and best == sum(values) / len(values):
+        return "stagnation"
+    if stop.patience is not None and since_improvement >= stop.patience:
+        return "no improvement"
+    if stop.max_generations is not None and generation >= stop.max_generations:
+        return "generations"
+    if stop.max_evaluations is not None and evaluations >= stop.max_evaluations:
+        return "evaluations"
+    if stop.max_seconds is not None and time.perf_counter() - started >= stop.max_seconds:
+        return "time"
+    return None

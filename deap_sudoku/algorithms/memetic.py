@@ -1,0 +1,129 @@
+"""The project's best solver: a memetic GA over block-permutations with propagation repair.
+
+A population of block-permutation individuals (givens fixed, every box a
+permutation, initial values restricted to the candidates propagation leaves)
+evolves in DEAP's terms: ``toolbox.select`` picks a mate, ``toolbox.mate``
+(block-uniform crossover, which moves whole boxes) recombines, and every
+child is improved by local search before it competes.  The improvement step is
+:mod:`~deap_sudoku.algorithms.repair`: the clashing cells and part of their peers are
+freed and rebuilt under constraint propagation (a large-neighbourhood move
+that never backtracks), written back into the individual (Lamarckian).
+
+Each population slot keeps the better of itself and its child, and duplicates
+of another member are refused, so the population stays diverse.  A slot that
+has not improved for ``stall`` children restarts from a fresh individual:
+solve times are heavy-tailed and restarts cut the tail (measured in
+``benchmarks/memetic_ablation.py``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from deap import base, tools
+
+from ..grid.puzzle import Puzzle
+from ..tools.crossover import cx_block_uniform
+from ..tools.fitness import eval_collisions
+from ..tools.individual import Individual, clone
+from ..tools.init import init_block_permutation
+from ..tools.selection import sel_tournament
+from .generational import Checkpointer, Run, Stop
+from .repair import PropagationRepair, mut_destroy_repair, mut_repair
+
+__all__ = ["memetic_toolbox", "ea_memetic", "REFUTED"]
+
+REFUTED = "no solution: propagation of the givens ends in a contradiction"
+
+
+def memetic_toolbox(puzzle: Puzzle, *, rng: random.Random, share: float = 0.5, noise: float = 0.0,
+                    tournsize: int = 2, locked_candidates: bool = True, compiled: bool = True) -> base.Toolbox:
+    """The memetic solver's parts, registered under DEAP's names plus ``repair`` and ``improve``.
+
+    ``share`` is the part of a clashing cell's peers freed with it by
+    ``improve``; ``noise`` the chance that a rebuilt cell ignores its own value;
+    ``compiled=False`` runs the pure-Python reference kernel (same results, slower).
+    Every part that draws is bound to ``rng``.
+    """
+    repair = PropagationRepair(puzzle, locked_candidates, compiled)
+    toolbox = base.Toolbox()
+    toolbox.register("individual", init_block_permutation, Individual, puzzle=puzzle, restrict=True, rng=rng)
+    toolbox.register("population", tools.initRepeat, list, toolbox.individual)
+    toolbox.register("evaluate", eval_collisions, puzzle=puzzle)
+    toolbox.register("mate", cx_block_uniform, puzzle=puzzle, rng=rng)
+    toolbox.register("repair", mut_repair, repair=repair, noise=noise, rng=rng)
+    toolbox.register("improve", mut_destroy_repair, repair=repair, share=share, noise=noise, rng=rng)
+    toolbox.register("select", sel_tournament, tournsize=tournsize, rng=rng)
+    toolbox.register("clone", clone)
+    toolbox.repair_kernel = repair
+    return toolbox
+
+
+def _fresh(toolbox: base.Toolbox) -> Individual:
+    individual = toolbox.individual()
+    toolbox.repair(individual)
+    individual.fitness.values = toolbox.evaluate(individual)
+    return individual
+
+
+def ea_memetic(population: list, toolbox: base.Toolbox, *, stop: Stop, rng: random.Random, cxpb: float = 0.2,
+               stall: int = 20, stats: tools.Statistics | None = None, halloffame: tools.HallOfFame | None = None,
+               callback: Callable[[int, list, tools.Logbook], None] | None = None,
+               checkpoint: Checkpointer | None = None) -> tuple[list, tools.Logbook]:
+    """Evolve ``population`` (repaired first) until ``stop``; return ``(population, logbook)``.
+
+    A generation gives every slot one child: with ``cxpb`` a crossover of the
+    slot with a mate from ``toolbox.select`` followed by ``toolbox.repair``,
+    otherwise a clone improved by ``toolbox.improve``.  The child replaces the
+    slot when it is no worse and not a copy of another member.  A slot whose
+    fitness has not improved for ``stall`` children restarts (``toolbox.individual``
+    + ``repair``), counted in the logbook's ``restarts``.  A puzzle that the repair kernel's
+    propagation refutes ends at once with ``logbook.stop_reason`` :data:`REFUTED`.
+    Checkpoints and stop requests work as in :class:`~deap_sudoku.algorithms.generational.Run`.
+    """
+    run = Run(population, stop=stop, stats=stats, halloffame=halloffame, callback=callback,
+              checkpoint=checkpoint, rng=rng, extra={"waiting": [0] * len(population)})
+    if not run.resumed:
+        for ind in population:
+            toolbox.repair(ind)
+            ind.fitness.values = toolbox.evaluate(ind)
+        run.begin(len(population))
+    kernel = getattr(toolbox, "repair_kernel", None)
+    if kernel is not None and not kernel.consistent:
+        run.logbook.stop_reason = REFUTED
+        return run.population, run.logbook
+    while not run.finished():
+        population = list(run.population)
+        waiting = run.extra["waiting"]
+        members = {ind.tobytes() for ind in population}
+        children = 0
+        for slot, parent in enumerate(population):
+            children += 1
+            child = toolbox.clone(parent)
+            if rng.random() < cxpb and len(population) > 1:
+                mate = toolbox.clone(toolbox.select(population[:slot] + population[slot + 1:], 1)[0])
+                toolbox.mate(child, mate)
+                toolbox.repair(child)
+            else:
+                toolbox.improve(child)
+            child.fitness.values = toolbox.evaluate(child)
+            key = child.tobytes()
+            if child.fitness >= parent.fitness and (key not in members or key == parent.tobytes()):
+                waiting[slot] = 0 if child.fitness > parent.fitness else waiting[slot] + 1
+                members.discard(parent.tobytes())
+                members.add(key)
+                population[slot] = child
+            else:
+                waiting[slot] += 1
+            if child.fitness.values[0] == stop.solved:
+                break
+            if waiting[slot] >= stall:
+                members.discard(population[slot].tobytes())
+                population[slot] = _fresh(toolbox)
+                members.add(population[slot].tobytes())
+                run.evaluations += 1
+                waiting[slot] = 0
+                run.restarts += 1
+        run.next_generation(population, children)
+    return run.population, run.logbook

@@ -1,0 +1,141 @@
+"""Propagation repair: the memetic solver's improvement step for block-permutation individuals.
+
+A repair rebuilds an individual cell by cell the way Lloyd & Amos's ant
+colony builds a grid ("Solving Sudoku with Ant Colony Optimization", IEEE
+Trans. Games 2019): the most constrained open cell takes the individual's own
+value when constraint propagation (naked and hidden singles, box-line
+reduction) accepts it, else another value propagation accepts; a cell that
+admits no value *fails*: it keeps a value and becomes a collision, and the
+construction goes on.  Nothing is ever undone, so this is not a backtracking
+search: the population has to find the grid.  The result is written back
+(Lamarckian) as a block-permutation: failed and duplicated cells of a box take
+the box's missing values.
+
+:func:`mut_destroy_repair` is the large-neighbourhood move on top of it: keep
+every cell outside the collisions and a random part of their peers, rebuild
+the rest.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..grid.puzzle import Puzzle
+from ..propagation import initial_masks, propagate_masks, tables
+from ..tools.individual import Individual
+from .repair_kernel import Draws, fill_boxes, rebuild_compiled, rebuild_reference
+
+__all__ = ["PropagationRepair", "mut_repair", "mut_destroy_repair"]
+
+
+@dataclass
+class PropagationRepair:
+    """The repair kernel for one puzzle: root candidates after propagating the givens, and the tables.
+
+    ``consistent`` is False when propagation alone proves the puzzle has no
+    solution; repairs then only fill boxes and the collisions stay.
+    """
+
+    puzzle: Puzzle
+    locked_candidates: bool = True
+    compiled: bool = True
+    consistent: bool = field(init=False)
+
+    def __post_init__(self) -> None:
+        cands, queue = initial_masks(self.puzzle)
+        self.consistent = propagate_masks(cands, queue, tables(self.puzzle.shape), hidden=True, locked=True)
+        if not self.consistent:  # keep the givens, drop what the failed propagation removed
+            cands, _ = initial_masks(self.puzzle)
+        self._root = cands
+        self._open = [c for c, m in enumerate(cands) if m & (m - 1)]
+        self._open_array = np.array(self._open, dtype=np.int64)
+        self._root_array = np.array(cands, dtype=np.int64)
+        self.fixed = np.array([c for c, m in enumerate(cands) if not m & (m - 1)], dtype=np.intp)
+        shape = self.puzzle.shape
+        fixed = np.zeros(shape.cells, dtype=bool)
+        fixed[self.fixed] = True
+        # each box's cells, fixed ones first, so a fixed cell wins a duplicate
+        self._box_order = np.array([sorted(box, key=lambda c: not fixed[c]) for box in shape.boxes.tolist()],
+                                   dtype=np.int64)
+        self._lines = shape.units[: 2 * shape.n].astype(np.intp)
+        self._peers = shape.peers.astype(np.intp)
+
+    def candidates(self) -> list[int]:
+        """The root candidate bitmasks (bit ``v - 1`` set when ``v`` is still possible)."""
+        return list(self._root)
+
+    def rebuild(self, values: np.ndarray, keep: np.ndarray, rng: np.random.Generator,
+                noise: float = 0.0) -> tuple[np.ndarray, int]:
+        """Values of a rebuilt grid and the number of failed cells (see :func:`rebuild_reference`).
+
+        The cells in ``keep`` are fixed to ``values`` first; the open cells are
+        then decided most-constrained first, each preferring ``values[cell]``
+        unless a ``noise`` coin says otherwise.  ``rng`` draws every random
+        choice, so a seeded run is reproducible, and the same with either kernel.
+        """
+        shape = self.puzzle.shape
+        draws = Draws.new(rng, self._open_array, shape.cells, shape.n, noise)
+        values = np.asarray(values, dtype=np.int64)
+        keep = np.asarray(keep, dtype=np.int64)
+        if self.compiled:
+            grid, failed = rebuild_compiled(self._root_array, values, keep, draws, shape, self.locked_candidates)
+            return grid, int(failed)
+        grid, failed = rebuild_reference(self._root, values.tolist(), keep.tolist(), draws, shape,
+                                         self.locked_candidates)
+        return np.array(grid, dtype=np.int64), failed
+
+    def as_block_permutation(self, values: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """``values`` with every box made a permutation: a box's repeated or empty cells take its
+        missing values in random order.  Of two equal cells the fixed one (a given, or forced by
+        propagation) keeps its value, else the earlier one."""
+        out = np.array(values, dtype=np.int64)
+        fill_boxes(out, self._box_order, rng.random(self._box_order.shape))
+        return out
+
+    def clashing(self, values: np.ndarray) -> np.ndarray:
+        """Cells sharing their value with another cell of their row or column, in increasing order."""
+        lines = self._lines
+        grid = np.asarray(values)[lines]  # (2n, n)
+        same = grid[:, :, None] == grid[:, None, :]
+        clash = same.sum(axis=2) > 1
+        return np.unique(lines[clash])
+
+    def destroy(self, values: np.ndarray, rng: np.random.Generator, share: float = 0.5) -> np.ndarray:
+        """Cells to keep: all open cells except the clashing ones and ``share`` of each one's peers."""
+        clash = self.clashing(values)
+        drop = np.zeros(self.puzzle.shape.cells, dtype=bool)
+        drop[clash] = True
+        peers = self._peers[clash]
+        drop[peers[rng.random(peers.shape) < share]] = True
+        return self._open_array[~drop[self._open_array]]
+
+
+def _numpy_rng(rng) -> np.random.Generator:
+    return np.random.default_rng(rng.getrandbits(64))
+
+
+
+
+def mut_repair(individual: Individual, *, repair: PropagationRepair, noise: float = 0.0,
+               rng: random.Random | None = None) -> tuple[Individual]:
+    """Rebuild ``individual`` keeping its clash-free cells (Lamarckian repair); a mutation by contract:
+    changed in place, returned as a tuple, its fitness left for the algorithm to invalidate."""
+    generator = _numpy_rng(rng or random)
+    values = np.asarray(individual)
+    keep = np.setdiff1d(repair._open_array, repair.clashing(values), assume_unique=True)
+    rebuilt, _ = repair.rebuild(values, keep, generator, noise)
+    individual[:] = repair.as_block_permutation(rebuilt, generator)
+    return (individual,)
+
+
+def mut_destroy_repair(individual: Individual, *, repair: PropagationRepair, share: float = 0.5,
+                       noise: float = 0.0, rng: random.Random | None = None) -> tuple[Individual]:
+    """Large-neighbourhood move: free the clashing cells and ``share`` of their peers, rebuild them."""
+    generator = _numpy_rng(rng or random)
+    values = np.asarray(individual)
+    rebuilt, _ = repair.rebuild(values, repair.destroy(values, generator, share), generator, noise)
+    individual[:] = repair.as_block_permutation(rebuilt, generator)
+    return (individual,)

@@ -1,0 +1,120 @@
+"""Puzzle generation: random solved grids, and puzzles dug out of them with a unique solution."""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Iterable
+
+import numpy as np
+
+from ..grid.puzzle import Puzzle
+from ..grid.shape import Shape
+from ..propagation import propagate
+from .backtracking import SearchBudgetExceeded, count_solutions, search, solve
+
+__all__ = ["random_solution", "dig_puzzle", "generate_puzzle", "grade", "generate_graded", "DIFFICULTIES"]
+
+
+def random_solution(shape: Shape, rng: random.Random) -> Puzzle:
+    """A random complete grid of ``shape``: one solution of the empty grid, randomly transformed.
+
+    The transformations keep a grid valid: relabelling the values, permuting
+    bands, the rows inside each band, stacks, the columns inside each stack,
+    and (for square boxes) transposing.  Searching the empty grid with a random
+    value order instead stalls on 36x36 grids.
+    """
+    n, r, c = shape.n, shape.box_rows, shape.box_cols
+    grid = _base_solution(shape).grid.copy()
+    labels = np.array([0] + rng.sample(range(1, n + 1), n), dtype=grid.dtype)
+    grid = labels[grid]
+    rows = [band * r + i for band in rng.sample(range(c), c) for i in rng.sample(range(r), r)]
+    cols = [stack * c + j for stack in rng.sample(range(r), r) for j in rng.sample(range(c), c)]
+    grid = grid[rows][:, cols]
+    if r == c and rng.random() < 0.5:
+        grid = grid.T
+    return Puzzle(grid.ravel(), box=shape)
+
+
+@functools.lru_cache(maxsize=None)
+def _base_solution(shape: Shape) -> Puzzle:
+    """The deterministic first solution of the empty grid: the same every time, so found once per shape."""
+    base = solve(Puzzle([0] * shape.cells, box=shape))
+    assert base is not None, "an empty grid always has a solution"
+    return base
+
+
+def dig_puzzle(solution: Puzzle, givens: int, rng: random.Random, *, unique: bool = True,
+               max_nodes: int = 20_000) -> Puzzle:
+    """Empty cells of ``solution`` in random order down to ``givens`` givens.
+
+    With ``unique`` a cell is only emptied if the puzzle keeps exactly one
+    solution (a count the search cannot settle in ``max_nodes`` nodes counts
+    as "not unique"), so the result may keep more givens than asked for.
+    """
+    cells = solution.cells.copy()
+    order = list(range(solution.shape.cells))
+    rng.shuffle(order)
+    left = int(np.count_nonzero(cells))
+    for cell in order:
+        if left <= givens:
+            break
+        value = cells[cell]
+        cells[cell] = 0
+        if unique and not _has_one_solution(Puzzle(cells, box=solution.shape), max_nodes):
+            cells[cell] = value
+        else:
+            left -= 1
+    return Puzzle(cells, box=solution.shape)
+
+
+def _has_one_solution(puzzle: Puzzle, max_nodes: int) -> bool:
+    try:
+        return count_solutions(puzzle, limit=2, max_nodes=max_nodes) == 1
+    except SearchBudgetExceeded:
+        return False
+
+
+def generate_puzzle(shape: Shape, givens: int, rng: random.Random, *, unique: bool = True) -> Puzzle:
+    """A puzzle of ``shape`` with (about, see :func:`dig_puzzle`) ``givens`` givens, drawn from ``rng``."""
+    return dig_puzzle(random_solution(shape, rng), givens, rng, unique=unique)
+
+
+DIFFICULTIES = ("easy", "medium", "hard", "expert")
+_SEARCH_NODES_FOR_EXPERT = 10
+_GIVENS_TARGET = {"easy": 0.45, "medium": 0.35, "hard": 0.0, "expert": 0.0}  # share of cells, then dig
+
+
+def grade(puzzle: Puzzle) -> tuple[str, int]:
+    """The difficulty class by the logic a solution needs, and the search nodes it took.
+
+    ``easy``: naked singles alone solve it; ``medium``: hidden singles are
+    needed too; ``hard``: singles do not suffice, backtracking with singles
+    needs at most 10 nodes; ``expert``: more.
+    """
+    if propagate(puzzle, hidden_singles=False).solved:
+        return "easy", 1
+    if propagate(puzzle).solved:
+        return "medium", 1
+    nodes = search(puzzle, limit=1, locked_candidates=False).nodes
+    return ("hard" if nodes <= _SEARCH_NODES_FOR_EXPERT else "expert"), nodes
+
+
+def generate_graded(shape: Shape, difficulty: str, attempts: Iterable[random.Random]) -> Puzzle:
+    """A unique puzzle of ``difficulty``: the first that grades as asked of the puzzles made with
+    each generator of ``attempts`` in turn (one fresh generator per attempt, so any attempt can be
+    remade alone; ``deap-sudoku generate`` seeds attempt ``a`` of puzzle ``i`` with
+    ``(seed + i) * 10000 + a``).
+
+    :raises RuntimeError: when no attempt gives such a puzzle.
+    """
+    if difficulty not in DIFFICULTIES:
+        raise ValueError(f"unknown difficulty {difficulty!r}; choose from {', '.join(DIFFICULTIES)}")
+    givens = round(_GIVENS_TARGET[difficulty] * shape.cells)
+    tried = 0
+    for rng in attempts:
+        tried += 1
+        puzzle = generate_puzzle(shape, givens, rng)
+        if grade(puzzle)[0] == difficulty:
+            return puzzle
+    raise RuntimeError(f"no {difficulty} puzzle in {tried} attempts")

@@ -1,0 +1,39 @@
+"""Verification: is a grid a complete, valid solution that keeps a puzzle's givens?"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..grid.puzzle import Puzzle
+from ..grid.shape import Shape
+
+__all__ = ["verify"]
+
+
+def verify(grid: Puzzle | np.ndarray | list[int], puzzle: Puzzle | None = None) -> bool:
+    """Is ``grid`` a complete, valid solution (and does it keep every given of ``puzzle``)?
+
+    ``grid`` may be a :class:`Puzzle`, a flat or square array or a list; its
+    shape comes from ``puzzle`` when one is given, else from its size.
+    """
+    if isinstance(grid, Puzzle):
+        shape, cells = grid.shape, grid.cells
+    else:
+        cells = np.asarray(grid).ravel()
+        if puzzle is not None:
+            shape = puzzle.shape
+        else:
+            try:
+                shape = Shape.for_cells(cells.size)
+            except ValueError:
+                return False
+    if cells.size != shape.cells or not np.issubdtype(cells.dtype, np.integer):
+        return False
+    if puzzle is not None:
+        if puzzle.shape != shape:
+            return False
+        givens = puzzle.givens
+        if not np.array_equal(cells[givens], puzzle.cells[givens]):
+            return False
+    in_units = np.sort(cells[shape.units], axis=1)
+    return bool(np.array_equal(in_units, np.broadcast_to(np.arange(1, shape.n + 1), in_units.shape)))

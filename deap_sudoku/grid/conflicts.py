@@ -1,0 +1,55 @@
+"""Conflicts between givens: values repeated in a unit, and values out of range, found on plain arrays."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .shape import Shape
+
+__all__ = ["Conflict", "find_conflicts", "problems", "value_dtype"]
+
+
+def value_dtype(n: int) -> np.dtype:
+    """The smallest unsigned dtype that holds the values ``0..n``."""
+    return np.dtype(np.uint8 if n < 256 else np.uint16)
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """A value that stands more than once in one unit: which unit, value and cells."""
+
+    unit: int
+    value: int
+    cells: tuple[int, ...]
+
+    def describe(self, shape: Shape) -> str:
+        cells = " and ".join(shape.cell_name(c) for c in self.cells)
+        times = "twice" if len(self.cells) == 2 else f"{len(self.cells)} times"
+        return f"{shape.unit_name(self.unit)} has {self.value} {times}: {cells}"
+
+
+def find_conflicts(shape: Shape, cells: np.ndarray) -> list[Conflict]:
+    """Every value repeated inside a unit (empty cells ignored), in unit order."""
+    conflicts = []
+    unit_values = cells[shape.units]
+    # A quick vectorised test first: most grids have no conflict at all.
+    counts = np.zeros((len(shape.units), shape.n + 1), dtype=np.int32)
+    np.add.at(counts, (np.repeat(np.arange(len(shape.units)), shape.n), unit_values.ravel()), 1)
+    counts[:, 0] = 0
+    for unit, value in zip(*np.nonzero(counts > 1)):
+        where = shape.units[unit][unit_values[unit] == value]
+        conflicts.append(Conflict(int(unit), int(value), tuple(int(c) for c in where)))
+    return conflicts
+
+
+def problems(shape: Shape, cells: np.ndarray) -> list[tuple[str, int]]:
+    """What makes ``cells`` an invalid puzzle: ``(message, cell)`` pairs, the cell to blame."""
+    found = []
+    for cell in np.flatnonzero(cells > shape.n):
+        found.append((f"value {int(cells[cell])} at {shape.cell_name(int(cell))} is out of range "
+                      f"1..{shape.n} for a {shape.name} grid", int(cell)))
+    if not found:
+        found = [(c.describe(shape), c.cells[-1]) for c in find_conflicts(shape, cells)]
+    return found

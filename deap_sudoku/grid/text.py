@@ -1,0 +1,398 @@
+"""Text formats of grids: parse and format several grids per text, detect the format.
+
+This is the codec under :meth:`Puzzle.parse <deap_sudoku.grid.puzzle.Puzzle.parse>`
+and :mod:`deap_sudoku.io.formats`; it works on shapes and value arrays, so it
+needs nothing above the grid geometry.
+
+``line``
+    One puzzle per line, ``n*n`` symbols row-major, ``0`` or ``.`` for empty
+    (the format of the 9x9 sets in ``../shared/data``).  Symbols come from an
+    alphabet: ``digits`` (1-9 then A-Z, the default), ``hex`` (0-9 then a-z for
+    1, 2, ...: the 0-f of 16x16 tools) or ``letters`` (a-z for 1, 2, ...: the
+    a-y of 25x25 tools).  Letters are read in either case.
+``grid``
+    One grid row per line, values separated by white space, ``0`` (or ``.``,
+    ``-``) for empty, ``#`` lines ignored, a blank line between puzzles.  The
+    box borders of ``str(puzzle)`` (``|`` and ``---+---`` lines) are skipped,
+    so the ASCII picture reads back too.
+``dash``
+    One grid row per line as single symbols, ``-`` for empty (a solver's
+    ``aufgabe.txt`` input and ``loesung.txt`` output).
+``lloyd``
+    The instances of Lloyd & Amos's ACO benchmark: the box order ``k``, the
+    line ``1``, then ``k*k`` rows of tab-separated values with a trailing tab,
+    ``-1`` for empty, CRLF line endings.
+
+Every reader reports every bad puzzle of a file at once, each error naming
+the source, line and column.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .conflicts import problems
+from .errors import PuzzleError
+from .shape import MAX_SIDE, MIN_SIDE, Shape, box_shapes_for_side
+
+__all__ = ["FORMATS", "ALPHABETS", "MAX_ERRORS", "detect_format", "scan", "dumps"]
+
+FORMATS = ("line", "grid", "dash", "lloyd")
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+ALPHABETS = {
+    # name: (symbols for 1, 2, ...; symbols read as empty; symbol written for empty)
+    "digits": ("123456789" + _LETTERS.upper(), "0.", "0"),
+    "hex": ("0123456789" + _LETTERS, ".", "."),
+    "letters": (_LETTERS, ".", "."),
+}
+MAX_ERRORS = 100
+"""A file stops being read after this many errors (the last one says so)."""
+_MAX_CELLS = MAX_SIDE * MAX_SIDE
+
+
+# -- reading ---------------------------------------------------------------------------
+
+@dataclass
+class _Draft:
+    """A puzzle being read: its values and where each came from."""
+
+    values: list[int] = field(default_factory=list)
+    places: list[tuple[int, int]] = field(default_factory=list)
+    start: int = 0
+
+    def add(self, value: int, line: int, column: int) -> None:
+        self.values.append(value)
+        self.places.append((line, column))
+
+
+class _TooManyErrors(Exception):
+    """Ends the reading of a file that has more than :data:`MAX_ERRORS` errors."""
+
+
+class _Reader:
+    """Collects checked grids (line, shape, values) and located errors for one source."""
+
+    def __init__(self, source: str, box: tuple[int, int] | None):
+        self.source = source
+        self.box = Shape(*box) if box is not None else None
+        self.found: list[tuple[int, Shape, np.ndarray]] = []
+        self.errors: list[PuzzleError] = []
+
+    def error(self, problem: str, line: int, column: int | None = None) -> None:
+        """Record an error; past :data:`MAX_ERRORS`, stop reading the file."""
+        self.errors.append(PuzzleError(problem, source=self.source, line=line, column=column))
+        if len(self.errors) >= MAX_ERRORS:
+            self.errors.append(PuzzleError(f"more than {MAX_ERRORS} errors: stopped reading here",
+                                           source=self.source, line=line))
+            raise _TooManyErrors
+
+    def finish(self, draft: _Draft) -> None:
+        """Turn a draft into a puzzle, or record what is wrong with it."""
+        size = len(draft.values)
+        if self.box is not None:
+            shape = self.box
+            if size != shape.cells:
+                self.error(f"wrong number of cells: {size}, a {shape.name} grid has {shape.cells}",
+                           draft.start)
+                return
+        else:
+            try:
+                shape = Shape.for_cells(size)
+            except ValueError:
+                self.error(f"wrong number of cells: {size} is not the cell count of a grid "
+                           f"tiled by boxes ({_valid_sizes_hint(size)})", draft.start)
+                return
+        values = np.asarray(draft.values, dtype=np.int64)
+        found = problems(shape, values)
+        for problem, cell in found:
+            self.error(problem, *draft.places[cell])
+        if not found:
+            self.found.append((draft.start, shape, values))
+
+
+_TILED_SIDES = frozenset(n for n in range(MIN_SIDE, MAX_SIDE + 1) if box_shapes_for_side(n))
+
+
+def _valid_sizes_hint(size: int) -> str:
+    near = sorted(_TILED_SIDES, key=lambda n: abs(n * n - size))[:2]
+    return "nearest: " + ", ".join(f"{n * n} for {n}x{n}" for n in sorted(near))
+
+
+def _content_lines(text: str) -> Iterator[tuple[int, str]]:
+    """``(line number, line)`` with line endings (LF or CRLF) and trailing blanks removed, one at a
+    time: a file of millions of tiny lines never becomes a list of millions of strings."""
+    start, number = 0, 1
+    while True:
+        end = text.find("\n", start)
+        yield number, text[start:len(text) if end < 0 else end].rstrip()
+        if end < 0:
+            return
+        start, number = end + 1, number + 1
+
+
+def _symbol_table(alphabet: str) -> tuple[dict[str, int], str]:
+    if alphabet not in ALPHABETS:
+        raise ValueError(f"unknown alphabet {alphabet!r}; choose from {', '.join(ALPHABETS)}")
+    symbols, empties, _ = ALPHABETS[alphabet]
+    table = {ch: v for v, ch in enumerate(symbols, start=1)}
+    table.update({ch.swapcase(): v for ch, v in list(table.items())})
+    table.update({ch: 0 for ch in empties})
+    return table, symbols
+
+
+def _read_line(text: str, reader: _Reader, alphabet: str) -> None:
+    table, symbols = _symbol_table(alphabet)
+    empties = " or ".join(repr(e) for e in ALPHABETS[alphabet][1])
+    for number, line in _content_lines(text):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        indent = len(line) - len(line.lstrip())
+        unknown = next(((c, ch) for c, ch in enumerate(stripped, start=indent + 1) if ch not in table), None)
+        if unknown:
+            reader.error(f"unknown character {unknown[1]!r} for the {alphabet} alphabet "
+                         f"(empty is {empties})", number, unknown[0])
+            continue
+        if len(stripped) > _MAX_CELLS:
+            reader.error(f"wrong number of cells: {len(stripped)} is more than the {_MAX_CELLS} of the largest "
+                         f"grid ({MAX_SIDE}x{MAX_SIDE})", number)
+            continue
+        draft = _Draft(start=number)
+        for column, ch in enumerate(stripped, start=indent + 1):
+            draft.add(table[ch], number, column)
+        n = math.isqrt(len(draft.values))
+        too_big = next((i for i, v in enumerate(draft.values) if v > n), None)
+        if n * n == len(draft.values) and too_big is not None:
+            reader.error(f"character {stripped[too_big]!r} is not a value of a {n}x{n} grid "
+                         f"(values {symbols[0]}-{symbols[n - 1]}, empty is {empties})",
+                         number, indent + too_big + 1)
+            continue
+        reader.finish(draft)
+
+
+_TOKEN = re.compile(r"\S+")
+_BORDER = re.compile(r"^[-+=|\s]*-[-+=|\s]*$")
+
+
+def _read_rows(text: str, reader: _Reader, *, spaced: bool, alphabet: str = "digits") -> None:
+    """The grid and dash formats: one grid row per line; a puzzle ends at a blank line or after n rows."""
+    table, _ = _symbol_table(alphabet)
+    table["-"] = 0
+    block: list[tuple[int, list[tuple[int, str]]]] = []
+    skipping = False  # after a row too long for any grid, until the next blank line
+    for number, line in itertools.chain(_content_lines(text), [(0, "")]):
+        stripped = line.strip()
+        if stripped.startswith("#") or (spaced and _BORDER.match(stripped)):
+            continue
+        if stripped:
+            if skipping:
+                continue
+            if spaced:
+                found = ((m.start() + 1, m.group()) for m in _TOKEN.finditer(line) if m.group() != "|")
+            else:
+                found = ((i + 1, ch) for i, ch in enumerate(line) if not ch.isspace())
+            tokens = list(itertools.islice(found, MAX_SIDE + 1))
+            if len(tokens) > MAX_SIDE:
+                reader.error(f"row has more than {MAX_SIDE} values, more than the largest grid "
+                             f"({MAX_SIDE}x{MAX_SIDE}) has", number)
+                block, skipping = [], True
+                continue
+            block.append((number, tokens))
+            if len(block) == len(block[0][1]):  # a whole puzzle: finish it now, keep memory flat
+                _finish_rows(block, len(block), reader, table, spaced)
+                block = []
+            continue
+        if block:
+            _finish_rows(block, len(block[0][1]), reader, table, spaced)
+        block, skipping = [], False
+
+
+def _finish_rows(rows: list[tuple[int, list[tuple[int, str]]]], side: int, reader: _Reader,
+                 table: dict[str, int], spaced: bool) -> None:
+    first_line = rows[0][0]
+    try:
+        Shape.for_side(side)
+    except ValueError as exc:
+        reader.error(f"rows of {side} values: {exc}", first_line)
+        return
+    if len(rows) < side:
+        reader.error(f"puzzle has {len(rows)} rows, expected {side} rows of {side} values", first_line)
+        return
+    draft = _Draft(start=first_line)
+    for number, tokens in rows:
+        if len(tokens) != side:
+            reader.error(f"row has {len(tokens)} values, expected {side} like the first row "
+                         f"of this puzzle (line {first_line})", number)
+            return
+        for column, token in tokens:
+            value = _token_value(token, table, spaced)
+            if value is None:
+                kind = "value" if spaced else "character"
+                empty = "0, . or -" if spaced else "-"
+                reader.error(f"unknown {kind} {token!r} (empty is {empty})", number, column)
+                return
+            draft.add(value, number, column)
+    reader.finish(draft)
+
+
+def _token_value(token: str, table: dict[str, int], spaced: bool) -> int | None:
+    if spaced:
+        if token in (".", "-"):
+            return 0
+        return int(token) if token.isdecimal() and len(token) <= 4 else None
+    return table.get(token)
+
+
+def _read_lloyd(text: str, reader: _Reader) -> None:
+    lines = ((n, l) for n, l in _content_lines(text) if l.strip())
+    for number, header in lines:
+        header = header.strip()
+        if not (header.isdecimal() and len(header) <= 3) or int(header) < 2 or int(header) ** 2 > MAX_SIDE:
+            reader.error(f"expected the box order (2..{int(MAX_SIDE ** 0.5)}) on a line of its own, "
+                         f"found {header[:20]!r}", number, 1)
+            return
+        order = int(header)
+        side = order * order
+        constant = next(lines, None)
+        if constant is None or constant[1].strip() != "1":
+            reader.error("expected the constant line '1' after the box order", number + 1, 1)
+            return
+        draft = _Draft(start=number)
+        rows = 0
+        for row_number, row in itertools.islice(lines, side):
+            rows += 1
+            if row.count("\t") > side + 1:
+                reader.error(f"row has more than {side} values, expected {side} for box order {order}",
+                             row_number)
+                return
+            fields = row.split("\t")
+            if fields and fields[-1].strip() == "":
+                fields = fields[:-1]
+            column = 1
+            values = []
+            for raw in fields:
+                token = raw.strip()
+                if not re.fullmatch(r"-1|\d{1,4}", token):
+                    reader.error(f"unknown value {token!r} (values are 1..{side}, -1 for empty)",
+                                 row_number, column)
+                    return
+                values.append((0 if token == "-1" else int(token), column))
+                column += len(raw) + 1
+            if len(values) != side:
+                reader.error(f"row has {len(values)} values, expected {side} for box order {order}",
+                             row_number)
+                return
+            for value, col in values:
+                draft.add(value, row_number, col)
+        if rows < side:
+            reader.error(f"puzzle has {rows} rows, expected {side} for box order {order}", number)
+            return
+        reader.finish(draft)
+
+
+def detect_format(text: str, *, box: tuple[int, int] | None = None) -> str:
+    """Guess the format of ``text`` from its first lines that are not blank or comments."""
+    content = (l.strip() for _, l in _content_lines(text))
+    lines = list(itertools.islice((l for l in content if l and not l.startswith("#")), MAX_SIDE + 2))
+    if not lines:
+        return "line"
+    first = lines[0]
+    if (first.isdecimal() and len(first) <= 3 and len(lines) > 2 and lines[1] == "1"
+            and len(lines[2].split(None, int(first) ** 2)) == int(first) ** 2):
+        return "lloyd"
+    if len(first.split(None, 1)) > 1:
+        return "grid"
+    if "-" in first:
+        return "dash"
+    length = len(first)
+    sides = {box[0] * box[1]} if box else _TILED_SIDES
+    if any(length == n * n for n in sides):
+        return "line"
+    rows_of_this_length = next((i for i, l in enumerate(lines) if len(l) != length), len(lines))
+    if length in sides and rows_of_this_length >= length:
+        return "dash"
+    return "line"
+
+
+def scan(text: str, *, format: str | None = None, box: tuple[int, int] | None = None,
+         alphabet: str | None = None, source: str = "<string>"
+         ) -> tuple[list[tuple[int, Shape, np.ndarray]], list[PuzzleError]]:
+    """Every valid grid as ``(line it starts on, shape, values)``, and every error, without raising
+    for bad puzzles.  The values are checked (:func:`~deap_sudoku.grid.conflicts.problems`).
+
+    :raises PuzzleError: for a ``box`` that is no Sudoku box shape.
+    :raises ValueError: for an unknown format.
+    """
+    if box is not None:
+        try:
+            Shape(*box)
+        except ValueError as exc:
+            raise PuzzleError(f"box {box[0]}x{box[1]}: {exc}", source=source) from None
+    fmt = format or detect_format(text, box=box)
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
+    reader = _Reader(source, box)
+    try:
+        if fmt == "line":
+            _read_line(text, reader, alphabet or "digits")
+        elif fmt == "grid":
+            _read_rows(text, reader, spaced=True)
+        elif fmt == "dash":
+            _read_rows(text, reader, spaced=False, alphabet=alphabet or "digits")
+        else:
+            _read_lloyd(text, reader)
+    except _TooManyErrors:
+        pass
+    return reader.found, reader.errors
+
+
+# -- writing ---------------------------------------------------------------------------
+
+def _symbols_for(alphabet: str, n: int) -> tuple[str, str]:
+    symbols, _, empty = ALPHABETS[alphabet]
+    if n > len(symbols):
+        raise ValueError(f"the {alphabet} alphabet has symbols for up to {len(symbols)} values, "
+                         f"not {n}; use the grid format")
+    return symbols, empty
+
+
+def _dump_one(shape: Shape, cells: np.ndarray, fmt: str, alphabet: str) -> str:
+    n = shape.n
+    flat = np.asarray(cells).ravel()
+    rows = flat.reshape(n, n).tolist()
+    if fmt == "line":
+        symbols, empty = _symbols_for(alphabet, n)
+        return "".join(symbols[v - 1] if v else empty for v in flat.tolist()) + "\n"
+    if fmt == "grid":
+        width = len(str(n))
+        return "".join(" ".join(str(v).rjust(width) for v in row) + "\n" for row in rows)
+    if fmt == "dash":
+        symbols, _ = _symbols_for(alphabet, n)
+        return "".join("".join(symbols[v - 1] if v else "-" for v in row) + "\n" for row in rows)
+    if shape.box_rows != shape.box_cols:
+        raise ValueError(f"the lloyd format holds square boxes only, not {shape}")
+    lines = [str(shape.box_rows), "1"]
+    lines += ["".join(f"{v if v else -1}\t" for v in row) for row in rows]
+    return "\r\n".join(lines) + "\r\n"
+
+
+def dumps(grids: Iterable[tuple[Shape, np.ndarray]], *, format: str = "line", alphabet: str | None = None) -> str:
+    """The text of ``(shape, cells)`` grids in ``format``; what :func:`scan` reads back to the same grids.
+
+    :raises ValueError: for an unknown format or alphabet, or a grid the format cannot hold.
+    """
+    if format not in FORMATS:
+        raise ValueError(f"unknown format {format!r}; choose from {', '.join(FORMATS)}")
+    alphabet = alphabet or "digits"
+    if alphabet not in ALPHABETS:
+        raise ValueError(f"unknown alphabet {alphabet!r}; choose from {', '.join(ALPHABETS)}")
+    parts = [_dump_one(shape, cells, format, alphabet) for shape, cells in grids]
+    separator = "\n" if format in ("grid", "dash") else ""
+    return separator.join(parts)

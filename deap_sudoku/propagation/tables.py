@@ -1,0 +1,104 @@
+"""A shape's propagation geometry, computed once per shape: peers, units and line-box segments.
+
+The same tables in two forms: Python tuples, which the reference kernel's
+inner loops index fastest (:func:`tables`), and padded ``int64`` arrays with
+``-1`` pads, the form the compiled twin indexes (:func:`arrays`).  Both come
+from one :func:`_segments` computation over :class:`~deap_sudoku.grid.shape.Shape`.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..grid.shape import Shape
+
+__all__ = ["Tables", "Arrays", "tables", "arrays"]
+
+
+@dataclass(frozen=True)
+class Tables:
+    """Per-shape tables as Python tuples.
+
+    ``full`` is the bitmask of every value (bit ``v - 1`` for value ``v``).
+    ``segments`` are the line-box intersections; ``intersections`` gives for
+    each segment (its index, the line's other segments, the box's other
+    segments, the line's other cells, the box's other cells), segments as
+    indices into ``segments``: what box-line reduction needs.
+    """
+
+    n: int
+    full: int
+    peers: tuple[tuple[int, ...], ...]
+    units: tuple[tuple[int, ...], ...]
+    cell_units: tuple[tuple[int, ...], ...]
+    segments: tuple[tuple[int, ...], ...]
+    intersections: tuple[tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]], ...]
+
+
+@dataclass(frozen=True)
+class Arrays:
+    """The same tables as padded ``int64`` arrays (``-1`` pads), for the compiled kernels."""
+
+    n: int
+    full: np.int64
+    peers: np.ndarray        # (cells, peers)
+    units: np.ndarray        # (3n, n)
+    cell_units: np.ndarray   # (cells, 3)
+    segments: np.ndarray     # (segments, longest), with segment_len
+    segment_len: np.ndarray
+    line_segs: np.ndarray    # the line's other segments, per segment
+    box_segs: np.ndarray     # the box's other segments, per segment
+    line_rest: np.ndarray    # the line's cells outside the segment
+    box_rest: np.ndarray     # the box's cells outside the segment
+
+    def kernel_args(self) -> tuple:
+        """The tables in the order the compiled kernels take them, after ``full``."""
+        return (self.peers, self.units, self.cell_units, self.segments, self.segment_len, self.line_segs,
+                self.box_segs, self.line_rest, self.box_rest)
+
+
+@functools.lru_cache(maxsize=None)
+def tables(shape: Shape) -> Tables:
+    """The tuple tables of ``shape`` (cached)."""
+    n = shape.n
+    box_of = {c: b for b, box in enumerate(shape.boxes.tolist()) for c in box}
+    segments: list[tuple[int, ...]] = []
+    key: dict[tuple[str, int, int], int] = {}
+    for kind, lines in (("row", shape.rows.tolist()), ("col", shape.cols.tolist())):
+        for li, line in enumerate(lines):
+            for b in sorted({box_of[c] for c in line}):
+                key[kind, li, b] = len(segments)
+                segments.append(tuple(c for c in line if box_of[c] == b))
+    intersections = []
+    for (kind, li, b), s in key.items():
+        line_segs = tuple(i for (k, l, _), i in key.items() if k == kind and l == li and i != s)
+        box_segs = tuple(i for (k, _, bb), i in key.items() if k == kind and bb == b and i != s)
+        line_rest = tuple(c for i in line_segs for c in segments[i])
+        box_rest = tuple(c for i in box_segs for c in segments[i])
+        intersections.append((s, line_segs, box_segs, line_rest, box_rest))
+    return Tables(n, (1 << n) - 1,
+                  tuple(tuple(p) for p in shape.peers.tolist()),
+                  tuple(tuple(u) for u in shape.units.tolist()),
+                  tuple(tuple(u) for u in shape.cell_units.tolist()),
+                  tuple(segments), tuple(intersections))
+
+
+def _padded(rows) -> np.ndarray:
+    width = max((len(r) for r in rows), default=0)
+    out = np.full((len(rows), max(width, 1)), -1, dtype=np.int64)
+    for i, r in enumerate(rows):
+        out[i, :len(r)] = r
+    return out
+
+
+@functools.lru_cache(maxsize=None)
+def arrays(shape: Shape) -> Arrays:
+    """The padded array tables of ``shape`` (cached), built from :func:`tables`."""
+    t = tables(shape)
+    parts = list(zip(*t.intersections))
+    segment_len = np.array([len(s) for s in t.segments], dtype=np.int64)
+    return Arrays(t.n, np.int64(t.full), _padded(t.peers), _padded(t.units), _padded(t.cell_units),
+                  _padded(t.segments), segment_len, *(_padded(p) for p in parts[1:]))

@@ -1,0 +1,118 @@
+"""Benchmark summaries: success rates with Wilson intervals, medians and IQRs, and their JSON, CSV and
+Markdown forms."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import statistics
+from collections.abc import Iterable
+from dataclasses import asdict
+
+from .task import RunResult, Task
+
+__all__ = ["summarise", "wilson_interval", "missing_runs", "describe", "to_json", "to_csv", "to_markdown"]
+
+
+def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
+    """The Wilson score interval for a success rate (95 % by default); (0, 1) with no trials."""
+    if trials == 0:
+        return 0.0, 1.0
+    p = successes / trials
+    centre = (p + z * z / (2 * trials)) / (1 + z * z / trials)
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / (1 + z * z / trials)
+    low = 0.0 if successes == 0 else max(0.0, min(p, centre - half))
+    high = 1.0 if successes == trials else min(1.0, max(p, centre + half))
+    return low, high
+
+
+def _median_iqr(values: list[float]) -> tuple[float, float, float]:
+    if not values:
+        return math.nan, math.nan, math.nan
+    if len(values) == 1:
+        return values[0], values[0], values[0]
+    q1, q2, q3 = statistics.quantiles(values, n=4, method="inclusive")
+    return q2, q1, q3
+
+
+def summarise(results: Iterable[RunResult], *, by: str = "dataset") -> list[dict]:
+    """One row per (dataset, algorithm): runs, successes, rate with its 95 % Wilson interval,
+    median and IQR of generations, evaluations and seconds, and the mean share of givens.
+
+    With ``by="givens"`` the runs are grouped by grid size and share of givens (rounded to a
+    per cent) instead of by file, e.g. one row for all 25x25 puzzles with 45 % givens; the row's
+    ``series`` (algorithm and size) is what the phase-transition plot draws as one line.
+    """
+    if by not in ("dataset", "givens"):
+        raise ValueError(f"group by 'dataset' or 'givens', not {by!r}")
+    groups: dict[tuple[str, str], list[RunResult]] = {}
+    series: dict[tuple[str, str], str] = {}
+    sides: dict[tuple[str, str], int] = {}
+    for result in results:
+        key = (result.dataset, result.algorithm)
+        series[key] = result.algorithm
+        if by == "givens":
+            side = math.isqrt(len(result.grid))
+            key = (f"{side}x{side} {100 * result.givens_share:.0f} %", result.algorithm)
+            series[key], sides[key] = f"{result.algorithm}, {side}x{side}", side
+        groups.setdefault(key, []).append(result)
+    rows = []
+    for (dataset, algorithm), mine in groups.items():
+        successes = sum(r.solved for r in mine)
+        low, high = wilson_interval(successes, len(mine))
+        row = {"dataset": dataset, "algorithm": algorithm, "series": series[dataset, algorithm],
+               "runs": len(mine), "solved": successes,
+               "rate": successes / len(mine), "rate_low": low, "rate_high": high,
+               "givens_share": statistics.fmean(r.givens_share for r in mine)}
+        for key in ("generations", "evaluations", "seconds"):
+            median, q1, q3 = _median_iqr([float(getattr(r, key)) for r in mine])
+            row.update({f"{key}_median": median, f"{key}_q1": q1, f"{key}_q3": q3})
+        rows.append(row)
+    if by == "givens":  # by size, then share of givens, not in the order the files came
+        rows.sort(key=lambda r: (r["algorithm"], sides[r["dataset"], r["algorithm"]], r["givens_share"]))
+    return rows
+
+
+def to_json(rows: list[dict], results: list[RunResult], missing: list[Task] = ()) -> str:
+    """The summary rows, every finished run, and (when a run was cut short) the runs still missing."""
+    runs = [{k: v for k, v in asdict(r).items() if k not in ("grid", "minima", "note")} for r in results]
+    document = {"summary": rows, "runs": runs}
+    if missing:
+        document["missing"] = [describe(task) for task in missing]
+    return json.dumps(document, indent=2, allow_nan=True) + "\n"
+
+
+def missing_runs(tasks: list[Task], results: list[RunResult]) -> list[Task]:
+    """The tasks without a result, in task order."""
+    done = {(r.algorithm, r.dataset, r.index, r.seed) for r in results}
+    return [t for t in tasks if (t.algorithm, t.dataset, t.index, t.seed) not in done]
+
+
+def describe(task: Task) -> str:
+    """A run as a person would name it: ``hard.txt puzzle 3, tabu, seed 1``."""
+    return f"{task.dataset} puzzle {task.index + 1}, {task.algorithm}, seed {task.seed}"
+
+
+def to_csv(rows: list[dict]) -> str:
+    if not rows:
+        return ""
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=list(rows[0]), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    return buffer.getvalue()
+
+
+def to_markdown(rows: list[dict]) -> str:
+    lines = ["| dataset | algorithm | solved | rate (95 % CI) | generations median (IQR) | "
+             "evaluations median (IQR) | seconds median (IQR) |", "|---|---|---:|---:|---:|---:|---:|"]
+    for row in rows:
+        cells = [row["dataset"], row["algorithm"], f"{row['solved']}/{row['runs']}",
+                 f"{100 * row['rate']:.0f} % ({100 * row['rate_low']:.0f}-{100 * row['rate_high']:.0f})"]
+        for key, digits in (("generations", 0), ("evaluations", 0), ("seconds", 3)):
+            cells.append(f"{row[f'{key}_median']:.{digits}f} ({row[f'{key}_q1']:.{digits}f}-"
+                         f"{row[f'{key}_q3']:.{digits}f})")
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,96 @@
+"""Running one task (one puzzle x one algorithm x one seed), or many, serially or over SCOOP.
+
+A task is the unit SCOOP distributes, because single evaluations are far
+too cheap to ship to another process.  ``deap-sudoku solve`` and ``bench``
+both run tasks here.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..exact import verify
+from ..grid.puzzle import Puzzle
+from .registry import algorithm
+
+__all__ = ["Task", "RunResult", "run_task", "run_all", "scoop_is_running"]
+
+
+@dataclass(frozen=True)
+class Task:
+    """One run to do: which algorithm on which puzzle with which seed and options (budgets)."""
+
+    algorithm: str
+    puzzle: Puzzle
+    seed: int = 0
+    dataset: str = ""
+    index: int = 0
+    options: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """What one run gave: the best grid (flat list), whether it solves the puzzle, and its cost."""
+
+    algorithm: str
+    dataset: str
+    index: int
+    seed: int
+    givens_share: float
+    solved: bool
+    fitness: float
+    generations: int
+    evaluations: int
+    seconds: float
+    grid: list[int]
+    minima: list[float]
+    note: str = ""
+
+
+def run_task(task: Task, *, requested: Callable[[], object] | None = None,
+             progress: Callable[[str], None] | None = None, checkpoint=None) -> RunResult:
+    """Do one run with the registry's record of ``task.algorithm``; the grid is verified here.
+
+    ``requested``, ``progress`` and ``checkpoint`` go to algorithms that take
+    them (see :class:`~deap_sudoku.runs.registry.Algorithm`).
+    """
+    record = algorithm(task.algorithm)
+    extras = {"requested": requested} if record.stoppable else {}
+    if progress is not None and record.stoppable:
+        extras["progress"] = progress
+    if checkpoint is not None:
+        if not record.checkpointable:
+            raise ValueError(f"{task.algorithm} cannot be checkpointed")
+        extras["checkpoint"] = checkpoint
+    start = time.perf_counter()
+    outcome = record.run(task.puzzle, seed=task.seed, **extras, **task.options)
+    seconds = time.perf_counter() - start
+    puzzle = task.puzzle
+    return RunResult(task.algorithm, task.dataset, task.index, task.seed, puzzle.num_givens / puzzle.shape.cells,
+                     bool(verify(outcome.grid, puzzle)), float(outcome.fitness), outcome.generations,
+                     outcome.evaluations, seconds, [int(v) for v in np.asarray(outcome.grid).tolist()],
+                     outcome.minima, outcome.note)
+
+
+def run_all(tasks: list[Task], *, parallel: bool = False) -> Iterator[RunResult]:
+    """Results in task order; with ``parallel``, the runs go to SCOOP workers (run under
+    ``python -m scoop``), which gives the same results for the same seeds, only faster.  SCOOP
+    notices a worker that dies and sends its run to another one, so no result is lost."""
+    if parallel:
+        from scoop import futures
+        yield from futures.map(run_task, tasks)
+    else:
+        yield from map(run_task, tasks)
+
+
+def scoop_is_running() -> bool:
+    """True inside ``python -m scoop ...``."""
+    try:
+        import scoop
+    except ImportError:  # pragma: no cover - scoop is a dependency
+        return False
+    return bool(getattr(scoop, "IS_RUNNING", False))

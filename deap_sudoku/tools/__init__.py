@@ -1,0 +1,26 @@
+"""The ``deap.tools`` of Sudoku: individuals, initialisers, fitness (with batch kernels), crossovers,
+mutations, selections, statistics and ``make_toolbox``, each following DEAP's operator contract."""
+
+from .crossover import cx_band_two_point, cx_bands, cx_block_uniform, cx_cell_uniform, cx_diagonal, cx_row_uniform
+from .fitness import (batch_map, closeness_map, collision_map, eval_closeness, eval_closeness_mk, eval_collisions,
+                      eval_column_box_collisions, eval_distinct, eval_threats, max_threats, optimum)
+from .free_cells import FreeCells, free_cells
+from .individual import FitnessMax, FitnessMin, Individual, MaxIndividual, clone, individual_class
+from .init import init_block_permutation, init_free_cells, init_row_permutation, init_smart_block_permutation
+from .mutation import mut_conflict_swap, mut_random_reset, mut_swap_in_box, mut_swap_in_row
+from .selection import (punish_same, sel_elite_biased, sel_roulette, sel_stochastic_universal_sampling,
+                        sel_tournament, sel_truncation, selection_weights, with_punish_same)
+from .statistics import fitness_statistics
+from .toolbox import make_toolbox
+
+__all__ = [
+    "Individual", "MaxIndividual", "FitnessMin", "FitnessMax", "individual_class", "clone",
+    "init_block_permutation", "init_smart_block_permutation", "init_row_permutation", "init_free_cells",
+    "eval_collisions", "eval_column_box_collisions", "eval_distinct", "eval_threats", "eval_closeness",
+    "eval_closeness_mk", "collision_map", "closeness_map", "max_threats", "optimum", "batch_map",
+    "cx_bands", "cx_band_two_point", "cx_diagonal", "cx_block_uniform", "cx_row_uniform", "cx_cell_uniform",
+    "mut_swap_in_box", "mut_conflict_swap", "mut_swap_in_row", "mut_random_reset",
+    "sel_tournament", "sel_roulette", "sel_stochastic_universal_sampling", "sel_truncation", "sel_elite_biased",
+    "selection_weights", "punish_same", "with_punish_same",
+    "fitness_statistics", "FreeCells", "free_cells", "make_toolbox",
+]

@@ -1,0 +1,215 @@
+"""Fitness functions, each per individual (DEAP's ``evaluate``) and batched over a population.
+
+Every ``eval_*`` function takes one individual and ``puzzle=`` (keyword-only,
+like the operators) and returns a one-element tuple; its ``.batch`` attribute
+takes a ``(population, cells)`` array and the puzzle and returns one score per row.  :func:`batch_map`, registered as
+``toolbox.map``, uses ``.batch`` so ``eaSimple`` evaluates a whole generation
+in one numpy call.
+
+Minimised, 0 when solved: :func:`eval_collisions`, :func:`eval_column_box_collisions`,
+:func:`eval_closeness`, :func:`eval_closeness_mk`.  Maximised:
+:func:`eval_distinct` (``3n*n`` when solved), :func:`eval_threats` (108 for a
+solved 9x9).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Callable, Iterable
+
+import numpy as np
+
+from ..grid.puzzle import Puzzle
+from ..grid.shape import Shape
+
+__all__ = [
+    "eval_collisions", "eval_column_box_collisions", "eval_distinct", "eval_threats",
+    "eval_closeness", "eval_closeness_mk", "collision_map", "closeness_map",
+    "unit_duplicates", "closeness_terms", "max_threats", "batch_map", "optimum",
+]
+
+
+def _grids(population: np.ndarray | Iterable[np.ndarray]) -> np.ndarray:
+    grids = np.asarray(population)
+    return grids[None, :] if grids.ndim == 1 else grids
+
+
+@functools.lru_cache(maxsize=None)
+def _bit_table(n: int) -> np.ndarray:
+    """``table[v] = 1 << (v - 1)``, ``table[0] = 0``, in the smallest unsigned dtype that holds n bits."""
+    dtype = next(t for t in (np.uint16, np.uint32, np.uint64) if np.iinfo(t).bits >= n)
+    table = np.zeros(n + 1, dtype=dtype)
+    table[1:] = np.left_shift(np.ones(n, dtype=dtype), np.arange(n, dtype=dtype))
+    return table
+
+
+def _distinct(values: np.ndarray, n: int) -> np.ndarray:
+    """Distinct non-zero values along the last axis: a bitmask OR and a popcount up to n = 64."""
+    if n <= 64:
+        masks = np.bitwise_or.reduce(_bit_table(n)[values], axis=-1)
+        return np.bitwise_count(masks).astype(np.int64)
+    ordered = np.sort(values, axis=-1)
+    starts = (np.diff(ordered, axis=-1) != 0) & (ordered[..., 1:] > 0)
+    return (ordered[..., 0] > 0) + np.count_nonzero(starts, axis=-1)
+
+
+def unit_duplicates(population: np.ndarray, shape: Shape, units: np.ndarray | None = None) -> np.ndarray:
+    """``(population, units)``: filled cells minus distinct values in each unit (all units by default)."""
+    grids = _grids(population)
+    values = grids[:, shape.units if units is None else units]
+    return np.count_nonzero(values, axis=-1) - _distinct(values, shape.n)
+
+
+def _collisions(population: np.ndarray, puzzle: Puzzle) -> np.ndarray:
+    return unit_duplicates(population, puzzle.shape).sum(axis=1)
+
+
+def _column_box_collisions(population: np.ndarray, puzzle: Puzzle) -> np.ndarray:
+    return unit_duplicates(population, puzzle.shape, puzzle.shape.units[puzzle.n:]).sum(axis=1)
+
+
+def _distinct_values(population: np.ndarray, puzzle: Puzzle) -> np.ndarray:
+    grids = _grids(population)
+    return _distinct(grids[:, puzzle.shape.units], puzzle.n).sum(axis=1)
+
+
+def max_threats(shape: Shape) -> int:
+    """Most row and column duplicates a block-permutation can have: 108 for a 9x9."""
+    return shape.n * (shape.n - shape.box_cols) + shape.n * (shape.n - shape.box_rows)
+
+
+def _threats(population: np.ndarray, puzzle: Puzzle) -> np.ndarray:
+    lines = puzzle.shape.units[:2 * puzzle.n]
+    return max_threats(puzzle.shape) - unit_duplicates(population, puzzle.shape, lines).sum(axis=1)
+
+
+# -- closeness after Mantere & Koljonen ---------------------------------------------------
+
+def _lines(population: np.ndarray, shape: Shape) -> np.ndarray:
+    """``(population, 2n, n)``: the rows, then the columns."""
+    return _grids(population)[:, shape.units[:2 * shape.n]]
+
+
+def _line_statistics(population: np.ndarray, shape: Shape) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per row and column: |sum - n(n+1)/2|, |log product - log n!| and missing values."""
+    n = shape.n
+    lines = _lines(population, shape).astype(np.int64)
+    sum_gap = np.abs(lines.sum(axis=-1) - n * (n + 1) // 2)
+    log_gap = np.abs(np.log(lines.clip(1)).sum(axis=-1) - math.lgamma(n + 1))
+    log_gap[log_gap < 1e-9] = 0.0  # rounding noise: a permutation's product is exactly n!
+    missing = n - _distinct(lines, n)
+    return sum_gap, log_gap, missing
+
+
+def closeness_terms(population: np.ndarray, shape: Shape) -> np.ndarray:
+    """``(population, 2n, 3)``: the three closeness terms of every row and column, each scaled to 0..1.
+
+    The sum gap is divided by its largest possible value ``n(n-1)/2``, the
+    product is compared on a log scale (so ``n!`` cannot swamp the rest) and
+    divided by the largest log gap, the missing count by ``n - 1``.
+    """
+    n = shape.n
+    sum_gap, log_gap, missing = _line_statistics(population, shape)
+    largest_log_gap = max(math.lgamma(n + 1), n * math.log(n) - math.lgamma(n + 1))
+    return np.stack([sum_gap / (n * (n - 1) / 2), log_gap / largest_log_gap, missing / (n - 1)], axis=-1)
+
+
+def _closeness(population: np.ndarray, puzzle: Puzzle) -> np.ndarray:
+    return closeness_terms(population, puzzle.shape).sum(axis=(1, 2))
+
+
+def _closeness_mk(population: np.ndarray, puzzle: Puzzle) -> np.ndarray:
+    """Mantere & Koljonen (2007): 10 * sum gaps + sqrt(product gaps) + 50 * missing, rows and columns."""
+    n = puzzle.n
+    lines = _lines(population, puzzle.shape).astype(np.float64)
+    sum_gap = np.abs(lines.sum(axis=-1) - n * (n + 1) / 2)
+    product_gap = np.abs(lines.prod(axis=-1) - math.factorial(n))
+    missing = n - _distinct(lines.astype(np.int64), n)
+    return (10 * sum_gap + np.sqrt(product_gap) + 50 * missing).sum(axis=-1)
+
+
+# -- the DEAP-facing functions ---------------------------------------------------------
+
+def _one(individual: np.ndarray) -> np.ndarray:
+    return np.asarray(individual)[None, :]
+
+
+def eval_collisions(individual: np.ndarray, *, puzzle: Puzzle) -> tuple[int]:
+    """Duplicates summed over all rows, columns and boxes (minimise; 0 is solved)."""
+    return (int(_collisions(_one(individual), puzzle)[0]),)
+
+
+def eval_column_box_collisions(individual: np.ndarray, *, puzzle: Puzzle) -> tuple[int]:
+    """Duplicates in columns and boxes only, for row-permutations (minimise; 0 is solved)."""
+    return (int(_column_box_collisions(_one(individual), puzzle)[0]),)
+
+
+def eval_distinct(individual: np.ndarray, *, puzzle: Puzzle) -> tuple[int]:
+    """Distinct values summed over rows, columns and boxes (maximise; ``3n*n``, 243 for 9x9, is solved)."""
+    return (int(_distinct_values(_one(individual), puzzle)[0]),)
+
+
+def eval_threats(individual: np.ndarray, *, puzzle: Puzzle) -> tuple[int]:
+    """``108 - threats``: row and column duplicates of a 9x9 block-permutation subtracted from
+    their maximum, generalised by :func:`max_threats` (maximise)."""
+    return (int(_threats(_one(individual), puzzle)[0]),)
+
+
+def eval_closeness(individual: np.ndarray, *, puzzle: Puzzle) -> tuple[float]:
+    """Mantere-Koljonen closeness, normalised: the sum, log-product and missing-value terms of
+    every row and column (:func:`closeness_terms`), summed (minimise; 0 is solved)."""
+    return (float(_closeness(_one(individual), puzzle)[0]),)
+
+
+def eval_closeness_mk(individual: np.ndarray, *, puzzle: Puzzle) -> tuple[float]:
+    """Mantere-Koljonen closeness as published: 10 * sum gaps + sqrt(product gaps) + 50 * missing
+    values, over rows and columns (minimise; 0 is solved)."""
+    return (float(_closeness_mk(_one(individual), puzzle)[0]),)
+
+
+for _evaluate, _batch in ((eval_collisions, _collisions), (eval_column_box_collisions, _column_box_collisions),
+                          (eval_distinct, _distinct_values), (eval_threats, _threats),
+                          (eval_closeness, _closeness), (eval_closeness_mk, _closeness_mk)):
+    _evaluate.batch = _batch
+
+
+def optimum(evaluate: Callable, puzzle: Puzzle) -> float:
+    """The score of a solved grid for one of the ``eval_*`` functions."""
+    n = puzzle.n
+    return {eval_distinct: 3 * n * n, eval_threats: max_threats(puzzle.shape)}.get(evaluate, 0)
+
+
+def collision_map(individual: np.ndarray, puzzle: Puzzle) -> np.ndarray:
+    """How many collisions each cell takes part in: over its row, column and box, the
+    number of other cells holding its value."""
+    shape = puzzle.shape
+    values = np.asarray(individual)[shape.units]  # (3n, n)
+    same = (values[:, :, None] == values[:, None, :]) & (values[:, :, None] > 0)
+    counts = same.sum(axis=-1) - 1  # other cells of the unit with this cell's value
+    result = np.zeros(shape.cells, dtype=np.int64)
+    np.add.at(result, shape.units.ravel(), counts.clip(0).ravel())
+    return result
+
+
+def closeness_map(individual: np.ndarray, puzzle: Puzzle) -> np.ndarray:
+    """Cells to blame under closeness: each row and column fails up to 3 tests (sum, product,
+    missing values); a cell is marked when its row and column fail more than 3 of the 6."""
+    n = puzzle.n
+    sum_gap, log_gap, missing = _line_statistics(np.asarray(individual), puzzle.shape)
+    failed = ((sum_gap > 0).astype(int) + (log_gap > 0) + (missing > 0))[0]  # (2n,)
+    rows, cols = failed[:n], failed[n:]
+    return (rows[:, None] + cols[None, :] > 3).ravel()
+
+
+def batch_map(func: Callable, individuals: Iterable) -> list:
+    """``map`` for ``toolbox.map``: one batched call when ``func`` is an ``eval_*`` function
+    (or a ``toolbox.register``-ed partial of one), the builtin ``map`` otherwise."""
+    items = list(individuals)
+    target = getattr(func, "func", func)
+    batch = getattr(target, "batch", None)
+    if batch is None or not items:
+        return list(map(func, items))
+    scores = batch(np.stack([np.asarray(item) for item in items]), *getattr(func, "args", ()),
+                   **getattr(func, "keywords", {}))
+    return [(score,) for score in scores.tolist()]

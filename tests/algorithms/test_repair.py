@@ -1,0 +1,155 @@
+"""Propagation repair: invariants of every move, and agreement with the library's fitness."""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from deap_sudoku import Puzzle, Shape
+from deap_sudoku.tools.fitness import collision_map, eval_collisions
+from deap_sudoku.exact.generate import dig_puzzle, random_solution
+from deap_sudoku.tools.individual import Individual
+from deap_sudoku.tools.init import init_block_permutation
+from deap_sudoku.algorithms.repair import PropagationRepair, mut_destroy_repair, mut_repair
+from deap_sudoku.algorithms.repair_kernel import Draws, rebuild_compiled, rebuild_reference
+from deap_sudoku.exact import verify
+from deap_sudoku.propagation import propagate
+
+BOXES = [(2, 2), (2, 3), (3, 2), (3, 3), (3, 4), (4, 4)]
+
+
+@lru_cache(maxsize=None)
+def _solution(box):
+    return random_solution(Shape(*box), random.Random(11))
+
+
+@st.composite
+def cases(draw):
+    """A puzzle (any number of givens, unique or not), a random block-permutation of it and a generator."""
+    box = draw(st.sampled_from(BOXES))
+    seed = draw(st.integers(0, 2**32 - 1))
+    solution = _solution(box)
+    rng = random.Random(seed)
+    puzzle = dig_puzzle(solution, draw(st.integers(0, solution.shape.cells)), rng, unique=False)
+    return puzzle, init_block_permutation(Individual, puzzle=puzzle, rng=rng), rng
+
+
+def _is_block_permutation_of(ind, puzzle):
+    values = np.asarray(ind)
+    boxes_ok = np.all(np.sort(values[puzzle.shape.boxes], axis=1) == np.arange(1, puzzle.n + 1))
+    return bool(boxes_ok and np.array_equal(values[puzzle.givens], puzzle.cells[puzzle.givens]))
+
+
+@settings(max_examples=60, deadline=None)
+@given(cases(), st.sampled_from(["repair", "destroy"]), st.floats(0, 1), st.booleans())
+def test_moves_keep_givens_and_block_permutations_and_leave_fitness_to_the_algorithm(case, move, noise, compiled):
+    """DEAP's contract: the move changes the grid in place; invalidating the fitness is the algorithm's job."""
+    puzzle, ind, rng = case
+    ind.fitness.values = before = eval_collisions(ind, puzzle=puzzle)
+    kernel = PropagationRepair(puzzle, compiled=compiled)
+    if move == "repair":
+        result = mut_repair(ind, repair=kernel, noise=noise, rng=rng)
+    else:
+        result = mut_destroy_repair(ind, repair=kernel, noise=noise, rng=rng)
+    assert result == (ind,)
+    assert _is_block_permutation_of(ind, puzzle)
+    assert ind.fitness.values == before
+
+
+@settings(max_examples=40, deadline=None)
+@given(cases())
+def test_clashing_cells_are_those_the_collision_map_marks(case):
+    puzzle, ind, _ = case
+    kernel = PropagationRepair(puzzle)
+    assert kernel.clashing(ind).tolist() == np.flatnonzero(collision_map(ind, puzzle)).tolist()
+
+
+@settings(max_examples=60, deadline=None)
+@given(cases(), st.data())
+def test_boxes_are_made_permutations_keeping_fixed_and_first_cells(case, data):
+    puzzle, ind, rng = case
+    kernel = PropagationRepair(puzzle)
+    values = np.array([data.draw(st.integers(0, puzzle.n)) for _ in range(puzzle.shape.cells)])
+    values[kernel.fixed] = np.asarray(ind)[kernel.fixed]  # fixed cells hold their forced values
+    out = kernel.as_block_permutation(values, np.random.default_rng(rng.getrandbits(64)))
+    assert np.all(np.sort(out[puzzle.shape.boxes], axis=1) == np.arange(1, puzzle.n + 1))
+    assert np.array_equal(out[kernel.fixed], values[kernel.fixed])
+    for box in kernel._box_order:  # a cell whose value is its box's first occurrence keeps it
+        seen = set()
+        for c in box:
+            if 0 < values[c] and values[c] not in seen:
+                assert out[c] == values[c]
+            seen.add(values[c])
+
+
+@settings(max_examples=80, deadline=None)
+@given(cases(), st.floats(0, 1), st.booleans(), st.data())
+def test_compiled_rebuild_is_the_reference_rebuild(case, noise, locked, data):
+    """Same inputs and random draws, same grid and failures: the numba kernel is the Python spec."""
+    puzzle, ind, rng = case
+    kernel = PropagationRepair(puzzle)
+    values = ind.tolist()
+    keep = [c for c in kernel._open if data.draw(st.booleans())] if data.draw(st.booleans()) else []
+    draws = Draws.new(np.random.default_rng(rng.getrandbits(64)), kernel._open_array, puzzle.shape.cells,
+                      puzzle.n, noise)
+    expected = rebuild_reference(kernel.candidates(), values, keep, draws, puzzle.shape, locked)
+    grid, failed = rebuild_compiled(np.array(kernel.candidates(), dtype=np.int64), np.array(values, dtype=np.int64),
+                                    np.array(keep, dtype=np.int64), draws, puzzle.shape, locked)
+    assert (grid.tolist(), failed) == expected
+
+
+def test_both_kernels_give_the_same_seeded_repair():
+    puzzle = Puzzle.parse("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......")
+    grids = []
+    for compiled in (True, False):
+        ind = init_block_permutation(Individual, puzzle=puzzle, rng=random.Random(2))
+        mut_destroy_repair(ind, repair=PropagationRepair(puzzle, compiled=compiled), rng=random.Random(3))
+        grids.append(ind.tolist())
+    assert grids[0] == grids[1]
+
+
+def test_rebuild_keeps_forced_cells_and_fills_every_cell():
+    puzzle = Puzzle.parse("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......")
+    kernel = PropagationRepair(puzzle)
+    forced = propagate(puzzle).values
+    values, failed = kernel.rebuild(puzzle.cells, [], np.random.default_rng(0))
+    assert all(values)
+    assert all(values[c] == forced[c] for c in range(81) if forced[c])
+    assert failed >= 0
+
+
+def test_a_grid_without_failures_is_a_solution():
+    """When no cell fails the construction is a solution: propagation checked every placement."""
+    puzzle = _solution((3, 3))
+    dug = dig_puzzle(puzzle, 30, random.Random(3), unique=True)
+    kernel = PropagationRepair(dug)
+    for seed in range(20):
+        values, failed = kernel.rebuild(dug.cells, [], np.random.default_rng(seed))
+        if failed == 0:
+            assert verify(values, dug)
+            return
+    raise AssertionError("no seed of 20 built the 30-given puzzle without failures")
+
+
+def test_keeping_a_consistent_grid_rebuilds_it_unchanged():
+    solution = _solution((4, 4))
+    puzzle = dig_puzzle(solution, 100, random.Random(5), unique=False)
+    kernel = PropagationRepair(puzzle)
+    values = solution.cells
+    rebuilt, failed = kernel.rebuild(values, np.arange(puzzle.shape.cells), np.random.default_rng(0))
+    assert failed == 0 and np.array_equal(rebuilt, values)
+    assert np.array_equal(kernel.destroy(values, np.random.default_rng(0)), kernel._open_array)
+
+
+def test_puzzle_that_propagation_refutes_is_flagged_and_still_repaired():
+    puzzle = Puzzle.parse("12345678." + "........9" + "." * 63)  # r1c9 has no value left
+    kernel = PropagationRepair(puzzle)
+    assert not kernel.consistent
+    ind = init_block_permutation(Individual, puzzle=puzzle, rng=random.Random(0))
+    mut_repair(ind, repair=kernel, rng=random.Random(0))
+    assert _is_block_permutation_of(ind, puzzle)
+    assert eval_collisions(ind, puzzle=puzzle)[0] > 0

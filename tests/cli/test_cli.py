@@ -1,0 +1,342 @@
+import signal
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from deap_sudoku import Puzzle, loads, read
+from deap_sudoku.cli import main
+from deap_sudoku.exact import verify
+
+from tests.conftest import REPO
+
+EASY = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(main, list(args), input=input, catch_exceptions=False)
+
+
+@pytest.mark.parametrize("name", ["9x9.txt", "9x9-easy.txt", "9x9-aufgabe.txt", "4x4.txt", "6x6.txt", "12x12.txt",
+                                  "16x16.txt", "16x16-lloyd.txt", "25x25.txt"])
+def test_solve_every_bundled_file(name, tmp_path):
+    path = REPO / "data" / name
+    out = tmp_path / "solutions.txt"
+    result = run("solve", str(path), "--out", str(out), "--out-format", "grid")
+    assert result.exit_code == 0, result.output
+    puzzles = read(path)
+    solutions = read(out)
+    assert len(solutions) == len(puzzles)
+    assert all(verify(s, p) for s, p in zip(solutions, puzzles))
+    assert result.output.count("solved in") == len(puzzles)
+    assert "-+-" in result.output  # the grid is printed with box borders
+
+
+def test_solve_reads_stdin_and_prints_the_solved_picture():
+    result = run("solve", "-", input=EASY + "\n")
+    assert result.exit_code == 0
+    picture = result.output.split("solved in")[0]
+    [solution] = loads(picture)
+    assert verify(solution, Puzzle.parse(EASY))
+
+
+def test_propagation_only_reports_what_it_could_not_fill():
+    hard = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+    result = run("solve", "-", "--algorithm", "propagation", input=hard + "\n")
+    assert result.exit_code == 1
+    assert "not solved: propagation filled" in result.output
+
+
+def test_unsolvable_puzzle_exits_1():
+    result = run("solve", "-", input="12345678." + "........9" + "." * 63 + "\n")
+    assert result.exit_code == 1
+    assert "no solution" in result.output
+
+
+def test_solve_says_when_a_puzzle_has_no_solution_or_several(tmp_path):
+    from tests.conftest import unsolvable
+    none = run("solve", "-", "--max-generations", "20", input=unsolvable().format())
+    assert none.exit_code == 1
+    assert "no solution found within the budget" in none.output
+    assert "the puzzle has no solution (an exact search proves it)" in none.output
+    several = run("solve", "-", input="1" + "." * 80 + "\n")
+    assert several.exit_code == 0
+    assert "solved in" in several.output and "the puzzle has more than one solution, this is one of them" in several.output
+    unique = run("solve", str(REPO / "data" / "9x9.txt"))
+    assert "more than one solution" not in unique.output
+    conflicting = run("solve", "-", input="11" + "." * 79 + "\n")
+    assert conflicting.exit_code == 2 and "row 1 has 1 twice" in conflicting.output
+
+
+def test_checkpoint_misuse_and_other_runs_files_are_refused_with_exit_2(tmp_path):
+    path = tmp_path / "run.ckpt"
+    several = run("solve", str(REPO / "data" / "9x9.txt"), "--checkpoint", str(path))
+    assert several.exit_code == 2 and "needs a file with one puzzle; this one has 5" in several.output
+    exact = run("solve", str(REPO / "data" / "4x4.txt"), "-a", "backtracking", "--checkpoint", str(path))
+    assert exact.exit_code == 2 and "--checkpoint works with the GAs" in exact.output
+    one = tmp_path / "one.txt"
+    one.write_text(EASY + "\n")
+    assert run("solve", str(one), "--checkpoint", str(path)).exit_code == 0
+    other = tmp_path / "other.txt"
+    other.write_text(read(REPO / "data" / "9x9.txt")[0].format())
+    refused = run("solve", str(other), "--checkpoint", str(path))
+    assert refused.exit_code == 2 and "belongs to another run: its puzzle is" in refused.output
+    seed = run("solve", str(one), "--checkpoint", str(path), "--seed", "9")
+    assert seed.exit_code == 2 and "its seed is 0, this run's is 9" in seed.output
+
+
+def test_a_population_that_cannot_fit_in_memory_is_refused_before_anything_runs():
+    result = run("solve", str(REPO / "data" / "25x25.txt"), "-a", "block-ga", "--population", "1000000")
+    assert result.exit_code == 2 and "needs about 23 GiB; the limit is 4 GiB" in result.output
+    assert run("bench", str(REPO / "data" / "25x25.txt"), "--population", "1000000").exit_code == 2
+
+
+def test_bad_input_exits_2_with_a_located_message(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text(EASY + "\n" + EASY[:40] + "?" + EASY[41:] + "\n")
+    result = run("solve", str(bad))
+    assert result.exit_code == 2
+    assert f"{bad}:2:41: unknown character '?'" in result.output
+    assert "Traceback" not in result.output
+    missing = run("solve", str(tmp_path / "nope.txt"))
+    assert missing.exit_code == 2 and "No such file" in missing.output
+    empty = tmp_path / "empty.txt"
+    empty.write_text("# nothing\n")
+    assert run("solve", str(empty)).exit_code == 2
+    assert run("solve", "-", "--box", "2by3", input=EASY).exit_code == 2
+
+
+def test_out_is_never_overwritten_without_force(tmp_path):
+    out = tmp_path / "out.txt"
+    out.write_text("keep me\n")
+    result = run("solve", "-", "--out", str(out), input=EASY + "\n")
+    assert result.exit_code == 2 and "--force" in result.output
+    assert out.read_text() == "keep me\n"
+    assert run("solve", "-", "--out", str(out), "--force", input=EASY + "\n").exit_code == 0
+    assert verify(read(out)[0], Puzzle.parse(EASY))
+
+
+def test_generate_is_reproducible_and_unique(tmp_path):
+    first = run("generate", "--box", "2x3", "--givens", "12", "--count", "3", "--seed", "5")
+    second = run("generate", "--box", "2x3", "--givens", "12", "--count", "3", "--seed", "5")
+    assert first.exit_code == 0 and first.output == second.output
+    from deap_sudoku.exact import is_unique
+    puzzles = loads(first.output, box=(2, 3))
+    assert len(puzzles) == 3 and all(is_unique(p) for p in puzzles)
+    single = run("generate", "--box", "2x3", "--givens", "12", "--seed", "7")
+    assert single.output.strip() == first.output.splitlines()[2]  # puzzle i uses seed SEED+i
+    assert run("generate", "--box", "7x1", "--givens", "3").exit_code == 2
+
+
+def test_console_script_and_module_entry_points():
+    result = subprocess.run([sys.executable, "-m", "deap_sudoku", "solve", str(REPO / "data" / "4x4.txt")],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0 and "solved in" in result.stdout
+
+
+def test_generate_by_difficulty_grades_as_asked():
+    from deap_sudoku.exact.generate import grade
+    result = run("generate", "--difficulty", "medium", "--count", "2", "--seed", "3")
+    assert result.exit_code == 0
+    puzzles = loads(result.output)
+    assert [grade(p)[0] for p in puzzles] == ["medium", "medium"]
+    assert run("generate", "--difficulty", "easy", "--givens", "30").exit_code == 2
+    assert run("generate").exit_code == 2
+
+
+def test_bundled_testdata_is_graded_as_named():
+    from deap_sudoku.exact.generate import grade
+    for level in ("easy", "medium", "hard", "expert"):
+        puzzles = read(REPO / "data" / "testdata" / f"{level}.txt")
+        assert len(puzzles) == 10 and all(grade(p)[0] == level for p in puzzles)
+
+
+# -- solve with every algorithm, check, convert, bench ------------------------------------
+
+@pytest.mark.parametrize("algorithm, options", [("memetic", ["--max-seconds", "30"]), ("block-ga", ["--population", "100"]), ("restart-ga", []),
+                                                ("row-ga", []), ("cell-ga", []), ("tabu", []),
+                                                ("backtracking", []), ("propagation", [])])
+def test_solve_with_every_algorithm(algorithm, options, tmp_path):
+    out = tmp_path / "out.txt"
+    result = run("solve", str(REPO / "data" / "9x9-easy.txt"), "-a", algorithm, "--seed", "1", "--out", str(out),
+                 *options)
+    assert result.exit_code in (0, 1), result.output
+    puzzles, written = read(REPO / "data" / "9x9-easy.txt"), read(out)
+    assert len(written) == len(puzzles)
+    solved = [verify(w, p) for w, p in zip(written, puzzles)]
+    assert (result.exit_code == 0) == all(solved)
+    assert result.output.count("solved in") == sum(solved)
+    if algorithm in ("memetic", "tabu", "backtracking", "propagation"):
+        assert result.exit_code == 0  # these always solve the 45-given puzzles
+
+
+def test_solve_reports_the_best_grid_when_the_budget_runs_out(tmp_path):
+    plot = tmp_path / "conv.png"
+    result = run("solve", str(REPO / "data" / "testdata" / "expert.txt"), "-a", "cell-ga", "--max-generations", "3",
+                 "--population", "20", "--plot", str(plot))
+    assert result.exit_code == 1
+    assert "no solution found within the budget; best fitness" in result.output
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    again = run("solve", str(REPO / "data" / "4x4.txt"), "-a", "block-ga", "--plot", str(plot))
+    assert again.exit_code == 2 and "--force" in again.output
+
+
+def test_check_reports_givens_conflicts_solvability_and_uniqueness(tmp_path):
+    path = tmp_path / "mixed.txt"
+    unique = read(REPO / "data" / "9x9.txt")[0].format().strip()
+    several = "1" + "0" * 80
+    none = "12345678." + "........9" + "." * 63
+    conflict = "11" + "0" * 79
+    path.write_text("\n".join([unique, several, none, conflict]) + "\n")
+    result = run("check", str(path))
+    lines = result.output.splitlines()
+    assert result.exit_code == 2
+    assert f"bad: {path}:4:2: row 1 has 1 twice: r1c1 and r1c2" in lines
+    assert any(l.startswith(f"{path}:1: puzzle 1, 9x9 (3x3 boxes), 26 givens") and l.endswith("unique solution")
+               for l in lines)
+    assert any(l.endswith("2 or more solutions") for l in lines) and any(l.endswith("no solution") for l in lines)
+    assert lines[-1] == "3 valid puzzles, 2 errors"  # the conflict breaks row 1 and box 1
+    good = run("check", str(REPO / "data" / "testdata" / "hard.txt"))
+    assert good.exit_code == 0 and good.output.count("unique solution") == 10
+    many = tmp_path / "many.txt"
+    many.write_text(several + "\n")
+    assert run("check", str(many)).exit_code == 1
+
+
+@pytest.mark.parametrize("to_format", ["line", "grid", "dash", "lloyd"])
+def test_convert_round_trips(to_format, tmp_path):
+    source = REPO / "data" / "16x16.txt"
+    out = tmp_path / f"out.{to_format}"
+    assert run("convert", str(source), str(out), "--to", to_format).exit_code == 0
+    assert read(out, format=to_format) == read(source)
+    refused = run("convert", str(source), str(out), "--to", to_format)
+    assert refused.exit_code == 2 and "--force" in refused.output
+    stdout = run("convert", "-", "-", "--to", "grid", input=EASY + "\n")
+    assert loads(stdout.output) == [Puzzle.parse(EASY)]
+    assert run("convert", str(REPO / "data" / "6x6.txt"), "-", "--to", "lloyd").exit_code == 2
+
+
+def test_bench_table_and_outputs(tmp_path):
+    import csv
+    import json
+    outputs = {kind: tmp_path / f"bench.{kind}" for kind in ("json", "csv", "md", "png")}
+    result = run("bench", str(REPO / "data" / "testdata" / "easy.txt"), str(REPO / "data" / "testdata" / "hard.txt"),
+                 "-a", "tabu", "-a", "backtracking", "--limit", "2", "--runs", "2", "--max-steps", "2000",
+                 "--json", str(outputs["json"]), "--csv", str(outputs["csv"]), "--markdown", str(outputs["md"]),
+                 "--plot", str(outputs["png"]), "--plot-by", "dataset")
+    assert result.exit_code == 0, result.output
+    data = json.loads(outputs["json"].read_text())
+    assert len(data["runs"]) == 2 * 2 * 2 * 2 and len(data["summary"]) == 4
+    row = next(r for r in data["summary"] if r["dataset"] == "easy.txt" and r["algorithm"] == "backtracking")
+    assert row["solved"] == row["runs"] == 4 and row["rate_low"] < 1 == row["rate_high"]
+    assert list(csv.DictReader(outputs["csv"].open()))[0]["dataset"] == "easy.txt"
+    assert outputs["md"].read_text() in result.output
+    assert "| easy.txt | backtracking | 4/4 | 100 % (51-100)" in result.output
+    assert outputs["png"].stat().st_size > 1000
+    again = run("bench", str(REPO / "data" / "4x4.txt"), "--json", str(outputs["json"]))
+    assert again.exit_code == 2 and "--force" in again.output
+
+
+def test_bench_groups_one_puzzle_files_by_size_and_share_of_givens(tmp_path):
+    import json
+    files = []
+    for name, count in (("9x9.txt", 2), ("16x16.txt", 1)):
+        for i, puzzle in enumerate(read(REPO / "data" / name)[:count]):
+            files.append(tmp_path / f"{i}-{name}")
+            files[-1].write_text(puzzle.format() + "\n")
+    out = tmp_path / "bench.json"
+    result = run("bench", *map(str, files), "-a", "memetic", "--group-by", "givens", "--json", str(out),
+                 "--plot", str(tmp_path / "phase.png"))
+    assert result.exit_code == 0, result.output
+    rows = {r["dataset"]: r for r in json.loads(out.read_text())["summary"]}
+    assert set(rows) == {"9x9 32 %", "16x16 47 %"}
+    assert rows["9x9 32 %"]["runs"] == 2 and rows["9x9 32 %"]["series"] == "memetic, 9x9"
+    assert all(r["solved"] == r["runs"] for r in rows.values())
+
+
+def test_wilson_interval_matches_known_values():
+    from deap_sudoku.runs.bench import wilson_interval
+    low, high = wilson_interval(8, 10)
+    assert round(low, 3) == 0.490 and round(high, 3) == 0.943
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+    assert wilson_interval(10, 10)[1] == 1.0
+
+
+# A worker that dies in the middle of a run: sitecustomize is imported by every Python process
+# started with this folder on PYTHONPATH, SCOOP's workers included.
+KILL_ONE_WORKER = """
+import os
+marker = os.environ.get("DEAP_SUDOKU_TEST_KILL_MARKER")
+if marker:
+    import deap_sudoku.runs.task as runs_task
+    _run = runs_task.run_task
+
+    def run_task(task):
+        import scoop
+        if not scoop.IS_ORIGIN and task.index == 1 and not os.path.exists(marker):
+            open(marker, "w").close()
+            os._exit(1)  # the worker process dies holding this run
+        return _run(task)
+
+    runs_task.run_task = run_task
+"""
+
+
+@pytest.mark.parametrize("fault", [False, True], ids=["no fault", "a worker dies"])
+def test_bench_under_scoop_gives_the_serial_results(fault, tmp_path):
+    """Two SCOOP workers over the multi-host path (--hosts 127.0.0.1, no ssh): same runs, seed for seed;
+    when a worker dies mid-run, SCOOP gives its run to another and nothing is lost."""
+    import json
+    import os
+    arguments = ["bench", str(REPO / "data" / "testdata" / "hard.txt"), "-a", "tabu", "-a", "block-ga", "--limit", "2",
+                 "--runs", "2", "--max-steps", "3000", "--max-generations", "20", "--population", "30"]
+    serial = tmp_path / "serial.json"
+    assert run(*arguments, "--json", str(serial)).exit_code == 0
+    parallel = tmp_path / "scoop.json"
+    env = dict(os.environ)
+    if fault:
+        (tmp_path / "sitecustomize.py").write_text(KILL_ONE_WORKER)
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(tmp_path), env.get("PYTHONPATH")]))
+        env["DEAP_SUDOKU_TEST_KILL_MARKER"] = str(tmp_path / "killed")
+    completed = subprocess.run([sys.executable, "-m", "scoop", "--hosts", "127.0.0.1", "-n", "2",
+                                str(REPO / "deap_sudoku" / "__main__.py"), *arguments, "--json", str(parallel)],
+                               capture_output=True, text=True, timeout=300, cwd=tmp_path, env=env)
+    assert completed.returncode == 0, completed.stderr[-2000:]
+    if fault:
+        assert (tmp_path / "killed").exists() and "Lost track of future" in completed.stderr
+    keys = ("dataset", "algorithm", "index", "seed", "solved", "generations", "evaluations", "fitness")
+    runs = [[{k: r[k] for k in keys} for r in json.loads(p.read_text())["runs"]] for p in (serial, parallel)]
+    assert runs[0] == runs[1] and len(runs[0]) == 8
+
+
+@pytest.mark.parametrize("signum, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_ctrl_c_or_sigterm_stops_bench_and_keeps_finished_runs(signum, code, tmp_path):
+    import json
+    import time
+    out = tmp_path / "partial.json"
+    process = subprocess.Popen([sys.executable, "-m", "deap_sudoku", "bench", str(REPO / "data" / "testdata" / "easy.txt"),
+                                str(REPO / "data" / "testdata" / "expert.txt"), "-a", "tabu", "--runs", "3",
+                                "--json", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(6)  # the 30 easy runs take well under a second; the expert ones take seconds each
+    process.send_signal(signum)
+    stdout, stderr = process.communicate(timeout=60)
+    assert process.returncode == code, stderr
+    assert "interrupted:" in stderr and "Traceback" not in stderr
+    document = json.loads(out.read_text())
+    runs, missing = document["runs"], document["missing"]
+    assert 30 <= len(runs) < 60 and len(runs) + len(missing) == 60
+    finished = {f"{r['dataset']} puzzle {r['index'] + 1}, tabu, seed {r['seed']}" for r in runs}
+    assert not finished & set(missing)
+    assert f"missing: {missing[0]}" in stderr
+    assert "| easy.txt | tabu | 30/30 |" in stdout
+
+
+def test_solve_progress_prints_each_generation_on_stderr():
+    result = run("solve", str(REPO / "data" / "testdata" / "expert.txt"), "-a", "row-ga", "--progress",
+                 "--max-generations", "4", "--population", "20")
+    assert result.exit_code == 1
+    progress = [line.split(":")[0] for line in result.stderr.splitlines() if line.startswith("generation ")]
+    assert progress[:6] == ["generation 0", "generation 1", "generation 2", "generation 3", "generation 4",
+                            "generation 0"]  # then the second puzzle starts
+    assert "generation" not in result.stdout

@@ -1,0 +1,156 @@
+import random
+import itertools
+from functools import lru_cache
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from deap_sudoku import Puzzle, Shape, read
+from deap_sudoku.exact.generate import generate_puzzle
+from deap_sudoku.exact import SearchBudgetExceeded, count_solutions, is_unique, search, solve, verify
+from deap_sudoku.propagation import propagate
+
+EASY = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
+
+
+@lru_cache(maxsize=None)
+def all_4x4_solutions() -> np.ndarray:
+    """Every valid 4x4 grid, by brute force over all 24**4 choices of row permutations."""
+    perms = np.array(list(itertools.permutations(range(1, 5))))
+    grids = perms[np.array(list(itertools.product(range(24), repeat=4)))]  # (331776, 4, 4)
+    boxes = grids.reshape(-1, 2, 2, 2, 2).transpose(0, 1, 3, 2, 4).reshape(-1, 4, 4)
+    ok = np.all(np.sort(grids, axis=1) == np.arange(1, 5)[:, None], axis=(1, 2))
+    ok &= np.all(np.sort(boxes, axis=2) == np.arange(1, 5), axis=(1, 2))
+    return grids[ok].reshape(-1, 16)
+
+
+def test_brute_force_finds_the_288_4x4_grids():
+    assert len(all_4x4_solutions()) == 288
+    assert all(verify(g) for g in all_4x4_solutions())
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.integers(0, 4), min_size=16, max_size=16))
+def test_counts_match_brute_force_on_4x4(values):
+    """Random givens (conflicting ones excluded): the search counts exactly what enumeration finds."""
+    try:
+        puzzle = Puzzle(values)
+    except ValueError:
+        return
+    givens = puzzle.givens
+    expected = int(np.sum(np.all(all_4x4_solutions()[:, givens] == puzzle.cells[givens], axis=1)))
+    result = search(puzzle, limit=1000)
+    assert result.count == expected and result.exhausted
+    assert all(verify(s, puzzle) for s in result.solutions)
+    assert len(set(result.solutions)) == expected
+    solution = solve(puzzle, rng=random.Random(values[0]))
+    assert (solution is None) == (expected == 0)
+    assert solution is None or verify(solution, puzzle)
+
+
+def test_naked_singles_alone_solve_an_easy_puzzle():
+    puzzle = Puzzle.parse(EASY)
+    result = propagate(puzzle, hidden_singles=False)
+    assert result.solved and not result.contradiction
+    assert verify(result.values, puzzle)
+    assert result.filled == 81 - 32
+
+
+def test_hidden_singles_go_further_than_naked_singles(shared_data):
+    [puzzle] = read(shared_data / "lloyd_amos_aco/logic-solvable/goldennugget.txt")
+    naked = propagate(puzzle, hidden_singles=False)
+    hidden = propagate(puzzle)
+    assert hidden.filled >= naked.filled
+    assert all(hidden.candidates[c] <= naked.candidates[c] for c in range(81))
+    top95 = read(shared_data / "norvig_pytudes/top95.txt")
+    gains = [propagate(p).filled - propagate(p, hidden_singles=False).filled for p in top95]
+    assert max(gains) > 0
+
+
+def test_propagation_reports_contradiction():
+    # r1c9 can only be 9 (row), but column 9 already holds a 9.
+    puzzle = Puzzle.parse("12345678." + "........9" + "." * 63)
+    result = propagate(puzzle)
+    assert result.contradiction and not result.solved
+    assert solve(puzzle) is None
+    assert count_solutions(puzzle) == 0
+
+
+def test_candidates_shrink_and_agree_with_values():
+    puzzle = Puzzle.parse(EASY)
+    partial = propagate(Puzzle.parse("4....." + "." * 75), hidden_singles=False)
+    assert partial.candidates[1] == frozenset(range(1, 10)) - {4}
+    full = propagate(puzzle)
+    assert all(full.candidates[c] == {int(full.values[c])} for c in range(81))
+
+
+def test_uniqueness_counts(shared_data):
+    names = (shared_data / "lloyd_amos_aco/normalized/logic_solvable_9x9.names").read_text().split()
+    puzzles = read(shared_data / "lloyd_amos_aco/normalized/logic_solvable_9x9.txt")
+    counts = {name: count_solutions(p) for name, p in zip(names, puzzles)}
+    assert counts.pop("sabuncu3") == 2  # documented in SOURCES.md: more than one solution
+    assert set(counts.values()) == {1}
+    serg = read(shared_data / "tdoku_data/serg_benchmark.txt")[:5]
+    assert all(count_solutions(p) == 2 for p in serg)
+    assert count_solutions(serg[0], limit=5) >= 2
+    assert not is_unique(serg[0]) and is_unique(puzzles[0])
+
+
+def test_search_budget_is_enforced():
+    empty = Puzzle([0] * 81)
+    with pytest.raises(SearchBudgetExceeded):
+        count_solutions(empty, limit=10**6, max_nodes=50)
+    with pytest.raises(SearchBudgetExceeded):
+        solve(Puzzle([0] * 625), max_nodes=3)
+
+
+@pytest.mark.parametrize("name, stride", [("norvig_pytudes/hardest.txt", 1), ("norvig_pytudes/top95.txt", 4),
+                                          ("norvig_pytudes/easy50.txt", 4),
+                                          ("tdoku_data/forum_hardest_1106.txt", 10)])
+def test_hard_9x9_sets_are_solved(shared_data, name, stride):
+    for puzzle in read(shared_data / name)[::stride]:
+        solution = solve(puzzle)
+        assert solution is not None and verify(solution, puzzle)
+        assert np.array_equal(solution.cells[puzzle.givens], puzzle.cells[puzzle.givens])
+
+
+@pytest.mark.parametrize("size, fraction", [(16, 50), (16, 70), (25, 60), (25, 80)])
+def test_large_instances_are_solved(shared_data, size, fraction):
+    for index in (0, 1):
+        [puzzle] = read(shared_data / f"lloyd_amos_aco/general/inst{size}x{size}_{fraction}_{index}.txt")
+        solution = solve(puzzle)
+        assert verify(solution, puzzle)
+
+
+@pytest.mark.parametrize("box", [(2, 3), (3, 2), (2, 4), (3, 4), (4, 3), (6, 6)], ids=str)
+def test_other_shapes_solve_and_generated_puzzles_are_unique(box):
+    shape = Shape(*box)
+    # 36x36 with half its cells given sits near the hard phase transition; keep it easy here.
+    givens = shape.cells // 2 if shape.n <= 12 else shape.cells * 3 // 4
+    puzzle = generate_puzzle(shape, givens, random.Random(1), unique=shape.n <= 12)
+    solution = solve(puzzle)
+    assert verify(solution, puzzle)
+    if shape.n <= 12:
+        assert is_unique(puzzle)
+
+
+def test_verify_rejects_every_kind_of_wrong_grid():
+    puzzle = Puzzle.parse(EASY)
+    solution = solve(puzzle)
+    good = solution.cells.copy()
+    assert verify(good) and verify(good, puzzle) and verify(good.reshape(9, 9), puzzle)
+    assert verify(solution) and verify(list(good))
+    swapped = good.copy()
+    swapped[[0, 1]] = swapped[[1, 0]]
+    assert not verify(swapped)  # columns now repeat
+    incomplete = good.copy()
+    incomplete[5] = 0
+    assert not verify(incomplete)
+    assert not verify(good[:80]) and not verify(np.append(good, 1))
+    assert not verify(good.astype(float))
+    other = solve(Puzzle.parse("1" + "0" * 80), rng=random.Random(3))
+    if not np.array_equal(other.cells, good):
+        assert not verify(other, puzzle)  # valid grid, but not these givens
+    assert not verify(good, Puzzle([0] * 16))

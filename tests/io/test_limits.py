@@ -1,0 +1,60 @@
+"""Inputs beyond the supported sizes are refused with a message before any large allocation."""
+
+from __future__ import annotations
+
+import tracemalloc
+
+import pytest
+
+from deap_sudoku import read
+from deap_sudoku.grid.errors import PuzzleError
+from deap_sudoku.io.formats import MAX_FILE_BYTES
+
+
+def _peak_bytes(action) -> int:
+    tracemalloc.start()
+    try:
+        action()
+    finally:
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+    return peak
+
+
+def test_a_file_over_the_size_limit_is_refused_without_reading_it(tmp_path):
+    huge = tmp_path / "huge.txt"
+    with open(huge, "wb") as handle:
+        handle.truncate(MAX_FILE_BYTES + 1)  # sparse: no disk used
+
+    def attempt():
+        with pytest.raises(PuzzleError, match=f"larger than the {MAX_FILE_BYTES} bytes allowed"):
+            read(huge)
+
+    assert _peak_bytes(attempt) < 1 << 20
+
+
+MIB = 1 << 20
+HOSTILE = {  # name: (text, part of the message); each text is 4-8 MiB of what a reader dreads
+    "line of a 121x121 grid": ("1" * 121 * 121 + "\n", "14641 is more than the 10000 of the largest grid"),
+    "grid row of 2 million values": ("0 " * 2_000_000 + "\n", "row has more than 100 values"),
+    "dash row of 4 million symbols": ("-" * 4 * MIB + "\n", "row has more than 100 values"),
+    "Lloyd & Amos row of 2 million values": ("5\n1\n" + "-1\t" * 2_000_000 + "\n", "row has more than 25 values"),
+    "4 million one-symbol lines": ("x\n" * 2 * MIB, "more than 100 errors: stopped reading here"),
+    "4 million one-value rows": ("1\n" * 2 * MIB, "more than 100 errors: stopped reading here"),
+}
+
+
+@pytest.mark.parametrize("name", list(HOSTILE))
+def test_hostile_files_are_refused_in_memory_proportional_to_the_text(name, tmp_path):
+    text, problem = HOSTILE[name]
+    path = tmp_path / "big.txt"
+    path.write_text(text)
+    fmt = {"grid row": "grid", "dash row": "dash", "Lloyd & Amos": "lloyd", "4 million one-value": "grid"}
+
+    def attempt():
+        with pytest.raises(PuzzleError) as raised:
+            read(path, format=next((f for key, f in fmt.items() if name.startswith(key)), None))
+        assert problem in str(raised.value)
+
+    # the text itself (and its decoded copy) at most: never a string, tuple or error per symbol
+    assert _peak_bytes(attempt) < 3 * len(text) + 4 * MIB

@@ -1,0 +1,71 @@
+"""The propagation kernel: the Python reference and its compiled twin agree exactly, and the rules hold."""
+
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from deap_sudoku import Puzzle, Shape
+from deap_sudoku.exact import random_solution
+from deap_sudoku.propagation import (arrays, initial_masks, mask_sets, propagate, propagate_arrays, propagate_masks,
+                                     tables)
+
+from tests.conftest import SHAPES
+
+
+@st.composite
+def states(draw):
+    """A shape, candidate masks of a partly emptied solution with some cells narrowed at random (often
+    contradictory), and the cells to propagate first."""
+    box = draw(st.sampled_from(SHAPES))
+    rng = random.Random(draw(st.integers(0, 2**32 - 1)))
+    shape = Shape(*box)
+    solution = random_solution(shape, rng).cells
+    keep = draw(st.floats(0.1, 0.7))
+    cells = np.where(np.array([rng.random() < keep for _ in range(shape.cells)]), solution, 0)
+    puzzle = Puzzle(cells, box=shape)
+    cands, queue = initial_masks(puzzle)
+    full = (1 << shape.n) - 1
+    for cell in rng.sample(range(shape.cells), draw(st.integers(0, 6))):
+        cands[cell] = rng.randint(1, full)  # narrowed to a random subset: may contradict the givens
+        if not cands[cell] & (cands[cell] - 1):
+            queue.append(cell)
+    return shape, cands, queue
+
+
+@settings(max_examples=150, deadline=None)
+@given(states(), st.booleans(), st.booleans())
+def test_compiled_twin_equals_the_reference(state, hidden, locked):
+    shape, cands, queue = state
+    reference = list(cands)
+    ok = propagate_masks(reference, list(queue), tables(shape), hidden=hidden, locked=locked)
+    compiled = np.array(cands, dtype=np.int64)
+    assert propagate_arrays(compiled, queue, shape, hidden=hidden, locked=locked) == ok
+    if ok:  # after a contradiction the states are where each stopped, which need not be a fixed point
+        assert compiled.tolist() == reference
+
+
+def test_rules_naked_hidden_and_box_line():
+    norvig = Puzzle.parse("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......")
+    naked, hidden = propagate(norvig, hidden_singles=False), propagate(norvig)
+    assert hidden.filled > naked.filled >= 0 and not hidden.contradiction
+    assert all(len(c) == 1 for c, v in zip(hidden.candidates, hidden.values) if v)
+    assert mask_sets([0b101, 0b1]) == (frozenset({1, 3}), frozenset({1}))
+    boxed = propagate(norvig, locked_candidates=True)
+    assert sum(bin(m).count("1") for m in boxed.masks) <= sum(bin(m).count("1") for m in hidden.masks)
+
+
+def test_a_contradiction_is_reported():
+    assert propagate(Puzzle.parse("12345678." + "........9" + "." * 63)).contradiction
+
+
+@pytest.mark.parametrize("box", SHAPES)
+def test_tables_agree_with_the_shape(box):
+    shape = Shape(*box)
+    t, a = tables(shape), arrays(shape)
+    assert [list(p) for p in t.peers] == shape.peers.tolist()
+    assert a.peers.tolist() == shape.peers.tolist() and a.units.tolist() == shape.units.tolist()
+    assert len(t.segments) == len(t.intersections) == shape.n * (shape.box_rows + shape.box_cols)
+    assert sorted(c for seg in t.segments for c in seg) == sorted(list(range(shape.cells)) * 2)

@@ -1,0 +1,144 @@
+"""The package's structure, checked from its source with ``ast`` so it stays true.
+
+Layers, lowest first; a module may import from its own layer and the layers
+below it, never from above, and the import graph has no cycle.  Only the
+command line prints, and randomness is never global or unseeded inside the package.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO
+
+PACKAGE = REPO / "deap_sudoku"
+LAYERS = ["_version", "grid", "io", "propagation", "exact", "tools", "algorithms", "runs", "cli"]
+FRONT_DOORS = {"deap_sudoku", "deap_sudoku.__main__"}  # they re-export and start the CLI: above every layer
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(REPO).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _modules() -> dict[str, ast.Module]:
+    return {_module_name(p): ast.parse(p.read_text(), str(p)) for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def _imports(name: str, tree: ast.Module, known: set[str]) -> set[str]:
+    """The package modules ``name`` imports, anywhere in its body (lazy imports included)."""
+    package = name if (PACKAGE / Path(*name.split(".")[1:]) / "__init__.py").exists() else name.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")
+                anchor = anchor[:len(anchor) - node.level + 1]
+                base = ".".join(anchor + ([base] if base else []))
+            targets = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in known else base for alias in node.names]
+        else:
+            continue
+        for target in targets:
+            while target and target not in known:
+                target = target.rpartition(".")[0]
+            if target and not (name == target or name.startswith(target + ".")):
+                found.add(target)  # a module's own packages are initialised by any import of it: not an edge
+    return found
+
+
+def _layer(module: str) -> int:
+    if module in FRONT_DOORS:
+        return len(LAYERS)
+    return LAYERS.index(module.split(".")[1])
+
+
+def _graph() -> dict[str, set[str]]:
+    modules = _modules()
+    return {name: _imports(name, tree, set(modules)) for name, tree in modules.items()}
+
+
+def test_every_module_belongs_to_a_layer():
+    for name in _modules():
+        assert name in FRONT_DOORS or name.split(".")[1] in LAYERS, f"{name} is in no layer"
+
+
+def test_imports_point_down():
+    upward = [f"{source} imports {target}" for source, targets in _graph().items() for target in targets
+              if _layer(target) > _layer(source) or target == "deap_sudoku"]
+    assert upward == []
+
+
+def test_the_import_graph_has_no_cycle():
+    graph = {source: {t for t in targets if t not in FRONT_DOORS} for source, targets in _graph().items()}
+    state: dict[str, int] = {}
+    cycles = []
+
+    def visit(node: str, path: list[str]) -> None:
+        state[node] = 1
+        for target in sorted(graph.get(node, ())):
+            if state.get(target) == 1:
+                cycles.append(path[path.index(target):] + [target])
+            elif target not in state:
+                visit(target, path + [target])
+        state[node] = 2
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node, [node])
+    assert cycles == []
+
+
+def _calls(tree: ast.Module):
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            yield node, ast.unparse(node.func)
+
+
+UNSEEDED = {"random.Random", "Random", "np.random.default_rng", "numpy.random.default_rng", "default_rng",
+            "np.random.RandomState", "random.SystemRandom"}
+GLOBAL_SEEDING = {"random.seed", "np.random.seed", "numpy.random.seed"}
+
+
+def _offences(tree: ast.Module) -> list[str]:
+    found = []
+    for call, func in _calls(tree):
+        if func == "print":
+            found.append(f"line {call.lineno}: print")
+        elif func in GLOBAL_SEEDING:
+            found.append(f"line {call.lineno}: {func}")
+        elif func in UNSEEDED and not call.args and not call.keywords:
+            found.append(f"line {call.lineno}: unseeded {func}()")
+    return found
+
+
+def test_only_the_cli_prints_and_nothing_seeds_globally_or_draws_unseeded():
+    offences = {name: found for name, tree in _modules().items()
+                if not name.startswith("deap_sudoku.cli") and (found := _offences(tree))}
+    assert offences == {}
+
+
+@pytest.mark.parametrize("source, expected", [
+    ("print('x')", ["line 1: print"]),
+    ("import random\nrandom.seed(1)", ["line 2: random.seed"]),
+    ("import numpy as np\nnp.random.seed(1)", ["line 2: np.random.seed"]),
+    ("import random\nrng = random.Random()", ["line 2: unseeded random.Random()"]),
+    ("import numpy as np\nrng = np.random.default_rng()", ["line 2: unseeded np.random.default_rng()"]),
+    ("import random\nrng = random.Random(3)\nimport numpy as np\ng = np.random.default_rng(3)", []),
+])
+def test_the_offence_finder_finds_what_it_is_named_for(source, expected):
+    assert _offences(ast.parse(source)) == expected
+
+
+def test_the_import_checks_find_an_upward_import_and_a_lazy_one():
+    upward = ast.parse("from ..runs import registry")
+    assert _imports("deap_sudoku.grid.puzzle", upward, {"deap_sudoku.runs", "deap_sudoku.runs.registry"}) == \
+        {"deap_sudoku.runs.registry"}
+    assert _layer("deap_sudoku.runs.registry") > _layer("deap_sudoku.grid.puzzle")
+    lazy = ast.parse("def f():\n    from .text import dumps\n")
+    assert _imports("deap_sudoku.grid.puzzle", lazy, {"deap_sudoku.grid.text"}) == {"deap_sudoku.grid.text"}

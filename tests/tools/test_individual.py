@@ -1,0 +1,67 @@
+import copy
+import pickle
+import warnings
+
+import numpy as np
+from deap import tools
+
+from deap_sudoku.tools.individual import FitnessMax, Individual, MaxIndividual, clone
+
+
+def _evaluated(values=range(1, 10), fitness=3.0):
+    ind = Individual(list(values))
+    ind.fitness.values = (fitness,)
+    return ind
+
+
+def test_individual_is_a_small_flat_array_with_an_unevaluated_fitness():
+    ind = Individual(np.arange(1, 82).reshape(9, 9) % 9 + 1)
+    assert ind.shape == (81,) and ind.dtype == np.uint8
+    assert not ind.fitness.valid and ind.fitness.weights == (-1.0,)
+
+
+def test_slices_sorts_and_copies_are_never_valid():
+    ind = _evaluated()
+    for derived in (ind[2:5], np.sort(ind), ind.copy(), ind + 0, ind.reshape(3, 3)):
+        assert not derived.fitness.valid  # creator-made individuals report the class here
+    assert ind.fitness.valid
+
+
+def test_clone_and_deepcopy_copy_data_and_fitness():
+    ind = _evaluated()
+    for twin in (clone(ind), copy.deepcopy(ind)):
+        assert np.array_equal(twin, ind) and twin.fitness.values == (3.0,)
+        twin[0] = 9
+        del twin.fitness.values
+        assert ind[0] == 1 and ind.fitness.valid
+
+
+def test_pickle_keeps_type_data_and_fitness():
+    for ind in (_evaluated(), MaxIndividual([4, 3, 2, 1])):
+        back = pickle.loads(pickle.dumps(ind))
+        assert type(back) is type(ind) and np.array_equal(back, ind)
+        assert back.fitness.valid == ind.fitness.valid
+        if ind.fitness.valid:
+            assert back.fitness.values == ind.fitness.values
+    assert isinstance(MaxIndividual([1]).fitness, FitnessMax)
+
+
+def test_hall_of_fame_with_array_equal_keeps_distinct_grids():
+    hof = tools.HallOfFame(3, similar=np.array_equal)
+    a, b = _evaluated(fitness=1.0), _evaluated(fitness=1.0)
+    c = _evaluated(values=[9, 8, 7, 6, 5, 4, 3, 2, 1], fitness=2.0)
+    hof.update([a, b, c])
+    assert len(hof) == 2 and hof[0].fitness.values == (1.0,)
+    a[0] = 5
+    assert hof[0][0] == 1  # the hall of fame holds copies
+
+
+def test_importing_twice_and_two_sizes_do_not_warn():
+    import importlib
+
+    import deap_sudoku.tools.individual as module
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        importlib.reload(module)
+        small, large = module.Individual([1] * 16), module.Individual([1] * 625)
+    assert small.fitness is not large.fitness

@@ -1,0 +1,229 @@
+"""Property tests: every operator keeps the givens and its representation's invariant, and
+returns DEAP's tuples; every fitness is optimal exactly on solutions; batched == per-individual."""
+
+import random
+from functools import lru_cache
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from deap_sudoku import Puzzle, Shape
+from deap_sudoku.tools.crossover import (cx_band_two_point, cx_bands, cx_block_uniform, cx_cell_uniform, cx_diagonal,
+                                   cx_row_uniform)
+from deap_sudoku.tools.fitness import (batch_map, closeness_map, collision_map, eval_closeness, eval_closeness_mk,
+                                 eval_collisions, eval_column_box_collisions, eval_distinct, eval_threats, optimum)
+from deap_sudoku.exact.generate import dig_puzzle, random_solution
+from deap_sudoku.tools.individual import Individual, MaxIndividual
+from deap_sudoku.tools.init import (init_block_permutation, init_free_cells, init_row_permutation,
+                              init_smart_block_permutation)
+from deap_sudoku.tools.mutation import mut_conflict_swap, mut_random_reset, mut_swap_in_box, mut_swap_in_row
+from deap_sudoku.exact import verify
+from deap_sudoku.propagation import propagate
+
+BOXES = [(2, 2), (2, 3), (3, 3), (4, 4)]
+FITNESSES = [eval_collisions, eval_column_box_collisions, eval_distinct, eval_threats, eval_closeness,
+             eval_closeness_mk]
+
+
+@lru_cache(maxsize=None)
+def _solution(box):
+    return random_solution(Shape(*box), random.Random(7))
+
+
+@st.composite
+def cases(draw):
+    """A puzzle of a random shape (unique or not), and a seeded random generator."""
+    box = draw(st.sampled_from(BOXES))
+    solution = _solution(box)
+    seed = draw(st.integers(0, 2**32 - 1))
+    givens = draw(st.integers(0, solution.shape.cells))
+    puzzle = dig_puzzle(solution, givens, random.Random(seed), unique=False)
+    return puzzle, random.Random(seed)
+
+
+def _keeps_givens(ind, puzzle):
+    return np.array_equal(np.asarray(ind)[puzzle.givens], puzzle.cells[puzzle.givens])
+
+
+def _units_are_permutations(ind, units):
+    return bool(np.all(np.sort(np.asarray(ind)[units], axis=1) == np.arange(1, units.shape[1] + 1)))
+
+
+def _all_values_in_range(ind, puzzle):
+    values = np.asarray(ind)
+    return bool(values.min() >= 1 and values.max() <= puzzle.n)
+
+
+@settings(max_examples=40, deadline=None)
+@given(cases(), st.booleans())
+def test_initialisers_keep_givens_and_their_invariant(case, restrict):
+    puzzle, rng = case
+    shape = puzzle.shape
+    for init, units in ((init_block_permutation, shape.boxes), (init_smart_block_permutation, shape.boxes),
+                        (init_row_permutation, shape.rows), (init_free_cells, None)):
+        ind = init(Individual, puzzle=puzzle, restrict=restrict, rng=rng)
+        assert isinstance(ind, Individual) and not ind.fitness.valid
+        assert _keeps_givens(ind, puzzle) and _all_values_in_range(ind, puzzle)
+        if units is not None:
+            assert _units_are_permutations(ind, units)
+
+
+def test_restricted_initialisers_start_forced_cells_right():
+    solution = _solution((3, 3))
+    puzzle = dig_puzzle(solution, 40, random.Random(1))
+    forced = propagate(puzzle)
+    assert forced.solved  # an easy unique puzzle: propagation alone fills it
+    for init in (init_block_permutation, init_smart_block_permutation, init_row_permutation, init_free_cells):
+        ind = init(Individual, puzzle=puzzle, restrict=True, rng=random.Random(0))
+        assert verify(ind, puzzle), init.__name__
+
+
+def test_smart_initialiser_collides_less_than_random():
+    puzzle = dig_puzzle(_solution((3, 3)), 25, random.Random(3))
+    rng = random.Random(0)
+    smart = np.mean([eval_collisions(init_smart_block_permutation(Individual, puzzle=puzzle, rng=rng), puzzle=puzzle)[0]
+                     for _ in range(200)])
+    plain = np.mean([eval_collisions(init_block_permutation(Individual, puzzle=puzzle, rng=rng), puzzle=puzzle)[0]
+                     for _ in range(200)])
+    assert smart < plain
+
+
+@settings(max_examples=40, deadline=None)
+@given(cases())
+def test_block_crossovers_and_mutations_keep_block_permutations(case):
+    puzzle, rng = case
+    boxes = puzzle.shape.boxes
+    parents = [init_block_permutation(Individual, puzzle=puzzle, rng=rng) for _ in range(3)]
+    before = [p.copy() for p in parents]
+    a, b = cx_block_uniform(parents[0], parents[1], puzzle=puzzle, rng=rng)
+    assert a is parents[0] and b is parents[1]
+    # cells are exchanged, not invented: at each cell the pair holds the same two values
+    assert np.array_equal(np.sort(np.stack([a, b]), axis=0), np.sort(np.stack(before[:2]), axis=0))
+    results = [a, b, *cx_band_two_point(a, b, puzzle=puzzle, rng=rng), *cx_diagonal(*parents, puzzle=puzzle)]
+    results += [mut_swap_in_box(parents[0], puzzle=puzzle, rng=rng)[0],
+                mut_conflict_swap(parents[1], puzzle=puzzle, in_box=True, rng=rng)[0]]
+    for ind in results:
+        assert _keeps_givens(ind, puzzle) and _units_are_permutations(ind, boxes)
+
+
+@settings(max_examples=40, deadline=None)
+@given(cases())
+def test_row_and_cell_operators_keep_their_invariants(case):
+    puzzle, rng = case
+    rows = puzzle.shape.rows
+    a, b = (init_row_permutation(Individual, puzzle=puzzle, rng=rng) for _ in range(2))
+    a, b = cx_row_uniform(a, b, puzzle=puzzle, rng=rng)
+    (a,) = mut_swap_in_row(a, puzzle=puzzle, indpb=0.5, rng=rng)
+    for ind in (a, b):
+        assert _keeps_givens(ind, puzzle) and _units_are_permutations(ind, rows)
+    c, d = (init_free_cells(Individual, puzzle=puzzle, rng=rng) for _ in range(2))
+    c, d = cx_cell_uniform(c, d, puzzle=puzzle, rng=rng)
+    (c,) = mut_random_reset(c, puzzle=puzzle, k=5, rng=rng)
+    (d,) = mut_conflict_swap(d, puzzle=puzzle, rng=rng)
+    for ind in (c, d):
+        assert _keeps_givens(ind, puzzle) and _all_values_in_range(ind, puzzle)
+
+
+def test_two_point_band_crossover_swaps_the_middle_band_of_a_9x9():
+    puzzle = Puzzle([0] * 81)
+    a, b = Individual([1] * 81), Individual([2] * 81)
+    cx_band_two_point(a, b, puzzle=puzzle, rng=random.Random(0))
+    assert a.reshape(9, 9)[:, 0].tolist() == [1, 1, 1, 2, 2, 2, 1, 1, 1]
+    cx_bands(a, b, puzzle=puzzle, first=0, stop=1)
+    assert a.reshape(9, 9)[:, 0].tolist() == [2, 2, 2, 2, 2, 2, 1, 1, 1]
+
+
+def test_diagonal_crossover_takes_band_i_from_parent_i():
+    puzzle = Puzzle([0] * 81)
+    parents = [Individual([v] * 81) for v in (1, 2, 3)]
+    children = cx_diagonal(*parents, puzzle=puzzle)
+    assert children[0].reshape(9, 9)[::3, 0].tolist() == [1, 2, 3]
+    assert children[1].reshape(9, 9)[::3, 0].tolist() == [2, 3, 1]
+
+
+def test_conflict_swap_only_moves_free_cells_in_collision():
+    solution = _solution((3, 3))
+    puzzle = dig_puzzle(solution, 60, random.Random(2), unique=False)
+    ind = Individual(solution.cells)
+    free = np.flatnonzero(~puzzle.givens)
+    a, b = free[0], free[-1]
+    ind[a], ind[b] = ind[b], ind[a]
+    clashing = set(np.flatnonzero(collision_map(ind, puzzle)).tolist())
+    before = ind.copy()
+    mut_conflict_swap(ind, puzzle=puzzle, rng=random.Random(0))
+    moved = set(np.flatnonzero(ind != before).tolist())
+    assert moved <= clashing & set(free.tolist())
+    (untouched,) = mut_conflict_swap(Individual(solution.cells), puzzle=puzzle)
+    assert np.array_equal(untouched, solution.cells)
+
+
+# -- fitness ----------------------------------------------------------------------------
+
+def _reference_collisions(grid, shape, units):
+    return sum(len(unit) - len(set(grid[unit].tolist())) for unit in units)
+
+
+@settings(max_examples=60, deadline=None)
+@given(cases())
+def test_fitness_matches_a_set_based_reference_and_batches_agree(case):
+    puzzle, rng = case
+    shape = puzzle.shape
+    population = [init_free_cells(Individual, puzzle=puzzle, rng=rng) for _ in range(5)]
+    population.append(Individual(_solution((shape.box_rows, shape.box_cols)).cells))
+    for ind in population:
+        grid = np.asarray(ind)
+        assert eval_collisions(ind, puzzle=puzzle)[0] == _reference_collisions(grid, shape, shape.units)
+        assert eval_column_box_collisions(ind, puzzle=puzzle)[0] == _reference_collisions(grid, shape, shape.units[shape.n:])
+        assert eval_distinct(ind, puzzle=puzzle)[0] == sum(len(set(grid[u].tolist())) for u in shape.units)
+        cmap = collision_map(ind, puzzle)
+        expected = [sum(int(np.sum(grid[u] == grid[c])) - 1 for u in shape.units if c in u) for c in range(shape.cells)]
+        assert cmap.tolist() == expected
+    for evaluate in FITNESSES:
+        one_by_one = [evaluate(ind, puzzle=puzzle) for ind in population]
+        batched = batch_map(_registered(evaluate, puzzle), population)
+        assert np.allclose(batched, one_by_one)
+
+
+def _registered(evaluate, puzzle):
+    from deap import base
+    toolbox = base.Toolbox()
+    toolbox.register("evaluate", evaluate, puzzle=puzzle)
+    return toolbox.evaluate
+
+
+@settings(max_examples=60, deadline=None)
+@given(cases())
+def test_fitness_is_optimal_exactly_on_solutions(case):
+    puzzle, rng = case
+    solution = Individual(_solution((puzzle.shape.box_rows, puzzle.shape.box_cols)).cells)
+    candidate = init_block_permutation(Individual, puzzle=puzzle, rng=rng)
+    for evaluate in FITNESSES:
+        best = optimum(evaluate, puzzle)
+        assert evaluate(solution, puzzle=puzzle)[0] == pytest.approx(best, abs=1e-12)
+        score = evaluate(candidate, puzzle=puzzle)[0]
+        if evaluate in (eval_threats, eval_column_box_collisions):
+            continue  # these ignore one kind of unit; checked below for their representations
+        assert (abs(score - best) < 1e-12) == verify(candidate), evaluate.__name__
+
+
+def test_partial_fitnesses_are_optimal_on_solutions_of_their_representation():
+    puzzle = dig_puzzle(_solution((3, 3)), 30, random.Random(4))
+    rng = random.Random(5)
+    for _ in range(50):
+        rows = init_row_permutation(Individual, puzzle=puzzle, rng=rng)
+        assert (eval_column_box_collisions(rows, puzzle=puzzle)[0] == 0) == verify(rows, puzzle)
+        blocks = init_block_permutation(MaxIndividual, puzzle=puzzle, rng=rng)
+        assert (eval_threats(blocks, puzzle=puzzle)[0] == 108) == verify(blocks, puzzle)
+
+
+def test_closeness_map_marks_cells_whose_row_and_column_fail_most_tests():
+    solution = _solution((3, 3))
+    puzzle = Puzzle([0] * 81)
+    assert not closeness_map(Individual(solution.cells), puzzle).any()
+    broken = Individual(solution.cells)
+    broken[0] = broken[1]  # row 1 and column 1: sum, product and a value all wrong
+    marked = closeness_map(broken, puzzle)
+    assert marked[0] and marked.sum() >= 1
+    assert eval_closeness(broken, puzzle=puzzle)[0] > 0 and eval_closeness_mk(broken, puzzle=puzzle)[0] > 0
