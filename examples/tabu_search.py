@@ -8,13 +8,10 @@ from __future__ import annotations
 import random
 
 import click
-import numpy as np
-from deap import tools
 
-from deap_sudoku.algorithms import INTERRUPTED, tabu_search
+from deap_sudoku.algorithms import tabu_search
 from deap_sudoku.cli.examples import example_options, load_puzzle, run_example
 from deap_sudoku.io import load_sample
-from deap_sudoku.tools import Individual
 
 
 def main(puzzle=None, *, seed=0, candidates=100, tenure=5, max_steps=100_000, restrict=True, requested=None,
@@ -24,16 +21,9 @@ def main(puzzle=None, *, seed=0, candidates=100, tenure=5, max_steps=100_000, re
     progress = (lambda step, score, best: click.echo(f"step {step}: score {score}, best {best}")) if verbose else None
     result = tabu_search(puzzle, rng=random.Random(seed), candidates=candidates, tenure=tenure, max_steps=max_steps,
                          restrict=restrict, callback=progress, requested=requested)
-    best = Individual(result.grid)
-    best.fitness.values = (result.score,)
-    hof = tools.HallOfFame(1, similar=np.array_equal)
-    hof.update([best])
-    logbook = tools.Logbook()
-    logbook.record(steps=result.steps, score=result.score, seconds=result.seconds)
-    logbook.stop_reason = INTERRUPTED if result.interrupted else "solved" if result.solved else "steps"
     if verbose:
         click.echo(f"{result.steps} steps, {result.seconds:.3f} s, score {result.score}")
-    return [best], logbook, hof
+    return result.as_deap()  # ([best], logbook, hall_of_fame), like the GA examples
 
 
 @click.command(help=__doc__.splitlines()[0])

@@ -16,11 +16,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+from deap import tools
 
 from ..grid.puzzle import Puzzle
 from ..tools.free_cells import free_cells
 from ..tools.individual import Individual
 from ..tools.init import init_block_permutation
+from .generational import INTERRUPTED
 
 __all__ = ["TabuResult", "tabu_search"]
 
@@ -39,6 +41,18 @@ class TabuResult:
     @property
     def solved(self) -> bool:
         return self.score == 0
+
+    def as_deap(self) -> tuple[list[Individual], tools.Logbook, tools.HallOfFame]:
+        """``([best], logbook, hall_of_fame)`` like the GAs return: the best grid as an evaluated
+        individual, and a logbook of one record (steps, score, seconds) with its ``stop_reason``."""
+        best = Individual(self.grid)
+        best.fitness.values = (self.score,)
+        hof = tools.HallOfFame(1, similar=np.array_equal)
+        hof.update([best])
+        logbook = tools.Logbook()
+        logbook.record(steps=self.steps, score=self.score, seconds=self.seconds)
+        logbook.stop_reason = INTERRUPTED if self.interrupted else "solved" if self.solved else "steps"
+        return [best], logbook, hof
 
 
 def tabu_search(puzzle: Puzzle, *, rng: random.Random, candidates: int = 100, tenure: int = 5,

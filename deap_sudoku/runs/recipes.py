@@ -16,10 +16,10 @@ from collections.abc import Callable
 import numpy as np
 from deap import tools
 
-from ..algorithms import INTERRUPTED, Checkpointer, Stop, ea_generational, ea_memetic, memetic_toolbox, tabu_search
+from ..algorithms import Checkpointer, Stop, ea_generational, ea_memetic, memetic_toolbox, tabu_search
 from ..grid.puzzle import Puzzle
-from ..tools import (Individual, cx_band_two_point, cx_diagonal, fitness_statistics, make_toolbox, max_threats,
-                     mut_random_reset, optimum, with_punish_same)
+from ..tools import (cx_band_two_point, cx_diagonal, fitness_statistics, make_toolbox, max_threats, mut_random_reset,
+                     optimum, with_punish_same)
 
 __all__ = ["memetic", "block_ga", "block_ga_restart", "cell_ga", "row_permutation_ga", "tabu"]
 
@@ -116,13 +116,5 @@ def tabu(puzzle: Puzzle, *, seed: int = 0, candidates: int = 100, tenure: int = 
     """Tabu search over in-box swaps, a non-evolutionary yardstick (``examples/tabu_search.py``);
     returns ``([best], logbook, hall_of_fame)`` like the GAs, the logbook one record of steps,
     score and seconds."""
-    result = tabu_search(puzzle, rng=random.Random(seed), candidates=candidates, tenure=tenure, max_steps=max_steps,
-                         max_seconds=max_seconds, restrict=restrict, callback=callback, requested=requested)
-    best = Individual(result.grid)
-    best.fitness.values = (result.score,)
-    hof = tools.HallOfFame(1, similar=np.array_equal)
-    hof.update([best])
-    logbook = tools.Logbook()
-    logbook.record(steps=result.steps, score=result.score, seconds=result.seconds)
-    logbook.stop_reason = INTERRUPTED if result.interrupted else "solved" if result.solved else "steps"
-    return [best], logbook, hof
+    return tabu_search(puzzle, rng=random.Random(seed), candidates=candidates, tenure=tenure, max_steps=max_steps,
+                       max_seconds=max_seconds, restrict=restrict, callback=callback, requested=requested).as_deap()

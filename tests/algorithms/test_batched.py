@@ -58,11 +58,15 @@ def test_crossover_exchanges_whole_boxes_and_mutation_swaps_two_cells_of_one_box
         assert not puzzle.givens[moved].any()
 
 
-def test_tournament_picks_the_best_entrant():
+def test_tournament_picks_the_best_entrant_with_the_textbook_probabilities():
+    """Entrants are drawn with replacement, so the best of 5 wins a tournament of size t with
+    probability 1 - (4/5)^t and the worst only when all t entrants are it, (1/5)^t."""
     fitness = np.array([5, 3, 9, 1, 7])
-    rng = np.random.default_rng(0)
-    assert np.array_equal(sel_tournament_batched(fitness, 50, 5, np.random.default_rng(0)),
-                          [row[np.argmin(fitness[row])] for row in rng.integers(0, 5, size=(50, 5))])
+    uniform = np.bincount(sel_tournament_batched(fitness, 5000, 1, np.random.default_rng(0)), minlength=5)
+    assert all(abs(count - 1000) < 150 for count in uniform)
+    wins = np.bincount(sel_tournament_batched(fitness, 5000, 5, np.random.default_rng(1)), minlength=5) / 5000
+    assert abs(wins[3] - (1 - 0.8 ** 5)) < 0.03 and wins[2] < 0.003
+    assert np.all(np.diff(wins[np.argsort(fitness)]) <= 0.03)  # better fitness, more wins
 
 
 def test_batched_ga_solves_the_easy_puzzle_and_returns_evaluated_individuals():

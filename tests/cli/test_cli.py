@@ -129,6 +129,7 @@ def test_generate_is_reproducible_and_unique(tmp_path):
     assert run("generate", "--box", "7x1", "--givens", "3").exit_code == 2
 
 
+@pytest.mark.slow
 def test_console_script_and_module_entry_points():
     result = subprocess.run([sys.executable, "-m", "deap_sudoku", "solve", str(REPO / "data" / "4x4.txt")],
                             capture_output=True, text=True, timeout=60)
@@ -283,6 +284,7 @@ if marker:
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fault", [False, True], ids=["no fault", "a worker dies"])
 def test_bench_under_scoop_gives_the_serial_results(fault, tmp_path):
     """Two SCOOP workers over the multi-host path (--hosts 127.0.0.1, no ssh): same runs, seed for seed;
@@ -310,6 +312,7 @@ def test_bench_under_scoop_gives_the_serial_results(fault, tmp_path):
     assert runs[0] == runs[1] and len(runs[0]) == 8
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("signum, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_ctrl_c_or_sigterm_stops_bench_and_keeps_finished_runs(signum, code, tmp_path):
     import json

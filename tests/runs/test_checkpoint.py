@@ -113,6 +113,7 @@ def _grid_and_verdict(stdout: str) -> str:
     return stdout.rsplit(" in ", 1)[0]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("algorithm, budget", [("restart-ga", ["--max-generations", "300", "--population", "100"]),
                                                ("memetic", ["--max-generations", "400", "--population", "2"])])
 def test_sigkill_at_a_random_generation_then_resume_gives_the_same_result(algorithm, budget, tmp_path):

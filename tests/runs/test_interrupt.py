@@ -17,6 +17,7 @@ from tests.conftest import checkpoint_generation, unsolvable
 
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("algorithm, signum, code", [("memetic", signal.SIGINT, 130),
                                                      ("restart-ga", signal.SIGTERM, 143)])
 def test_signal_stops_a_ga_with_its_best_grid_and_a_final_checkpoint(algorithm, signum, code, tmp_path):
