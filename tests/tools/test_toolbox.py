@@ -111,3 +111,29 @@ def test_unknown_names_are_refused():
         make_toolbox(puzzle, fitness="speed")
     with pytest.raises(ValueError, match="unknown crossover"):
         make_toolbox(puzzle, mate="pmx")
+
+
+def test_make_toolbox_refuses_unknown_and_misplaced_options():
+    puzzle = read(REPO / "data" / "9x9.txt")[0]
+    with pytest.raises(TypeError, match="mutpb"):
+        make_toolbox(puzzle, mutpb=0.5)
+    with pytest.raises(ValueError, match="keep= is the share truncation"):
+        make_toolbox(puzzle, select="tournament", keep=0.3)
+    with pytest.raises(ValueError, match="indpb= is the per-row"):
+        make_toolbox(puzzle, indpb=0.2)
+    assert make_toolbox(puzzle, select="truncation", keep=0.3).select.keywords == {"keep": 0.3}
+
+
+def test_make_toolbox_binds_one_generator_to_every_operator_that_draws():
+    import random
+    puzzle = read(REPO / "data" / "9x9.txt")[0]
+    runs = []
+    for global_seed in (1, 2):
+        random.seed(global_seed)  # the global stream plays no part
+        toolbox = make_toolbox(puzzle, rng=random.Random(3))
+        population = toolbox.population(n=6)
+        toolbox.mate(population[0], population[1])
+        toolbox.mutate(population[2])
+        runs.append([ind.tolist() for ind in population])
+    assert runs[0] == runs[1]
+    assert all(name in make_toolbox(puzzle, rng=random.Random(0)).mate.keywords for name in ("rng", "puzzle"))
