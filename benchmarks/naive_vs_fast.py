@@ -33,7 +33,7 @@ from deap_sudoku.exact.generate import generate_puzzle
 from deap_sudoku.tools.individual import Individual, clone
 from deap_sudoku.tools.init import init_block_permutation
 from deap_sudoku.algorithms.repair import PropagationRepair, mut_destroy_repair, mut_repair
-from deap_sudoku.tabu import _apply_swap
+from deap_sudoku.algorithms.tabu import _apply_swap
 from deap_sudoku.tools.toolbox import make_toolbox
 
 DATA = Path(__file__).resolve().parents[1] / "data"

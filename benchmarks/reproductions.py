@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from deap_sudoku import read
-from deap_sudoku.fileio import write_atomic
+from deap_sudoku.io.fileio import write_atomic
 from deap_sudoku.exact import verify
 
 ROOT = Path(__file__).resolve().parents[1]
