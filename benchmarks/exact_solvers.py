@@ -8,10 +8,10 @@ The table it prints is the one in README.md.
 
 from __future__ import annotations
 
-import random
 import argparse
 import glob
 import json
+import random
 import statistics
 import time
 from pathlib import Path
@@ -43,7 +43,10 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="every tenth puzzle only")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--kernel", choices=["auto", "python", "compiled"], default="auto",
+                        help="propagation kernel of the search (auto: compiled above 9x9 or once numba is loaded)")
     args = parser.parse_args()
+    compiled = {"auto": None, "python": False, "compiled": True}[args.kernel]
     rows = []
     print("| set | puzzles | solved | median s | max s |")
     print("|---|---:|---:|---:|---:|")
@@ -54,7 +57,7 @@ def main() -> None:
         times = []
         for puzzle in puzzles:
             start = time.perf_counter()
-            solution = solve(puzzle, rng=random.Random(args.seed))
+            solution = solve(puzzle, rng=random.Random(args.seed), compiled=compiled)
             times.append(time.perf_counter() - start)
             if solution is None or not verify(solution, puzzle):
                 raise SystemExit(f"{name}: wrong answer for {puzzle!r}")

@@ -8,13 +8,17 @@ propagates with :func:`deap_sudoku.propagation.propagate_masks`.
 from __future__ import annotations
 
 import random
+import sys
 from dataclasses import dataclass
+
+import numpy as np
 
 from ..grid.conflicts import value_dtype
 from ..grid.puzzle import Puzzle
-from ..propagation import initial_masks, mask_values, propagate_masks, tables
+from ..propagation import arrays, initial_masks, mask_values, propagate_masks, tables
 
-__all__ = ["SearchResult", "SearchBudgetExceeded", "search", "solve", "count_solutions", "is_unique"]
+__all__ = ["SearchResult", "SearchBudgetExceeded", "search", "solve", "count_solutions", "is_unique",
+           "COMPILED_FROM_CELLS"]
 
 
 class SearchBudgetExceeded(RuntimeError):
@@ -34,58 +38,22 @@ class SearchResult:
         return len(self.solutions)
 
 
-def search(puzzle: Puzzle, *, limit: int = 1, max_nodes: int | None = None,
-           hidden_singles: bool = True, locked_candidates: bool = True,
-           rng: random.Random | None = None) -> SearchResult:
-    """Depth-first search with propagation at every node and the minimum-remaining-values rule.
+COMPILED_FROM_CELLS = 82
+"""Grids with at least this many cells search with the compiled propagation kernel by default; so
+do smaller ones once numba is loaded in the process.  Measured (``benchmarks/exact_solvers.py
+--kernel``): the compiled kernel visits the same nodes 5-7x faster, but its first use costs about
+0.45 s (importing numba, loading the cached kernel), more than a 9x9 search takes in Python."""
+MAX_COMPILED_SIDE = 62
+"""The widest grid whose candidate masks fit the compiled kernel's ``int64``."""
 
-    Stops after ``limit`` solutions (``limit=2`` answers "is it unique?").
-    Each node is one tentative assignment followed by propagation (naked and
-    hidden singles, and box-line reduction unless ``locked_candidates`` is off).
-    With ``rng`` the value order and ties between equally constrained cells
-    are random; without it the search is deterministic.
 
-    :raises SearchBudgetExceeded: when ``max_nodes`` nodes did not settle the question.
-    """
-    if limit < 1:
-        raise ValueError("limit must be at least 1")
-    t = tables(puzzle.shape)
-    dtype = value_dtype(t.n)
-    cands, queue = initial_masks(puzzle)
-    solutions: list[Puzzle] = []
-    nodes = 1
-    if not propagate_masks(cands, queue, t, hidden=hidden_singles, locked=locked_candidates):
-        return SearchResult((), nodes, True)
-    stack: list[tuple[list[int], int, int]] = []
-    state: list[int] | None = cands
-    while True:
-        if state is not None:
-            cell = _most_constrained(state, rng)
-            if cell < 0:
-                solutions.append(puzzle.filled(mask_values(state, dtype)))
-                if len(solutions) >= limit:
-                    return SearchResult(tuple(solutions), nodes, False)
-            else:
-                options = state[cell]
-                bits = []
-                while options:
-                    bit = options & -options
-                    bits.append(bit)
-                    options ^= bit
-                if rng is not None:
-                    rng.shuffle(bits)
-                stack.extend((state, cell, bit) for bit in reversed(bits))
-        if not stack:
-            return SearchResult(tuple(solutions), nodes, True)
-        if max_nodes is not None and nodes >= max_nodes:
-            raise SearchBudgetExceeded(f"no answer after {nodes} search nodes")
-        parent, cell, bit = stack.pop()
-        nodes += 1
-        state = parent.copy()
-        state[cell] = bit
-        if not propagate_masks(state, [cell], t, hidden=hidden_singles, locked=locked_candidates,
-                               dirty=set(t.cell_units[cell])):
-            state = None
+def _use_compiled(puzzle: Puzzle, compiled: bool | None) -> bool:
+    if compiled is None:
+        return puzzle.n <= MAX_COMPILED_SIDE and (puzzle.shape.cells >= COMPILED_FROM_CELLS
+                                                  or "numba" in sys.modules)
+    if compiled and puzzle.n > MAX_COMPILED_SIDE:
+        raise ValueError(f"the compiled kernel holds sides up to {MAX_COMPILED_SIDE}, not {puzzle.n}")
+    return compiled
 
 
 def _most_constrained(cands: list[int], rng: random.Random | None = None) -> int:
@@ -104,7 +72,138 @@ def _most_constrained(cands: list[int], rng: random.Random | None = None) -> int
     return rng.choice(ties) if rng is not None and ties else best
 
 
-def solve(puzzle: Puzzle, *, max_nodes: int | None = None, rng: random.Random | None = None) -> Puzzle | None:
+class _PythonNodes:
+    """Search states as lists of Python ints, propagated by the reference kernel."""
+
+    def __init__(self, puzzle: Puzzle, hidden: bool, locked: bool) -> None:
+        self.t, self.hidden, self.locked = tables(puzzle.shape), hidden, locked
+        self.dtype = value_dtype(puzzle.n)
+
+    def root(self, puzzle: Puzzle) -> list[int] | None:
+        cands, queue = initial_masks(puzzle)
+        return cands if propagate_masks(cands, queue, self.t, hidden=self.hidden, locked=self.locked) else None
+
+    def child(self, parent: list[int], cell: int, bit: int) -> list[int] | None:
+        state = parent.copy()
+        state[cell] = bit
+        ok = propagate_masks(state, [cell], self.t, hidden=self.hidden, locked=self.locked,
+                             dirty=set(self.t.cell_units[cell]))
+        return state if ok else None
+
+    most_constrained = staticmethod(_most_constrained)
+
+    def options(self, state: list[int], cell: int) -> int:
+        return state[cell]
+
+    def values(self, state: list[int]) -> np.ndarray:
+        return mask_values(state, self.dtype)
+
+
+class _CompiledNodes:
+    """Search states as ``int64`` arrays, propagated by the compiled twin with reused scratch space:
+    the same nodes in the same order as :class:`_PythonNodes`."""
+
+    def __init__(self, puzzle: Puzzle, hidden: bool, locked: bool) -> None:
+        from ..propagation.compiled import propagate_nb  # imports numba
+
+        self.propagate = propagate_nb
+        self.a, self.hidden, self.locked = arrays(puzzle.shape), hidden, locked
+        self.dtype = value_dtype(puzzle.n)
+        cells, units = puzzle.shape.cells, self.a.units.shape[0]
+        self.stack = np.empty(2 * cells + 1, dtype=np.int64)
+        self.dirty, self.scanning = np.zeros(units, dtype=np.bool_), np.zeros(units, dtype=np.bool_)
+        self.unions = np.empty(self.a.segments.shape[0], dtype=np.int64)
+
+    def _run(self, state: np.ndarray, top: int) -> bool:
+        return self.propagate(state, self.stack, top, self.dirty, self.scanning, self.unions, self.a.full,
+                              *self.a.kernel_args(), self.hidden, self.locked)
+
+    def root(self, puzzle: Puzzle) -> np.ndarray | None:
+        cands, queue = initial_masks(puzzle)
+        state = np.array(cands, dtype=np.int64)
+        self.stack[:len(queue)] = queue
+        self.dirty[:] = True
+        return state if self._run(state, len(queue)) else None
+
+    def child(self, parent: np.ndarray, cell: int, bit: int) -> np.ndarray | None:
+        state = parent.copy()
+        state[cell] = bit
+        self.stack[0] = cell
+        self.dirty[:] = False
+        self.dirty[self.a.cell_units[cell]] = True
+        return state if self._run(state, 1) else None
+
+    @staticmethod
+    def most_constrained(state: np.ndarray, rng: random.Random | None) -> int:
+        counts = np.bitwise_count(state)
+        counts[counts < 2] = 255  # decided cells never branch
+        best = counts.min()
+        if best == 255:
+            return -1
+        if rng is None:
+            return int(np.argmin(counts))
+        return rng.choice(np.flatnonzero(counts == best).tolist())
+
+    def options(self, state: np.ndarray, cell: int) -> int:
+        return int(state[cell])
+
+    def values(self, state: np.ndarray) -> np.ndarray:
+        return mask_values(state.tolist(), self.dtype)
+
+
+def search(puzzle: Puzzle, *, limit: int = 1, max_nodes: int | None = None,
+           hidden_singles: bool = True, locked_candidates: bool = True,
+           rng: random.Random | None = None, compiled: bool | None = None) -> SearchResult:
+    """Depth-first search with propagation at every node and the minimum-remaining-values rule.
+
+    Stops after ``limit`` solutions (``limit=2`` answers "is it unique?").
+    Each node is one tentative assignment followed by propagation (naked and
+    hidden singles, and box-line reduction unless ``locked_candidates`` is off).
+    With ``rng`` the value order and ties between equally constrained cells
+    are random; without it the search is deterministic.  ``compiled``
+    propagates with the compiled twin (the same nodes and answer); by default
+    it is used where it pays (:data:`COMPILED_FROM_CELLS`).
+
+    :raises SearchBudgetExceeded: when ``max_nodes`` nodes did not settle the question.
+    """
+    if limit < 1:
+        raise ValueError("limit must be at least 1")
+    nodes_of = _CompiledNodes if _use_compiled(puzzle, compiled) else _PythonNodes
+    kernel = nodes_of(puzzle, hidden_singles, locked_candidates)
+    solutions: list[Puzzle] = []
+    nodes = 1
+    state = kernel.root(puzzle)
+    if state is None:
+        return SearchResult((), nodes, True)
+    stack: list[tuple[object, int, int]] = []
+    while True:
+        if state is not None:
+            cell = kernel.most_constrained(state, rng)
+            if cell < 0:
+                solutions.append(puzzle.filled(kernel.values(state)))
+                if len(solutions) >= limit:
+                    return SearchResult(tuple(solutions), nodes, False)
+            else:
+                options = kernel.options(state, cell)
+                bits = []
+                while options:
+                    bit = options & -options
+                    bits.append(bit)
+                    options ^= bit
+                if rng is not None:
+                    rng.shuffle(bits)
+                stack.extend((state, cell, bit) for bit in reversed(bits))
+        if not stack:
+            return SearchResult(tuple(solutions), nodes, True)
+        if max_nodes is not None and nodes >= max_nodes:
+            raise SearchBudgetExceeded(f"no answer after {nodes} search nodes")
+        parent, cell, bit = stack.pop()
+        nodes += 1
+        state = kernel.child(parent, cell, bit)
+
+
+def solve(puzzle: Puzzle, *, max_nodes: int | None = None, rng: random.Random | None = None,
+          compiled: bool | None = None) -> Puzzle | None:
     """A solution, or ``None`` when the puzzle provably has none.
 
     Search times on hard large grids are heavy-tailed, so after a first
@@ -126,7 +225,7 @@ def solve(puzzle: Puzzle, *, max_nodes: int | None = None, rng: random.Random | 
         if max_nodes is not None:
             budget = min(budget, max_nodes - spent)
         try:
-            result = search(puzzle, limit=1, max_nodes=budget, rng=order)
+            result = search(puzzle, limit=1, max_nodes=budget, rng=order, compiled=compiled)
         except SearchBudgetExceeded:
             spent += budget
             if max_nodes is not None and spent >= max_nodes:
@@ -140,11 +239,12 @@ def solve(puzzle: Puzzle, *, max_nodes: int | None = None, rng: random.Random | 
 _FIRST_BUDGET = 200
 
 
-def count_solutions(puzzle: Puzzle, *, limit: int = 2, max_nodes: int | None = None) -> int:
+def count_solutions(puzzle: Puzzle, *, limit: int = 2, max_nodes: int | None = None,
+                    compiled: bool | None = None) -> int:
     """The number of solutions, counted up to ``limit``."""
-    return search(puzzle, limit=limit, max_nodes=max_nodes).count
+    return search(puzzle, limit=limit, max_nodes=max_nodes, compiled=compiled).count
 
 
-def is_unique(puzzle: Puzzle, *, max_nodes: int | None = None) -> bool:
+def is_unique(puzzle: Puzzle, *, max_nodes: int | None = None, compiled: bool | None = None) -> bool:
     """True when the puzzle has exactly one solution."""
-    return count_solutions(puzzle, limit=2, max_nodes=max_nodes) == 1
+    return count_solutions(puzzle, limit=2, max_nodes=max_nodes, compiled=compiled) == 1

@@ -1,4 +1,5 @@
 import random
+
 import numpy as np
 
 from deap_sudoku import read

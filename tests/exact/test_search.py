@@ -1,5 +1,5 @@
-import random
 import itertools
+import random
 from functools import lru_cache
 
 import numpy as np
@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from deap_sudoku import Puzzle, Shape, read
-from deap_sudoku.exact.generate import generate_puzzle
+from deap_sudoku.exact.generate import generate_puzzle, random_solution
 from deap_sudoku.exact import SearchBudgetExceeded, count_solutions, is_unique, search, solve, verify
 from deap_sudoku.propagation import propagate
 
@@ -154,3 +154,25 @@ def test_verify_rejects_every_kind_of_wrong_grid():
     if not np.array_equal(other.cells, good):
         assert not verify(other, puzzle)  # valid grid, but not these givens
     assert not verify(good, Puzzle([0] * 16))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from([(2, 2), (2, 3), (3, 3), (3, 4), (4, 4)]), st.integers(0, 2**32 - 1), st.floats(0.0, 0.6),
+       st.booleans())
+def test_compiled_search_visits_the_same_nodes_and_finds_the_same_solutions(box, seed, keep, randomised):
+    rng = random.Random(seed)
+    solution = random_solution(Shape(*box), rng)
+    cells = [v if rng.random() < keep else 0 for v in solution.cells.tolist()]
+    puzzle = Puzzle(cells, box=box)
+    results = [search(puzzle, limit=3, max_nodes=5000, compiled=compiled,
+                      rng=random.Random(seed) if randomised else None)
+               for compiled in (False, True)]
+    assert results[0] == results[1]
+
+
+def test_compiled_search_is_used_where_it_pays_and_refused_where_masks_overflow():
+    from deap_sudoku.exact.backtracking import _use_compiled
+    big = Puzzle([0] * 64 ** 2, box=(8, 8))
+    assert _use_compiled(Puzzle([0] * 256), None) and not _use_compiled(big, None)
+    with pytest.raises(ValueError, match="sides up to 62"):
+        search(big, compiled=True)

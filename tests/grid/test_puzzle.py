@@ -1,5 +1,5 @@
-import random
 import pickle
+import random
 
 import numpy as np
 import pytest
