@@ -112,7 +112,9 @@ def main() -> None:
 @main.command()
 @click.argument("puzzle_file", metavar="FILE|-")
 @click.option("--algorithm", "-a", type=click.Choice(ALGORITHMS), default="memetic",
-              show_default=True, help="How to solve: memetic is the project's best GA.")
+              show_default=True,
+              help="How to solve: " + "; ".join(f"{a.name}, {a.description}" for a in registry.ALGORITHMS.values())
+                   + ".")
 @_input_options
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the run.")
 @_budget_flags
