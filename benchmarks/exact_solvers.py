@@ -1,6 +1,7 @@
 """Time the exact solver on the public benchmark sets: median and maximum seconds per set.
 
     python benchmarks/exact_solvers.py [--data ../shared/data] [--quick] [--json FILE]
+                                       [--kernel auto|python|compiled] [--only forum]
 
 Every solution is checked with ``verify``; a wrong or missing one aborts the run.
 The table it prints is the one in README.md.
@@ -43,14 +44,17 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="every tenth puzzle only")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--only", default=None, help="only the sets whose name contains this text")
     parser.add_argument("--kernel", choices=["auto", "python", "compiled"], default="auto",
                         help="propagation kernel of the search (auto: compiled above 9x9 or once numba is loaded)")
     args = parser.parse_args()
     compiled = {"auto": None, "python": False, "compiled": True}[args.kernel]
     rows = []
-    print("| set | puzzles | solved | median s | max s |")
-    print("|---|---:|---:|---:|---:|")
+    print("| set | puzzles | solved | median s | max s | total s |")
+    print("|---|---:|---:|---:|---:|---:|")
     for name, files in sets(args.data).items():
+        if args.only and args.only not in name:
+            continue
         puzzles = [p for f in files for p in read(f)]
         if args.quick:
             puzzles = puzzles[::10]
@@ -61,8 +65,8 @@ def main() -> None:
             times.append(time.perf_counter() - start)
             if solution is None or not verify(solution, puzzle):
                 raise SystemExit(f"{name}: wrong answer for {puzzle!r}")
-        print(f"| {name} | {len(puzzles)} | {len(times)} | {statistics.median(times):.4f} | {max(times):.3f} |",
-              flush=True)
+        print(f"| {name} | {len(puzzles)} | {len(times)} | {statistics.median(times):.4f} | {max(times):.3f} |"
+              f" {sum(times):.2f} |", flush=True)
         rows.append({"set": name, "puzzles": len(puzzles), "seconds": times})
     if args.json:
         args.json.write_text(json.dumps(rows, indent=2) + "\n")
