@@ -2,9 +2,9 @@
 
 Every ``eval_*`` function takes one individual and ``puzzle=`` (keyword-only,
 like the operators) and returns a one-element tuple; its ``.batch`` attribute
-takes a ``(population, cells)`` array and the puzzle and returns one score per row.  :func:`batch_map`, registered as
-``toolbox.map``, uses ``.batch`` so ``eaSimple`` evaluates a whole generation
-in one numpy call.
+takes a ``(population, cells)`` array and the puzzle and returns one score per
+row.  :func:`batch_map`, registered as ``toolbox.map``, uses ``.batch`` so
+``eaSimple`` evaluates a whole generation in one numpy call.
 
 Minimised, 0 when solved: :func:`eval_collisions`, :func:`eval_column_box_collisions`,
 :func:`eval_closeness`, :func:`eval_closeness_mk`.  Maximised:
