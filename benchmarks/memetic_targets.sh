@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Issue 6's targets for the memetic GA on the shared benchmark sets: 10 s per run, one process per run.
-#   bash benchmarks/memetic_targets.sh            # serially (about 40 min on the development machine)
+#   bash benchmarks/memetic_targets.sh            # serially (about 65 s on the development machine)
 #   SCOOP=2 bash benchmarks/memetic_targets.sh    # the runs spread over 2 SCOOP workers
 # Writes benchmarks/results/memetic_{9x9,general}.{json,md} and docs/phase_transition.png, then prints
 # the target check and the GA / exact-solver time ratio (benchmarks/memetic_summary.py).
