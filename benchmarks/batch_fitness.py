@@ -123,7 +123,7 @@ def main() -> None:
     results = {"fitness_9x9": fitness_rates(nine, args.population, args.repeat),
                "generation_9x9": generation_times(nine, args.population, args.generations, args.repeat),
                "copy_9x9": copy_costs(nine, args.repeat)}
-    twenty_five = generate_puzzle(Shape(5, 5), 330, seed=1)
+    twenty_five = generate_puzzle(Shape(5, 5), 330, random.Random(1))
     results["fitness_25x25"] = fitness_rates(twenty_five, args.population, max(1, args.repeat // 2))
     if args.json:
         args.json.write_text(json.dumps(results, indent=2) + "\n")

@@ -122,7 +122,7 @@ def scaling() -> list[dict]:
     results = []
     # Only now load the compiled kernel: importing numba grows the heap and slows the GAs timed above.
     warm = PropagationRepair(read(DATA / "9x9.txt")[0])
-    mut_repair(init_block_permutation(Individual, warm.puzzle), repair=warm)
+    mut_repair(init_block_permutation(Individual, puzzle=warm.puzzle), repair=warm)
     for box in ((3, 3), (4, 4), (5, 5), (6, 6)):
         shape = Shape(*box)
         puzzle = generate_puzzle(shape, shape.cells // 2, random.Random(1), unique=False)
