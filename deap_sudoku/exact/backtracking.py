@@ -15,7 +15,7 @@ import numpy as np
 
 from ..grid.conflicts import value_dtype
 from ..grid.puzzle import Puzzle
-from ..propagation import arrays, initial_masks, mask_values, propagate_masks, tables
+from ..propagation import initial_masks, mask_values, propagate_masks, tables
 
 __all__ = ["SearchResult", "SearchBudgetExceeded", "search", "solve", "count_solutions", "is_unique",
            "COMPILED_FROM_CELLS"]
@@ -100,38 +100,24 @@ class _PythonNodes:
 
 
 class _CompiledNodes:
-    """Search states as ``int64`` arrays, propagated by the compiled twin with reused scratch space:
-    the same nodes in the same order as :class:`_PythonNodes`."""
+    """Search states as ``int64`` arrays, propagated by the compiled twin: the same nodes in the same
+    order as :class:`_PythonNodes`."""
 
     def __init__(self, puzzle: Puzzle, hidden: bool, locked: bool) -> None:
-        from ..propagation.compiled import propagate_nb  # imports numba
+        from ..propagation.compiled import Propagator  # imports numba
 
-        self.propagate = propagate_nb
-        self.a, self.hidden, self.locked = arrays(puzzle.shape), hidden, locked
+        self.propagator = Propagator(puzzle.shape, hidden=hidden, locked=locked)
         self.dtype = value_dtype(puzzle.n)
-        cells, units = puzzle.shape.cells, self.a.units.shape[0]
-        self.stack = np.empty(2 * cells + 1, dtype=np.int64)
-        self.dirty, self.scanning = np.zeros(units, dtype=np.bool_), np.zeros(units, dtype=np.bool_)
-        self.unions = np.empty(self.a.segments.shape[0], dtype=np.int64)
-
-    def _run(self, state: np.ndarray, top: int) -> bool:
-        return self.propagate(state, self.stack, top, self.dirty, self.scanning, self.unions, self.a.full,
-                              *self.a.kernel_args(), self.hidden, self.locked)
 
     def root(self, puzzle: Puzzle) -> np.ndarray | None:
         cands, queue = initial_masks(puzzle)
         state = np.array(cands, dtype=np.int64)
-        self.stack[:len(queue)] = queue
-        self.dirty[:] = True
-        return state if self._run(state, len(queue)) else None
+        return state if self.propagator.run(state, queue) else None
 
     def child(self, parent: np.ndarray, cell: int, bit: int) -> np.ndarray | None:
         state = parent.copy()
         state[cell] = bit
-        self.stack[0] = cell
-        self.dirty[:] = False
-        self.dirty[self.a.cell_units[cell]] = True
-        return state if self._run(state, 1) else None
+        return state if self.propagator.run_cell(state, cell) else None
 
     @staticmethod
     def most_constrained(state: np.ndarray, rng: random.Random | None) -> int:

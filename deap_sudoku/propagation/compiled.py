@@ -17,7 +17,7 @@ import numpy as np
 from ..grid.shape import Shape
 from .tables import arrays
 
-__all__ = ["propagate_arrays", "propagate_nb", "eliminate", "mark_units", "popcount"]
+__all__ = ["Propagator", "propagate_arrays", "propagate_nb", "eliminate", "mark_units", "popcount"]
 
 
 @numba.njit(cache=True)
@@ -132,6 +132,39 @@ def propagate_nb(cands, stack, top, dirty, scanning, unions, full, peers, units,
             return True
 
 
+class Propagator:
+    """The compiled kernel for one shape and rule set, its tables and scratch space set up once, for
+    callers that propagate again and again (exact search propagates at every node)."""
+
+    def __init__(self, shape: Shape, *, hidden: bool = True, locked: bool = False) -> None:
+        t = arrays(shape)
+        self._tables = (t.full, *t.kernel_args(), hidden, locked)
+        self._cell_units = t.cell_units
+        self._stack = np.empty(2 * shape.cells + 1, dtype=np.int64)
+        self._dirty = np.zeros(t.units.shape[0], dtype=np.bool_)
+        self._scanning = np.zeros_like(self._dirty)
+        self._unions = np.empty(t.segments.shape[0], dtype=np.int64)
+
+    def run(self, cands: np.ndarray, queue, dirty: np.ndarray | None = None) -> bool:
+        """Propagate the cells of ``queue`` through ``cands`` in place; ``dirty``: the units to scan
+        for hidden singles (a bool per unit; all when not given)."""
+        queued = np.asarray(list(queue), dtype=np.int64)
+        self._stack[:queued.shape[0]] = queued
+        self._dirty[:] = True if dirty is None else dirty
+        return self._propagate(cands, queued.shape[0])
+
+    def run_cell(self, cands: np.ndarray, cell: int) -> bool:
+        """Propagate the one cell just decided (a search node): only its units are scanned."""
+        self._stack[0] = cell
+        self._dirty[:] = False
+        self._dirty[self._cell_units[cell]] = True
+        return self._propagate(cands, 1)
+
+    def _propagate(self, cands: np.ndarray, top: int) -> bool:
+        return bool(propagate_nb(cands, self._stack, top, self._dirty, self._scanning, self._unions,
+                                 *self._tables))
+
+
 def propagate_arrays(cands: np.ndarray, queue, shape: Shape, *, hidden: bool = True, locked: bool = False,
                      dirty: np.ndarray | None = None) -> bool:
     """Propagate the singletons in ``queue`` through the ``int64`` bitmasks ``cands`` in place.
@@ -140,12 +173,4 @@ def propagate_arrays(cands: np.ndarray, queue, shape: Shape, *, hidden: bool = T
     :func:`~deap_sudoku.propagation.kernel.propagate_masks` on the same
     inputs; ``dirty`` is a bool per unit (all units when not given).
     """
-    t = arrays(shape)
-    cells = cands.shape[0]
-    stack = np.empty(2 * cells + 1, dtype=np.int64)
-    queued = np.asarray(list(queue), dtype=np.int64)
-    stack[:queued.shape[0]] = queued
-    scan = np.ones(t.units.shape[0], dtype=np.bool_) if dirty is None else np.array(dirty, dtype=np.bool_)
-    return bool(propagate_nb(cands, stack, queued.shape[0], scan, np.zeros_like(scan),
-                             np.empty(t.segments.shape[0], dtype=np.int64), t.full, *t.kernel_args(),
-                             hidden, locked))
+    return Propagator(shape, hidden=hidden, locked=locked).run(cands, queue, dirty)
