@@ -164,10 +164,14 @@ def test_compiled_search_visits_the_same_nodes_and_finds_the_same_solutions(box,
     solution = random_solution(Shape(*box), rng)
     cells = [v if rng.random() < keep else 0 for v in solution.cells.tolist()]
     puzzle = Puzzle(cells, box=box)
-    results = [search(puzzle, limit=3, max_nodes=5000, compiled=compiled,
-                      rng=random.Random(seed) if randomised else None)
-               for compiled in (False, True)]
-    assert results[0] == results[1]
+    def outcome(compiled):
+        try:
+            return search(puzzle, limit=3, max_nodes=5000, compiled=compiled,
+                          rng=random.Random(seed) if randomised else None)
+        except SearchBudgetExceeded as exc:  # both kernels must run out at the same node
+            return str(exc)
+
+    assert outcome(False) == outcome(True)
 
 
 def test_compiled_search_is_used_where_it_pays_and_refused_where_masks_overflow():
