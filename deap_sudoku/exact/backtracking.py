@@ -41,7 +41,7 @@ class SearchResult:
 COMPILED_FROM_CELLS = 82
 """Grids with at least this many cells search with the compiled propagation kernel by default; so
 do smaller ones once numba is loaded in the process.  Measured (``benchmarks/exact_solvers.py
---kernel``): the compiled kernel visits the same nodes 5-7x faster, but its first use costs about
+--kernel``): the compiled kernel visits the same nodes 4-7x faster, but its first use costs about
 0.45 s (importing numba, loading the cached kernel), more than a 9x9 search takes in Python."""
 MAX_COMPILED_SIDE = 62
 """The widest grid whose candidate masks fit the compiled kernel's ``int64``."""
