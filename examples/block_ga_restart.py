@@ -1,11 +1,19 @@
-"""Block GA with random restart (the documented Python GA).
+"""Block GA with random restart as documented for the Python GA (source 003), with our improvements as switches.
 
-Block-permutation individuals; fitness ``108 - threats`` (maximised); roulette
-selection weighted by fitness; block-uniform crossover taking 1 to 8 boxes from
-one parent; in-box swap mutation; a fresh population after ``restart_after``
-generations without improvement.  Prints ``generation N: best F`` lines.
+As documented (the defaults): block-permutation individuals filled at random
+around the givens; fitness ``108 - threats`` (row and column duplicates
+subtracted from their worst case; maximised); half as many children as the
+population, each of a pair of parents drawn "with the weight of the fitness"
+(raw fitness-proportional roulette); the child takes 1 to 8 random boxes from
+one parent and the rest from the other; mutation swaps two free cells of a
+random box; a fresh population every ``--restart-every`` generations.  Prints
+``In generation N MAX was F``, counting from 1.
 
-    python examples/block_ga_restart.py [PUZZLE_FILE] [--restart-after 100]
+Our switches: ``--normalised-roulette`` (min-max normalised wheel) and
+``--restart-on-stall G`` (restart after G generations without improvement,
+instead of on a fixed period).
+
+    python examples/block_ga_restart.py [PUZZLE_FILE] [--restart-every 500]
 """
 
 from __future__ import annotations
@@ -16,7 +24,7 @@ import click
 import numpy as np
 from deap import base, tools
 
-from deap_sudoku.algorithms import Stop, ea_generational
+from deap_sudoku.algorithms import Stop, ea_plus_children
 from deap_sudoku.cli.examples import checkpoint_options, example_options, load_puzzle, run_example
 from deap_sudoku.io import load_sample
 from deap_sudoku.tools import (MaxIndividual, batch_map, clone, cx_block_uniform, eval_threats, fitness_statistics,
@@ -24,11 +32,12 @@ from deap_sudoku.tools import (MaxIndividual, batch_map, clone, cx_block_uniform
 
 
 def print_best(generation, population, logbook):
-    click.echo(f"generation {generation}: best {logbook[-1]['max']:g}")
+    """The source's progress line, generations counted from 1."""
+    click.echo(f"In generation {generation + 1} MAX was {logbook[-1]['max']:g}")
 
 
-def main(puzzle=None, *, seed=0, population_size=200, restart_after=100, cxpb=0.8, mutpb=0.5, max_generations=3000,
-         checkpoint=None, requested=None, verbose=True):
+def main(puzzle=None, *, seed=0, population_size=200, mutpb=1.0, restart_every=500, normalised_roulette=False,
+         restart_on_stall=None, max_generations=3000, checkpoint=None, requested=None, verbose=True):
     """Run the GA with restarts; return ``(population, logbook, hall_of_fame)``."""
     puzzle = puzzle or load_sample()
     rng = random.Random(seed)
@@ -36,15 +45,16 @@ def main(puzzle=None, *, seed=0, population_size=200, restart_after=100, cxpb=0.
     toolbox.register("individual", init_block_permutation, MaxIndividual, puzzle=puzzle, rng=rng)
     toolbox.register("population", tools.initRepeat, list, toolbox.individual)
     toolbox.register("evaluate", eval_threats, puzzle=puzzle)  # maximised: 108 solves a 9x9
-    toolbox.register("mate", cx_block_uniform, puzzle=puzzle, rng=rng)
+    toolbox.register("mate", cx_block_uniform, puzzle=puzzle, rng=rng)  # the child is the first of the two
     toolbox.register("mutate", mut_swap_in_box, puzzle=puzzle, rng=rng)
-    toolbox.register("select", sel_roulette, rng=rng)
+    toolbox.register("select", sel_roulette, normalise=normalised_roulette, rng=rng)
     toolbox.register("clone", clone)
     toolbox.register("map", batch_map)
 
     hof = tools.HallOfFame(1, similar=np.array_equal)
-    population, logbook = ea_generational(
-        toolbox.population(n=population_size), toolbox, cxpb, mutpb, rng=rng, elites=1, restart_after=restart_after,
+    population, logbook = ea_plus_children(
+        toolbox.population(n=population_size), toolbox, mutpb, rng=rng,
+        restart_every=None if restart_on_stall else restart_every, restart_after=restart_on_stall,
         halloffame=hof, stats=fitness_statistics(),
         stop=Stop(solved=max_threats(puzzle.shape), max_generations=max_generations, requested=requested),
         checkpoint=checkpoint, callback=print_best if verbose else None)
@@ -54,13 +64,20 @@ def main(puzzle=None, *, seed=0, population_size=200, restart_after=100, cxpb=0.
 @click.command(help=__doc__.splitlines()[0])
 @example_options()
 @checkpoint_options
-@click.option("--restart-after", type=click.IntRange(min=1), default=100, show_default=True,
-              help="Generations without improvement before a fresh population.")
+@click.option("--mutpb", type=click.FloatRange(0, 1), default=1.0, show_default=True,
+              help="Probability that a child is mutated (the source names no value).")
+@click.option("--restart-every", type=click.IntRange(min=1), default=500, show_default=True,
+              help="Generations between restarts (the source names no value).")
+@click.option("--normalised-roulette", is_flag=True, help="Ours: size the wheel by min-max normalised fitness.")
+@click.option("--restart-on-stall", type=click.IntRange(min=1), default=None,
+              help="Ours: restart after this many generations without improvement instead.")
 @click.option("--max-generations", type=click.IntRange(min=1), default=3000, show_default=True)
-def cli(puzzle_file, seed, population, checkpoint, checkpoint_every, restart_after, max_generations):
+def cli(puzzle_file, seed, population, checkpoint, checkpoint_every, mutpb, restart_every, normalised_roulette,
+        restart_on_stall, max_generations):
     run_example(main, load_puzzle(puzzle_file), algorithm="restart-ga", checkpoint=checkpoint,
-                checkpoint_every=checkpoint_every, seed=seed, population_size=population, restart_after=restart_after,
-                max_generations=max_generations)
+                checkpoint_every=checkpoint_every, seed=seed, population_size=population, mutpb=mutpb,
+                restart_every=restart_every, normalised_roulette=normalised_roulette,
+                restart_on_stall=restart_on_stall, max_generations=max_generations)
 
 
 if __name__ == "__main__":

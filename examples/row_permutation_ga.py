@@ -1,8 +1,14 @@
-"""Row-permutation GA (the report's Implementation 2): every row a permutation.
+"""Row-permutation GA as documented for the report's Implementation 2 (source 001), with our improvement as a switch.
 
-Fitness = duplicates in columns and boxes; ``elites_size`` elites; tournament
-of size ``K``; row-uniform crossover with two children per pair; each row
-swaps two free cells with probability ``mutation_rate``.
+As documented (the defaults): each row's empty squares get random values the
+row lacks; fitness = duplicates in columns and boxes (minimised); the next
+generation starts with the ``elites_size`` best, and tournaments of ``K``
+choose parents for the other places; every pair of parents makes two children
+that take each row from one parent or the other; each row of a child swaps two
+of its empty squares with probability ``mutation_rate``.  Runs until solved
+(with our ``--max-generations`` budget).
+
+Our switch: ``--restrict`` starts the rows from the values constraint propagation allows.
 
     python examples/row_permutation_ga.py [PUZZLE_FILE] [--elites-size 10] [--k 3] [--mutation-rate 0.1]
 """
@@ -23,13 +29,13 @@ from deap_sudoku.tools import (Individual, batch_map, clone, cx_row_uniform, eva
                                fitness_statistics, init_row_permutation, mut_swap_in_row, sel_tournament)
 
 
-def main(puzzle=None, *, seed=0, population_size=200, elites_size=10, k=3, mutation_rate=0.1, cxpb=0.9,
+def main(puzzle=None, *, seed=0, population_size=200, elites_size=10, k=3, mutation_rate=0.1, restrict=False,
          max_generations=1000, checkpoint=None, requested=None, verbose=True):
     """Run the row-permutation GA; return ``(population, logbook, hall_of_fame)``."""
     puzzle = puzzle or load_sample()
     rng = random.Random(seed)
     toolbox = base.Toolbox()
-    toolbox.register("individual", init_row_permutation, Individual, puzzle=puzzle, rng=rng)
+    toolbox.register("individual", init_row_permutation, Individual, puzzle=puzzle, restrict=restrict, rng=rng)
     toolbox.register("population", tools.initRepeat, list, toolbox.individual)
     toolbox.register("evaluate", eval_column_box_collisions, puzzle=puzzle)  # rows are right by construction
     toolbox.register("mate", cx_row_uniform, puzzle=puzzle, rng=rng)
@@ -40,7 +46,7 @@ def main(puzzle=None, *, seed=0, population_size=200, elites_size=10, k=3, mutat
 
     hof = tools.HallOfFame(1, similar=np.array_equal)
     population, logbook = ea_generational(
-        toolbox.population(n=population_size), toolbox, cxpb, 1.0, rng=rng, elites=elites_size, halloffame=hof,
+        toolbox.population(n=population_size), toolbox, 1.0, 1.0, rng=rng, elites=elites_size, halloffame=hof,
         stats=fitness_statistics(), stop=Stop(solved=0, max_generations=max_generations, requested=requested),
         checkpoint=checkpoint, callback=print_generation if verbose else None)
     return population, logbook, hof
@@ -49,14 +55,20 @@ def main(puzzle=None, *, seed=0, population_size=200, elites_size=10, k=3, mutat
 @click.command(help=__doc__.splitlines()[0])
 @example_options()
 @checkpoint_options
-@click.option("--elites-size", type=click.IntRange(min=0), default=10, show_default=True)
-@click.option("--k", type=click.IntRange(min=1), default=3, show_default=True, help="Tournament size.")
-@click.option("--mutation-rate", type=click.FloatRange(0, 1), default=0.1, show_default=True)
-@click.option("--max-generations", type=click.IntRange(min=1), default=1000, show_default=True)
-def cli(puzzle_file, seed, population, checkpoint, checkpoint_every, elites_size, k, mutation_rate, max_generations):
+@click.option("--elites-size", type=click.IntRange(min=0), default=10, show_default=True,
+              help="Best individuals kept unchanged (the report names no value).")
+@click.option("--k", type=click.IntRange(min=1), default=3, show_default=True,
+              help="Tournament size (the report names no value).")
+@click.option("--mutation-rate", type=click.FloatRange(0, 1), default=0.1, show_default=True,
+              help="Per-row swap probability (the report names no value).")
+@click.option("--restrict", is_flag=True, help="Ours: start rows from the values propagation allows.")
+@click.option("--max-generations", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="Budget (ours: the report runs until solved).")
+def cli(puzzle_file, seed, population, checkpoint, checkpoint_every, elites_size, k, mutation_rate, restrict,
+        max_generations):
     run_example(main, load_puzzle(puzzle_file), algorithm="row-ga", checkpoint=checkpoint,
                 checkpoint_every=checkpoint_every, seed=seed, population_size=population, elites_size=elites_size,
-                k=k, mutation_rate=mutation_rate, max_generations=max_generations)
+                k=k, mutation_rate=mutation_rate, restrict=restrict, max_generations=max_generations)
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ from typing import Protocol
 
 from deap import base, tools
 
-__all__ = ["Stop", "Run", "Checkpointer", "ea_generational", "evaluate_invalid", "INTERRUPTED"]
+__all__ = ["Stop", "Run", "Checkpointer", "ea_generational", "evaluate_invalid", "one_child", "INTERRUPTED"]
 
 INTERRUPTED = "interrupted"
 """``logbook.stop_reason`` of a run ended by :attr:`Stop.requested`."""
@@ -85,6 +85,20 @@ def _vary(offspring: list, toolbox: base.Toolbox, cxpb: float, mutpb: float, par
         if rng.random() < mutpb:
             toolbox.mutate(ind)
             del ind.fitness.values
+
+
+def one_child(toolbox: base.Toolbox, parents: list, cxpb: float, mutpb: float, rng) -> object:
+    """One child of ``parents``: a clone of the first, mated with clones of the others with
+    probability ``cxpb`` (the first child the crossover returns), then mutated with ``mutpb``;
+    its fitness is invalid.  The parents are not changed."""
+    group = [toolbox.clone(ind) for ind in parents]
+    if rng.random() < cxpb:
+        group = toolbox.mate(*group)
+    child = group[0]
+    if rng.random() < mutpb:
+        toolbox.mutate(child)
+    del child.fitness.values
+    return child
 
 
 class Run:
@@ -179,7 +193,8 @@ _SAVED = ("population", "logbook", "generation", "evaluations", "restarts", "sin
 
 
 def ea_generational(population: list, toolbox: base.Toolbox, cxpb: float, mutpb: float, *, stop: Stop,
-                    rng: random.Random, elites: int = 0, parents: int = 2, restart_after: int | None = None,
+                    rng: random.Random, elites: int = 0, parents: int = 2, one_child_per_mating: bool = False,
+                    restart_after: int | None = None,
                     stats: tools.Statistics | None = None, halloffame: tools.HallOfFame | None = None,
                     callback: Callable[[int, list, tools.Logbook], None] | None = None,
                     checkpoint: Checkpointer | None = None) -> tuple[list, tools.Logbook]:
@@ -189,6 +204,8 @@ def ea_generational(population: list, toolbox: base.Toolbox, cxpb: float, mutpb:
     varies them in groups of ``parents`` (``toolbox.mate`` must take that many),
     evaluates the changed ones in one ``toolbox.map`` call, and adds the
     ``elites`` best of the previous generation unchanged.  With
+    ``one_child_per_mating``, it selects ``parents`` times as many and each
+    group makes one child (:func:`one_child`), as the report's cell GA does.  With
     ``restart_after``, a population that has not improved the best ever for
     that many generations is replaced by a fresh ``toolbox.population``; the
     hall of fame keeps the best ever and the logbook counts ``restarts``.
@@ -211,8 +228,13 @@ def ea_generational(population: list, toolbox: base.Toolbox, cxpb: float, mutpb:
             nevals = evaluate_invalid(population, toolbox)
         else:
             chosen = sorted(population, key=lambda ind: ind.fitness, reverse=True)[:elites] if elites else []
-            offspring = [toolbox.clone(ind) for ind in toolbox.select(population, size - elites)]
-            _vary(offspring, toolbox, cxpb, mutpb, parents, rng)
+            if one_child_per_mating:
+                chosen = toolbox.select(population, parents * (size - elites))
+                offspring = [one_child(toolbox, chosen[i:i + parents], cxpb, mutpb, rng)
+                             for i in range(0, len(chosen), parents)]
+            else:
+                offspring = [toolbox.clone(ind) for ind in toolbox.select(population, size - elites)]
+                _vary(offspring, toolbox, cxpb, mutpb, parents, rng)
             nevals = evaluate_invalid(offspring, toolbox)
             population = offspring + [toolbox.clone(ind) for ind in chosen]
         run.next_generation(population, nevals)

@@ -1,11 +1,18 @@
-"""Tabu search over in-box swaps: the alldifferent-tabu idea, a non-evolutionary yardstick.
+"""Tabu search, the alldifferent-tabu idea of the constraint-analyzer project: a non-evolutionary yardstick.
 
-Start from a random block-permutation (every box right), score = duplicates in
-rows and columns, and at each step look at ``candidates`` random swaps of two
-free cells inside a box; take the best one whose cells are not tabu, even if it
-is worse (a tabu move is allowed when it beats the best score ever: the
-aspiration criterion); the two swapped cells then stay tabu for ``tenure``
-steps.  Scores change incrementally: a swap touches two rows and two columns.
+As documented (the defaults): random values in the free cells; the score is the
+error count of the whole board (duplicates in rows, columns and boxes); each
+step makes ``candidates`` alternatives that each change *one* value, ignores
+those whose board is in the tabu table, keeps the best of the rest even when it
+is worse, and adds that board to the table (which never forgets).
+
+Our switches: ``moves="swap"`` starts from a block-permutation (every box
+right; ``restrict`` narrows it by propagation) and swaps two free cells inside
+a box; ``memory="cells"`` makes the moved cells tabu for ``tenure`` steps
+instead of remembering boards, with aspiration (a tabu move is taken when it
+beats the best score ever).  Scores change incrementally: a move touches at
+most two cells' rows, columns and boxes; boards are remembered by a 64-bit
+Zobrist hash.
 """
 
 from __future__ import annotations
@@ -21,7 +28,7 @@ from deap import tools
 from ..grid.puzzle import Puzzle
 from ..tools.free_cells import free_cells
 from ..tools.individual import Individual
-from ..tools.init import init_block_permutation
+from ..tools.init import init_block_permutation, init_free_cells
 from .generational import INTERRUPTED
 
 __all__ = ["TabuResult", "tabu_search"]
@@ -30,13 +37,15 @@ __all__ = ["TabuResult", "tabu_search"]
 @dataclass(frozen=True)
 class TabuResult:
     """The best grid found (flat array, a solution when ``score`` is 0), its score, steps and seconds,
-    and whether a stop request ended the search."""
+    whether a stop request ended the search, and how many boards the tabu table holds (0 with
+    ``memory="cells"``)."""
 
     grid: np.ndarray
     score: int
     steps: int
     seconds: float
     interrupted: bool = False
+    visited: int = 0
 
     @property
     def solved(self) -> bool:
@@ -55,31 +64,50 @@ class TabuResult:
         return [best], logbook, hof
 
 
-def tabu_search(puzzle: Puzzle, *, rng: random.Random, candidates: int = 100, tenure: int = 5,
-                max_steps: int = 100_000, max_seconds: float | None = None, restrict: bool = True,
-                callback: Callable[[int, int, int], None] | None = None, report_every: int = 1000,
-                requested: Callable[[], object] | None = None) -> TabuResult:
+MOVES = ("value", "swap")
+MEMORIES = ("boards", "cells")
+
+
+def tabu_search(puzzle: Puzzle, *, rng: random.Random, candidates: int = 100, moves: str = "value",
+                memory: str = "boards", tenure: int = 5, restrict: bool = False, max_steps: int = 100_000,
+                max_seconds: float | None = None, callback: Callable[[int, int, int], None] | None = None,
+                report_every: int = 1000, requested: Callable[[], object] | None = None) -> TabuResult:
     """Search until solved, ``max_steps`` steps or ``max_seconds`` seconds; return the best grid seen.
 
-    ``rng`` draws the start and every move.  ``callback(step, score,
-    best_score)`` is called every ``report_every`` steps, for progress;
-    ``requested()`` is asked every 256 steps, and a true answer ends the search.
+    ``moves``: ``"value"`` (documented) or ``"swap"`` (in-box swaps); ``memory``:
+    ``"boards"`` (documented) or ``"cells"`` (``tenure`` steps, with aspiration);
+    ``restrict``: narrow the start by propagation.  ``rng`` draws the start and
+    every move.  ``callback(step, score, best_score)`` is called every
+    ``report_every`` steps, for progress; ``requested()`` is asked every 256
+    steps, and a true answer ends the search.
     """
-    n = puzzle.n
-    boxes = [cells.tolist() for cells in free_cells(puzzle).boxes if len(cells) >= 2]
-    grid = init_block_permutation(Individual, puzzle=puzzle, restrict=restrict, rng=rng).tolist()
-    row_counts = [[0] * (n + 1) for _ in range(n)]
-    col_counts = [[0] * (n + 1) for _ in range(n)]
+    if moves not in MOVES or memory not in MEMORIES:
+        raise ValueError(f"moves is one of {MOVES} and memory one of {MEMORIES}; got {moves!r}, {memory!r}")
+    n, shape = puzzle.n, puzzle.shape
+    free = free_cells(puzzle)
+    start = init_block_permutation if moves == "swap" else init_free_cells
+    grid = start(Individual, puzzle=puzzle, restrict=restrict, rng=rng).tolist()
+    units_of = [tuple(units) for units in shape.cell_units.tolist()]
+    counts = [[0] * (n + 1) for _ in range(3 * n)]
     for cell, value in enumerate(grid):
-        row_counts[cell // n][value] += 1
-        col_counts[cell % n][value] += 1
-    score = sum(c - 1 for counts in row_counts + col_counts for c in counts if c > 1)
+        for unit in units_of[cell]:
+            counts[unit][value] += 1
+    score = sum(c - 1 for unit in counts for c in unit if c > 1)
+    boxes = [cells.tolist() for cells in free.boxes if len(cells) >= 2]
+    cells = free.cells.tolist()
+    movable = bool(boxes) if moves == "swap" else bool(cells) and n > 1
+    keys = [[rng.getrandbits(64) for _ in range(n + 1)] for _ in grid] if memory == "boards" else None
+    board = 0
+    if keys is not None:
+        for cell, value in enumerate(grid):
+            board ^= keys[cell][value]
+    seen = {board}
     best_score, best_grid = score, list(grid)
     tabu_until: dict[int, int] = {}
     started = time.perf_counter()
     step = 0
     interrupted = False
-    while score and boxes and step < max_steps:
+    while score and movable and step < max_steps:
         if step % 256 == 0:
             if max_seconds is not None and time.perf_counter() - started >= max_seconds:
                 break
@@ -87,31 +115,48 @@ def tabu_search(puzzle: Puzzle, *, rng: random.Random, candidates: int = 100, te
                 interrupted = True
                 break
         step += 1
-        chosen, chosen_delta = None, None
+        chosen, chosen_delta, chosen_board = None, None, board
         for _ in range(candidates):
-            a, b = rng.sample(rng.choice(boxes), 2)
-            delta = _swap_delta(grid, a, b, n, row_counts, col_counts)
-            is_tabu = tabu_until.get(a, 0) > step or tabu_until.get(b, 0) > step
-            if is_tabu and score + delta >= best_score:
-                continue
+            if moves == "swap":
+                a, b = rng.sample(rng.choice(boxes), 2)
+                change = ((a, grid[b]), (b, grid[a]))
+            else:
+                a = rng.choice(cells)
+                value = rng.randint(1, n - 1)
+                change = ((a, value if value < grid[a] else value + 1),)  # any value but the current one
+            delta = _delta(grid, change, units_of, counts)
+            if keys is not None:
+                after = board
+                for cell, value in change:
+                    after ^= keys[cell][grid[cell]] ^ keys[cell][value]
+                if after in seen:
+                    continue
+            else:
+                after = board
+                if any(tabu_until.get(cell, 0) > step for cell, _ in change) and score + delta >= best_score:
+                    continue
             if chosen_delta is None or delta < chosen_delta:
-                chosen, chosen_delta = (a, b), delta
+                chosen, chosen_delta, chosen_board = change, delta, after
         if chosen is None:
             continue
-        a, b = chosen
-        _apply_swap(grid, a, b, n, row_counts, col_counts)
+        _apply(grid, chosen, units_of, counts)
         score += chosen_delta
-        tabu_until[a] = tabu_until[b] = step + tenure
+        if keys is not None:
+            board = chosen_board
+            seen.add(board)
+        else:
+            for cell, _ in chosen:
+                tabu_until[cell] = step + tenure
         if score < best_score:
             best_score, best_grid = score, list(grid)
         if callback is not None and step % report_every == 0:
             callback(step, score, best_score)
     return TabuResult(np.array(best_grid, dtype=puzzle.cells.dtype), best_score, step,
-                      time.perf_counter() - started, interrupted)
+                      time.perf_counter() - started, interrupted, len(seen) if keys is not None else 0)
 
 
 def _change(counts: list[int], old: int, new: int) -> int:
-    """Move one cell of a line from ``old`` to ``new``: the change in the line's duplicates."""
+    """Move one cell of a unit from ``old`` to ``new``: the change in the unit's duplicates."""
     delta = -1 if counts[old] > 1 else 0
     counts[old] -= 1
     delta += 1 if counts[new] >= 1 else 0
@@ -119,18 +164,20 @@ def _change(counts: list[int], old: int, new: int) -> int:
     return delta
 
 
-def _apply_swap(grid: list[int], a: int, b: int, n: int, row_counts, col_counts) -> int:
-    va, vb = grid[a], grid[b]
+def _apply(grid: list[int], change, units_of, counts) -> int:
+    """Set each ``(cell, value)`` of ``change`` (one cell, or the two cells of a swap) and keep the unit
+    counts; return the change in the score."""
     delta = 0
-    if a // n != b // n:
-        delta += _change(row_counts[a // n], va, vb) + _change(row_counts[b // n], vb, va)
-    if a % n != b % n:
-        delta += _change(col_counts[a % n], va, vb) + _change(col_counts[b % n], vb, va)
-    grid[a], grid[b] = vb, va
+    for cell, value in change:
+        old = grid[cell]
+        for unit in units_of[cell]:
+            delta += _change(counts[unit], old, value)
+        grid[cell] = value
     return delta
 
 
-def _swap_delta(grid: list[int], a: int, b: int, n: int, row_counts, col_counts) -> int:
-    delta = _apply_swap(grid, a, b, n, row_counts, col_counts)
-    _apply_swap(grid, a, b, n, row_counts, col_counts)
+def _delta(grid: list[int], change, units_of, counts) -> int:
+    undo = [(cell, grid[cell]) for cell, _ in change]
+    delta = _apply(grid, change, units_of, counts)
+    _apply(grid, undo, units_of, counts)
     return delta

@@ -209,7 +209,7 @@ def _status(result: RunResult) -> str:
         return "no solution: the search found none" if result.note == "exhausted" else f"not solved: {result.note}"
     if result.note.startswith("no solution"):
         return result.note
-    if result.algorithm == "propagation":
+    if result.algorithm in ("propagation", "analyzer"):
         return f"not solved: {result.note}"
     return f"no solution found within the budget; best fitness {result.fitness:g}"
 

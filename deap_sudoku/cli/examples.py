@@ -15,11 +15,11 @@ import numpy as np
 
 from ..exact import verify
 from ..grid import Puzzle, PuzzleError, format_grid
-from ..io import load_sample, read
+from ..io import load_sample, load_samples, read
 from ..runs.checkpoint import Checkpoint, CheckpointError, run_identity
 from ..runs.interrupt import INTERRUPTED, exit_code, graceful, requested
 
-__all__ = ["example_options", "checkpoint_options", "load_puzzle", "print_generation", "print_result", "run_example"]
+__all__ = ["example_options", "checkpoint_options", "load_puzzle", "load_puzzles", "print_generation", "print_result", "run_example"]
 
 
 def example_options(*, population: int | None = 200) -> Callable:
@@ -47,6 +47,14 @@ def load_puzzle(path: str | None, default: str = "9x9-easy.txt") -> Puzzle:
     try:
         return read(path)[0] if path else load_sample(default)
     except (PuzzleError, OSError, IndexError) as exc:
+        raise click.ClickException(f"{path}: {exc}") from None
+
+
+def load_puzzles(path: str | None, default: str) -> list[Puzzle]:
+    """Every puzzle of ``path``, or of the bundled sample ``default`` when no path is given."""
+    try:
+        return read(path) if path else load_samples(default)
+    except (PuzzleError, OSError) as exc:
         raise click.ClickException(f"{path}: {exc}") from None
 
 

@@ -14,7 +14,9 @@ needs nothing above the grid geometry.
     One grid row per line, values separated by white space, ``0`` (or ``.``,
     ``-``) for empty, ``#`` lines ignored, a blank line between puzzles.  The
     box borders of ``str(puzzle)`` (``|`` and ``---+---`` lines) are skipped,
-    so the ASCII picture reads back too.
+    so the ASCII picture reads back too, and a ``*`` reads as a space: the
+    analyzer project's README marks a square as ``0*0*5``, which reads as
+    ``0 0 5``.
 ``dash``
     One grid row per line as single symbols, ``-`` for empty (a solver's
     ``aufgabe.txt`` input and ``loesung.txt`` output).
@@ -177,7 +179,7 @@ def _read_line(text: str, reader: _Reader, alphabet: str) -> None:
         reader.finish(draft)
 
 
-_TOKEN = re.compile(r"\S+")
+_TOKEN = re.compile(r"[^\s|*]+")  # "|" box borders and "*" highlight marks separate values
 _BORDER = re.compile(r"^[-+=|\s]*-[-+=|\s]*$")
 
 
@@ -195,7 +197,7 @@ def _read_rows(text: str, reader: _Reader, *, spaced: bool, alphabet: str = "dig
             if skipping:
                 continue
             if spaced:
-                found = ((m.start() + 1, m.group()) for m in _TOKEN.finditer(line) if m.group() != "|")
+                found = ((m.start() + 1, m.group()) for m in _TOKEN.finditer(line))
             else:
                 found = ((i + 1, ch) for i, ch in enumerate(line) if not ch.isspace())
             tokens = list(itertools.islice(found, MAX_SIDE + 1))

@@ -20,9 +20,10 @@ def _data():
 
 
 def sample_names() -> list[str]:
-    """The bundled puzzle files, e.g. ``9x9-easy.txt`` and ``testdata/hard.txt``."""
+    """The bundled puzzle files, e.g. ``9x9-easy.txt``, ``testdata/hard.txt`` and ``sources/report-example.txt``."""
     names = [entry.name for entry in _data().iterdir() if entry.name.endswith(".txt")]
-    names += [f"testdata/{entry.name}" for entry in (_data() / "testdata").iterdir() if entry.name.endswith(".txt")]
+    for folder in ("testdata", "sources"):
+        names += [f"{folder}/{entry.name}" for entry in (_data() / folder).iterdir() if entry.name.endswith(".txt")]
     return sorted(names)
 
 

@@ -5,15 +5,17 @@ and box-line reduction, on per-shape tables computed once
 (:mod:`~deap_sudoku.propagation.tables`): a pure-Python reference
 (:mod:`~deap_sudoku.propagation.kernel`) and its numba twin
 (:mod:`~deap_sudoku.propagation.compiled`, imported on first use), equal on
-the same inputs.
+the same inputs.  :mod:`~deap_sudoku.propagation.analyzer` is the documented
+"constraint analyzer", sweep by sweep.
 """
 
 from __future__ import annotations
 
+from .analyzer import Analysis, analyze
 from .kernel import Propagation, initial_masks, mask_sets, mask_values, propagate, propagate_masks
 from .tables import Arrays, Tables, arrays, tables
 
-__all__ = ["Propagation", "propagate", "initial_masks", "propagate_masks", "propagate_arrays", "mask_values",
+__all__ = ["Propagation", "propagate", "Analysis", "analyze", "initial_masks", "propagate_masks", "propagate_arrays", "mask_values",
            "mask_sets", "Tables", "Arrays", "tables", "arrays"]
 
 

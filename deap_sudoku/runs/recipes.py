@@ -1,5 +1,8 @@
 """Recipes: the documented Sudoku GAs, the project's memetic GA and the tabu baseline, composed from the parts.
 
+Each documented one runs as documented by default, our improvements being
+switches (``docs/reproductions.md`` tables every rule).
+
 Each takes a puzzle and a ``seed`` (the edge where a run's one
 ``random.Random`` is made), runs until its stop criteria, and returns
 ``(population, logbook, hall_of_fame)``; nothing is printed (pass
@@ -14,12 +17,15 @@ import random
 from collections.abc import Callable
 
 import numpy as np
-from deap import tools
+from deap import base, tools
 
-from ..algorithms import Checkpointer, Stop, ea_generational, ea_memetic, memetic_toolbox, tabu_search
+from ..algorithms import (Checkpointer, Stop, ea_generational, ea_keep_refill, ea_memetic, ea_plus_children,
+                          memetic_toolbox, tabu_search)
 from ..grid.puzzle import Puzzle
-from ..tools import (cx_band_two_point, cx_diagonal, fitness_statistics, make_toolbox, max_threats, mut_random_reset,
-                     optimum, with_punish_same)
+from ..tools import (Individual, batch_map, cell_map, clone, cx_band_two_point, cx_diagonal, eval_cell_collisions,
+                     eval_closeness, eval_collisions, fitness_statistics, init_block_permutation,
+                     init_smart_block_permutation, make_toolbox, max_threats, mut_conflict_swap, mut_random_reset,
+                     optimum, sel_roulette, sel_stochastic_universal_sampling, with_punish_same)
 
 __all__ = ["memetic", "block_ga", "block_ga_restart", "cell_ga", "row_permutation_ga", "tabu"]
 
@@ -49,72 +55,94 @@ def memetic(puzzle: Puzzle, *, seed: int = 0, population_size: int = 4, cxpb: fl
                    checkpoint=checkpoint, callback=callback)
 
 
-def block_ga(puzzle: Puzzle, *, seed: int = 0, population_size: int = 200, init: str = "smart",
-             crossover_kind: str = "two_point", fitness: str = "collisions", select: str = "truncation",
-             keeping_percentage: float = 0.5, cxpb: float = 0.9, mutpb: float = 0.5, punish_same: bool = False,
-             max_generations: int = 1000, checkpoint: Checkpointer | None = None,
-             requested: Callable[[], object] | None = None, callback: Callback | None = None):
-    """Block GA with switches, after the documented C++ "Sudoku Löser" GA (``examples/block_ga.py``)."""
+def block_ga(puzzle: Puzzle, *, seed: int = 0, population_size: int = 200, init: str = "random",
+             crossover_kind: str = "two_point", fitness: str = "cell_collisions", select: str = "truncation",
+             keeping_percentage: float = 0.5, mutpb: float = 0.5, mutation_threshold: int = 1,
+             in_box_pairs: bool = False, punish_same: bool = False, max_generations: int = 1000,
+             checkpoint: Checkpointer | None = None, requested: Callable[[], object] | None = None,
+             callback: Callback | None = None):
+    """Block GA as documented for the C++ "Sudoku Löser", improvements as switches (``examples/block_ga.py``)."""
     rng = random.Random(seed)
-    toolbox = make_toolbox(puzzle, representation="block", smart=init == "smart", fitness=fitness,
-                           mutate="conflict_swap_in_box", select="truncation" if select == "truncation" else "sus",
-                           keep=keeping_percentage if select == "truncation" else None, rng=rng)
+    evaluate = BLOCK_GA_FITNESSES[fitness]
+    toolbox = base.Toolbox()
+    toolbox.register("individual", init_smart_block_permutation if init == "smart" else init_block_permutation,
+                     Individual, puzzle=puzzle, rng=rng)
+    toolbox.register("population", tools.initRepeat, list, toolbox.individual)
+    toolbox.register("evaluate", evaluate, puzzle=puzzle)
     if crossover_kind == "diagonal":
         toolbox.register("mate", cx_diagonal, puzzle=puzzle)
     else:
         toolbox.register("mate", cx_band_two_point, puzzle=puzzle, rng=rng)
+    toolbox.register("mutate", mut_conflict_swap, puzzle=puzzle, cell_map=cell_map(evaluate),
+                     threshold=mutation_threshold, in_box=in_box_pairs, rng=rng)
+    if select == "truncation":
+        toolbox.register("select", tools.selBest)
+    else:
+        toolbox.register("select", sel_stochastic_universal_sampling, rng=rng)
     if punish_same:
         toolbox.register("select", with_punish_same(toolbox.select, free=~puzzle.givens))
+    toolbox.register("clone", clone)
+    toolbox.register("map", batch_map)
     stop = Stop(solved=0, stagnation=True, max_generations=max_generations, requested=requested)
-    return _evolve(ea_generational, toolbox, population_size, cxpb=cxpb, mutpb=mutpb,
+    return _evolve(ea_keep_refill, toolbox, population_size, mutpb=mutpb, keep=keeping_percentage,
                    parents=3 if crossover_kind == "diagonal" else 2, stop=stop, rng=rng, checkpoint=checkpoint,
                    callback=callback)
 
 
+BLOCK_GA_FITNESSES = {"cell_collisions": eval_cell_collisions, "closeness": eval_closeness,
+                      "collisions": eval_collisions}
+"""The block GA's fitness choices: the first two are documented, ``collisions`` is ours."""
+
+
 def cell_ga(puzzle: Puzzle, *, seed: int = 0, population_size: int = 200, mutation_amount: int = 2,
-            cxpb: float = 0.9, mutpb: float = 1.0, max_generations: int = 1000, checkpoint: Checkpointer | None = None,
+            free_cells_only: bool = False, max_generations: int = 1000, checkpoint: Checkpointer | None = None,
             requested: Callable[[], object] | None = None, callback: Callback | None = None):
-    """Cell GA, the report's Implementation 1 (``examples/cell_ga.py``)."""
+    """Cell GA as documented for the report's Implementation 1 (``examples/cell_ga.py``)."""
     rng = random.Random(seed)
     toolbox = make_toolbox(puzzle, representation="cells", fitness="distinct", mate="cell_uniform",
                            select="elite_biased", rng=rng)
-    toolbox.register("mutate", mut_random_reset, puzzle=puzzle, k=mutation_amount, rng=rng)
+    toolbox.register("mutate", mut_random_reset, puzzle=puzzle, k=mutation_amount, any_cell=not free_cells_only,
+                     rng=rng)
     stop = Stop(solved=optimum(toolbox.evaluate.func, puzzle), max_generations=max_generations, requested=requested)
-    return _evolve(ea_generational, toolbox, population_size, cxpb=cxpb, mutpb=mutpb, stop=stop, rng=rng,
-                   checkpoint=checkpoint, callback=callback)
+    return _evolve(ea_generational, toolbox, population_size, cxpb=1.0, mutpb=1.0, one_child_per_mating=True,
+                   stop=stop, rng=rng, checkpoint=checkpoint, callback=callback)
 
 
 def row_permutation_ga(puzzle: Puzzle, *, seed: int = 0, population_size: int = 200, elites_size: int = 10, k: int = 3,
-                       mutation_rate: float = 0.1, cxpb: float = 0.9, max_generations: int = 1000,
+                       mutation_rate: float = 0.1, restrict: bool = False, max_generations: int = 1000,
                        checkpoint: Checkpointer | None = None, requested: Callable[[], object] | None = None,
                        callback: Callback | None = None):
-    """Row-permutation GA, the report's Implementation 2 (``examples/row_permutation_ga.py``)."""
+    """Row-permutation GA as documented for the report's Implementation 2 (``examples/row_permutation_ga.py``)."""
     rng = random.Random(seed)
-    toolbox = make_toolbox(puzzle, representation="row", fitness="column_box_collisions", mate="row_uniform",
-                           mutate="swap_in_row", indpb=mutation_rate, select="tournament", tournsize=k, rng=rng)
+    toolbox = make_toolbox(puzzle, representation="row", restrict=restrict, fitness="column_box_collisions",
+                           mate="row_uniform", mutate="swap_in_row", indpb=mutation_rate, select="tournament",
+                           tournsize=k, rng=rng)
     stop = Stop(solved=0, max_generations=max_generations, requested=requested)
-    return _evolve(ea_generational, toolbox, population_size, cxpb=cxpb, mutpb=1.0, elites=elites_size, stop=stop,
+    return _evolve(ea_generational, toolbox, population_size, cxpb=1.0, mutpb=1.0, elites=elites_size, stop=stop,
                    rng=rng, checkpoint=checkpoint, callback=callback)
 
 
-def block_ga_restart(puzzle: Puzzle, *, seed: int = 0, population_size: int = 200, restart_after: int = 100,
-                     cxpb: float = 0.8, mutpb: float = 0.5, max_generations: int = 3000,
-                     checkpoint: Checkpointer | None = None, requested: Callable[[], object] | None = None,
-                     callback: Callback | None = None):
-    """Block GA with random restart, the documented Python GA (``examples/block_ga_restart.py``)."""
+def block_ga_restart(puzzle: Puzzle, *, seed: int = 0, population_size: int = 200, mutpb: float = 1.0,
+                     restart_every: int = 500, normalised_roulette: bool = False, restart_on_stall: int | None = None,
+                     max_generations: int = 3000, checkpoint: Checkpointer | None = None,
+                     requested: Callable[[], object] | None = None, callback: Callback | None = None):
+    """Block GA with random restart as documented for the Python GA (``examples/block_ga_restart.py``)."""
     rng = random.Random(seed)
     toolbox = make_toolbox(puzzle, representation="block", smart=False, fitness="threats",
                            mate="block_uniform", mutate="swap_in_box", select="roulette", rng=rng)
+    toolbox.register("select", sel_roulette, normalise=normalised_roulette, rng=rng)
     stop = Stop(solved=max_threats(puzzle.shape), max_generations=max_generations, requested=requested)
-    return _evolve(ea_generational, toolbox, population_size, cxpb=cxpb, mutpb=mutpb, elites=1,
-                   restart_after=restart_after, stop=stop, rng=rng, checkpoint=checkpoint, callback=callback)
+    return _evolve(ea_plus_children, toolbox, population_size, mutpb=mutpb,
+                   restart_every=None if restart_on_stall else restart_every, restart_after=restart_on_stall,
+                   stop=stop, rng=rng, checkpoint=checkpoint, callback=callback)
 
 
-def tabu(puzzle: Puzzle, *, seed: int = 0, candidates: int = 100, tenure: int = 5, max_steps: int = 100_000,
-         max_seconds: float | None = None, restrict: bool = True, requested: Callable[[], object] | None = None,
-         callback: Callable[[int, int, int], None] | None = None):
-    """Tabu search over in-box swaps, a non-evolutionary yardstick (``examples/tabu_search.py``);
-    returns ``([best], logbook, hall_of_fame)`` like the GAs, the logbook one record of steps,
-    score and seconds."""
-    return tabu_search(puzzle, rng=random.Random(seed), candidates=candidates, tenure=tenure, max_steps=max_steps,
-                       max_seconds=max_seconds, restrict=restrict, callback=callback, requested=requested).as_deap()
+def tabu(puzzle: Puzzle, *, seed: int = 0, candidates: int = 100, moves: str = "value", memory: str = "boards",
+         tenure: int = 5, restrict: bool = False, max_steps: int = 100_000, max_seconds: float | None = None,
+         requested: Callable[[], object] | None = None, callback: Callable[[int, int, int], None] | None = None):
+    """Tabu search as documented (value moves, a table of visited boards), our in-box swaps, cell tenure and
+    restricted start as switches (``examples/tabu_search.py``); returns ``([best], logbook, hall_of_fame)``
+    like the GAs, the logbook one record of steps, score and seconds."""
+    return tabu_search(puzzle, rng=random.Random(seed), candidates=candidates, moves=moves, memory=memory,
+                       tenure=tenure, restrict=restrict, max_steps=max_steps, max_seconds=max_seconds,
+                       callback=callback, requested=requested).as_deap()

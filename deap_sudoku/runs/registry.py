@@ -16,7 +16,7 @@ import numpy as np
 
 from ..exact import SearchBudgetExceeded, solve
 from ..grid.puzzle import Puzzle
-from ..propagation import propagate
+from ..propagation import analyze, propagate
 from . import recipes
 
 __all__ = ["Algorithm", "Outcome", "ALGORITHMS", "algorithm", "names"]
@@ -98,6 +98,13 @@ def _backtracking(puzzle: Puzzle, *, seed: int, max_nodes: int | None = None, **
     return Outcome(grid, 0.0 if solution is not None else math.nan, 0, 0, [], note)
 
 
+def _analyzer(puzzle: Puzzle, **_: object) -> Outcome:
+    result = analyze(puzzle)
+    note = ("the analyzer met a square with no possible value" if result.contradiction
+            else f"the analyzer filled {result.filled} cells in {result.sweeps} sweeps")
+    return Outcome(result.values, 0.0 if result.solved else math.nan, 0, 0, [], note)
+
+
 def _propagation(puzzle: Puzzle, **_: object) -> Outcome:
     result = propagate(puzzle)
     note = "propagation found a contradiction" if result.contradiction else f"propagation filled {result.filled} cells"
@@ -109,17 +116,19 @@ _GA_BUDGETS = ("population_size", "max_generations")
 ALGORITHMS: dict[str, Algorithm] = {a.name: a for a in (
     Algorithm("memetic", "ga", "the project's best solver: memetic GA with propagation repair",
               _ga(recipes.memetic), _GA_BUDGETS + ("max_seconds",), checkpointable=True, stoppable=True),
-    Algorithm("block-ga", "ga", "block GA with switches (the documented C++ GA)", _ga(recipes.block_ga),
+    Algorithm("block-ga", "ga", "block GA as the C++ \"Sudoku Löser\" documents it", _ga(recipes.block_ga),
               _GA_BUDGETS, checkpointable=True, stoppable=True),
-    Algorithm("restart-ga", "ga", "block GA with random restart (the documented Python GA)",
+    Algorithm("restart-ga", "ga", "block GA with random restart as the Python GA documents it",
               _ga(recipes.block_ga_restart), _GA_BUDGETS, checkpointable=True, stoppable=True),
-    Algorithm("cell-ga", "ga", "cell GA (the report's Implementation 1)", _ga(recipes.cell_ga), _GA_BUDGETS,
+    Algorithm("cell-ga", "ga", "cell GA as the report's Implementation 1 documents it", _ga(recipes.cell_ga), _GA_BUDGETS,
               checkpointable=True, stoppable=True),
-    Algorithm("row-ga", "ga", "row-permutation GA (the report's Implementation 2)",
+    Algorithm("row-ga", "ga", "row-permutation GA as the report's Implementation 2 documents it",
               _ga(recipes.row_permutation_ga), _GA_BUDGETS, checkpointable=True, stoppable=True),
-    Algorithm("tabu", "local search", "tabu search over in-box swaps", _tabu, ("max_steps",), stoppable=True),
+    Algorithm("tabu", "local search", "tabu search as documented: one-value moves, a table of visited boards",
+              _tabu, ("max_steps",), stoppable=True),
     Algorithm("backtracking", "exact", "backtracking with propagation and restarts", _backtracking, ("max_nodes",)),
-    Algorithm("propagation", "exact", "constraint propagation only", _propagation),
+    Algorithm("analyzer", "exact", "the documented constraint analyzer: naked singles, sweep by sweep", _analyzer),
+    Algorithm("propagation", "exact", "constraint propagation only: naked and hidden singles", _propagation),
 )}
 
 

@@ -2,8 +2,9 @@
 mutations, selections, statistics and ``make_toolbox``, each following DEAP's operator contract."""
 
 from .crossover import cx_band_two_point, cx_bands, cx_block_uniform, cx_cell_uniform, cx_diagonal, cx_row_uniform
-from .fitness import (batch_map, closeness_map, collision_map, eval_closeness, eval_closeness_mk, eval_collisions,
-                      eval_column_box_collisions, eval_distinct, eval_threats, max_threats, optimum)
+from .fitness import (batch_map, cell_map, closeness_map, collision_map, eval_cell_collisions, eval_closeness,
+                      eval_closeness_mk, eval_collisions, eval_column_box_collisions, eval_distinct, eval_threats,
+                      max_threats, optimum)
 from .free_cells import FreeCells, free_cells
 from .individual import FitnessMax, FitnessMin, Individual, MaxIndividual, clone, individual_class
 from .init import init_block_permutation, init_free_cells, init_row_permutation, init_smart_block_permutation
@@ -16,8 +17,8 @@ from .toolbox import make_toolbox
 __all__ = [
     "Individual", "MaxIndividual", "FitnessMin", "FitnessMax", "individual_class", "clone",
     "init_block_permutation", "init_smart_block_permutation", "init_row_permutation", "init_free_cells",
-    "eval_collisions", "eval_column_box_collisions", "eval_distinct", "eval_threats", "eval_closeness",
-    "eval_closeness_mk", "collision_map", "closeness_map", "max_threats", "optimum", "batch_map",
+    "eval_collisions", "eval_cell_collisions", "eval_column_box_collisions", "eval_distinct", "eval_threats",
+    "eval_closeness", "eval_closeness_mk", "collision_map", "closeness_map", "cell_map", "max_threats", "optimum", "batch_map",
     "cx_bands", "cx_band_two_point", "cx_diagonal", "cx_block_uniform", "cx_row_uniform", "cx_cell_uniform",
     "mut_swap_in_box", "mut_conflict_swap", "mut_swap_in_row", "mut_random_reset",
     "sel_tournament", "sel_roulette", "sel_stochastic_universal_sampling", "sel_truncation", "sel_elite_biased",

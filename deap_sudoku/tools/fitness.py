@@ -6,8 +6,8 @@ takes a ``(population, cells)`` array and the puzzle and returns one score per
 row.  :func:`batch_map`, registered as ``toolbox.map``, uses ``.batch`` so
 ``eaSimple`` evaluates a whole generation in one numpy call.
 
-Minimised, 0 when solved: :func:`eval_collisions`, :func:`eval_column_box_collisions`,
-:func:`eval_closeness`, :func:`eval_closeness_mk`.  Maximised:
+Minimised, 0 when solved: :func:`eval_collisions`, :func:`eval_cell_collisions`,
+:func:`eval_column_box_collisions`, :func:`eval_closeness`, :func:`eval_closeness_mk`.  Maximised:
 :func:`eval_distinct` (``3n*n`` when solved), :func:`eval_threats` (108 for a
 solved 9x9).
 """
@@ -24,8 +24,8 @@ from ..grid.puzzle import Puzzle
 from ..grid.shape import Shape
 
 __all__ = [
-    "eval_collisions", "eval_column_box_collisions", "eval_distinct", "eval_threats",
-    "eval_closeness", "eval_closeness_mk", "collision_map", "closeness_map",
+    "eval_collisions", "eval_cell_collisions", "eval_column_box_collisions", "eval_distinct", "eval_threats",
+    "eval_closeness", "eval_closeness_mk", "collision_map", "closeness_map", "cell_map",
     "unit_duplicates", "closeness_terms", "max_threats", "batch_map", "optimum",
 ]
 
@@ -63,6 +63,18 @@ def unit_duplicates(population: np.ndarray, shape: Shape, units: np.ndarray | No
 
 def _collisions(population: np.ndarray, puzzle: Puzzle) -> np.ndarray:
     return unit_duplicates(population, puzzle.shape).sum(axis=1)
+
+
+def _same_value_counts(population: np.ndarray, shape: Shape) -> np.ndarray:
+    """``(population, 3n, n)``: for every cell of every unit, the other cells of the unit holding its value
+    (0 for an empty cell)."""
+    values = _grids(population)[:, shape.units]
+    same = (values[..., :, None] == values[..., None, :]).sum(axis=-1) - 1
+    return np.where(values > 0, same, 0)
+
+
+def _cell_collisions(population: np.ndarray, puzzle: Puzzle) -> np.ndarray:
+    return _same_value_counts(population, puzzle.shape).sum(axis=(1, 2))
 
 
 def _column_box_collisions(population: np.ndarray, puzzle: Puzzle) -> np.ndarray:
@@ -140,6 +152,13 @@ def eval_collisions(individual: np.ndarray, *, puzzle: Puzzle) -> tuple[int]:
     return (int(_collisions(_one(individual), puzzle)[0]),)
 
 
+def eval_cell_collisions(individual: np.ndarray, *, puzzle: Puzzle) -> tuple[int]:
+    """The per-cell :func:`collision_map` summed: the C++ block GA's total ("alle
+    Teilkollisionswerte aufsummiert").  A value twice in a unit counts 2, three times 6
+    (minimise; 0 is solved)."""
+    return (int(_cell_collisions(_one(individual), puzzle)[0]),)
+
+
 def eval_column_box_collisions(individual: np.ndarray, *, puzzle: Puzzle) -> tuple[int]:
     """Duplicates in columns and boxes only, for row-permutations (minimise; 0 is solved)."""
     return (int(_column_box_collisions(_one(individual), puzzle)[0]),)
@@ -168,7 +187,7 @@ def eval_closeness_mk(individual: np.ndarray, *, puzzle: Puzzle) -> tuple[float]
     return (float(_closeness_mk(_one(individual), puzzle)[0]),)
 
 
-for _evaluate, _batch in ((eval_collisions, _collisions), (eval_column_box_collisions, _column_box_collisions),
+for _evaluate, _batch in ((eval_collisions, _collisions), (eval_cell_collisions, _cell_collisions), (eval_column_box_collisions, _column_box_collisions),
                           (eval_distinct, _distinct_values), (eval_threats, _threats),
                           (eval_closeness, _closeness), (eval_closeness_mk, _closeness_mk)):
     _evaluate.batch = _batch
@@ -182,24 +201,29 @@ def optimum(evaluate: Callable, puzzle: Puzzle) -> float:
 
 def collision_map(individual: np.ndarray, puzzle: Puzzle) -> np.ndarray:
     """How many collisions each cell takes part in: over its row, column and box, the
-    number of other cells holding its value."""
+    number of other cells holding its value (the C++ block GA's per-cell collision fitness)."""
     shape = puzzle.shape
-    values = np.asarray(individual)[shape.units]  # (3n, n)
-    same = (values[:, :, None] == values[:, None, :]) & (values[:, :, None] > 0)
-    counts = same.sum(axis=-1) - 1  # other cells of the unit with this cell's value
+    counts = _same_value_counts(_one(individual), shape)[0]  # (3n, n)
     result = np.zeros(shape.cells, dtype=np.int64)
-    np.add.at(result, shape.units.ravel(), counts.clip(0).ravel())
+    np.add.at(result, shape.units.ravel(), counts.ravel())
     return result
 
 
 def closeness_map(individual: np.ndarray, puzzle: Puzzle) -> np.ndarray:
-    """Cells to blame under closeness: each row and column fails up to 3 tests (sum, product,
-    missing values); a cell is marked when its row and column fail more than 3 of the 6."""
+    """The C++ block GA's per-cell closeness fitness: a cell is 1 when the closeness of its row plus
+    that of its column (each the sum of its three normalised terms, :func:`closeness_terms`, so 0..3)
+    exceeds 3 of the 6 possible, else 0."""
     n = puzzle.n
-    sum_gap, log_gap, missing = _line_statistics(np.asarray(individual), puzzle.shape)
-    failed = ((sum_gap > 0).astype(int) + (log_gap > 0) + (missing > 0))[0]  # (2n,)
-    rows, cols = failed[:n], failed[n:]
-    return (rows[:, None] + cols[None, :] > 3).ravel()
+    lines = closeness_terms(_one(individual), puzzle.shape)[0].sum(axis=-1)  # (2n,)
+    rows, cols = lines[:n], lines[n:]
+    return (rows[:, None] + cols[None, :] > 3).astype(np.int64).ravel()
+
+
+def cell_map(evaluate: Callable) -> Callable[[np.ndarray, Puzzle], np.ndarray]:
+    """The per-cell map that belongs to a fitness: :func:`closeness_map` for the closeness
+    fitnesses, :func:`collision_map` for the rest (the map the block GA's mutation reads)."""
+    target = getattr(evaluate, "func", evaluate)
+    return closeness_map if target in (eval_closeness, eval_closeness_mk) else collision_map
 
 
 def batch_map(func: Callable, individuals: Iterable) -> list:

@@ -7,6 +7,7 @@ keep row-permutations.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import numpy as np
 
@@ -33,21 +34,24 @@ def mut_swap_in_box(individual: Individual, *, puzzle: Puzzle,
     return (individual,)
 
 
-def mut_conflict_swap(individual: Individual, *, puzzle: Puzzle, in_box: bool = False,
-                      rng: random.Random | None = None) -> tuple[Individual]:
-    """The block GA's conflict-guided mutation: the free cells in a collision are shuffled and
-    swapped in pairs; an odd one stays put.
+def mut_conflict_swap(individual: Individual, *, puzzle: Puzzle,
+                      cell_map: Callable[[np.ndarray, Puzzle], np.ndarray] = collision_map, threshold: int = 1,
+                      in_box: bool = False, rng: random.Random | None = None) -> tuple[Individual]:
+    """The C++ block GA's conflict-guided mutation: the free cells whose value in ``cell_map``
+    exceeds ``threshold`` are shuffled and swapped in pairs; an odd one stays put.
 
-    With ``in_box`` the pairs are formed inside each box, which keeps block-permutations;
-    without it (as documented) pairs are formed anywhere.
+    As documented: the map of the fitness in use (:func:`~deap_sudoku.tools.fitness.cell_map`
+    gives it), cells with a value above 1 ("Fitnesswert > 1"), pairs formed anywhere.  Our
+    improvements are switches: ``threshold=0`` takes every cell in a collision, ``in_box=True``
+    forms the pairs inside each box, which keeps block-permutations.  Givens never move.
     """
     rng = rng or random
     free = free_cells(puzzle)
-    clashing = free.cells[collision_map(individual, puzzle)[free.cells] > 0].tolist()
-    groups: list[list[int]] = [clashing]
+    chosen = free.cells[np.asarray(cell_map(individual, puzzle))[free.cells] > threshold].tolist()
+    groups: list[list[int]] = [chosen]
     if in_box:
         by_box: dict[int, list[int]] = {}
-        for cell in clashing:
+        for cell in chosen:
             by_box.setdefault(int(free.box_of[cell]), []).append(cell)
         groups = list(by_box.values())
     for group in groups:
@@ -67,10 +71,21 @@ def mut_swap_in_row(individual: Individual, *, puzzle: Puzzle, indpb: float,
     return (individual,)
 
 
-def mut_random_reset(individual: Individual, *, puzzle: Puzzle, k: int = 1,
+def mut_random_reset(individual: Individual, *, puzzle: Puzzle, k: int = 1, any_cell: bool = False,
                      rng: random.Random | None = None) -> tuple[Individual]:
-    """Set ``k`` random free cells to random values (the cell GA's ``mutation_amount``)."""
+    """Set ``k`` random free cells to random values (the cell GA's ``mutation_amount``).
+
+    With ``any_cell``, as the report's Implementation 1 does, the ``k`` cells are drawn from the
+    whole board and a draw that hits a given changes nothing (a wasted mutation).
+    """
     rng = rng or random
+    if any_cell:
+        givens = puzzle.givens
+        for cell in rng.sample(range(puzzle.shape.cells), min(k, puzzle.shape.cells)):
+            value = rng.randint(1, puzzle.n)
+            if not givens[cell]:
+                individual[cell] = value
+        return (individual,)
     cells = free_cells(puzzle).cells.tolist()
     for cell in rng.sample(cells, min(k, len(cells))):
         individual[cell] = rng.randint(1, puzzle.n)

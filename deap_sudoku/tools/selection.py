@@ -38,10 +38,22 @@ def sel_tournament(individuals: Sequence, k: int, tournsize: int, *, rng: random
     return [max((rng.choice(individuals) for _ in range(tournsize)), key=attrgetter("fitness")) for _ in range(k)]
 
 
-def sel_roulette(individuals: Sequence, k: int, *, rng: random.Random | None = None) -> list:
-    """``k`` independent spins of a wheel sized by :func:`selection_weights`."""
+def sel_roulette(individuals: Sequence, k: int, *, normalise: bool = True, rng: random.Random | None = None) -> list:
+    """``k`` independent spins of a wheel sized by :func:`selection_weights`.
+
+    ``normalise=False`` sizes the wheel by the raw fitness instead, as DEAP's ``selRoulette``
+    and the Python block GA do ("with the weight of the fitness function"): only for a
+    maximised fitness that is never negative (``ValueError`` otherwise).
+    """
     rng = rng or random
-    return rng.choices(list(individuals), weights=selection_weights(individuals).tolist(), k=k)
+    if normalise:
+        weights = selection_weights(individuals).tolist()
+    else:
+        weights = [ind.fitness.wvalues[0] for ind in individuals]
+        if min(weights) < 0 or not any(weights):
+            raise ValueError("raw fitness-proportional selection needs a maximised fitness that is never "
+                             "negative and not all 0; use normalise=True")
+    return rng.choices(list(individuals), weights=weights, k=k)
 
 
 def sel_stochastic_universal_sampling(individuals: Sequence, k: int, *, rng: random.Random | None = None) -> list:

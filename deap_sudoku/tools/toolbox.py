@@ -23,6 +23,7 @@ REPRESENTATIONS = {
 }
 FITNESSES = {
     "collisions": fitness_functions.eval_collisions,
+    "cell_collisions": fitness_functions.eval_cell_collisions,
     "column_box_collisions": fitness_functions.eval_column_box_collisions,
     "distinct": fitness_functions.eval_distinct,
     "threats": fitness_functions.eval_threats,
@@ -38,7 +39,8 @@ CROSSOVERS = {
 }
 MUTATIONS = {
     "swap_in_box": mutation.mut_swap_in_box,
-    "conflict_swap_in_box": functools.partial(mutation.mut_conflict_swap, in_box=True),
+    # ours: every cell in a collision, paired inside its box; the documented rule is "conflict_swap"
+    "conflict_swap_in_box": functools.partial(mutation.mut_conflict_swap, threshold=0, in_box=True),
     "conflict_swap": mutation.mut_conflict_swap,
     "swap_in_row": mutation.mut_swap_in_row,
     "random_reset": mutation.mut_random_reset,

@@ -48,6 +48,14 @@ def test_propagation_only_reports_what_it_could_not_fill():
     assert "not solved: propagation filled" in result.output
 
 
+def test_analyzer_solves_its_sources_example_and_stops_where_naked_singles_stop():
+    example = run("solve", str(REPO / "data" / "sources" / "analyzer-example.txt"), "-a", "analyzer")
+    assert example.exit_code == 0 and "solved in" in example.output
+    medium = run("solve", str(REPO / "data" / "sources" / "report-example.txt"), "-a", "analyzer")
+    assert medium.exit_code == 1 and "not solved: the analyzer filled 6 cells in 2 sweeps" in medium.output
+    assert run("solve", str(REPO / "data" / "sources" / "report-example.txt"), "-a", "propagation").exit_code == 0
+
+
 def test_unsolvable_puzzle_exits_1():
     result = run("solve", "-", input="12345678." + "........9" + "." * 63 + "\n")
     assert result.exit_code == 1
@@ -157,7 +165,8 @@ def test_bundled_testdata_is_graded_as_named():
 
 @pytest.mark.parametrize("algorithm, options", [("memetic", ["--max-seconds", "30"]), ("block-ga", ["--population", "100"]), ("restart-ga", []),
                                                 ("row-ga", []), ("cell-ga", []), ("tabu", []),
-                                                ("backtracking", []), ("propagation", [])])
+                                                ("backtracking", []), ("propagation", []),
+                                                ("analyzer", [])])
 def test_solve_with_every_algorithm(algorithm, options, tmp_path):
     out = tmp_path / "out.txt"
     result = run("solve", str(REPO / "data" / "9x9-easy.txt"), "-a", algorithm, "--seed", "1", "--out", str(out),
@@ -168,7 +177,7 @@ def test_solve_with_every_algorithm(algorithm, options, tmp_path):
     solved = [verify(w, p) for w, p in zip(written, puzzles)]
     assert (result.exit_code == 0) == all(solved)
     assert result.output.count("solved in") == sum(solved)
-    if algorithm in ("memetic", "tabu", "backtracking", "propagation"):
+    if algorithm in ("memetic", "tabu", "backtracking", "propagation", "analyzer"):
         assert result.exit_code == 0  # these always solve the 45-given puzzles
 
 

@@ -17,7 +17,7 @@ EASY = load_sample()
 
 def test_records_say_what_each_algorithm_honours():
     assert names() == ("memetic", "block-ga", "restart-ga", "cell-ga", "row-ga", "tabu", "backtracking",
-                       "propagation")
+                       "analyzer", "propagation")
     assert names(checkpointable=True) == names(kind="ga")
     assert all(set(a.budgets) <= set(BUDGETS) for a in ALGORITHMS.values())
     assert "max_seconds" in algorithm("memetic").budgets and algorithm("tabu").budgets == ("max_steps",)
@@ -28,7 +28,7 @@ def test_records_say_what_each_algorithm_honours():
 
 @pytest.mark.parametrize("name, options", [("memetic", {}), ("block-ga", dict(population_size=60)),
                                            ("tabu", dict(max_steps=20_000)), ("backtracking", {}),
-                                           ("propagation", {})])
+                                           ("analyzer", {}), ("propagation", {})])
 def test_a_task_runs_through_the_registry_and_is_verified(name, options):
     result = run_task(Task(name, EASY, seed=1, options=options))
     assert result.solved and verify(np.array(result.grid), EASY) and result.fitness == 0
