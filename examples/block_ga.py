@@ -26,7 +26,7 @@ import numpy as np
 from deap import base, tools
 
 from deap_sudoku.algorithms import Stop, ea_keep_refill
-from deap_sudoku.cli.examples import (checkpoint_options, example_options, load_puzzle, print_generation,
+from deap_sudoku.cli.examples import (example_help, checkpoint_options, example_options, load_puzzle, print_generation,
                                       run_example)
 from deap_sudoku.io import load_sample
 from deap_sudoku.tools import (Individual, batch_map, cell_map, clone, cx_band_two_point, cx_diagonal,
@@ -73,7 +73,7 @@ def main(puzzle=None, *, seed=0, population_size=200, init="random", crossover_k
     return population, logbook, hof
 
 
-@click.command(help=__doc__.splitlines()[0])
+@click.command(help=example_help(__doc__))
 @example_options()
 @checkpoint_options
 @click.option("--init", type=click.Choice(["random", "smart"]), default="random", show_default=True)

@@ -25,7 +25,7 @@ import numpy as np
 from deap import base, tools
 
 from deap_sudoku.algorithms import Stop, ea_plus_children
-from deap_sudoku.cli.examples import checkpoint_options, example_options, load_puzzle, run_example
+from deap_sudoku.cli.examples import example_help, checkpoint_options, example_options, load_puzzle, run_example
 from deap_sudoku.io import load_sample
 from deap_sudoku.tools import (MaxIndividual, batch_map, clone, cx_block_uniform, eval_threats, fitness_statistics,
                                init_block_permutation, max_threats, mut_swap_in_box, sel_roulette)
@@ -61,7 +61,7 @@ def main(puzzle=None, *, seed=0, population_size=200, mutpb=1.0, restart_every=5
     return population, logbook, hof
 
 
-@click.command(help=__doc__.splitlines()[0])
+@click.command(help=example_help(__doc__))
 @example_options()
 @checkpoint_options
 @click.option("--mutpb", type=click.FloatRange(0, 1), default=1.0, show_default=True,

@@ -23,7 +23,7 @@ import numpy as np
 from deap import base, tools
 
 from deap_sudoku.algorithms import Stop, ea_generational
-from deap_sudoku.cli.examples import (checkpoint_options, example_options, load_puzzle, print_generation,
+from deap_sudoku.cli.examples import (example_help, checkpoint_options, example_options, load_puzzle, print_generation,
                                       run_example)
 from deap_sudoku.io import load_sample
 from deap_sudoku.tools import (MaxIndividual, batch_map, clone, cx_cell_uniform, eval_distinct, fitness_statistics,
@@ -55,7 +55,7 @@ def main(puzzle=None, *, seed=0, population_size=200, mutation_amount=2, free_ce
     return population, logbook, hof
 
 
-@click.command(help=__doc__.splitlines()[0])
+@click.command(help=example_help(__doc__))
 @example_options()
 @checkpoint_options
 @click.option("--mutation-amount", type=click.IntRange(min=1), default=2, show_default=True,

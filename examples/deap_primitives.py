@@ -11,7 +11,7 @@ import click
 import numpy as np
 from deap import algorithms, tools
 
-from deap_sudoku.cli.examples import example_options, load_puzzle, print_result
+from deap_sudoku.cli.examples import example_help, example_options, load_puzzle, print_result
 from deap_sudoku.io import load_sample
 from deap_sudoku.tools import fitness_statistics, make_toolbox
 
@@ -34,7 +34,7 @@ def main(puzzle=None, *, seed=0, algorithm="simple", population_size=200, ngen=6
     return population, logbook, hof
 
 
-@click.command(help=__doc__.splitlines()[0])
+@click.command(help=example_help(__doc__))
 @example_options()
 @click.option("--algorithm", type=click.Choice(["simple", "mu_plus_lambda"]), default="simple", show_default=True)
 @click.option("--ngen", type=click.IntRange(min=1), default=60, show_default=True)

@@ -22,7 +22,7 @@ import click
 import numpy as np
 from deap import tools
 
-from deap_sudoku.cli.examples import load_puzzles
+from deap_sudoku.cli.examples import example_help, load_puzzles
 from deap_sudoku.exact import search
 from deap_sudoku.io import load_sample, write
 from deap_sudoku.propagation import analyze
@@ -59,7 +59,7 @@ def main(puzzle=None, *, propagation=False, verbose=True):
     return population, logbook, hof
 
 
-@click.command(help=__doc__.splitlines()[0])
+@click.command(help=example_help(__doc__))
 @click.argument("puzzle_file", required=False, metavar="[PUZZLE_FILE]")
 @click.option("--propagation", is_flag=True, help="Ours: hidden singles and box-line reduction at every node.")
 @click.option("--solution-out", type=click.Path(dir_okay=False), default=None,

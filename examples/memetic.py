@@ -19,7 +19,7 @@ import numpy as np
 from deap import base, tools
 
 from deap_sudoku.algorithms import PropagationRepair, Stop, ea_memetic, mut_destroy_repair, mut_repair
-from deap_sudoku.cli.examples import (checkpoint_options, example_options, load_puzzle, print_generation,
+from deap_sudoku.cli.examples import (example_help, checkpoint_options, example_options, load_puzzle, print_generation,
                                       run_example)
 from deap_sudoku.io import load_sample
 from deap_sudoku.tools import (Individual, clone, cx_block_uniform, eval_collisions, fitness_statistics,
@@ -52,7 +52,7 @@ def main(puzzle=None, *, seed=0, population_size=4, cxpb=0.2, stall=20, share=0.
     return population, logbook, hof
 
 
-@click.command(help=__doc__.splitlines()[0])
+@click.command(help=example_help(__doc__))
 @example_options(population=4)
 @checkpoint_options
 @click.option("--cxpb", type=click.FloatRange(0, 1), default=0.2, show_default=True,

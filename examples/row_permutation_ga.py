@@ -22,7 +22,7 @@ import numpy as np
 from deap import base, tools
 
 from deap_sudoku.algorithms import Stop, ea_generational
-from deap_sudoku.cli.examples import (checkpoint_options, example_options, load_puzzle, print_generation,
+from deap_sudoku.cli.examples import (example_help, checkpoint_options, example_options, load_puzzle, print_generation,
                                       run_example)
 from deap_sudoku.io import load_sample
 from deap_sudoku.tools import (Individual, batch_map, clone, cx_row_uniform, eval_column_box_collisions,
@@ -52,7 +52,7 @@ def main(puzzle=None, *, seed=0, population_size=200, elites_size=10, k=3, mutat
     return population, logbook, hof
 
 
-@click.command(help=__doc__.splitlines()[0])
+@click.command(help=example_help(__doc__))
 @example_options()
 @checkpoint_options
 @click.option("--elites-size", type=click.IntRange(min=0), default=10, show_default=True,

@@ -20,7 +20,7 @@ import random
 import click
 
 from deap_sudoku.algorithms import tabu_search
-from deap_sudoku.cli.examples import example_options, load_puzzle, run_example
+from deap_sudoku.cli.examples import example_help, example_options, load_puzzle, run_example
 from deap_sudoku.io import load_sample
 
 
@@ -37,7 +37,7 @@ def main(puzzle=None, *, seed=0, candidates=100, moves="value", memory="boards",
     return result.as_deap()  # ([best], logbook, hall_of_fame), like the GA examples
 
 
-@click.command(help=__doc__.splitlines()[0])
+@click.command(help=example_help(__doc__))
 @example_options(population=None)
 @click.option("--candidates", type=click.IntRange(min=1), default=100, show_default=True,
               help="Alternatives looked at per step (the source names no value).")

@@ -19,7 +19,14 @@ from ..io import load_sample, load_samples, read
 from ..runs.checkpoint import Checkpoint, CheckpointError, run_identity
 from ..runs.interrupt import INTERRUPTED, exit_code, graceful, requested
 
-__all__ = ["example_options", "checkpoint_options", "load_puzzle", "load_puzzles", "print_generation", "print_result", "run_example"]
+__all__ = ["example_help", "example_options", "checkpoint_options", "load_puzzle", "load_puzzles", "print_generation", "print_result", "run_example"]
+
+
+def example_help(doc: str) -> str:
+    """An example's ``--help`` text: its docstring (what it reproduces, as documented, and its switches)
+    without the indented usage lines, which click would run together, and without reST's double backticks."""
+    lines = (line for line in doc.strip().splitlines() if not line.startswith("    python "))
+    return "\n".join(lines).replace("``", "")
 
 
 def example_options(*, population: int | None = 200) -> Callable:

@@ -78,14 +78,18 @@ def _ga(recipe: Callable) -> Callable[..., Outcome]:
     return run
 
 
-def _tabu(puzzle: Puzzle, *, seed: int, requested=None, progress=None, **options) -> Outcome:
-    callback = None
-    if progress is not None:
-        def callback(step, score, best):
-            progress(f"step {step}: score {score}, best {best}")
-    _, logbook, hof = recipes.tabu(puzzle, seed=seed, requested=requested, callback=callback, **options)
-    steps = int(logbook[-1]["steps"])
-    return Outcome(np.asarray(hof[0]), float(hof[0].fitness.values[0]), steps, steps, [], logbook.stop_reason)
+def _tabu(**variant) -> Callable[..., Outcome]:
+    def run(puzzle: Puzzle, *, seed: int, requested=None, progress=None, **options) -> Outcome:
+        callback = None
+        if progress is not None:
+            def callback(step, score, best):
+                progress(f"step {step}: score {score}, best {best}")
+        _, logbook, hof = recipes.tabu(puzzle, seed=seed, requested=requested, callback=callback, **variant,
+                                       **options)
+        steps = int(logbook[-1]["steps"])
+        return Outcome(np.asarray(hof[0]), float(hof[0].fitness.values[0]), steps, steps, [], logbook.stop_reason)
+    run.__doc__ = f"Run :func:`recipes.tabu` with {variant or 'its documented defaults'} as an :class:`Outcome`."
+    return run
 
 
 def _backtracking(puzzle: Puzzle, *, seed: int, max_nodes: int | None = None, **_: object) -> Outcome:
@@ -101,7 +105,7 @@ def _backtracking(puzzle: Puzzle, *, seed: int, max_nodes: int | None = None, **
 def _analyzer(puzzle: Puzzle, **_: object) -> Outcome:
     result = analyze(puzzle)
     note = ("the analyzer met a square with no possible value" if result.contradiction
-            else f"the analyzer filled {result.filled} cells in {result.sweeps} sweeps")
+            else f"the analyzer filled {result.filled} cells in {result.sweeps} sweep{'s' * (result.sweeps != 1)}")
     return Outcome(result.values, 0.0 if result.solved else math.nan, 0, 0, [], note)
 
 
@@ -125,7 +129,9 @@ ALGORITHMS: dict[str, Algorithm] = {a.name: a for a in (
     Algorithm("row-ga", "ga", "row-permutation GA as the report's Implementation 2 documents it",
               _ga(recipes.row_permutation_ga), _GA_BUDGETS, checkpointable=True, stoppable=True),
     Algorithm("tabu", "local search", "tabu search as documented: one-value moves, a table of visited boards",
-              _tabu, ("max_steps",), stoppable=True),
+              _tabu(), ("max_steps",), stoppable=True),
+    Algorithm("tabu-swap", "local search", "our tabu search: in-box swaps, cell tenure, start narrowed by propagation",
+              _tabu(moves="swap", memory="cells", restrict=True), ("max_steps",), stoppable=True),
     Algorithm("backtracking", "exact", "backtracking with propagation and restarts", _backtracking, ("max_nodes",)),
     Algorithm("analyzer", "exact", "the documented constraint analyzer: naked singles, sweep by sweep", _analyzer),
     Algorithm("propagation", "exact", "constraint propagation only: naked and hidden singles", _propagation),

@@ -1,6 +1,7 @@
 """The example scripts: each ``main`` solves the bundled easiest puzzle with a small budget, each GA example's
 composition is the registry's recipe run for run, and the scripts run from the command line."""
 
+import random
 import runpy
 import subprocess
 import sys
@@ -9,19 +10,21 @@ import numpy as np
 import pytest
 
 from deap_sudoku import read
-from deap_sudoku.exact import verify
+from deap_sudoku.exact import dig_puzzle, solve, verify
 from deap_sudoku.runs import recipes
 
 from tests.conftest import REPO
 
 EASIEST = read(REPO / "data" / "9x9-easy.txt")[0]
+TEN_EMPTY = dig_puzzle(solve(EASIEST), 71, random.Random(0), unique=False)
+"""For the cell GA, which as documented needs far more than our test budget on real puzzles."""
 
 SMALL_BUDGETS = {
     "memetic": dict(max_generations=50),
-    "block_ga": dict(population_size=100, max_generations=200),
-    "cell_ga": dict(population_size=200, max_generations=500),
+    "block_ga": dict(population_size=100, max_generations=200, mutation_threshold=0, in_box_pairs=True),
+    "cell_ga": dict(population_size=100, max_generations=500),
     "row_permutation_ga": dict(population_size=100, max_generations=300),
-    "block_ga_restart": dict(population_size=100, restart_after=50, max_generations=500),
+    "block_ga_restart": dict(population_size=100, max_generations=500),
     "deap_primitives": dict(population_size=150, ngen=40),
     "tabu_search": dict(max_steps=20_000),
     "exact_baselines": dict(),
@@ -34,21 +37,61 @@ def _main(name):
 
 @pytest.mark.parametrize("name", list(SMALL_BUDGETS))
 def test_example_solves_the_easiest_bundled_puzzle(name, capsys):
-    population, logbook, hof = _main(name)(EASIEST, verbose=False, **SMALL_BUDGETS[name])
+    puzzle = TEN_EMPTY if name == "cell_ga" else EASIEST
+    population, logbook, hof = _main(name)(puzzle, verbose=False, **SMALL_BUDGETS[name])
     assert len(logbook) >= 1 and len(hof) == 1
     best = hof[0]
-    assert verify(best, EASIEST)
-    assert np.array_equal(np.asarray(best)[EASIEST.givens], EASIEST.cells[EASIEST.givens])
+    assert verify(best, puzzle)
+    assert np.array_equal(np.asarray(best)[puzzle.givens], puzzle.cells[puzzle.givens])
     assert capsys.readouterr().out == ""  # verbose=False prints nothing
 
 
 def test_block_ga_switches_all_run():
     main = _main("block_ga")
-    for options in (dict(init="random", crossover_kind="diagonal", fitness="closeness", select="sus"),
-                    dict(punish_same=True, keeping_percentage=0.3)):
+    for options in (dict(), dict(init="smart", crossover_kind="diagonal", fitness="closeness", select="sus"),
+                    dict(punish_same=True, keeping_percentage=0.3, fitness="collisions", in_box_pairs=True)):
         population, logbook, hof = main(EASIEST, verbose=False, population_size=60, max_generations=30, **options)
         assert logbook.stop_reason in ("solved", "stagnation", "generations")
         assert all(np.array_equal(np.asarray(i)[EASIEST.givens], EASIEST.cells[EASIEST.givens]) for i in population)
+
+
+def test_under_sus_the_keeping_percentage_changes_the_run():
+    """It did not: ``--keeping-percentage 0.1`` and ``0.9`` gave byte-identical runs under SUS."""
+    main = _main("block_ga")
+    runs = [main(EASIEST, verbose=False, population_size=40, max_generations=5, select="sus", keeping_percentage=k)
+            for k in (0.1, 0.9)]
+    assert [r[1].select("nevals")[1] for r in runs] == [36, 4]
+
+
+DOCUMENTED_DEFAULTS = {  # example: what main() does unless a switch says otherwise (docs/reproductions.md)
+    "block_ga": dict(init="random", crossover_kind="two_point", fitness="cell_collisions", select="truncation",
+                     mutation_threshold=1, in_box_pairs=False, punish_same=False),
+    "block_ga_restart": dict(normalised_roulette=False, restart_on_stall=None),
+    "cell_ga": dict(mutation_amount=2, free_cells_only=False),
+    "row_permutation_ga": dict(restrict=False),
+    "tabu_search": dict(moves="value", memory="boards", restrict=False),
+    "exact_baselines": dict(propagation=False),
+}
+SWITCHES = {  # example: the improvement switches its --help must show
+    "block_ga": ["--mutation-threshold", "--in-box-pairs", "--fitness [cell_collisions|closeness|collisions]"],
+    "block_ga_restart": ["--normalised-roulette", "--restart-on-stall"],
+    "cell_ga": ["--free-cells-only"],
+    "row_permutation_ga": ["--restrict"],
+    "tabu_search": ["--moves [value|swap]", "--memory [boards|cells]", "--restrict"],
+    "exact_baselines": ["--propagation"],
+}
+
+
+@pytest.mark.parametrize("name", list(DOCUMENTED_DEFAULTS))
+def test_each_example_runs_the_documented_algorithm_by_default_and_shows_its_switches(name):
+    import inspect
+
+    from click.testing import CliRunner
+    parameters = inspect.signature(_main(name)).parameters
+    assert {key: parameters[key].default for key in DOCUMENTED_DEFAULTS[name]} == DOCUMENTED_DEFAULTS[name]
+    cli = runpy.run_path(str(REPO / "examples" / f"{name}.py"))["cli"]
+    shown = " ".join(CliRunner().invoke(cli, ["--help"], terminal_width=200).output.split())
+    assert "As documented" in shown and all(switch in shown for switch in SWITCHES[name]), shown
 
 
 def test_block_ga_runs_on_25x25():
@@ -57,23 +100,29 @@ def test_block_ga_runs_on_25x25():
     assert len(logbook) >= 2 and hof[0].shape == (625,)
 
 
-def test_restart_example_prints_one_generation_line_per_logged_generation(capsys):
+def test_restart_example_prints_the_sources_line_counting_generations_from_1(capsys):
     _, logbook, _ = _main("block_ga_restart")(EASIEST, population_size=50, max_generations=5)
-    lines = [l for l in capsys.readouterr().out.splitlines() if l.startswith("generation ")]
-    assert lines == [f"generation {record['gen']}: best {record['max']:g}" for record in logbook]
-    assert len(lines) == 6 and logbook[0]["max"] < 108
+    lines = [l for l in capsys.readouterr().out.splitlines() if l.startswith("In generation ")]
+    assert lines == [f"In generation {record['gen'] + 1} MAX was {record['max']:g}" for record in logbook]
+    assert len(lines) == 6 and lines[0].startswith("In generation 1 MAX was") and logbook[0]["max"] < 108
 
 
 EQUIVALENT = {  # example -> (recipe, a small budget both take)
     "memetic": (recipes.memetic, dict(max_generations=30)),
     "block_ga": (recipes.block_ga, dict(population_size=40, max_generations=20)),
-    "block_ga_diagonal_sus": (recipes.block_ga, dict(population_size=40, max_generations=20, init="random",
-                                                     crossover_kind="diagonal", fitness="closeness", select="sus",
-                                                     punish_same=True)),
+    "block_ga_switched": (recipes.block_ga, dict(population_size=40, max_generations=20, init="smart",
+                                                 crossover_kind="diagonal", fitness="closeness", select="sus",
+                                                 punish_same=True, mutation_threshold=0, in_box_pairs=True)),
     "cell_ga": (recipes.cell_ga, dict(population_size=40, max_generations=20)),
+    "cell_ga_switched": (recipes.cell_ga, dict(population_size=40, max_generations=20, free_cells_only=True)),
     "row_permutation_ga": (recipes.row_permutation_ga, dict(population_size=40, max_generations=20)),
-    "block_ga_restart": (recipes.block_ga_restart, dict(population_size=40, restart_after=5, max_generations=30)),
+    "row_permutation_ga_switched": (recipes.row_permutation_ga, dict(population_size=40, max_generations=20,
+                                                                     restrict=True)),
+    "block_ga_restart": (recipes.block_ga_restart, dict(population_size=40, restart_every=5, max_generations=30)),
+    "block_ga_restart_switched": (recipes.block_ga_restart, dict(population_size=40, restart_on_stall=5,
+                                                                 normalised_roulette=True, max_generations=30)),
     "tabu_search": (recipes.tabu, dict(max_steps=2000)),
+    "tabu_search_switched": (recipes.tabu, dict(max_steps=2000, moves="swap", memory="cells", restrict=True)),
 }
 
 
@@ -82,7 +131,7 @@ def test_example_composition_is_the_registrys_recipe_run_for_run(name):
     """What ``deap-sudoku solve -a ...`` runs is what the example file shows: same seed, same run."""
     from tests.conftest import unsolvable
     recipe, budget = EQUIVALENT[name]
-    example = _main(name.removesuffix("_diagonal_sus"))
+    example = _main(name.removesuffix("_switched"))
     puzzle = unsolvable()  # no run ends early, so every generation is compared
     for seed in (0, 1):
         mine = example(puzzle, seed=seed, verbose=False, **budget)
@@ -94,11 +143,12 @@ def test_example_composition_is_the_registrys_recipe_run_for_run(name):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name, expected", [("block_ga", "solved"), ("tabu_search", "solved"), ("memetic", "solved"),
-                                            ("exact_baselines", "the solution is unique")])
-def test_examples_run_as_scripts(name, expected):
-    result = subprocess.run([sys.executable, str(REPO / "examples" / f"{name}.py"), str(REPO / "data" / "9x9-easy.txt")],
-                            capture_output=True, text=True, timeout=120)
+@pytest.mark.parametrize("name, options, expected", [
+    ("block_ga", ["--mutation-threshold", "0", "--in-box-pairs"], "solved"), ("block_ga_restart", [], "solved"),
+    ("tabu_search", [], "solved"), ("memetic", [], "solved"), ("exact_baselines", [], "the solution is unique")])
+def test_examples_run_as_scripts(name, options, expected):
+    result = subprocess.run([sys.executable, str(REPO / "examples" / f"{name}.py"), str(REPO / "data" / "9x9-easy.txt"),
+                             *options], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert expected in result.stdout
 

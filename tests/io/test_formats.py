@@ -76,6 +76,18 @@ def test_ascii_picture_reads_back_as_grid():
     assert loads(str(_solution((2, 3))), box=(2, 3)) == [_solution((2, 3))]
 
 
+def test_the_analyzer_readme_example_reads_as_printed_there():
+    """Source 004 prints its example with box borders and marks a square with stars: ``0*0*5``."""
+    from tests.conftest import REPO
+    text = (REPO / "data" / "sources" / "analyzer-example.txt").read_text()
+    assert "0*0*5" in text and detect_format(text) == "grid"
+    [puzzle] = loads(text)
+    assert puzzle.num_givens == 30 and puzzle.cells[7 * 9:8 * 9].tolist() == [0, 0, 0, 4, 1, 9, 0, 0, 5]
+    assert loads("1 2*3 4\n3 4 1 2\n2 1 4 3\n4 3|2 1\n")[0].num_givens == 16
+    with pytest.raises(PuzzleError, match="unknown value '#'"):
+        loads("1 2 3 #\n3 4 1 2\n2 1 4 3\n4 3 2 1\n")
+
+
 def test_grid_format_skips_comments_and_needs_no_blank_line_between_puzzles():
     text = "# two 4x4\n1 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 2\n1 2 0 0\n0 0 0 0\n# inside\n0 0 0 0\n0 0 0 0\n"
     assert [p.num_givens for p in loads(text)] == [2, 2]

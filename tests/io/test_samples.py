@@ -10,7 +10,8 @@ from tests.conftest import REPO
 
 def test_every_bundled_file_is_a_sample_and_reads_like_the_file():
     names = sample_names()
-    assert "9x9-easy.txt" in names and "testdata/expert.txt" in names and len(names) == 13
+    assert "9x9-easy.txt" in names and "testdata/expert.txt" in names and "sources/report-example.txt" in names
+    assert len(names) == 15
     for name in names:
         assert load_samples(name) == read(REPO / "data" / name)
 

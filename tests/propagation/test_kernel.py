@@ -69,3 +69,31 @@ def test_tables_agree_with_the_shape(box):
     assert a.peers.tolist() == shape.peers.tolist() and a.units.tolist() == shape.units.tolist()
     assert len(t.segments) == len(t.intersections) == shape.n * (shape.box_rows + shape.box_cols)
     assert sorted(c for seg in t.segments for c in seg) == sorted(list(range(shape.cells)) * 2)
+
+
+# -- the documented constraint analyzer ------------------------------------------------------
+
+def test_the_analyzer_solves_its_sources_example_in_5_sweeps_by_naked_singles():
+    """Source 004: the square at (7, 7) can only be 3, and repeating the sweep "5 times" solves the example."""
+    from deap_sudoku import read
+    from deap_sudoku.propagation import analyze
+    from tests.conftest import REPO
+    [example] = read(REPO / "data" / "sources" / "analyzer-example.txt")
+    assert propagate(example, hidden_singles=False).candidates[7 * 9 + 7] == {3}
+    result = analyze(example)
+    assert result.solved and result.filled == 51 and result.sweeps == 5
+    [report] = read(REPO / "data" / "sources" / "report-example.txt")  # needs hidden singles
+    assert analyze(report).filled == 6 < propagate(report).filled == 45
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from(SHAPES), st.integers(0, 2**32 - 1), st.floats(0.2, 0.8))
+def test_the_analyzer_reaches_the_naked_singles_fixed_point(box, seed, keep):
+    from deap_sudoku.propagation import analyze
+    rng = random.Random(seed)
+    shape = Shape(*box)
+    solution = random_solution(shape, rng).cells
+    cells = np.where(np.array([rng.random() < keep for _ in range(shape.cells)]), solution, 0)
+    puzzle = Puzzle(cells, box=shape)
+    result, naked = analyze(puzzle), propagate(puzzle, hidden_singles=False)
+    assert not result.contradiction and np.array_equal(result.values, naked.values)

@@ -51,7 +51,7 @@ def _same(first, second):
 
 
 @pytest.mark.parametrize("algorithm, options", [("memetic", dict(population_size=2, max_generations=60)),
-                                                ("restart-ga", dict(population_size=40, restart_after=5,
+                                                ("restart-ga", dict(population_size=40, restart_every=5,
                                                                     max_generations=40))])
 def test_a_run_resumed_after_a_crash_ends_exactly_like_an_uninterrupted_one(algorithm, options, tmp_path):
     reference = _run(algorithm, **options)

@@ -16,7 +16,7 @@ EASY = load_sample()
 
 
 def test_records_say_what_each_algorithm_honours():
-    assert names() == ("memetic", "block-ga", "restart-ga", "cell-ga", "row-ga", "tabu", "backtracking",
+    assert names() == ("memetic", "block-ga", "restart-ga", "cell-ga", "row-ga", "tabu", "tabu-swap", "backtracking",
                        "analyzer", "propagation")
     assert names(checkpointable=True) == names(kind="ga")
     assert all(set(a.budgets) <= set(BUDGETS) for a in ALGORITHMS.values())
@@ -26,7 +26,7 @@ def test_records_say_what_each_algorithm_honours():
         algorithm("nope")
 
 
-@pytest.mark.parametrize("name, options", [("memetic", {}), ("block-ga", dict(population_size=60)),
+@pytest.mark.parametrize("name, options", [("memetic", {}), ("row-ga", dict(population_size=60)),
                                            ("tabu", dict(max_steps=20_000)), ("backtracking", {}),
                                            ("analyzer", {}), ("propagation", {})])
 def test_a_task_runs_through_the_registry_and_is_verified(name, options):

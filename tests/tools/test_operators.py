@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 from deap_sudoku import Puzzle, Shape
 from deap_sudoku.tools.crossover import (cx_band_two_point, cx_bands, cx_block_uniform, cx_cell_uniform, cx_diagonal,
                                    cx_row_uniform)
-from deap_sudoku.tools.fitness import (batch_map, closeness_map, collision_map, eval_closeness, eval_closeness_mk,
-                                 eval_collisions, eval_column_box_collisions, eval_distinct, eval_threats, optimum)
+from deap_sudoku.tools.fitness import (batch_map, cell_map, closeness_map, collision_map, eval_cell_collisions,
+                                       eval_closeness, eval_closeness_mk, eval_collisions, eval_column_box_collisions,
+                                       eval_distinct, eval_threats, optimum)
 from deap_sudoku.exact.generate import dig_puzzle, random_solution
 from deap_sudoku.tools.individual import Individual, MaxIndividual
 from deap_sudoku.tools.init import (init_block_permutation, init_free_cells, init_row_permutation,
@@ -23,7 +24,7 @@ from deap_sudoku.exact import verify
 from deap_sudoku.propagation import propagate
 
 BOXES = [(2, 2), (2, 3), (3, 3), (4, 4)]
-FITNESSES = [eval_collisions, eval_column_box_collisions, eval_distinct, eval_threats, eval_closeness,
+FITNESSES = [eval_collisions, eval_cell_collisions, eval_column_box_collisions, eval_distinct, eval_threats, eval_closeness,
              eval_closeness_mk]
 
 
@@ -103,7 +104,7 @@ def test_block_crossovers_and_mutations_keep_block_permutations(case):
     assert np.array_equal(np.sort(np.stack([a, b]), axis=0), np.sort(np.stack(before[:2]), axis=0))
     results = [a, b, *cx_band_two_point(a, b, puzzle=puzzle, rng=rng), *cx_diagonal(*parents, puzzle=puzzle)]
     results += [mut_swap_in_box(parents[0], puzzle=puzzle, rng=rng)[0],
-                mut_conflict_swap(parents[1], puzzle=puzzle, in_box=True, rng=rng)[0]]
+                mut_conflict_swap(parents[1], puzzle=puzzle, threshold=0, in_box=True, rng=rng)[0]]
     for ind in results:
         assert _keeps_givens(ind, puzzle) and _units_are_permutations(ind, boxes)
 
@@ -143,20 +144,65 @@ def test_diagonal_crossover_takes_band_i_from_parent_i():
     assert children[1].reshape(9, 9)[::3, 0].tolist() == [2, 3, 1]
 
 
-def test_conflict_swap_only_moves_free_cells_in_collision():
-    solution = _solution((3, 3))
-    puzzle = dig_puzzle(solution, 60, random.Random(2), unique=False)
-    ind = Individual(solution.cells)
-    free = np.flatnonzero(~puzzle.givens)
-    a, b = free[0], free[-1]
-    ind[a], ind[b] = ind[b], ind[a]
-    clashing = set(np.flatnonzero(collision_map(ind, puzzle)).tolist())
+def test_conflict_swap_swaps_exactly_the_free_cells_whose_map_value_exceeds_the_threshold():
+    """The C++ GA's rule: every cell with a map value > 1 is swapped (in random pairs, anywhere; an odd
+    one stays), cells at 1 or below never move, givens never move."""
+    puzzle = Puzzle.parse("1" + "0" * 255)  # 16x16: 16 values, so 15 distinct values can all move
+    ind = Individual(np.tile(np.arange(1, 17), 16))
+    marked = np.arange(16)  # 16 cells above the threshold, cell 0 (a given) among them
+    values = np.zeros(256, dtype=np.int64)
+    values[marked] = 2
+    values[100:140] = 1  # at the threshold: not taken
+    values[0] = 5
     before = ind.copy()
-    mut_conflict_swap(ind, puzzle=puzzle, rng=random.Random(0))
-    moved = set(np.flatnonzero(ind != before).tolist())
-    assert moved <= clashing & set(free.tolist())
-    (untouched,) = mut_conflict_swap(Individual(solution.cells), puzzle=puzzle)
+    mut_conflict_swap(ind, puzzle=puzzle, cell_map=lambda individual, p: values, rng=random.Random(0))
+    moved = np.flatnonzero(ind != before)
+    assert len(moved) == 14 and set(moved.tolist()) < set(marked.tolist())  # 15 free cells: 7 pairs, one stays
+    assert sorted(ind[marked].tolist()) == sorted(before[marked].tolist())  # swapped, not invented
+    with_zero = Individual(before)
+    mut_conflict_swap(with_zero, puzzle=puzzle, cell_map=lambda individual, p: values, threshold=0,
+                      rng=random.Random(0))
+    assert set(np.flatnonzero(with_zero != before).tolist()) <= set(marked.tolist()) | set(range(100, 140))
+    assert np.flatnonzero(with_zero != before).size > 14
+
+
+def test_conflict_swap_reads_the_map_of_the_fitness_in_use_and_pairs_inside_boxes_on_request():
+    solution = _solution((3, 3))
+    puzzle = dig_puzzle(solution, 30, random.Random(2), unique=False)
+    ind = init_block_permutation(Individual, puzzle=puzzle, rng=random.Random(4))
+    assert cell_map(eval_cell_collisions) is collision_map and cell_map(eval_collisions) is collision_map
+    assert cell_map(eval_closeness) is closeness_map
+    assert not closeness_map(ind, puzzle).any()  # a 0/1 map: "> 1" never holds, so the mutation never swaps
+    untouched = Individual(ind)
+    mut_conflict_swap(untouched, puzzle=puzzle, cell_map=cell_map(eval_closeness), rng=random.Random(0))
+    assert np.array_equal(untouched, ind)
+    documented = Individual(ind)
+    mut_conflict_swap(documented, puzzle=puzzle, rng=random.Random(0))
+    above_one = set(np.flatnonzero(collision_map(ind, puzzle) > 1).tolist()) - set(np.flatnonzero(puzzle.givens))
+    moved = set(np.flatnonzero(documented != ind).tolist())
+    assert moved and moved <= above_one and len(above_one) - len(moved) <= 1 + sum(
+        1 for a in above_one for b in above_one if a < b and ind[a] == ind[b])  # equal values swap invisibly
+    in_boxes = Individual(ind)
+    mut_conflict_swap(in_boxes, puzzle=puzzle, threshold=0, in_box=True, rng=random.Random(0))
+    assert _units_are_permutations(in_boxes, puzzle.shape.boxes)
+    (untouched,) = mut_conflict_swap(Individual(solution.cells), puzzle=puzzle, threshold=0)
     assert np.array_equal(untouched, solution.cells)
+
+
+def test_random_reset_of_any_square_wastes_the_draws_that_hit_givens():
+    """Implementation 1 mutates random squares of the board; one that is given stays."""
+    solution = _solution((3, 3))
+    puzzle = dig_puzzle(solution, 80, random.Random(1), unique=False)  # one free square
+    free = int(np.flatnonzero(~puzzle.givens)[0])
+    rng = random.Random(0)
+    anywhere = sum(mut_random_reset(Individual(solution.cells), puzzle=puzzle, any_cell=True, rng=rng)[0][free]
+                   != solution.cells[free] for _ in range(900))
+    only_free = sum(mut_random_reset(Individual(solution.cells), puzzle=puzzle, rng=rng)[0][free]
+                    != solution.cells[free] for _ in range(900))
+    assert 0 < anywhere < 30  # about 900 * 1/81 * 8/9 = 10
+    assert 700 < only_free  # about 900 * 8/9 = 800
+    (ind,) = mut_random_reset(Individual(solution.cells), puzzle=puzzle, k=81, any_cell=True, rng=rng)
+    assert _keeps_givens(ind, puzzle)
 
 
 # -- fitness ----------------------------------------------------------------------------
@@ -218,12 +264,26 @@ def test_partial_fitnesses_are_optimal_on_solutions_of_their_representation():
         assert (eval_threats(blocks, puzzle=puzzle)[0] == 108) == verify(blocks, puzzle)
 
 
-def test_closeness_map_marks_cells_whose_row_and_column_fail_most_tests():
+def test_closeness_map_marks_a_cell_when_its_row_and_column_closeness_exceed_3_of_6():
+    """The C++ GA's rule: row value + column value (each the sum of three terms scaled to 0..1) > 3."""
     solution = _solution((3, 3))
     puzzle = Puzzle([0] * 81)
     assert not closeness_map(Individual(solution.cells), puzzle).any()
-    broken = Individual(solution.cells)
-    broken[0] = broken[1]  # row 1 and column 1: sum, product and a value all wrong
-    marked = closeness_map(broken, puzzle)
-    assert marked[0] and marked.sum() >= 1
-    assert eval_closeness(broken, puzzle=puzzle)[0] > 0 and eval_closeness_mk(broken, puzzle=puzzle)[0] > 0
+    ones = Individual(solution.cells)
+    ones[:9] = 1  # row 1 scores 3 (sum, product and 8 missing values all at their worst)
+    marked = closeness_map(ones, puzzle).reshape(9, 9)
+    column_of_one = int(np.flatnonzero(solution.cells[:9] == 1)[0])  # this column is still right: 3 + 0
+    assert marked[0].tolist() == [c != column_of_one for c in range(9)] and not marked[1:].any()
+    assert not closeness_map(init_block_permutation(Individual, puzzle=puzzle, rng=random.Random(0)), puzzle).any()
+    assert eval_closeness(ones, puzzle=puzzle)[0] > 0 and eval_closeness_mk(ones, puzzle=puzzle)[0] > 0
+
+
+def test_cell_collisions_are_the_collision_map_summed():
+    puzzle = Puzzle([0] * 81)
+    for seed in range(5):
+        ind = init_free_cells(Individual, puzzle=puzzle, rng=random.Random(seed))
+        assert eval_cell_collisions(ind, puzzle=puzzle)[0] == collision_map(ind, puzzle).sum()
+    pair_and_triple = Individual(_solution((3, 3)).cells)
+    pair_and_triple[1] = pair_and_triple[0]  # row 1, box 1: one value twice in each (2 + 2); column: none
+    assert eval_cell_collisions(pair_and_triple, puzzle=puzzle)[0] == 2 * eval_collisions(pair_and_triple,
+                                                                                         puzzle=puzzle)[0]
