@@ -33,7 +33,7 @@ from deap_sudoku.exact.generate import generate_puzzle
 from deap_sudoku.tools.individual import Individual, clone
 from deap_sudoku.tools.init import init_block_permutation
 from deap_sudoku.algorithms.repair import PropagationRepair, mut_destroy_repair, mut_repair
-from deap_sudoku.algorithms.tabu import _apply_swap
+from deap_sudoku.algorithms.tabu import _apply
 from deap_sudoku.tools.toolbox import make_toolbox
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -133,14 +133,18 @@ def scaling() -> list[dict]:
         batch = min(timeit.repeat(lambda: eval_collisions.batch(population, puzzle), number=5, repeat=3)) / 5 / 1000
         grid = ind.tolist()
         n = shape.n
-        rows = [[0] * (n + 1) for _ in range(n)]
-        cols = [[0] * (n + 1) for _ in range(n)]
+        units_of = [tuple(units) for units in shape.cell_units.tolist()]
+        counts = [[0] * (n + 1) for _ in range(3 * n)]
         for cell, value in enumerate(grid):
-            rows[cell // n][value] += 1
-            cols[cell % n][value] += 1
+            for unit in units_of[cell]:
+                counts[unit][value] += 1
         free = [c for c in shape.boxes[0].tolist() if not puzzle.givens[c]]
         a, b = free[0], free[1]
-        move = min(timeit.repeat(lambda: _apply_swap(grid, a, b, n, rows, cols), number=20000, repeat=3)) / 20000
+
+        def swap_move():  # tabu_search's in-box swap: two cells, their rows, columns and box
+            _apply(grid, ((a, grid[b]), (b, grid[a])), units_of, counts)
+
+        move = min(timeit.repeat(swap_move, number=20000, repeat=3)) / 20000
         repair = PropagationRepair(puzzle)
         repaired = mut_repair(clone(ind), repair=repair, rng=rng)[0]  # a grid as the memetic GA holds them
         rebuild = min(timeit.repeat(lambda: mut_destroy_repair(clone(repaired), repair=repair, rng=rng),

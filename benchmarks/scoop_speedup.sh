@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Speed-up of `deap-sudoku bench` with 2 SCOOP workers against the serial run, on the same work.
 #   bash benchmarks/scoop_speedup.sh
-# Work: tabu search, 2 seeded runs on each of the 10 hard bundled puzzles (20 runs).
+# Work: our tabu search (tabu-swap), 2 seeded runs on each of the 10 hard bundled puzzles (20 runs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=$(mktemp -d)
-work=(bench data/testdata/hard.txt --algorithm tabu --runs 2)
+work=(bench data/testdata/hard.txt --algorithm tabu-swap --runs 2)
 start=$(date +%s.%N)
 deap-sudoku "${work[@]}" --json "$out/serial.json" > /dev/null 2>&1
 serial=$(echo "$(date +%s.%N) - $start" | bc)
