@@ -33,7 +33,7 @@ from deap_sudoku.exact.generate import generate_puzzle
 from deap_sudoku.tools.individual import Individual, clone
 from deap_sudoku.tools.init import init_block_permutation
 from deap_sudoku.algorithms.repair import PropagationRepair, mut_destroy_repair, mut_repair
-from deap_sudoku.algorithms.tabu import _apply
+from deap_sudoku.algorithms.tabu import _swap_in_box
 from deap_sudoku.tools.toolbox import make_toolbox
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -141,10 +141,7 @@ def scaling() -> list[dict]:
         free = [c for c in shape.boxes[0].tolist() if not puzzle.givens[c]]
         a, b = free[0], free[1]
 
-        def swap_move():  # tabu_search's in-box swap: two cells, their rows, columns and box
-            _apply(grid, ((a, grid[b]), (b, grid[a])), units_of, counts)
-
-        move = min(timeit.repeat(swap_move, number=20000, repeat=3)) / 20000
+        move = min(timeit.repeat(lambda: _swap_in_box(grid, a, b, n, counts), number=20000, repeat=3)) / 20000
         repair = PropagationRepair(puzzle)
         repaired = mut_repair(clone(ind), repair=repair, rng=rng)[0]  # a grid as the memetic GA holds them
         rebuild = min(timeit.repeat(lambda: mut_destroy_repair(clone(repaired), repair=repair, rng=rng),

@@ -109,9 +109,12 @@ def comparison_table(results: list[dict]) -> str:
             mine = [r for r in results if r["example"] == example and r["options"] == options and r["data"] == data]
             solved = [r["steps"] for r in mine if r["solved"]]
             rows.append(f"| {source} | `{example}` | {mode} | {data} | {_rate(mine)} | "
-                        f"{_median(solved)} {_unit(example) if solved else ''} | "
-                        f"{_median([r['seconds'] for r in mine], 3)} |")
+                        f"{_to_solve(example, solved)} | {_median([r['seconds'] for r in mine], 3)} |")
     return "\n".join(rows)
+
+
+def _to_solve(example: str, solved: list[int]) -> str:
+    return f"{_median(solved)} {_unit(example)}" if solved else "-"
 
 
 def sensitivity_table(results: list[dict], runs: int) -> str:
@@ -128,8 +131,7 @@ def sensitivity_table(results: list[dict], runs: int) -> str:
             solved = [r["steps"] for r in mine if r["solved"]]
             label = f"{value} (default)" if value == default else str(value)
             rows.append(f"| `{example}` | {data} | `{name}` | {label} | {_rate(mine)} | "
-                        f"{_median(solved)} {_unit(example) if solved else ''} | "
-                        f"{_median([r['seconds'] for r in mine], 3)} |")
+                        f"{_to_solve(example, solved)} | {_median([r['seconds'] for r in mine], 3)} |")
     return "\n".join(rows)
 
 

@@ -102,6 +102,7 @@ def tabu_search(puzzle: Puzzle, *, rng: random.Random, candidates: int = 100, mo
         for cell, value in enumerate(grid):
             board ^= keys[cell][value]
     seen = {board}
+    swaps, boards = moves == "swap", keys is not None
     best_score, best_grid = score, list(grid)
     tabu_until: dict[int, int] = {}
     started = time.perf_counter()
@@ -117,15 +118,17 @@ def tabu_search(puzzle: Puzzle, *, rng: random.Random, candidates: int = 100, mo
         step += 1
         chosen, chosen_delta, chosen_board = None, None, board
         for _ in range(candidates):
-            if moves == "swap":
+            if swaps:
                 a, b = rng.sample(rng.choice(boxes), 2)
                 change = ((a, grid[b]), (b, grid[a]))
+                delta = _swap_in_box(grid, a, b, n, counts)  # the box keeps its values: rows and columns only
+                _swap_in_box(grid, a, b, n, counts)
             else:
                 a = rng.choice(cells)
                 value = rng.randint(1, n - 1)
                 change = ((a, value if value < grid[a] else value + 1),)  # any value but the current one
-            delta = _delta(grid, change, units_of, counts)
-            if keys is not None:
+                delta = _delta(grid, change, units_of, counts)
+            if boards:
                 after = board
                 for cell, value in change:
                     after ^= keys[cell][grid[cell]] ^ keys[cell][value]
@@ -139,7 +142,10 @@ def tabu_search(puzzle: Puzzle, *, rng: random.Random, candidates: int = 100, mo
                 chosen, chosen_delta, chosen_board = change, delta, after
         if chosen is None:
             continue
-        _apply(grid, chosen, units_of, counts)
+        if swaps:
+            _swap_in_box(grid, chosen[0][0], chosen[1][0], n, counts)
+        else:
+            _apply(grid, chosen, units_of, counts)
         score += chosen_delta
         if keys is not None:
             board = chosen_board
@@ -165,14 +171,27 @@ def _change(counts: list[int], old: int, new: int) -> int:
 
 
 def _apply(grid: list[int], change, units_of, counts) -> int:
-    """Set each ``(cell, value)`` of ``change`` (one cell, or the two cells of a swap) and keep the unit
-    counts; return the change in the score."""
+    """Set each ``(cell, value)`` of ``change`` and keep the row, column and box counts; return the
+    change in the score."""
     delta = 0
     for cell, value in change:
         old = grid[cell]
         for unit in units_of[cell]:
             delta += _change(counts[unit], old, value)
         grid[cell] = value
+    return delta
+
+
+def _swap_in_box(grid: list[int], a: int, b: int, n: int, counts) -> int:
+    """Swap two cells of one box, keeping the row and column counts (``counts[r]`` row ``r``,
+    ``counts[n + c]`` column ``c``; the box's own counts do not change); return the change in the score."""
+    va, vb = grid[a], grid[b]
+    delta = 0
+    if a // n != b // n:
+        delta += _change(counts[a // n], va, vb) + _change(counts[b // n], vb, va)
+    if a % n != b % n:
+        delta += _change(counts[n + a % n], va, vb) + _change(counts[n + b % n], vb, va)
+    grid[a], grid[b] = vb, va
     return delta
 
 
