@@ -227,16 +227,16 @@ def ea_generational(population: list, toolbox: base.Toolbox, cxpb: float, mutpb:
             run.since_improvement = 0
             nevals = evaluate_invalid(population, toolbox)
         else:
-            chosen = sorted(population, key=lambda ind: ind.fitness, reverse=True)[:elites] if elites else []
+            best = sorted(population, key=lambda ind: ind.fitness, reverse=True)[:elites] if elites else []
             if one_child_per_mating:
-                chosen = toolbox.select(population, parents * (size - elites))
-                offspring = [one_child(toolbox, chosen[i:i + parents], cxpb, mutpb, rng)
-                             for i in range(0, len(chosen), parents)]
+                mates = toolbox.select(population, parents * (size - elites))
+                offspring = [one_child(toolbox, mates[i:i + parents], cxpb, mutpb, rng)
+                             for i in range(0, len(mates), parents)]
             else:
                 offspring = [toolbox.clone(ind) for ind in toolbox.select(population, size - elites)]
                 _vary(offspring, toolbox, cxpb, mutpb, parents, rng)
             nevals = evaluate_invalid(offspring, toolbox)
-            population = offspring + [toolbox.clone(ind) for ind in chosen]
+            population = offspring + [toolbox.clone(ind) for ind in best]
         run.next_generation(population, nevals)
     return run.population, run.logbook
 

@@ -96,6 +96,10 @@ def test_one_child_per_mating_draws_every_child_its_own_parents_80_percent_from_
     _, logbook = ea_generational(population, toolbox, 1.0, 1.0, one_child_per_mating=True, rng=random.Random(1),
                                  stop=Stop(max_generations=1), callback=callback)
     assert len(groups) == 50 and logbook.select("nevals")[1] == 50
+    assert [len(p) for p in seen] == [50, 50]  # the children replace the parents, none of whom stays
+    _, logbook = ea_generational(toolbox.population(n=50), toolbox, 1.0, 1.0, one_child_per_mating=True, elites=5,
+                                 rng=random.Random(1), stop=Stop(max_generations=3), callback=callback)
+    assert [len(p) for p in seen[2:]] == [50] * 4 and logbook.select("nevals")[1:] == [45] * 3
     cut = sorted((f for _, f in seen[0]), reverse=True)[9]  # the 10th best of the parents (maximised)
     assert all(a >= cut and b >= cut for a, b in groups[:40])
     assert any(min(a, b) < cut for a, b in groups[40:])  # the last 20 %: parents from everyone
