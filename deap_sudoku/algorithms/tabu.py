@@ -96,13 +96,13 @@ def tabu_search(puzzle: Puzzle, *, rng: random.Random, candidates: int = 100, mo
     boxes = [cells.tolist() for cells in free.boxes if len(cells) >= 2]
     cells = free.cells.tolist()
     movable = bool(boxes) if moves == "swap" else bool(cells) and n > 1
-    keys = [[rng.getrandbits(64) for _ in range(n + 1)] for _ in grid] if memory == "boards" else None
+    swaps, boards = moves == "swap", memory == "boards"
+    keys = [[rng.getrandbits(64) for _ in range(n + 1)] for _ in grid] if boards else None
     board = 0
-    if keys is not None:
+    if boards:
         for cell, value in enumerate(grid):
             board ^= keys[cell][value]
     seen = {board}
-    swaps, boards = moves == "swap", keys is not None
     best_score, best_grid = score, list(grid)
     tabu_until: dict[int, int] = {}
     started = time.perf_counter()
@@ -128,16 +128,14 @@ def tabu_search(puzzle: Puzzle, *, rng: random.Random, candidates: int = 100, mo
                 value = rng.randint(1, n - 1)
                 change = ((a, value if value < grid[a] else value + 1),)  # any value but the current one
                 delta = _delta(grid, change, units_of, counts)
+            after = board
             if boards:
-                after = board
                 for cell, value in change:
                     after ^= keys[cell][grid[cell]] ^ keys[cell][value]
                 if after in seen:
                     continue
-            else:
-                after = board
-                if any(tabu_until.get(cell, 0) > step for cell, _ in change) and score + delta >= best_score:
-                    continue
+            elif any(tabu_until.get(cell, 0) > step for cell, _ in change) and score + delta >= best_score:
+                continue
             if chosen_delta is None or delta < chosen_delta:
                 chosen, chosen_delta, chosen_board = change, delta, after
         if chosen is None:
@@ -147,7 +145,7 @@ def tabu_search(puzzle: Puzzle, *, rng: random.Random, candidates: int = 100, mo
         else:
             _apply(grid, chosen, units_of, counts)
         score += chosen_delta
-        if keys is not None:
+        if boards:
             board = chosen_board
             seen.add(board)
         else:
@@ -158,7 +156,7 @@ def tabu_search(puzzle: Puzzle, *, rng: random.Random, candidates: int = 100, mo
         if callback is not None and step % report_every == 0:
             callback(step, score, best_score)
     return TabuResult(np.array(best_grid, dtype=puzzle.cells.dtype), best_score, step,
-                      time.perf_counter() - started, interrupted, len(seen) if keys is not None else 0)
+                      time.perf_counter() - started, interrupted, len(seen) if boards else 0)
 
 
 def _change(counts: list[int], old: int, new: int) -> int:

@@ -19,7 +19,8 @@ from ..io import load_sample, load_samples, read
 from ..runs.checkpoint import Checkpoint, CheckpointError, run_identity
 from ..runs.interrupt import INTERRUPTED, exit_code, graceful, requested
 
-__all__ = ["example_help", "example_options", "checkpoint_options", "load_puzzle", "load_puzzles", "print_generation", "print_result", "run_example"]
+__all__ = ["example_help", "example_options", "checkpoint_options", "load_puzzle", "load_puzzles", "print_generation",
+           "print_result", "run_example"]
 
 
 def example_help(doc: str) -> str:

@@ -187,7 +187,8 @@ def eval_closeness_mk(individual: np.ndarray, *, puzzle: Puzzle) -> tuple[float]
     return (float(_closeness_mk(_one(individual), puzzle)[0]),)
 
 
-for _evaluate, _batch in ((eval_collisions, _collisions), (eval_cell_collisions, _cell_collisions), (eval_column_box_collisions, _column_box_collisions),
+for _evaluate, _batch in ((eval_collisions, _collisions), (eval_cell_collisions, _cell_collisions),
+                          (eval_column_box_collisions, _column_box_collisions),
                           (eval_distinct, _distinct_values), (eval_threats, _threats),
                           (eval_closeness, _closeness), (eval_closeness_mk, _closeness_mk)):
     _evaluate.batch = _batch

@@ -24,8 +24,8 @@ from deap_sudoku.exact import verify
 from deap_sudoku.propagation import propagate
 
 BOXES = [(2, 2), (2, 3), (3, 3), (4, 4)]
-FITNESSES = [eval_collisions, eval_cell_collisions, eval_column_box_collisions, eval_distinct, eval_threats, eval_closeness,
-             eval_closeness_mk]
+FITNESSES = [eval_collisions, eval_cell_collisions, eval_column_box_collisions, eval_distinct, eval_threats,
+             eval_closeness, eval_closeness_mk]
 
 
 @lru_cache(maxsize=None)
