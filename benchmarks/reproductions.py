@@ -2,6 +2,7 @@
 
     python benchmarks/reproductions.py [--runs 20] [--sensitivity-runs 10] [--workers 2]
     python benchmarks/reproductions.py --render   # rewrite the page from the saved results
+    python benchmarks/reproductions.py --only cell_ga   # rerun one example's rows, keep the others saved
 
 Run i of a row uses puzzle i mod 10 of its data set (the bundled
 ``data/testdata/<level>.txt``; a source's own puzzle is one puzzle) and seed i.
@@ -142,36 +143,48 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "reproductions.md")
     parser.add_argument("--render", action="store_true", help="Write the page from the saved results, run nothing.")
+    parser.add_argument("--only", metavar="EXAMPLE", help="Rerun this example's rows; keep the saved others.")
     args = parser.parse_args()
     saved = ROOT / "benchmarks" / "results" / "reproductions.json"
     if args.render:
         document = json.loads(saved.read_text())
-        render(args.out, document["results"], document["runs"], document["sensitivity_runs"], document["workers"],
-               document["seconds"])
+        render(args.out, document)
         return
     tasks = [(example, data, options, run) for _, example, _, options, datasets in COMPARISON
              for data in datasets for run in range(args.runs)]
     tweaks = [(example, data, dict(SENSITIVITY_BASE.get(example, {}), **{name: value}), run)
               for example, data, name, values in SENSITIVITY for value in values
               for run in range(args.sensitivity_runs)]
+    if args.only:
+        tasks = [task for task in tasks + tweaks if task[0] == args.only]
+        tweaks = []
     started = time.perf_counter()
     with multiprocessing.Pool(args.workers) as pool:
         results = pool.map(one_run, tasks + tweaks, chunksize=1)
-    total = time.perf_counter() - started
-    write_atomic(saved, json.dumps(dict(runs=args.runs, sensitivity_runs=args.sensitivity_runs, workers=args.workers,
-                                        seconds=round(total), results=results), indent=1) + "\n", overwrite=True)
-    render(args.out, results, args.runs, args.sensitivity_runs, args.workers, round(total))
-    print(comparison_table(results))
-    print(sensitivity_table(results, args.sensitivity_runs))
+    seconds = round(time.perf_counter() - started)
+    document = dict(runs=args.runs, sensitivity_runs=args.sensitivity_runs, workers=args.workers, seconds=seconds,
+                    reruns={}, results=results)
+    if args.only:
+        document = json.loads(saved.read_text())
+        document["results"] = [r for r in document["results"] if r["example"] != args.only] + results
+        document.setdefault("reruns", {})[args.only] = seconds
+    write_atomic(saved, json.dumps(document, indent=1) + "\n", overwrite=True)
+    render(args.out, document)
+    print(comparison_table(document["results"]))
+    print(sensitivity_table(document["results"], document["sensitivity_runs"]))
 
 
-def render(out: Path, results: list[dict], runs: int, sensitivity_runs: int, workers: int, seconds: int) -> None:
+def render(out: Path, document: dict) -> None:
     """Fill the template's placeholders with the tables and the run's facts and write the page."""
+    results = document["results"]
+    reruns = "".join(f" The rows of `{example}` were rerun alone afterwards ({seconds} s)."
+                     for example, seconds in document.get("reruns", {}).items())
     text = (ROOT / "benchmarks" / "reproductions_template.md").read_text()
     for key, value in (("COMPARISON", comparison_table(results)),
-                       ("SENSITIVITY", sensitivity_table(results, sensitivity_runs)),
-                       ("RUNS", str(runs)), ("SENSITIVITY_RUNS", str(sensitivity_runs)),
-                       ("WORKERS", str(workers)), ("SECONDS", str(seconds)), ("TABU_STEPS", f"{TABU_STEPS:,}")):
+                       ("SENSITIVITY", sensitivity_table(results, document["sensitivity_runs"])),
+                       ("RUNS", str(document["runs"])), ("SENSITIVITY_RUNS", str(document["sensitivity_runs"])),
+                       ("WORKERS", str(document["workers"])), ("SECONDS", str(document["seconds"])),
+                       ("RERUNS", reruns), ("TABU_STEPS", f"{TABU_STEPS:,}")):
         text = text.replace("{{" + key + "}}", value)
     write_atomic(out, text, overwrite=True)
 
