@@ -1,10 +1,24 @@
-"""``python -m deap_sudoku`` runs the command line; so does ``python -m scoop -n 2 deap_sudoku/__main__.py``.
+"""``python -m deap_sudoku`` runs the command line.
 
-SCOOP has no ``-m``: it starts a file, so this module imports absolutely and
-only runs the command line as the main program (SCOOP workers import it too).
+``deap-sudoku bench --workers N`` starts SCOOP on this file (SCOOP starts a file, not a module), so
+it imports absolutely and runs the command line only as the main program (SCOOP workers import
+it too).  Under SCOOP a successful run returns instead of raising ``SystemExit(0)``, which SCOOP
+would print as a traceback.
 """
 
+import sys
+
 from deap_sudoku.cli import main
+from deap_sudoku.runs.task import scoop_is_running
 
 if __name__ == "__main__":
-    main()
+    if not scoop_is_running():
+        main()
+    else:
+        try:
+            main()
+        except SystemExit as exc:
+            if exc.code not in (0, None):
+                sys.stdout.flush()
+                sys.stderr.flush()
+                raise

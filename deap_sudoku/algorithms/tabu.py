@@ -37,8 +37,9 @@ __all__ = ["TabuResult", "tabu_search"]
 @dataclass(frozen=True)
 class TabuResult:
     """The best grid found (flat array, a solution when ``score`` is 0), its score, steps and seconds,
-    whether a stop request ended the search, and how many boards the tabu table holds (0 with
-    ``memory="cells"``)."""
+    whether a stop request ended the search, how many boards the tabu table holds (0 with
+    ``memory="cells"``), how many candidate moves were scored, and the score's course:
+    ``trace`` holds ``(step, score, best score)`` at most :data:`TRACE_POINTS` times, evenly spaced."""
 
     grid: np.ndarray
     score: int
@@ -46,6 +47,9 @@ class TabuResult:
     seconds: float
     interrupted: bool = False
     visited: int = 0
+    evaluations: int = 0
+    trace: tuple[tuple[int, int, int], ...] = ()
+    stop_reason: str = ""
 
     @property
     def solved(self) -> bool:
@@ -59,10 +63,15 @@ class TabuResult:
         hof = tools.HallOfFame(1, similar=np.array_equal)
         hof.update([best])
         logbook = tools.Logbook()
-        logbook.record(steps=self.steps, score=self.score, seconds=self.seconds)
-        logbook.stop_reason = INTERRUPTED if self.interrupted else "solved" if self.solved else "steps"
+        logbook.record(steps=self.steps, score=self.score, seconds=self.seconds, evaluations=self.evaluations)
+        logbook.trace = self.trace
+        logbook.stop_reason = INTERRUPTED if self.interrupted else self.stop_reason or (
+            "solved" if self.solved else "steps")
         return [best], logbook, hof
 
+
+TRACE_POINTS = 2000
+"""The most points :attr:`TabuResult.trace` keeps: when full, every other one goes and the spacing doubles."""
 
 MOVES = ("value", "swap")
 MEMORIES = ("boards", "cells")
@@ -106,11 +115,14 @@ def tabu_search(puzzle: Puzzle, *, rng: random.Random, candidates: int = 100, mo
     best_score, best_grid = score, list(grid)
     tabu_until: dict[int, int] = {}
     started = time.perf_counter()
-    step = 0
+    step = evaluations = 0
     interrupted = False
+    trace, spacing = [(0, score, best_score)], 1
+    reason = ""
     while score and movable and step < max_steps:
         if step % 256 == 0:
             if max_seconds is not None and time.perf_counter() - started >= max_seconds:
+                reason = "time"
                 break
             if requested is not None and requested():
                 interrupted = True
@@ -136,6 +148,7 @@ def tabu_search(puzzle: Puzzle, *, rng: random.Random, candidates: int = 100, mo
                     continue
             elif any(tabu_until.get(cell, 0) > step for cell, _ in change) and score + delta >= best_score:
                 continue
+            evaluations += 1
             if chosen_delta is None or delta < chosen_delta:
                 chosen, chosen_delta, chosen_board = change, delta, after
         if chosen is None:
@@ -153,10 +166,18 @@ def tabu_search(puzzle: Puzzle, *, rng: random.Random, candidates: int = 100, mo
                 tabu_until[cell] = step + tenure
         if score < best_score:
             best_score, best_grid = score, list(grid)
+        if step % spacing == 0:
+            if len(trace) == TRACE_POINTS:
+                trace, spacing = trace[::2], 2 * spacing
+            if step % spacing == 0:
+                trace.append((step, score, best_score))
         if callback is not None and step % report_every == 0:
             callback(step, score, best_score)
+    if trace[-1][0] != step:
+        trace.append((step, score, best_score))
     return TabuResult(np.array(best_grid, dtype=puzzle.cells.dtype), best_score, step,
-                      time.perf_counter() - started, interrupted, len(seen) if boards else 0)
+                      time.perf_counter() - started, interrupted, len(seen) if boards else 0, evaluations,
+                      tuple(trace), reason or ("solved" if not best_score else "steps" if movable else "no moves"))
 
 
 def _change(counts: list[int], old: int, new: int) -> int:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import sys
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -22,7 +23,7 @@ __all__ = ["SearchResult", "SearchBudgetExceeded", "search", "solve", "count_sol
 
 
 class SearchBudgetExceeded(RuntimeError):
-    """The search visited ``max_nodes`` nodes without an answer."""
+    """The search spent its budget (``max_nodes`` nodes or ``max_seconds`` seconds) without an answer."""
 
 
 @dataclass(frozen=True)
@@ -137,7 +138,7 @@ class _CompiledNodes:
         return mask_values(state.tolist(), self.dtype)
 
 
-def search(puzzle: Puzzle, *, limit: int = 1, max_nodes: int | None = None,
+def search(puzzle: Puzzle, *, limit: int = 1, max_nodes: int | None = None, max_seconds: float | None = None,
            hidden_singles: bool = True, locked_candidates: bool = True,
            rng: random.Random | None = None, compiled: bool | None = None) -> SearchResult:
     """Depth-first search with propagation at every node and the minimum-remaining-values rule.
@@ -150,8 +151,10 @@ def search(puzzle: Puzzle, *, limit: int = 1, max_nodes: int | None = None,
     propagates with the compiled twin (the same nodes and answer); by default
     it is used where it pays (:data:`COMPILED_FROM_CELLS`).
 
-    :raises SearchBudgetExceeded: when ``max_nodes`` nodes did not settle the question.
+    :raises SearchBudgetExceeded: when ``max_nodes`` nodes or ``max_seconds`` seconds (wall time, asked
+        at every node) did not settle the question.
     """
+    deadline = None if max_seconds is None else time.perf_counter() + max_seconds
     if limit < 1:
         raise ValueError("limit must be at least 1")
     nodes_of = _CompiledNodes if _use_compiled(puzzle, compiled) else _PythonNodes
@@ -183,13 +186,15 @@ def search(puzzle: Puzzle, *, limit: int = 1, max_nodes: int | None = None,
             return SearchResult(tuple(solutions), nodes, True)
         if max_nodes is not None and nodes >= max_nodes:
             raise SearchBudgetExceeded(f"no answer after {nodes} search nodes")
+        if deadline is not None and time.perf_counter() >= deadline:
+            raise SearchBudgetExceeded(f"no answer within {max_seconds:g} s ({nodes} search nodes)")
         parent, cell, bit = stack.pop()
         nodes += 1
         state = kernel.child(parent, cell, bit)
 
 
-def solve(puzzle: Puzzle, *, max_nodes: int | None = None, rng: random.Random | None = None,
-          compiled: bool | None = None) -> Puzzle | None:
+def solve(puzzle: Puzzle, *, max_nodes: int | None = None, max_seconds: float | None = None,
+          rng: random.Random | None = None, compiled: bool | None = None) -> Puzzle | None:
     """A solution, or ``None`` when the puzzle provably has none.
 
     Search times on hard large grids are heavy-tailed, so after a first
@@ -202,17 +207,22 @@ def solve(puzzle: Puzzle, *, max_nodes: int | None = None, rng: random.Random | 
     without bound, and a search that exhausts its tree proves there is no
     solution.
 
-    :raises SearchBudgetExceeded: when ``max_nodes`` nodes in all did not settle it.
+    :raises SearchBudgetExceeded: when ``max_nodes`` nodes or ``max_seconds`` seconds in all did not
+        settle it.
     """
+    deadline = None if max_seconds is None else time.perf_counter() + max_seconds
     rng = rng if rng is not None else random.Random(0)
     order: random.Random | None = None  # the first search is the deterministic one
     budget, spent = _FIRST_BUDGET, 0
     while True:
         if max_nodes is not None:
             budget = min(budget, max_nodes - spent)
+        left = None if deadline is None else deadline - time.perf_counter()
         try:
-            result = search(puzzle, limit=1, max_nodes=budget, rng=order, compiled=compiled)
+            result = search(puzzle, limit=1, max_nodes=budget, max_seconds=left, rng=order, compiled=compiled)
         except SearchBudgetExceeded:
+            if left is not None and time.perf_counter() >= deadline:
+                raise SearchBudgetExceeded(f"no answer within {max_seconds:g} s") from None
             spent += budget
             if max_nodes is not None and spent >= max_nodes:
                 raise SearchBudgetExceeded(f"no answer after {spent} search nodes") from None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import random
+import time
 from collections.abc import Iterable
 
 import numpy as np
@@ -13,7 +14,12 @@ from ..grid.shape import Shape
 from ..propagation import propagate
 from .backtracking import SearchBudgetExceeded, count_solutions, search, solve
 
-__all__ = ["random_solution", "dig_puzzle", "generate_puzzle", "grade", "generate_graded", "DIFFICULTIES"]
+__all__ = ["random_solution", "dig_puzzle", "generate_puzzle", "grade", "generate_graded", "reachable", "DIFFICULTIES",
+           "GenerationBudgetExceeded"]
+
+
+class GenerationBudgetExceeded(RuntimeError):
+    """No puzzle of the difficulty asked for within the attempts or seconds allowed."""
 
 
 def random_solution(shape: Shape, rng: random.Random) -> Puzzle:
@@ -45,12 +51,13 @@ def _base_solution(shape: Shape) -> Puzzle:
 
 
 def dig_puzzle(solution: Puzzle, givens: int, rng: random.Random, *, unique: bool = True,
-               max_nodes: int = 20_000) -> Puzzle:
+               max_nodes: int = 20_000, deadline: float | None = None) -> Puzzle:
     """Empty cells of ``solution`` in random order down to ``givens`` givens.
 
     With ``unique`` a cell is only emptied if the puzzle keeps exactly one
     solution (a count the search cannot settle in ``max_nodes`` nodes counts
-    as "not unique"), so the result may keep more givens than asked for.
+    as "not unique"), so the result may keep more givens than asked for.  ``deadline`` (a
+    ``time.perf_counter()`` value) ends the digging with :class:`GenerationBudgetExceeded`.
     """
     cells = solution.cells.copy()
     order = list(range(solution.shape.cells))
@@ -59,6 +66,8 @@ def dig_puzzle(solution: Puzzle, givens: int, rng: random.Random, *, unique: boo
     for cell in order:
         if left <= givens:
             break
+        if deadline is not None and time.perf_counter() >= deadline:
+            raise GenerationBudgetExceeded("out of time while emptying cells")
         value = cells[cell]
         cells[cell] = 0
         if unique and not _has_one_solution(Puzzle(cells, box=solution.shape), max_nodes):
@@ -100,21 +109,41 @@ def grade(puzzle: Puzzle) -> tuple[str, int]:
     return ("hard" if nodes <= _SEARCH_NODES_FOR_EXPERT else "expert"), nodes
 
 
-def generate_graded(shape: Shape, difficulty: str, attempts: Iterable[random.Random]) -> Puzzle:
+def reachable(shape: Shape, difficulty: str) -> bool:
+    """False for a difficulty no puzzle of ``shape`` has: every 4x4 puzzle with one solution falls to
+    naked singles (checked over all of them by ``benchmarks/four_by_four_grades.py``), so 2x2 boxes
+    are only ever ``easy``."""
+    return not (shape.n == 4 and difficulty != "easy")
+
+
+def generate_graded(shape: Shape, difficulty: str, attempts: Iterable[random.Random], *,
+                    max_seconds: float | None = None) -> Puzzle:
     """A unique puzzle of ``difficulty``: the first that grades as asked of the puzzles made with
     each generator of ``attempts`` in turn (one fresh generator per attempt, so any attempt can be
     remade alone; ``deap-sudoku generate`` seeds attempt ``a`` of puzzle ``i`` with
     ``(seed + i) * 10000 + a``).
 
-    :raises RuntimeError: when no attempt gives such a puzzle.
+    :raises ValueError: for a difficulty the shape cannot have (:func:`reachable`).
+    :raises GenerationBudgetExceeded: when no attempt, or none within ``max_seconds``, gives such a puzzle.
     """
     if difficulty not in DIFFICULTIES:
         raise ValueError(f"unknown difficulty {difficulty!r}; choose from {', '.join(DIFFICULTIES)}")
+    if not reachable(shape, difficulty):
+        raise ValueError(f"no {shape.name} puzzle is {difficulty}: every one with a unique solution falls to "
+                         "naked singles, so all are easy")
+    deadline = None if max_seconds is None else time.perf_counter() + max_seconds
     givens = round(_GIVENS_TARGET[difficulty] * shape.cells)
     tried = 0
     for rng in attempts:
         tried += 1
-        puzzle = generate_puzzle(shape, givens, rng)
+        try:
+            puzzle = dig_puzzle(random_solution(shape, rng), givens, rng, deadline=deadline)
+        except GenerationBudgetExceeded:
+            break
         if grade(puzzle)[0] == difficulty:
             return puzzle
-    raise RuntimeError(f"no {difficulty} puzzle in {tried} attempts")
+        if deadline is not None and time.perf_counter() >= deadline:
+            break
+    within = f" within {max_seconds:g} s" if deadline is not None else ""
+    raise GenerationBudgetExceeded(f"no {difficulty} {shape.name} puzzle in {tried} attempt{'s' * (tried != 1)}"
+                                   f"{within}")

@@ -9,7 +9,7 @@ import json
 import math
 import statistics
 from collections.abc import Iterable
-from dataclasses import asdict
+from dataclasses import fields
 
 from .task import RunResult, Task
 
@@ -39,7 +39,7 @@ def _median_iqr(values: list[float]) -> tuple[float, float, float]:
 
 def summarise(results: Iterable[RunResult], *, by: str = "dataset") -> list[dict]:
     """One row per (dataset, algorithm): runs, successes, rate with its 95 % Wilson interval,
-    median and IQR of generations, evaluations and seconds, and the mean share of givens.
+    median and IQR of generations (GAs), steps (tabu), evaluations and seconds, and the mean share of givens.
 
     With ``by="givens"`` the runs are grouped by grid size and share of givens (rounded to a
     per cent) instead of by file, e.g. one row for all 25x25 puzzles with 45 % givens; the row's
@@ -66,7 +66,7 @@ def summarise(results: Iterable[RunResult], *, by: str = "dataset") -> list[dict
                "runs": len(mine), "solved": successes,
                "rate": successes / len(mine), "rate_low": low, "rate_high": high,
                "givens_share": statistics.fmean(r.givens_share for r in mine)}
-        for key in ("generations", "evaluations", "seconds"):
+        for key in ("generations", "steps", "evaluations", "seconds"):
             median, q1, q3 = _median_iqr([float(getattr(r, key)) for r in mine])
             row.update({f"{key}_median": median, f"{key}_q1": q1, f"{key}_q3": q3})
         rows.append(row)
@@ -77,7 +77,8 @@ def summarise(results: Iterable[RunResult], *, by: str = "dataset") -> list[dict
 
 def to_json(rows: list[dict], results: list[RunResult], missing: list[Task] = ()) -> str:
     """The summary rows, every finished run, and (when a run was cut short) the runs still missing."""
-    runs = [{k: v for k, v in asdict(r).items() if k not in ("grid", "minima", "note")} for r in results]
+    runs = [{f.name: getattr(r, f.name) for f in fields(r) if f.name not in ("grid", "note", "objective", "trace")}
+            for r in results]
     document = {"summary": rows, "runs": runs}
     if missing:
         document["missing"] = [describe(task) for task in missing]
@@ -106,12 +107,12 @@ def to_csv(rows: list[dict]) -> str:
 
 
 def to_markdown(rows: list[dict]) -> str:
-    lines = ["| dataset | algorithm | solved | rate (95 % CI) | generations median (IQR) | "
-             "evaluations median (IQR) | seconds median (IQR) |", "|---|---|---:|---:|---:|---:|---:|"]
+    lines = ["| dataset | algorithm | solved | rate (95 % CI) | generations median (IQR) | steps median (IQR) | "
+             "evaluations median (IQR) | seconds median (IQR) |", "|---|---|---:|---:|---:|---:|---:|---:|"]
     for row in rows:
         cells = [row["dataset"], row["algorithm"], f"{row['solved']}/{row['runs']}",
                  f"{100 * row['rate']:.0f} % ({100 * row['rate_low']:.0f}-{100 * row['rate_high']:.0f})"]
-        for key, digits in (("generations", 0), ("evaluations", 0), ("seconds", 3)):
+        for key, digits in (("generations", 0), ("steps", 0), ("evaluations", 0), ("seconds", 3)):
             cells.append(f"{row[f'{key}_median']:.{digits}f} ({row[f'{key}_q1']:.{digits}f}-"
                          f"{row[f'{key}_q3']:.{digits}f})")
         lines.append("| " + " | ".join(cells) + " |")

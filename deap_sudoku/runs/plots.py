@@ -1,74 +1,175 @@
-"""Plots of runs: the convergence curve of a solve, and success rate and time against the share of givens.
+"""Plots of runs: the course of a solve (fitness per generation, or tabu's score per step), and a
+benchmark's success rate and time against the share of givens or per dataset.
 
-Matplotlib is imported when a plot is drawn (it is the ``plot`` extra).
+Matplotlib is the ``plot`` extra; it is imported when a plot is drawn, and only its object
+interface is used (``matplotlib.figure.Figure``, no ``pyplot``), so drawing never changes the
+backend or the figures of a notebook or an application.  Each function returns the ``Figure``;
+with ``path`` it is also written there (format from the extension, atomically).
 """
 
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from pathlib import Path
 
-import numpy as np
-
 from ..io.fileio import write_atomic
+from .registry import Objective, Trace
 
-__all__ = ["plot_summary", "plot_convergence"]
+__all__ = ["plot_summary", "plot_convergence", "require_matplotlib", "image_formats", "INSTALL"]
+
+INSTALL = 'pip install "deap_sudoku[plot]"'
+"""How to get what plots need."""
+
+FEW_POINTS = 40
+"""A series with at most this many points is drawn with markers, so that one point still shows."""
+
+_STYLES = [("o", "-"), ("s", "--"), ("^", "-."), ("D", ":"), ("v", "-"), ("P", "--"), ("X", "-.")]
 
 
-def _save(figure, path: str, overwrite: bool) -> None:
-    """Render ``figure`` (format from the file name, PNG by default) and write it atomically."""
-    import matplotlib.pyplot as plt
-
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format=Path(path).suffix.lstrip(".").lower() or "png")
-    plt.close(figure)
-    write_atomic(path, buffer.getvalue(), overwrite=overwrite)
+def require_matplotlib() -> None:
+    """Raise ``ImportError`` with the install command when matplotlib is missing."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise ImportError(f"plots need matplotlib, which is not installed; install it with: {INSTALL}") from None
 
 
-def plot_summary(rows: list[dict], path: str, *, by: str = "givens", overwrite: bool = False) -> None:
-    """Success rate (with its interval) and median time, one line per row ``series``, against the
-    mean share of givens (the phase-transition picture) or, with ``by="dataset"``, per dataset in order."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+def image_formats() -> tuple[str, ...]:
+    """The file extensions matplotlib can write (``png``, ``svg``, ``pdf``, ...)."""
+    require_matplotlib()
+    from matplotlib.backend_bases import FigureCanvasBase
+    return tuple(sorted(FigureCanvasBase.get_supported_filetypes()))
 
-    figure, (rate_axis, time_axis) = plt.subplots(2, 1, figsize=(7, 6), sharex=True)
-    for line in dict.fromkeys(r["series"] for r in rows):
+
+def _figure(**options):
+    require_matplotlib()
+    from matplotlib.figure import Figure
+    return Figure(layout="constrained", **options)
+
+
+def _save(figure, path: str | None, overwrite: bool):
+    if path is not None:
+        buffer = io.BytesIO()
+        figure.savefig(buffer, format=Path(path).suffix.lstrip(".").lower() or "png", dpi=110)
+        write_atomic(path, buffer.getvalue(), overwrite=overwrite)
+    return figure
+
+
+def _fitness_label(objective: Objective) -> str:
+    direction = "lower" if objective.lower_is_better else "higher"
+    return f"fitness: {objective.name} ({direction} is better)"
+
+
+def plot_convergence(runs: Sequence[tuple[str, Objective, Trace]], path: str | None = None, *, title: str = "",
+                     overwrite: bool = False):
+    """The course of each run: for a GA the best (solid) and mean (dashed) fitness of the population
+    per generation, for tabu search the best and current score per step; the target (a solved
+    grid's value) is a dotted line.  ``runs`` holds ``(label, objective, trace)``, one per puzzle."""
+    from matplotlib.lines import Line2D
+
+    figure = _figure(figsize=(7, 4.2))
+    axis = figure.add_subplot()
+    handles, styles, targets = [], {}, {}
+    for number, (label, objective, trace) in enumerate(runs):
+        colour = f"C{number % 10}"
+        few = len(trace.x) <= FEW_POINTS
+        for name, values in trace.series.items():
+            best = name == "best"
+            styles[name] = ("-", "o") if best else ("--", "x")
+            axis.plot(trace.x, values, styles[name][0], color=colour, alpha=1.0 if best else 0.55,
+                      linewidth=1.8 if best else 1.0, marker=styles[name][1] if few else None, markersize=5)
+        if label:
+            handles.append(Line2D([], [], color=colour, linewidth=1.8, label=label))
+        targets.setdefault(objective.target, objective)
+    for target in targets:
+        axis.axhline(target, color="black", linestyle=":", linewidth=1.2)
+    marked = any(len(trace.x) <= FEW_POINTS for _, _, trace in runs)
+    handles += [Line2D([], [], color="black", linestyle=style, marker=marker if marked else None, label=name)
+                for name, (style, marker) in styles.items()]
+    handles.append(Line2D([], [], color="black", linestyle=":",
+                          label=f"target {', '.join(f'{t:g}' for t in targets)} (solved)"))
+    objective = runs[0][1] if runs else None
+    unit = runs[0][2].unit if runs else "generation"
+    axis.set_xlabel(f"{unit} (count)")
+    axis.set_ylabel(_fitness_label(objective) if objective else "fitness")
+    axis.margins(x=0.02, y=0.08)
+    _readable_ranges(axis, runs, list(targets))
+    axis.legend(handles=handles, fontsize=8, ncols=2 if len(handles) > 8 else 1)
+    axis.set_title(title)
+    return _save(figure, path, overwrite)
+
+
+def _readable_ranges(axis, runs, targets: list[float]) -> None:
+    """Whole-number ticks for counts, and a range of at least one unit each way, so that a run solved
+    in generation 0 (one point, at the target) is drawn as a point on plain axes."""
+    from matplotlib.ticker import MaxNLocator
+    xs = [x for _, _, trace in runs for x in trace.x]
+    ys = [y for _, _, trace in runs for values in trace.series.values() for y in values] + targets
+    axis.xaxis.set_major_locator(MaxNLocator(integer=True))
+    if all(float(y).is_integer() for y in ys):
+        axis.yaxis.set_major_locator(MaxNLocator(integer=True))
+    if xs and max(xs) - min(xs) < 2:
+        axis.set_xlim(min(xs) - 1, max(xs) + 1)
+    if ys and max(ys) - min(ys) < 2:
+        axis.set_ylim(min(ys) - 1, max(ys) + 1)
+
+
+def _log_seconds(axis) -> None:
+    """A log time axis that labels 1-2-5 steps with plain numbers, not only the powers of ten."""
+    from matplotlib.ticker import FuncFormatter, LogLocator
+    axis.set_yscale("log")
+    axis.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    axis.yaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
+    axis.yaxis.set_minor_formatter(FuncFormatter(lambda value, _: ""))
+
+
+def plot_summary(rows: list[dict], path: str | None = None, *, by: str = "givens", title: str = "",
+                 overwrite: bool = False):
+    """Success rate (with its 95 % interval) and median seconds per run of each row ``series``.
+
+    ``by="givens"``: lines against the mean share of givens (the phase-transition picture), each
+    series with its own marker and line style and nudged sideways so that equal values stay
+    visible.  ``by="dataset"``: the datasets are categories, so the rates are grouped bars and the
+    times points, one per series.
+    """
+    if by not in ("givens", "dataset"):
+        raise ValueError(f"plot by 'givens' or 'dataset', not {by!r}")
+    figure = _figure(figsize=(7.5, 6))
+    rate_axis, time_axis = figure.subplots(2, 1, sharex=True)
+    series = list(dict.fromkeys(r["series"] for r in rows))
+    datasets = list(dict.fromkeys(r["dataset"] for r in rows))
+    width = 0.8 / max(len(series), 1)
+    for number, line in enumerate(series):
+        marker, style = _STYLES[number % len(_STYLES)]
         mine = [r for r in rows if r["series"] == line]
-        xs = [100 * r["givens_share"] for r in mine] if by == "givens" else list(range(len(mine)))
-        order = np.argsort(xs)
-        xs = [xs[i] for i in order]
-        mine = [mine[i] for i in order]
+        if by == "givens":
+            mine.sort(key=lambda r: r["givens_share"])
+            nudge = (number - (len(series) - 1) / 2) * 0.25
+            xs = [100 * r["givens_share"] + nudge for r in mine]
+        else:
+            xs = [datasets.index(r["dataset"]) + (number - (len(series) - 1) / 2) * width for r in mine]
         rate = [100 * r["rate"] for r in mine]
         errors = [[100 * (r["rate"] - r["rate_low"]) for r in mine], [100 * (r["rate_high"] - r["rate"]) for r in mine]]
-        rate_axis.errorbar(xs, rate, yerr=errors, marker="o", capsize=3, label=line)
-        time_axis.plot(xs, [r["seconds_median"] for r in mine], marker="o", label=line)
-        if by != "givens":
-            time_axis.set_xticks(xs, [r["dataset"] for r in mine], rotation=30, ha="right")
+        seconds = [r["seconds_median"] for r in mine]
+        colour = f"C{number % 10}"
+        if by == "givens":
+            rate_axis.errorbar(xs, rate, yerr=errors, marker=marker, linestyle=style, capsize=3, color=colour,
+                               label=line)
+            time_axis.plot(xs, seconds, marker=marker, linestyle=style, color=colour, label=line)
+        else:
+            rate_axis.bar(xs, rate, width=width, yerr=errors, capsize=3, color=colour, alpha=0.85, label=line)
+            time_axis.plot(xs, seconds, marker=marker, linestyle="none", markersize=7, color=colour, label=line)
     rate_axis.set_ylabel("solved (%), 95 % Wilson interval")
-    rate_axis.set_ylim(-3, 103)
-    time_axis.set_ylabel("median seconds per run")
-    time_axis.set_yscale("log")
-    time_axis.set_xlabel("givens (% of cells)" if by == "givens" else "dataset")
-    rate_axis.legend()
-    figure.tight_layout()
-    _save(figure, path, overwrite)
-
-
-def plot_convergence(curves: list[list[float]], path: str, *, title: str = "", overwrite: bool = False) -> None:
-    """Best fitness per generation, one line per run."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    figure, axis = plt.subplots(figsize=(6, 4))
-    for number, minima in enumerate(curves, start=1):
-        if minima:
-            axis.plot(range(len(minima)), minima, label=f"puzzle {number}" if len(curves) > 1 else None)
-    if len(curves) > 1:
-        axis.legend()
-    axis.set_xlabel("generation")
-    axis.set_ylabel("best fitness")
-    axis.set_title(title)
-    figure.tight_layout()
-    _save(figure, path, overwrite)
+    rate_axis.set_ylim(0, 105)
+    time_axis.set_ylabel("median wall time per run (s)")
+    _log_seconds(time_axis)
+    if by == "givens":
+        time_axis.set_xlabel("givens (% of cells)")
+    else:
+        time_axis.set_xticks(range(len(datasets)), datasets, rotation=20, ha="right")
+        time_axis.set_xlabel("dataset")
+    rate_axis.legend(fontsize=8)
+    if title:
+        figure.suptitle(title)
+    return _save(figure, path, overwrite)

@@ -32,11 +32,17 @@ __all__ = ["memetic", "block_ga", "block_ga_restart", "cell_ga", "row_permutatio
 Callback = Callable[[int, list, tools.Logbook], None]
 
 
-def _evolve(algorithm: Callable, toolbox, population_size: int, *, stats: bool = True, **options):
-    """Run ``algorithm`` on a fresh population with a hall of fame of one (and fitness statistics)."""
+def _evolve(algorithm: Callable, toolbox, population_size: int, *, stop: Stop, **options):
+    """Run ``algorithm`` on a fresh population with a hall of fame of one and fitness statistics.
+
+    The logbook also says what was optimised: ``logbook.fitness`` is the fitness's name (its
+    ``eval_*`` function without the prefix) and ``logbook.target`` the value of a solved grid.
+    """
     hof = tools.HallOfFame(1, similar=np.array_equal)
     population, logbook = algorithm(toolbox.population(n=population_size), toolbox, halloffame=hof,
-                                    stats=fitness_statistics() if stats else None, **options)
+                                    stats=fitness_statistics(), stop=stop, **options)
+    logbook.fitness = toolbox.evaluate.func.__name__.removeprefix("eval_")
+    logbook.target = stop.solved
     return population, logbook, hof
 
 
@@ -59,7 +65,7 @@ def block_ga(puzzle: Puzzle, *, seed: int = 0, population_size: int = 200, init:
              crossover_kind: str = "two_point", fitness: str = "cell_collisions", select: str = "truncation",
              keeping_percentage: float = 0.5, mutpb: float = 0.5, mutation_threshold: int = 1,
              in_box_pairs: bool = False, punish_same: bool = False, max_generations: int = 1000,
-             checkpoint: Checkpointer | None = None, requested: Callable[[], object] | None = None,
+             max_seconds: float | None = None, checkpoint: Checkpointer | None = None, requested: Callable[[], object] | None = None,
              callback: Callback | None = None):
     """Block GA as documented for the C++ "Sudoku Löser", improvements as switches (``examples/block_ga.py``)."""
     rng = random.Random(seed)
@@ -83,7 +89,8 @@ def block_ga(puzzle: Puzzle, *, seed: int = 0, population_size: int = 200, init:
         toolbox.register("select", with_punish_same(toolbox.select, free=~puzzle.givens))
     toolbox.register("clone", clone)
     toolbox.register("map", batch_map)
-    stop = Stop(solved=0, stagnation=True, max_generations=max_generations, requested=requested)
+    stop = Stop(solved=0, stagnation=True, max_generations=max_generations, max_seconds=max_seconds,
+                requested=requested)
     return _evolve(ea_keep_refill, toolbox, population_size, mutpb=mutpb, keep=keeping_percentage,
                    parents=3 if crossover_kind == "diagonal" else 2, stop=stop, rng=rng, checkpoint=checkpoint,
                    callback=callback)
@@ -94,22 +101,24 @@ BLOCK_GA_FITNESSES = {"cell_collisions": eval_cell_collisions, "closeness": eval
 """The block GA's fitness choices: the first two are documented, ``collisions`` is ours."""
 
 
-def cell_ga(puzzle: Puzzle, *, seed: int = 0, population_size: int = 200, mutation_amount: int = 2,
-            free_cells_only: bool = False, max_generations: int = 1000, checkpoint: Checkpointer | None = None,
-            requested: Callable[[], object] | None = None, callback: Callback | None = None):
+def cell_ga(puzzle: Puzzle, *, seed: int = 0, population_size: int = 200, cxpb: float = 1.0, mutpb: float = 1.0,
+            mutation_amount: int = 2, free_cells_only: bool = False, max_generations: int = 1000,
+            max_seconds: float | None = None, checkpoint: Checkpointer | None = None, requested: Callable[[], object] | None = None, callback: Callback | None = None):
     """Cell GA as documented for the report's Implementation 1 (``examples/cell_ga.py``)."""
     rng = random.Random(seed)
     toolbox = make_toolbox(puzzle, representation="cells", fitness="distinct", mate="cell_uniform",
                            select="elite_biased", rng=rng)
     toolbox.register("mutate", mut_random_reset, puzzle=puzzle, k=mutation_amount, any_cell=not free_cells_only,
                      rng=rng)
-    stop = Stop(solved=optimum(toolbox.evaluate.func, puzzle), max_generations=max_generations, requested=requested)
-    return _evolve(ea_generational, toolbox, population_size, cxpb=1.0, mutpb=1.0, one_child_per_mating=True,
+    stop = Stop(solved=optimum(toolbox.evaluate.func, puzzle), max_generations=max_generations,
+                max_seconds=max_seconds, requested=requested)
+    return _evolve(ea_generational, toolbox, population_size, cxpb=cxpb, mutpb=mutpb, one_child_per_mating=True,
                    stop=stop, rng=rng, checkpoint=checkpoint, callback=callback)
 
 
-def row_permutation_ga(puzzle: Puzzle, *, seed: int = 0, population_size: int = 200, elites_size: int = 10, k: int = 3,
-                       mutation_rate: float = 0.1, restrict: bool = False, max_generations: int = 1000,
+def row_permutation_ga(puzzle: Puzzle, *, seed: int = 0, population_size: int = 200, cxpb: float = 1.0,
+                       mutpb: float = 1.0, elites_size: int = 10, k: int = 3, mutation_rate: float = 0.1,
+                       restrict: bool = False, max_generations: int = 1000, max_seconds: float | None = None,
                        checkpoint: Checkpointer | None = None, requested: Callable[[], object] | None = None,
                        callback: Callback | None = None):
     """Row-permutation GA as documented for the report's Implementation 2 (``examples/row_permutation_ga.py``)."""
@@ -117,21 +126,22 @@ def row_permutation_ga(puzzle: Puzzle, *, seed: int = 0, population_size: int = 
     toolbox = make_toolbox(puzzle, representation="row", restrict=restrict, fitness="column_box_collisions",
                            mate="row_uniform", mutate="swap_in_row", indpb=mutation_rate, select="tournament",
                            tournsize=k, rng=rng)
-    stop = Stop(solved=0, max_generations=max_generations, requested=requested)
-    return _evolve(ea_generational, toolbox, population_size, cxpb=1.0, mutpb=1.0, elites=elites_size, stop=stop,
+    stop = Stop(solved=0, max_generations=max_generations, max_seconds=max_seconds, requested=requested)
+    return _evolve(ea_generational, toolbox, population_size, cxpb=cxpb, mutpb=mutpb, elites=elites_size, stop=stop,
                    rng=rng, checkpoint=checkpoint, callback=callback)
 
 
 def block_ga_restart(puzzle: Puzzle, *, seed: int = 0, population_size: int = 200, mutpb: float = 1.0,
                      restart_every: int = 500, normalised_roulette: bool = False, restart_on_stall: int | None = None,
-                     max_generations: int = 3000, checkpoint: Checkpointer | None = None,
+                     max_generations: int = 3000, max_seconds: float | None = None, checkpoint: Checkpointer | None = None,
                      requested: Callable[[], object] | None = None, callback: Callback | None = None):
     """Block GA with random restart as documented for the Python GA (``examples/block_ga_restart.py``)."""
     rng = random.Random(seed)
     toolbox = make_toolbox(puzzle, representation="block", smart=False, fitness="threats",
                            mate="block_uniform", mutate="swap_in_box", select="roulette", rng=rng)
     toolbox.register("select", sel_roulette, normalise=normalised_roulette, rng=rng)
-    stop = Stop(solved=max_threats(puzzle.shape), max_generations=max_generations, requested=requested)
+    stop = Stop(solved=max_threats(puzzle.shape), max_generations=max_generations, max_seconds=max_seconds,
+                requested=requested)
     return _evolve(ea_plus_children, toolbox, population_size, mutpb=mutpb,
                    restart_every=None if restart_on_stall else restart_every, restart_after=restart_on_stall,
                    stop=stop, rng=rng, checkpoint=checkpoint, callback=callback)
@@ -139,10 +149,12 @@ def block_ga_restart(puzzle: Puzzle, *, seed: int = 0, population_size: int = 20
 
 def tabu(puzzle: Puzzle, *, seed: int = 0, candidates: int = 100, moves: str = "value", memory: str = "boards",
          tenure: int = 5, restrict: bool = False, max_steps: int = 100_000, max_seconds: float | None = None,
-         requested: Callable[[], object] | None = None, callback: Callable[[int, int, int], None] | None = None):
+         requested: Callable[[], object] | None = None, callback: Callable[[int, int, int], None] | None = None,
+         report_every: int = 1000):
     """Tabu search as documented (value moves, a table of visited boards), our in-box swaps, cell tenure and
     restricted start as switches (``examples/tabu_search.py``); returns ``([best], logbook, hall_of_fame)``
-    like the GAs, the logbook one record of steps, score and seconds."""
+    like the GAs, the logbook one record of steps, score, seconds and moves scored (its ``trace`` the
+    score's course)."""
     return tabu_search(puzzle, rng=random.Random(seed), candidates=candidates, moves=moves, memory=memory,
                        tenure=tenure, restrict=restrict, max_steps=max_steps, max_seconds=max_seconds,
-                       callback=callback, requested=requested).as_deap()
+                       callback=callback, report_every=report_every, requested=requested).as_deap()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -19,129 +19,205 @@ from ..grid.puzzle import Puzzle
 from ..propagation import analyze, propagate
 from . import recipes
 
-__all__ = ["Algorithm", "Outcome", "ALGORITHMS", "algorithm", "names"]
+__all__ = ["Algorithm", "Objective", "Trace", "Outcome", "ALGORITHMS", "OPTIONS", "algorithm", "names", "takes"]
 
-BUDGETS = ("population_size", "max_generations", "max_seconds", "max_steps", "max_nodes")
-"""Every budget option a record may honour."""
+OPTIONS = ("population", "cxpb", "mutpb", "select", "fitness", "tournament_size", "max_generations", "max_seconds",
+           "max_steps", "max_nodes")
+"""Every option a record may take, by its command-line name (``--max-seconds`` is ``max_seconds``)."""
+
+
+@dataclass(frozen=True)
+class Objective:
+    """What a run optimised: the fitness's name, the value of a solved grid and its direction."""
+
+    name: str
+    target: float
+    lower_is_better: bool
+
+    def describe(self, value: float) -> str:
+        """``fitness collisions 3 (target 0, lower is better)``."""
+        direction = "lower" if self.lower_is_better else "higher"
+        return f"{self.name} {value:g} (target {self.target:g}, {direction} is better)"
+
+
+@dataclass(frozen=True)
+class Trace:
+    """A run's course for plots: ``x`` counts ``unit`` (generations or steps); each named series
+    (``best`` and ``mean`` fitness of the population, or tabu's ``current`` and ``best`` score)
+    has one value per ``x``."""
+
+    unit: str
+    x: tuple[int, ...]
+    series: dict[str, tuple[float, ...]]
 
 
 @dataclass(frozen=True)
 class Outcome:
     """What an algorithm gave: the best grid, its fitness (NaN for the exact solvers without an
-    answer), generations and evaluations (steps for tabu, 0 for exact), the best fitness per
-    generation, and why it stopped."""
+    answer), generations (GAs), steps (tabu) and evaluations (fitness evaluations, or moves scored
+    by tabu), what was optimised and how the run went (``None`` for exact solvers), and why it stopped."""
 
     grid: np.ndarray
     fitness: float
     generations: int
+    steps: int
     evaluations: int
-    minima: list[float]
     note: str
+    objective: Objective | None = None
+    trace: Trace | None = None
 
 
 @dataclass(frozen=True)
 class Algorithm:
     """One algorithm as runs see it.
 
-    ``run(puzzle, seed=..., requested=..., progress=..., checkpoint=..., **options)``
-    returns an :class:`Outcome`; ``options`` are the names in ``budgets``.
-    ``checkpointable``: takes ``checkpoint=``.  ``stoppable``: asks
-    ``requested()`` at safe points and returns its best so far (the others
-    are stopped by ``KeyboardInterrupt``).  ``progress(line)`` receives a
-    line of text per generation (GAs) or per 1000 steps (tabu).
+    ``run(puzzle, seed=..., requested=..., progress=..., progress_every=..., checkpoint=..., **options)``
+    returns an :class:`Outcome`; ``options`` are the names in ``options`` (see :data:`OPTIONS`), and
+    ``choices`` lists the values a named option takes.  ``checkpointable``: takes ``checkpoint=``.
+    ``stoppable``: asks ``requested()`` at safe points and returns its best so far (the others are
+    stopped by ``KeyboardInterrupt``); ``progress(line)`` then receives a line every
+    ``progress_every`` generations (GAs) or steps (tabu).  ``warm_up(puzzle)`` compiles or loads
+    the compiled kernels a run on such a puzzle needs, so that the run's clock does not count
+    them; ``warm_up_message`` says what it does.
     """
 
     name: str
     kind: str
     description: str
     run: Callable[..., Outcome]
-    budgets: tuple[str, ...] = ()
+    options: tuple[str, ...] = ()
+    choices: dict[str, tuple[str, ...]] = field(default_factory=dict)
     checkpointable: bool = False
     stoppable: bool = False
+    warm_up: Callable[[Puzzle], None] | None = None
+    warm_up_message: str = ""
+
+    @property
+    def traced(self) -> bool:
+        """Whether a run's :class:`Outcome` has an objective and a trace to plot (GAs and tabu search)."""
+        return self.kind != "exact"
 
 
-def _ga(recipe: Callable) -> Callable[..., Outcome]:
-    def run(puzzle: Puzzle, *, seed: int, requested=None, progress=None, checkpoint=None, **options) -> Outcome:
+def _ga(recipe: Callable, **renamed: str) -> Callable[..., Outcome]:
+    """A GA's ``run``: command-line option names become the recipe's keywords (``renamed`` maps the
+    ones that differ, e.g. ``population="population_size"``)."""
+    renamed = {"population": "population_size", **renamed}
+
+    def run(puzzle: Puzzle, *, seed: int, requested=None, progress=None, progress_every: int = 1, checkpoint=None,
+            **options) -> Outcome:
         callback = None
         if progress is not None:
             def callback(generation, population, logbook):
-                best = max(ind.fitness for ind in population).values[0]
-                progress(f"generation {generation}: best fitness {best:g}")
+                if generation % progress_every == 0:
+                    best = max(ind.fitness for ind in population).values[0]
+                    progress(f"generation {generation}: best fitness {best:g}")
+        keywords = {renamed.get(name, name): value for name, value in options.items()}
         _, logbook, hof = recipe(puzzle, seed=seed, requested=requested, callback=callback, checkpoint=checkpoint,
-                                 **options)
-        weight = hof[0].fitness.weights[0]
-        column = "min" if weight < 0 else "max"
-        minima = [float(v) for v in logbook.select(column)] if column in logbook.header else []
-        return Outcome(np.asarray(hof[0]), float(hof[0].fitness.values[0]), int(logbook[-1]["gen"]),
-                       int(sum(logbook.select("nevals"))), minima, logbook.stop_reason)
+                                 **keywords)
+        lower = hof[0].fitness.weights[0] < 0
+        objective = Objective(logbook.fitness, float(logbook.target), lower)
+        trace = Trace("generation", tuple(logbook.select("gen")),
+                      {"best": tuple(map(float, logbook.select("min" if lower else "max"))),
+                       "mean": tuple(map(float, logbook.select("avg")))})
+        return Outcome(np.asarray(hof[0]), float(hof[0].fitness.values[0]), int(logbook[-1]["gen"]), 0,
+                       int(sum(logbook.select("nevals"))), logbook.stop_reason, objective, trace)
     run.__doc__ = f"Run :func:`{recipe.__module__}.{recipe.__name__}` and summarise it as an :class:`Outcome`."
     return run
 
 
 def _tabu(**variant) -> Callable[..., Outcome]:
-    def run(puzzle: Puzzle, *, seed: int, requested=None, progress=None, **options) -> Outcome:
+    def run(puzzle: Puzzle, *, seed: int, requested=None, progress=None, progress_every: int = 1000,
+            **options) -> Outcome:
         callback = None
         if progress is not None:
             def callback(step, score, best):
                 progress(f"step {step}: score {score}, best {best}")
-        _, logbook, hof = recipes.tabu(puzzle, seed=seed, requested=requested, callback=callback, **variant,
-                                       **options)
-        steps = int(logbook[-1]["steps"])
-        return Outcome(np.asarray(hof[0]), float(hof[0].fitness.values[0]), steps, steps, [], logbook.stop_reason)
+        _, logbook, hof = recipes.tabu(puzzle, seed=seed, requested=requested, callback=callback,
+                                       report_every=progress_every, **variant, **options)
+        steps, score, best = zip(*logbook.trace)
+        trace = Trace("step", steps, {"current": tuple(map(float, score)), "best": tuple(map(float, best))})
+        return Outcome(np.asarray(hof[0]), float(hof[0].fitness.values[0]), 0, int(logbook[-1]["steps"]),
+                       int(logbook[-1]["evaluations"]), logbook.stop_reason, Objective("collisions", 0.0, True),
+                       trace)
     run.__doc__ = f"Run :func:`recipes.tabu` with {variant or 'its documented defaults'} as an :class:`Outcome`."
     return run
 
 
-def _backtracking(puzzle: Puzzle, *, seed: int, max_nodes: int | None = None, **_: object) -> Outcome:
+def _backtracking(puzzle: Puzzle, *, seed: int, max_nodes: int | None = None, max_seconds: float | None = None,
+                  **_: object) -> Outcome:
     try:
-        solution = solve(puzzle, max_nodes=max_nodes, rng=random.Random(seed))
+        solution = solve(puzzle, max_nodes=max_nodes, max_seconds=max_seconds, rng=random.Random(seed))
         note = "exhausted" if solution is None else ""
     except SearchBudgetExceeded as exc:
         solution, note = None, str(exc)
     grid = puzzle.cells if solution is None else solution.cells
-    return Outcome(grid, 0.0 if solution is not None else math.nan, 0, 0, [], note)
+    return Outcome(grid, 0.0 if solution is not None else math.nan, 0, 0, 0, note)
+
+
+def _warm_up_backtracking(puzzle: Puzzle) -> None:
+    try:
+        solve(puzzle, max_nodes=1)
+    except SearchBudgetExceeded:
+        pass
+
+
+def _warm_up_memetic(puzzle: Puzzle) -> None:
+    recipes.memetic(puzzle, max_generations=1)
 
 
 def _analyzer(puzzle: Puzzle, **_: object) -> Outcome:
     result = analyze(puzzle)
     note = ("the analyzer met a square with no possible value" if result.contradiction
             else f"the analyzer filled {result.filled} cells in {result.sweeps} sweep{'s' * (result.sweeps != 1)}")
-    return Outcome(result.values, 0.0 if result.solved else math.nan, 0, 0, [], note)
+    return Outcome(result.values, 0.0 if result.solved else math.nan, 0, 0, 0, note)
 
 
 def _propagation(puzzle: Puzzle, **_: object) -> Outcome:
     result = propagate(puzzle)
     note = "propagation found a contradiction" if result.contradiction else f"propagation filled {result.filled} cells"
-    return Outcome(result.values, 0.0 if result.solved else math.nan, 0, 0, [], note)
+    return Outcome(result.values, 0.0 if result.solved else math.nan, 0, 0, 0, note)
 
 
-_GA_BUDGETS = ("population_size", "max_generations")
+_GA = ("population", "max_generations", "max_seconds")
+_COMPILED = "compiling the {name} kernels (first run only; later runs load them from numba's cache)"
 
 ALGORITHMS: dict[str, Algorithm] = {a.name: a for a in (
     Algorithm("memetic", "ga", "the project's best solver: memetic GA with propagation repair",
-              _ga(recipes.memetic), _GA_BUDGETS + ("max_seconds",), checkpointable=True, stoppable=True),
+              _ga(recipes.memetic), _GA + ("cxpb",), checkpointable=True, stoppable=True,
+              warm_up=_warm_up_memetic, warm_up_message=_COMPILED.format(name="repair")),
     Algorithm("block-ga", "ga", "block GA as the C++ \"Sudoku Löser\" documents it", _ga(recipes.block_ga),
-              _GA_BUDGETS, checkpointable=True, stoppable=True),
+              _GA + ("mutpb", "select", "fitness"),
+              {"select": ("truncation", "sus"), "fitness": tuple(recipes.BLOCK_GA_FITNESSES)},
+              checkpointable=True, stoppable=True),
     Algorithm("restart-ga", "ga", "block GA with random restart as the Python GA documents it",
-              _ga(recipes.block_ga_restart), _GA_BUDGETS, checkpointable=True, stoppable=True),
+              _ga(recipes.block_ga_restart), _GA + ("mutpb",), checkpointable=True, stoppable=True),
     Algorithm("cell-ga", "ga", "cell GA as the report's Implementation 1 documents it", _ga(recipes.cell_ga),
-              _GA_BUDGETS, checkpointable=True, stoppable=True),
+              _GA + ("cxpb", "mutpb"), checkpointable=True, stoppable=True),
     Algorithm("row-ga", "ga", "row-permutation GA as the report's Implementation 2 documents it",
-              _ga(recipes.row_permutation_ga), _GA_BUDGETS, checkpointable=True, stoppable=True),
+              _ga(recipes.row_permutation_ga, tournament_size="k"), _GA + ("cxpb", "mutpb", "tournament_size"),
+              checkpointable=True, stoppable=True),
     Algorithm("tabu", "local search", "tabu search as documented: one-value moves, a table of visited boards",
-              _tabu(), ("max_steps",), stoppable=True),
+              _tabu(), ("max_steps", "max_seconds"), stoppable=True),
     Algorithm("tabu-swap", "local search", "our tabu search: in-box swaps, cell tenure, start narrowed by propagation",
-              _tabu(moves="swap", memory="cells", restrict=True), ("max_steps",), stoppable=True),
-    Algorithm("backtracking", "exact", "backtracking with propagation and restarts", _backtracking, ("max_nodes",)),
+              _tabu(moves="swap", memory="cells", restrict=True), ("max_steps", "max_seconds"), stoppable=True),
+    Algorithm("backtracking", "exact", "backtracking with propagation and restarts", _backtracking,
+              ("max_nodes", "max_seconds"), warm_up=_warm_up_backtracking,
+              warm_up_message=_COMPILED.format(name="propagation")),
     Algorithm("analyzer", "exact", "the documented constraint analyzer: naked singles, sweep by sweep", _analyzer),
     Algorithm("propagation", "exact", "constraint propagation only: naked and hidden singles", _propagation),
 )}
 
 
-def names(*, kind: str | None = None, checkpointable: bool | None = None) -> tuple[str, ...]:
-    """The registered names, optionally only those of one ``kind`` or that can be checkpointed."""
+def takes(option: str) -> tuple[str, ...]:
+    """The algorithms that take ``option`` (one of :data:`OPTIONS`)."""
+    return tuple(a.name for a in ALGORITHMS.values() if option in a.options)
+
+
+def names(*, kind: str | None = None, **flags: bool) -> tuple[str, ...]:
+    """The registered names, optionally only those of one ``kind`` and those whose named flags
+    (``checkpointable``, ``stoppable``, ``traced``) have the given values."""
     return tuple(a.name for a in ALGORITHMS.values()
-                 if (kind is None or a.kind == kind) and (checkpointable is None or a.checkpointable == checkpointable))
+                 if (kind is None or a.kind == kind) and all(getattr(a, f) == v for f, v in flags.items()))
 
 
 def algorithm(name: str) -> Algorithm:

@@ -15,9 +15,9 @@ import numpy as np
 
 from ..exact import verify
 from ..grid.puzzle import Puzzle
-from .registry import algorithm
+from .registry import Objective, Trace, algorithm
 
-__all__ = ["Task", "RunResult", "run_task", "run_all", "scoop_is_running"]
+__all__ = ["Task", "RunResult", "run_task", "run_all", "scoop_is_running", "warm_up"]
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,11 @@ class Task:
 
 @dataclass(frozen=True)
 class RunResult:
-    """What one run gave: the best grid (flat list), whether it solves the puzzle, and its cost."""
+    """What one run gave: the best grid (flat list), whether it solves the puzzle, and its cost.
+
+    ``seconds`` is the run's wall time, kernel compilation excluded (see :func:`warm_up`);
+    ``objective`` and ``trace`` say what was optimised and how it went (``None`` for exact solvers).
+    """
 
     algorithm: str
     dataset: str
@@ -44,24 +48,47 @@ class RunResult:
     solved: bool
     fitness: float
     generations: int
+    steps: int
     evaluations: int
     seconds: float
     grid: list[int]
-    minima: list[float]
     note: str = ""
+    objective: Objective | None = None
+    trace: Trace | None = None
+
+
+_WARM: set[tuple[str, str]] = set()
+"""The (algorithm, box shape) pairs whose kernels this process has compiled or loaded."""
+
+
+def warm_up(name: str, puzzle: Puzzle) -> bool:
+    """Compile or load the kernels ``name`` needs for ``puzzle``'s shape, once per process; True when
+    this call did the work (the caller may want to say so: a first compilation takes seconds)."""
+    record = algorithm(name)
+    key = (name, puzzle.shape.name)
+    if record.warm_up is None or key in _WARM:
+        return False
+    record.warm_up(puzzle)
+    _WARM.add(key)
+    return True
 
 
 def run_task(task: Task, *, requested: Callable[[], object] | None = None,
-             progress: Callable[[str], None] | None = None, checkpoint=None) -> RunResult:
+             progress: Callable[[str], None] | None = None, progress_every: int | None = None,
+             checkpoint=None) -> RunResult:
     """Do one run with the registry's record of ``task.algorithm``; the grid is verified here.
 
-    ``requested``, ``progress`` and ``checkpoint`` go to algorithms that take
+    The kernels are warmed up first (:func:`warm_up`), off the clock.  ``requested``, ``progress``
+    (every ``progress_every`` generations or steps) and ``checkpoint`` go to algorithms that take
     them (see :class:`~deap_sudoku.runs.registry.Algorithm`).
     """
     record = algorithm(task.algorithm)
+    warm_up(task.algorithm, task.puzzle)
     extras = {"requested": requested} if record.stoppable else {}
     if progress is not None and record.stoppable:
         extras["progress"] = progress
+        if progress_every is not None:
+            extras["progress_every"] = progress_every
     if checkpoint is not None:
         if not record.checkpointable:
             raise ValueError(f"{task.algorithm} cannot be checkpointed")
@@ -71,9 +98,9 @@ def run_task(task: Task, *, requested: Callable[[], object] | None = None,
     seconds = time.perf_counter() - start
     puzzle = task.puzzle
     return RunResult(task.algorithm, task.dataset, task.index, task.seed, puzzle.num_givens / puzzle.shape.cells,
-                     bool(verify(outcome.grid, puzzle)), float(outcome.fitness), outcome.generations,
+                     bool(verify(outcome.grid, puzzle)), float(outcome.fitness), outcome.generations, outcome.steps,
                      outcome.evaluations, seconds, [int(v) for v in np.asarray(outcome.grid).tolist()],
-                     outcome.minima, outcome.note)
+                     outcome.note, outcome.objective, outcome.trace)
 
 
 def run_all(tasks: list[Task], *, parallel: bool = False) -> Iterator[RunResult]:

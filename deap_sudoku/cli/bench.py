@@ -1,0 +1,178 @@
+"""``deap-sudoku bench``: every puzzle x every algorithm x seeded runs, serially or over SCOOP workers."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import signal
+import subprocess
+import sys
+
+import click
+
+from ..runs import bench, plots, registry
+from ..runs.interrupt import exit_code, graceful, requested
+from ..runs.task import RunResult, Task, run_all, scoop_is_running
+from .common import (ALGORITHMS, DEFAULT_ALGORITHM, InputError, Progress, check_outputs, check_plot, flag, given,
+                     load, options_for, plural, run_options, warm_up_announced, write_text)
+from .solve import _refuse_huge_population
+
+SCOOP_OPTIONS = ("workers", "hosts", "hostfile")
+"""The options that start SCOOP; the command SCOOP then runs gets every other option as given."""
+
+
+@click.command(name="bench")
+@click.argument("datasets", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+@click.option("--algorithm", "-a", "algorithms", type=click.Choice(ALGORITHMS), multiple=True,
+              default=(DEFAULT_ALGORITHM,), show_default=True, help="Repeat for several algorithms.")
+@click.option("--runs", type=click.IntRange(min=1), default=1, show_default=True, help="Seeded runs per puzzle.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Run r uses seed SEED+r.")
+@click.option("--limit", type=click.IntRange(min=1), default=None, help="Only the first N puzzles of each dataset.")
+@run_options
+@click.option("--json", "json_out", type=click.Path(dir_okay=False), default=None,
+              help="Write the summary and every run as JSON to this file ('-': standard output, instead of the table).")
+@click.option("--csv", "csv_out", type=click.Path(dir_okay=False), default=None,
+              help="Write the summary as CSV to this file ('-': standard output, instead of the table).")
+@click.option("--markdown", "markdown_out", type=click.Path(dir_okay=False), default=None,
+              help="Write the summary table as Markdown to this file.")
+@click.option("--plot", type=click.Path(dir_okay=False), default=None,
+              help="Draw success rate and time against the share of givens (--plot-by givens) "
+                   "or per dataset, e.g. per difficulty class (--plot-by dataset), as an image (.png, .svg, ...).")
+@click.option("--plot-by", type=click.Choice(["givens", "dataset"]), default="givens", show_default=True,
+              help="The plot's x axis.")
+@click.option("--group-by", type=click.Choice(["dataset", "givens"]), default="dataset", show_default=True,
+              help="One table row per dataset file, or per grid size and share of givens (for sets of "
+                   "one-puzzle files such as inst25x25_45_*.txt).")
+@click.option("--force", is_flag=True, help="Overwrite output files that exist.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar and no compilation notice.")
+@click.option("--workers", "-n", type=click.IntRange(min=1), default=None,
+              help="Spread the runs over N SCOOP workers (started for you; same results as serial, seed for seed).")
+@click.option("--hosts", default=None, metavar="HOST[,HOST...]",
+              help="With --workers: the hosts SCOOP starts workers on (password-less ssh; the package "
+                   "installed on each); 127.0.0.1 runs the multi-host code path locally.")
+@click.option("--hostfile", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="With --workers: a SCOOP hostfile, one 'host workers' line per host.")
+@click.pass_context
+def bench_command(ctx: click.Context, datasets: tuple[str, ...], algorithms: tuple[str, ...], runs: int, seed: int,
+                  limit: int | None, json_out: str | None, csv_out: str | None, markdown_out: str | None,
+                  plot: str | None, plot_by: str, group_by: str, force: bool, quiet: bool, workers: int | None,
+                  hosts: str | None, hostfile: str | None, **run_params) -> None:
+    """Every puzzle x every algorithm x RUNS seeded runs, with a results table.
+
+    The table goes to standard output (unless --json - or --csv - claims it), progress and notices
+    to standard error.  With --workers N the runs are spread over N SCOOP workers, started for
+    you; the results are the same as serially, seed for seed.  Ctrl-C stops early and still
+    reports every finished run.
+    """
+    algorithms = tuple(dict.fromkeys(algorithms))
+    per_algorithm = _options(algorithms, given(run_params))
+    if (hosts or hostfile) and workers is None:
+        raise click.UsageError("--hosts and --hostfile need --workers")
+    if hosts and hostfile:
+        raise click.UsageError("give --hosts or --hostfile, not both")
+    check_outputs({"--json": json_out, "--csv": csv_out, "--markdown": markdown_out, "--plot": plot}, force)
+    check_plot(plot)
+    tasks = []
+    for path in datasets:
+        name = os.path.basename(path)
+        puzzles = load(path)[:limit]
+        _refuse_huge_population(run_params.get("population"), puzzles)
+        for algorithm in algorithms:
+            tasks += [Task(algorithm, puzzle, seed=seed + r, dataset=name, index=i, options=per_algorithm[algorithm])
+                      for i, puzzle in enumerate(puzzles) for r in range(runs)]
+    if workers is not None and not scoop_is_running():
+        sys.exit(_under_scoop(ctx, workers, hosts, hostfile))
+    for algorithm in algorithms:  # compile or load kernels here, before any run's clock starts
+        warm_up_announced(algorithm, [t.puzzle for t in tasks if t.algorithm == algorithm], quiet=quiet)
+
+    parallel = scoop_is_running()
+    results: list[RunResult] = []
+    signum = None
+    label = f"{plural(len(tasks), 'run')}" + (" on SCOOP workers" if parallel else "")
+    with graceful(cooperative=False), Progress(len(tasks), label, "runs", quiet=quiet) as bar:
+        try:
+            for result in run_all(tasks, parallel=parallel):
+                results.append(result)
+                bar.advance()
+        except KeyboardInterrupt:
+            signum = requested() or signal.SIGINT
+    with graceful():  # from here a signal cannot cut the outputs short: they are being written anyway
+        rows = bench.summarise(results, by=group_by)
+        missing = bench.missing_runs(tasks, results)
+        if "-" not in (json_out, csv_out, markdown_out):
+            click.echo(bench.to_markdown(rows), nl=False)
+        for path, text in ((json_out, lambda: bench.to_json(rows, results, missing)),
+                           (csv_out, lambda: bench.to_csv(rows)),
+                           (markdown_out, lambda: bench.to_markdown(rows))):
+            if path is not None:
+                write_text(path, text(), force)
+        if plot is not None and rows:
+            title = f"{', '.join(algorithms)} on {_datasets_title(datasets)}"
+            plots.plot_summary(rows, plot, by=plot_by, title=title, overwrite=force)
+        signum = signum or requested()
+    if missing:
+        click.echo(f"{len(results)} of {plural(len(tasks), 'run')} finished; missing: "
+                   + "; ".join(bench.describe(task) for task in missing), err=True)
+    if signum:
+        click.echo(f"interrupted: {len(results)} of {plural(len(tasks), 'run')} finished", err=True)
+        sys.exit(exit_code(signum))
+
+
+def _options(algorithms: tuple[str, ...], options: dict) -> dict[str, dict]:
+    """Each algorithm's share of the run options.  An option none of them takes is a usage error;
+    one that only some take goes to those, and standard error says so."""
+    shares = {}
+    for algorithm in algorithms:
+        record = registry.algorithm(algorithm)
+        shares[algorithm] = options_for(algorithm, {k: v for k, v in options.items() if k in record.options
+                                                    or len(algorithms) == 1})
+    for name in options:
+        takers = [a for a in algorithms if name in shares[a]]
+        if not takers:
+            raise click.UsageError(f"{flag(name)} applies to none of {', '.join(algorithms)}; it applies to "
+                                   f"{', '.join(registry.takes(name))}")
+        if len(takers) < len(algorithms):
+            click.echo(f"note: {flag(name)} applies to {', '.join(takers)} only", err=True)
+    return shares
+
+
+def _datasets_title(datasets: tuple[str, ...]) -> str:
+    names = [os.path.basename(p) for p in datasets]
+    return ", ".join(names) if len(names) <= 3 else f"{', '.join(names[:2])} and {len(names) - 2} more files"
+
+
+def _under_scoop(ctx: click.Context, workers: int, hosts: str | None, hostfile: str | None) -> int:
+    """Run this very command again under ``python -m scoop`` (which starts a file, so it is given the
+    installed package's ``__main__.py``), without the SCOOP options; its exit code."""
+    entry = importlib.util.find_spec("deap_sudoku.__main__").origin  # found, not imported
+    launcher = [sys.executable, "-m", "scoop", "-n", str(workers)]
+    if hosts:
+        launcher += ["--hosts", *hosts.split(",")]
+    if hostfile:
+        launcher += ["--hostfile", hostfile]
+    command = [entry, *_command_line(ctx, drop=SCOOP_OPTIONS)]
+    try:
+        return subprocess.run(launcher + command).returncode
+    except KeyboardInterrupt:
+        return 130
+
+
+def _command_line(ctx: click.Context, *, drop: tuple[str, ...]) -> list[str]:
+    """The arguments that give ``ctx``'s parameters again (``bench a.txt -a tabu --runs 2 ...``)."""
+    words = [ctx.info_name]
+    arguments = []
+    for param in ctx.command.params:
+        value = ctx.params.get(param.name)
+        if param.name in drop or value is None:
+            continue
+        if isinstance(param, click.Argument):
+            arguments += [str(v) for v in (value if param.nargs != 1 else [value])]
+        elif param.is_flag:
+            if value:
+                words.append(param.opts[0])
+        elif param.multiple:
+            for item in value:
+                words += [param.opts[0], str(item)]
+        else:
+            words += [param.opts[0], str(value)]
+    return words + ["--"] + arguments

@@ -1,0 +1,261 @@
+"""What the ``deap-sudoku`` commands share: reading puzzles, the run options and their checks, output
+paths checked before any work, progress on standard error, and the kernels' warm-up.
+
+The rule behind the checks: every option does what it says or is refused (exit 2) before the
+first puzzle is touched.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import threading
+import time
+
+import click
+
+from ..grid import Puzzle, PuzzleError, PuzzleFileError
+from ..io import formats
+from ..io.fileio import write_atomic
+from ..runs import plots, registry
+from ..runs.task import warm_up
+
+ALGORITHMS = tuple(registry.ALGORITHMS)
+DEFAULT_ALGORITHM = "memetic"
+
+
+class InputError(click.ClickException):
+    """Bad input: a one-line message and exit code 2, never a traceback."""
+
+    exit_code = 2
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """``1 puzzle``, ``2 puzzles``; ``many`` for irregular plurals."""
+    return f"{count} {word if count == 1 else many or word + 's'}"
+
+
+def parse_box(value: str | None) -> tuple[int, int] | None:
+    if value is None:
+        return None
+    try:
+        rows, cols = (int(part) for part in value.lower().split("x"))
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is not ROWSxCOLS, e.g. 2x3", param_hint="--box") from None
+    return rows, cols
+
+
+def input_options(command):
+    """--format, --box and --alphabet, shared by every command that reads puzzles."""
+    command = click.option("--alphabet", type=click.Choice(tuple(formats.ALPHABETS)), default=None,
+                           help="Symbols of the line and dash formats.")(command)
+    command = click.option("--box", default=None, metavar="ROWSxCOLS",
+                           help="Box shape, e.g. 2x3 (default: squarest).")(command)
+    return click.option("--format", "fmt", type=click.Choice(formats.FORMATS), default=None,
+                        help="Input format (detected when not given).")(command)
+
+
+@contextlib.contextmanager
+def reading(path: str):
+    """Turn a bad or unreadable input file into a one-line message and exit code 2."""
+    try:
+        yield
+    except PuzzleFileError as exc:
+        first, more = exc.errors[0], len(exc.errors) - 1
+        raise InputError(f"{first}" + (f" (and {more} more; 'deap-sudoku check {path}' lists them all)"
+                                       if more else "")) from None
+    except PuzzleError as exc:
+        raise InputError(str(exc)) from None
+    except OSError as exc:
+        raise InputError(f"{path}: {exc.strerror or exc}") from None
+
+
+def load(path: str, fmt: str | None = None, box: str | None = None, alphabet: str | None = None) -> list[Puzzle]:
+    with reading(path):
+        puzzles = formats.read(path, format=fmt, box=parse_box(box), alphabet=alphabet)
+    if not puzzles:
+        raise InputError(f"{path}: no puzzle found")
+    return puzzles
+
+
+# -- run options: which algorithm takes which -------------------------------------------------
+
+_RUN_OPTIONS = {
+    "population": dict(type=click.IntRange(min=2), help="Population size"),
+    "cxpb": dict(type=click.FloatRange(0, 1), help="Crossover probability"),
+    "mutpb": dict(type=click.FloatRange(0, 1), help="Mutation probability"),
+    "select": dict(type=click.Choice(sorted({c for a in registry.ALGORITHMS.values()
+                                             for c in a.choices.get("select", ())})), help="Selection"),
+    "fitness": dict(type=click.Choice(sorted({c for a in registry.ALGORITHMS.values()
+                                              for c in a.choices.get("fitness", ())})), help="Fitness"),
+    "tournament_size": dict(type=click.IntRange(min=1), help="Tournament size"),
+    "max_generations": dict(type=click.IntRange(min=1), help="Generation budget"),
+    "max_seconds": dict(type=click.FloatRange(min=0, min_open=True),
+                        help="Wall-time budget per puzzle (s), kernel compilation not counted"),
+    "max_steps": dict(type=click.IntRange(min=1), help="Step budget"),
+    "max_nodes": dict(type=click.IntRange(min=1), help="Search-node budget"),
+}
+assert set(_RUN_OPTIONS) == set(registry.OPTIONS), "every registry option has its command-line flag"
+
+
+def flag(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+def run_options(command):
+    """The options of :data:`deap_sudoku.runs.registry.OPTIONS`, for ``solve`` and ``bench``; each
+    help text names the algorithms that take it (default: the algorithm's own)."""
+    for name in reversed(registry.OPTIONS):
+        options = dict(_RUN_OPTIONS[name])
+        options["help"] += f" ({', '.join(registry.takes(name))}; default: the algorithm's own)."
+        command = click.option(flag(name), default=None, **options)(command)
+    return command
+
+
+def given(params: dict) -> dict:
+    """The run options given on the command line (the others are None)."""
+    return {name: params[name] for name in registry.OPTIONS if params.get(name) is not None}
+
+
+def options_for(algorithm: str, options: dict) -> dict:
+    """The ``options`` ``algorithm`` takes; a usage error naming the option and the algorithms that
+    take it, or the values it allows, for any other."""
+    record = registry.algorithm(algorithm)
+    for name, value in options.items():
+        if name not in record.options:
+            raise click.UsageError(f"{flag(name)} does not apply to {algorithm}; it applies to "
+                                   f"{', '.join(registry.takes(name))}")
+        allowed = record.choices.get(name)
+        if allowed is not None and value not in allowed:
+            raise click.UsageError(f"{flag(name)} {value} does not apply to {algorithm}; it takes "
+                                   f"{', '.join(allowed)}")
+    return options
+
+
+# -- outputs, checked before any work ---------------------------------------------------------
+
+def check_outputs(outputs: dict[str, str | None], force: bool) -> None:
+    """Refuse, before any work, outputs that cannot be written: a missing or read-only folder, a
+    folder given as a file, an existing file without ``force``, or standard output (``-``) claimed
+    by two options.  ``outputs`` maps option names (``--out``) to paths."""
+    stdout = [option for option, path in outputs.items() if path == "-"]
+    if len(stdout) > 1:
+        raise click.UsageError(f"{' and '.join(stdout)} both write to standard output; give one of them a file")
+    for option, path in outputs.items():
+        if path is None or path == "-":
+            continue
+        folder = os.path.dirname(os.path.abspath(path))
+        if os.path.isdir(path):
+            raise InputError(f"{option} {path}: is a folder; give a file name")
+        if not os.path.isdir(folder):
+            raise InputError(f"{option} {path}: the folder {folder} does not exist")
+        if not os.access(folder, os.W_OK):
+            raise InputError(f"{option} {path}: the folder {folder} is not writable")
+        if os.path.exists(path) and not force:
+            raise InputError(f"{option} {path} exists; refusing to overwrite it; use --force to replace it")
+
+
+def check_plot(path: str | None) -> None:
+    """Refuse, before any work, a plot that cannot be drawn: no matplotlib (with the install
+    command), standard output, or an image format matplotlib does not write."""
+    if path is None:
+        return
+    if path == "-":
+        raise click.UsageError("--plot needs a file name; images are not written to standard output")
+    try:
+        known = plots.image_formats()
+    except ImportError as exc:
+        raise InputError(f"--plot: {exc}") from None
+    extension = os.path.splitext(path)[1].lstrip(".").lower()
+    if extension not in known:
+        raise click.UsageError(f"--plot {path}: {'no' if not extension else 'unknown'} image extension"
+                               f"{' .' + extension if extension else ''}; use one of "
+                               f"{', '.join('.' + e for e in known)}")
+
+
+def check_format(option: str, fmt: str, alphabet: str | None, puzzle: Puzzle) -> None:
+    """Refuse, before any work, an output format that cannot hold ``puzzle``'s size."""
+    try:
+        formats.dumps([puzzle], format=fmt, alphabet=alphabet)
+    except ValueError as exc:
+        raise click.UsageError(f"{option} {fmt}: {exc}") from None
+
+
+def write_text(path: str, text: str, force: bool) -> None:
+    """Write to a file atomically (never replacing one without ``force``), or to standard output for ``-``."""
+    if path == "-":
+        click.echo(text, nl=False)
+        return
+    try:
+        write_atomic(path, text, overwrite=force)
+    except FileExistsError as exc:
+        raise InputError(f"{exc}; use --force to replace it") from None
+    except OSError as exc:
+        raise InputError(f"{path}: {exc.strerror or exc}") from None
+
+
+def write_puzzles(out: str, puzzles: list[Puzzle], fmt: str, alphabet: str | None, force: bool) -> None:
+    try:
+        text = formats.dumps(puzzles, format=fmt, alphabet=alphabet)
+    except ValueError as exc:
+        raise InputError(f"{out}: {exc}") from None
+    write_text(out, text, force)
+
+
+# -- progress and messages on standard error ---------------------------------------------------
+
+class Progress:
+    """A progress bar on standard error with count, rate and ETA, shown only when standard error is a
+    terminal and ``quiet`` is off; :meth:`echo` prints a line (to either stream) without tearing it."""
+
+    def __init__(self, total: int, label: str, unit: str, *, quiet: bool = False) -> None:
+        self.unit, self.started, self.done = unit, time.perf_counter(), 0
+        self.bar = None
+        if not quiet and total > 1 and sys.stderr.isatty():
+            self.bar = click.progressbar(length=total, label=label, file=sys.stderr, show_pos=True, show_eta=True,
+                                         item_show_func=lambda rate: rate)
+
+    def __enter__(self) -> Progress:
+        if self.bar is not None:
+            self.bar.__enter__()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(*exc)
+
+    def advance(self) -> None:
+        self.done += 1
+        if self.bar is not None:
+            rate = self.done / max(time.perf_counter() - self.started, 1e-9)
+            self.bar.update(1, f"{rate:.2f} {self.unit}/s" if rate < 10 else f"{rate:.0f} {self.unit}/s")
+
+    def echo(self, line: str, *, err: bool = False) -> None:
+        if self.bar is not None:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
+        click.echo(line, err=err)
+        if self.bar is not None:
+            self.bar.render_progress()
+
+
+def warm_up_announced(algorithm: str, puzzles: list[Puzzle], *, quiet: bool = False) -> None:
+    """Compile or load ``algorithm``'s kernels for every shape in ``puzzles`` before any clock starts,
+    saying so on standard error when it takes longer than a second."""
+    message = registry.algorithm(algorithm).warm_up_message
+    shown = threading.Event()
+
+    def announce() -> None:
+        if not quiet and not shown.is_set():
+            shown.set()
+            click.echo(f"{message} ...", err=True)
+
+    for puzzle in {p.shape: p for p in puzzles}.values():
+        timer = threading.Timer(1.0, announce)
+        timer.daemon = True
+        timer.start()
+        try:
+            warm_up(algorithm, puzzle)
+        finally:
+            timer.cancel()

@@ -1,0 +1,206 @@
+"""``deap-sudoku solve``: every puzzle of a file, with any registered algorithm."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+
+import click
+import numpy as np
+
+from ..exact import SearchBudgetExceeded, count_solutions
+from ..grid import Puzzle, format_grid
+from ..io import formats
+from ..runs import plots, registry
+from ..runs.checkpoint import Checkpoint, CheckpointError, run_identity
+from ..runs.interrupt import INTERRUPTED, exit_code, graceful, requested
+from ..runs.task import RunResult, Task, run_task
+from .common import (ALGORITHMS, DEFAULT_ALGORITHM, InputError, Progress, check_format, check_outputs, check_plot,
+                     given, input_options, load, options_for, plural, run_options, warm_up_announced, write_puzzles)
+
+POSEDNESS_NODES = 1000
+MAX_POPULATION_BYTES = 4 << 30
+PEAK_BYTES_PER_CELL = 40  # measured: a 36x36 block GA of 1000 peaks 49 MiB above the bare import
+
+
+@click.command()
+@click.argument("puzzle_file", metavar="FILE|-")
+@click.option("--algorithm", "-a", type=click.Choice(ALGORITHMS), default=DEFAULT_ALGORITHM, show_default=True,
+              help="How to solve: " + "; ".join(f"{a.name}, {a.description}" for a in registry.ALGORITHMS.values())
+                   + ".")
+@input_options
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the run.")
+@run_options
+@click.option("--out", "out", type=click.Path(dir_okay=False), default=None,
+              help="Also write the results, solved grids and unsolved puzzles as given, to this file; "
+                   "with '-' they replace the pictures on standard output.")
+@click.option("--out-format", type=click.Choice(formats.FORMATS), default="line", show_default=True,
+              help="Format of --out.")
+@click.option("--plot", type=click.Path(dir_okay=False), default=None,
+              help="Draw each run's course as an image (.png, .svg, .pdf, ...): best and mean fitness per generation "
+                   f"for the GAs, the score per step for tabu ({', '.join(registry.names(traced=True))}).")
+@click.option("--force", is_flag=True, help="Overwrite --out and --plot if they exist.")
+@click.option("--progress", "progress_every", type=click.IntRange(min=0), is_flag=False, flag_value=0, default=None,
+              metavar="[N]", help="Print every N-th generation (GAs) or step (tabu) on standard error; without N "
+                                  "(or 0) every generation, or every 1000 steps.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar and no compilation notice.")
+@click.option("--checkpoint", type=click.Path(dir_okay=False), default=None,
+              help="Save the run to this file and resume from it if it exists (GAs, one puzzle). "
+                   "A checkpoint is a pickle: use only files you wrote.")
+@click.option("--checkpoint-every", type=click.IntRange(min=1), default=None,
+              help="Generations between checkpoints (default 10; one is also written when the run stops).")
+def solve(puzzle_file: str, algorithm: str, fmt: str | None, box: str | None, alphabet: str | None, seed: int,
+          out: str | None, out_format: str, plot: str | None, force: bool, progress_every: int | None, quiet: bool,
+          checkpoint: str | None, checkpoint_every: int | None, **run_params) -> None:
+    """Solve every puzzle in FILE (or standard input) and print the grids.
+
+    The grids go to standard output (or, with --out -, the results in --out-format), everything
+    else to standard error: one status line per puzzle, progress, notices.  Exit code 0 when every
+    puzzle is solved, 1 when one is not (the best grid is printed), 2 for bad input or usage, 130
+    when interrupted by Ctrl-C and 143 by SIGTERM (the GAs and tabu search stop at the next
+    generation, print their best grid and write their final checkpoint).
+    """
+    record = registry.algorithm(algorithm)
+    options = options_for(algorithm, given(run_params))
+    _applies("--progress", progress_every, algorithm, registry.names(stoppable=True))
+    _applies("--plot", plot, algorithm, registry.names(traced=True))
+    _applies("--checkpoint", checkpoint, algorithm, registry.names(checkpointable=True))
+    if checkpoint_every is not None and checkpoint is None:
+        raise click.UsageError("--checkpoint-every needs --checkpoint")
+    check_outputs({"--out": out, "--plot": plot}, force)
+    check_plot(plot)
+    puzzles = load(puzzle_file, fmt, box, alphabet)
+    if out is not None:
+        for puzzle in {p.shape: p for p in puzzles}.values():
+            check_format("--out-format", out_format, alphabet, puzzle)
+    _refuse_huge_population(options.get("population"), puzzles)
+    saving = None
+    if checkpoint is not None:
+        saving = _checkpoint(checkpoint, checkpoint_every or 10, algorithm, puzzles, seed, options)
+    warm_up_announced(algorithm, puzzles, quiet=quiet)
+
+    pictures = out != "-"  # with --out - standard output holds the results alone
+    several = len(puzzles) > 1
+    show = (lambda line: click.echo(line, err=True)) if progress_every is not None else None
+    results: list[Puzzle] = []
+    courses: list[tuple[str, registry.Objective, registry.Trace]] = []
+    unsolved = 0
+    signum = None
+    try:
+        with graceful(cooperative=record.stoppable), \
+                Progress(len(puzzles), f"solving with {algorithm}", "puzzles",
+                         quiet=quiet or progress_every is not None) as bar:
+            try:
+                for number, puzzle in enumerate(puzzles, start=1):
+                    name = f"puzzle {number} of {len(puzzles)}" if several else ""
+                    if several:
+                        header = f"{name}, {puzzle.shape.name}, {plural(puzzle.num_givens, 'given')}:"
+                        bar.echo(header, err=not pictures)
+                    result = run_task(Task(algorithm, puzzle, seed=seed, options=options), requested=requested,
+                                      progress=show, progress_every=progress_every or None, checkpoint=saving)
+                    if pictures:
+                        bar.echo(format_grid(puzzle.shape, np.array(result.grid)))
+                    if result.trace is not None:
+                        courses.append((f"puzzle {number}" if several else "", result.objective, result.trace))
+                    if result.note == INTERRUPTED:
+                        signum = requested()
+                        saved = f"; checkpoint in {checkpoint}" if checkpoint else ""
+                        bar.echo(f"interrupted after {_count(result)}: best so far above, "
+                                 f"{result.objective.describe(result.fitness)}{saved}", err=True)
+                        break
+                    bar.echo(f"{name + ': ' if several else ''}{_status(result)}{_posedness(puzzle, result)}",
+                             err=True)
+                    unsolved += not result.solved
+                    results.append(puzzle.filled(result.grid) if result.solved else puzzle)
+                    bar.advance()
+            except KeyboardInterrupt:
+                signum = requested() or signal.SIGINT
+                click.echo(f"interrupted: {len(results)} of {plural(len(puzzles), 'puzzle')} done", err=True)
+    finally:
+        with graceful():  # a signal now cannot cut the outputs short
+            if out is not None and results:
+                write_puzzles(out, results, out_format, alphabet, force)
+            if plot is not None and courses:
+                title = f"{algorithm} on {_short_name(puzzle_file)}"
+                plots.plot_convergence(courses, plot, title=title, overwrite=force)
+    sys.exit(exit_code(signum) if signum else 1 if unsolved else 0)
+
+
+def _applies(option: str, value: object, algorithm: str, algorithms: tuple[str, ...]) -> None:
+    if value is not None and algorithm not in algorithms:
+        raise click.UsageError(f"{option} does not apply to {algorithm}; it applies to {', '.join(algorithms)}")
+
+
+def _short_name(path: str) -> str:
+    return "standard input" if path == "-" else os.path.basename(path)
+
+
+def _count(result: RunResult) -> str:
+    """What the run spent: generations and evaluations (GAs), steps and moves scored (tabu)."""
+    if result.steps:
+        return f"{plural(result.steps, 'step')}, {plural(result.evaluations, 'move')} scored"
+    return f"{plural(result.generations, 'generation')}, {plural(result.evaluations, 'evaluation')}"
+
+
+def _status(result: RunResult) -> str:
+    """One line on how the run ended."""
+    seconds = f"{result.seconds:.3f} s"
+    spent = f" ({_count(result)})" if result.objective is not None else ""
+    if result.solved:
+        return f"solved in {seconds}{spent}"
+    if result.algorithm == "backtracking":
+        return "no solution: the search found none" if result.note == "exhausted" else f"not solved: {result.note}"
+    if result.note.startswith("no solution"):
+        return result.note
+    if result.objective is None:
+        return f"not solved: {result.note}"
+    why = STOP_REASONS.get(result.note, result.note)
+    return (f"no solution found within the budget: stopped by {why} after {seconds} ({_count(result)}); "
+            f"best fitness: {result.objective.describe(result.fitness)}")
+
+
+STOP_REASONS = {"generations": "the generation budget", "time": "the time budget", "steps": "the step budget",
+                "evaluations": "the evaluation budget", "stagnation": "stagnation (the best equals the mean)",
+                "no improvement": "a run without improvement", "no moves": "a board with no move left"}
+
+
+def _refuse_huge_population(population: int | None, puzzles: list[Puzzle]) -> None:
+    """Refuse, before allocating anything, a population whose run would need more than 4 GiB
+    (grids, offspring and the batched fitness's temporaries: ``PEAK_BYTES_PER_CELL`` per cell)."""
+    if population is None:
+        return
+    cells = max(p.shape.cells for p in puzzles)
+    needed = population * cells * PEAK_BYTES_PER_CELL
+    if needed > MAX_POPULATION_BYTES:
+        raise InputError(f"--population {population} of {cells}-cell grids needs about {needed / 2**30:.0f} GiB; "
+                         f"the limit is {MAX_POPULATION_BYTES >> 30} GiB")
+
+
+def _posedness(puzzle: Puzzle, result: RunResult) -> str:
+    """What a small exact search adds: a solved puzzle with other solutions, or an unsolved one
+    with none.  Nothing when the search cannot tell within :data:`POSEDNESS_NODES` nodes."""
+    try:
+        if result.solved:
+            if count_solutions(puzzle, limit=2, max_nodes=POSEDNESS_NODES) > 1:
+                return "; the puzzle has more than one solution, this is one of them"
+        elif not result.note.startswith("no solution") and result.note != "exhausted" \
+                and count_solutions(puzzle, limit=1, max_nodes=POSEDNESS_NODES) == 0:
+            return "; the puzzle has no solution (an exact search proves it)"
+    except SearchBudgetExceeded:
+        pass
+    return ""
+
+
+def _checkpoint(path: str, every: int, algorithm: str, puzzles: list[Puzzle], seed: int, options: dict) -> Checkpoint:
+    """The checkpoint of a GA run on one puzzle; a file of another run is refused before anything runs."""
+    if len(puzzles) != 1:
+        raise InputError(f"--checkpoint needs a file with one puzzle; this one has {len(puzzles)}")
+    checkpoint = Checkpoint(path, every, run_identity(puzzles[0], algorithm, seed, options))
+    try:
+        state = checkpoint.read()
+    except CheckpointError as exc:
+        raise InputError(str(exc)) from None
+    if state is not None:
+        click.echo(f"resuming from {path} at generation {state['generation']}", err=True)
+    return checkpoint
