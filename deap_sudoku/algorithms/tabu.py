@@ -87,7 +87,7 @@ def tabu_search(puzzle: Puzzle, *, rng: random.Random, candidates: int = 100, mo
     ``"boards"`` (documented) or ``"cells"`` (``tenure`` steps, with aspiration);
     ``restrict``: narrow the start by propagation.  ``rng`` draws the start and
     every move.  ``callback(step, score, best_score)`` is called every
-    ``report_every`` steps, for progress; ``requested()`` is asked every 256
+    ``report_every`` steps, for progress; ``requested()`` and the clock are asked every 32
     steps, and a true answer ends the search.
     """
     if moves not in MOVES or memory not in MEMORIES:
@@ -120,7 +120,7 @@ def tabu_search(puzzle: Puzzle, *, rng: random.Random, candidates: int = 100, mo
     trace, spacing = [(0, score, best_score)], 1
     reason = ""
     while score and movable and step < max_steps:
-        if step % 256 == 0:
+        if step % 32 == 0:
             if max_seconds is not None and time.perf_counter() - started >= max_seconds:
                 reason = "time"
                 break

@@ -145,11 +145,12 @@ def _under_scoop(ctx: click.Context, workers: int, hosts: str | None, hostfile: 
     """Run this very command again under ``python -m scoop`` (which starts a file, so it is given the
     installed package's ``__main__.py``), without the SCOOP options; its exit code."""
     entry = importlib.util.find_spec("deap_sudoku.__main__").origin  # found, not imported
-    launcher = [sys.executable, "-m", "scoop", "-n", str(workers)]
+    launcher = [sys.executable, "-m", "scoop"]
     if hosts:
         launcher += ["--hosts", *hosts.split(",")]
     if hostfile:
         launcher += ["--hostfile", hostfile]
+    launcher += ["-n", str(workers)]  # after the hosts, which would take every word up to the next option
     command = [entry, *_command_line(ctx, drop=SCOOP_OPTIONS)]
     try:
         return subprocess.run(launcher + command).returncode

@@ -149,12 +149,12 @@ def _status(result: RunResult) -> str:
     spent = f" ({_count(result)})" if result.objective is not None else ""
     if result.solved:
         return f"solved in {seconds}{spent}"
-    if result.algorithm == "backtracking":
-        return "no solution: the search found none" if result.note == "exhausted" else f"not solved: {result.note}"
+    if result.algorithm == "backtracking" and result.note == "exhausted":
+        return f"no solution: the search found none in {seconds}"
     if result.note.startswith("no solution"):
         return result.note
     if result.objective is None:
-        return f"not solved: {result.note}"
+        return f"not solved after {seconds}: {result.note}"
     why = STOP_REASONS.get(result.note, result.note)
     return (f"no solution found within the budget: stopped by {why} after {seconds} ({_count(result)}); "
             f"best fitness: {result.objective.describe(result.fitness)}")

@@ -1,0 +1,370 @@
+"""The command line keeps its word: options checked before any work, time budgets for every
+algorithm, progress on a terminal, clean streams, SCOOP from an installed package, plots, and
+consistent options (issue 13)."""
+
+import dataclasses
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from deap_sudoku import loads, read
+from deap_sudoku.cli import main
+from deap_sudoku.exact import verify
+from deap_sudoku.runs import registry, task
+
+from tests.conftest import REPO, unsolvable
+
+EASY = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
+NINE = str(REPO / "data" / "9x9.txt")
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(main, list(args), input=input, catch_exceptions=False)
+
+
+def refused_before_work(result, *fragments):
+    """Exit 2, the message, and nothing solved: no grid, no status line."""
+    assert result.exit_code == 2, result.output
+    for fragment in fragments:
+        assert fragment in result.output
+    assert "solved" not in result.output and "|" not in result.stdout and "Traceback" not in result.output
+
+
+# -- validate before work ---------------------------------------------------------------------
+
+def test_outputs_that_cannot_be_written_are_refused_before_any_puzzle_is_solved(tmp_path):
+    refused_before_work(run("solve", NINE, "--plot", str(tmp_path / "conv.xyz")),
+                        "unknown image extension .xyz; use one of", ".png", ".svg")
+    refused_before_work(run("solve", NINE, "--plot", str(tmp_path / "conv")), "no image extension")
+    refused_before_work(run("solve", NINE, "--out", str(tmp_path / "nodir" / "x.txt")), "does not exist")
+    refused_before_work(run("solve", NINE, "--out", str(tmp_path)), "is a directory")
+    (tmp_path / "kept.txt").write_text("mine")
+    refused_before_work(run("solve", NINE, "--out", str(tmp_path / "kept.txt")), "use --force")
+    assert (tmp_path / "kept.txt").read_text() == "mine"
+    refused_before_work(run("bench", NINE, "--json", "-", "--csv", "-"), "--json and --csv both write to standard output")
+    refused_before_work(run("solve", str(REPO / "data" / "6x6.txt"), "--out", "-", "--out-format", "lloyd"),
+                        "--out-format lloyd: the lloyd format holds square boxes only")
+
+
+def test_plot_without_matplotlib_is_refused_with_the_install_command(monkeypatch, tmp_path):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib now raises ImportError
+    refused_before_work(run("solve", NINE, "--plot", str(tmp_path / "c.png")),
+                        'plots need matplotlib', 'pip install "deap_sudoku[plot]"')
+    refused_before_work(run("bench", NINE, "--plot", str(tmp_path / "b.png")), 'pip install "deap_sudoku[plot]"')
+
+
+@pytest.mark.parametrize("args, message", [
+    (["-a", "tabu", "--population", "5"], "--population does not apply to tabu; it applies to memetic, block-ga"),
+    (["-a", "memetic", "--max-steps", "5"], "--max-steps does not apply to memetic; it applies to tabu, tabu-swap"),
+    (["-a", "propagation", "--max-seconds", "1"], "--max-seconds does not apply to propagation"),
+    (["-a", "block-ga", "--tournament-size", "3"], "--tournament-size does not apply to block-ga; it applies to row-ga"),
+    (["-a", "memetic", "--fitness", "closeness"], "--fitness does not apply to memetic; it applies to block-ga"),
+    (["-a", "block-ga", "--select", "sus", "--fitness", "distinct"], "Invalid value for '--fitness'"),
+    (["-a", "backtracking", "--progress"], "--progress does not apply to backtracking"),
+    (["-a", "analyzer", "--plot", "x.png"], "--plot does not apply to analyzer; it applies to memetic"),
+    (["-a", "tabu", "--checkpoint", "x.ckpt"], "--checkpoint does not apply to tabu"),
+    (["--checkpoint-every", "3"], "--checkpoint-every needs --checkpoint"),
+])
+def test_an_option_the_algorithm_does_not_take_is_a_usage_error(args, message, tmp_path):
+    refused_before_work(run("solve", NINE, *args), message)
+
+
+def test_bench_refuses_options_no_chosen_algorithm_takes_and_says_which_take_the_others(tmp_path):
+    refused_before_work(run("bench", NINE, "-a", "tabu", "--population", "5"),
+                        "--population does not apply to tabu")
+    refused_before_work(run("bench", NINE, "-a", "tabu", "-a", "backtracking", "--population", "5"),
+                        "--population applies to none of tabu, backtracking")
+    mixed = run("bench", str(REPO / "data" / "4x4.txt"), "-a", "tabu", "-a", "backtracking", "--max-steps", "50",
+                "--json", str(tmp_path / "b.json"))
+    assert mixed.exit_code == 0 and "note: --max-steps applies to tabu only" in mixed.stderr
+    refused_before_work(run("bench", NINE, "--hosts", "127.0.0.1"), "--hosts and --hostfile need --workers")
+
+
+def test_generate_refuses_what_it_cannot_make_at_once_and_bounds_the_rest(tmp_path):
+    started = time.perf_counter()
+    refused = run("generate", "--box", "2x2", "--difficulty", "expert")
+    assert refused.exit_code == 2 and "no 4x4 (2x2 boxes) puzzle is expert" in refused.output
+    assert time.perf_counter() - started < 1
+    assert run("generate", "--box", "2x2", "--difficulty", "easy").exit_code == 0
+    assert run("generate", "--difficulty", "hard", "--any").exit_code == 2
+    assert run("generate", "--givens", "30", "--max-seconds", "5").exit_code == 2
+    assert run("generate", "--box", "2x2", "--givens", "17").exit_code == 2
+    started = time.perf_counter()
+    bounded = run("generate", "--box", "4x4", "--difficulty", "hard", "--max-seconds", "2")
+    assert time.perf_counter() - started < 8
+    assert bounded.exit_code == 1 and "no hard 16x16 (4x4 boxes) puzzle in" in bounded.stderr
+    assert "within 2 s; try a larger --max-seconds" in bounded.stderr and bounded.stdout == ""
+
+
+# -- budgets ----------------------------------------------------------------------------------
+
+def _reported_seconds(stderr: str) -> float:
+    return float(re.search(r"after ([0-9.]+) s", stderr).group(1))
+
+
+@pytest.mark.parametrize("algorithm, extra", [("memetic", []), ("block-ga", []), ("restart-ga", []),
+                                              ("cell-ga", []), ("row-ga", []), ("tabu", ["--max-steps", "100000000"]),
+                                              ("tabu-swap", ["--max-steps", "100000000"])])
+def test_max_seconds_stops_every_heuristic_within_the_tolerance(algorithm, extra, tmp_path):
+    """A puzzle with no solution keeps every GA and tabu running until the time budget (the block
+    GA may stop earlier, on stagnation, its documented criterion)."""
+    path = tmp_path / "none.txt"
+    path.write_text(unsolvable().format())
+    budget = [] if extra else ["--max-generations", "100000000"]
+    result = run("solve", str(path), "-a", algorithm, "--max-seconds", "0.6", *budget, *extra)
+    assert result.exit_code == 1
+    seconds = _reported_seconds(result.stderr)
+    if "stagnation" in result.stderr:
+        assert algorithm == "block-ga" and seconds <= 0.7
+    else:
+        assert "stopped by the time budget" in result.stderr and abs(seconds - 0.6) <= 0.1
+
+
+def test_max_seconds_stops_backtracking_within_the_tolerance(shared_data):
+    path = shared_data / "lloyd_amos_aco" / "general" / "inst25x25_40_4.txt"  # takes seconds
+    result = run("solve", str(path), "-a", "backtracking", "--max-seconds", "0.5")
+    assert result.exit_code == 1 and "no answer within 0.5 s" in result.stderr
+    assert abs(float(re.search(r"not solved after ([0-9.]+) s", result.stderr).group(1)) - 0.5) <= 0.1
+    assert "the puzzle has no solution" not in result.stderr
+
+
+def test_kernel_warm_up_is_announced_and_never_counted(monkeypatch):
+    """A warm-up that takes 1.5 s is announced once on stderr and kept out of the reported time."""
+    record = registry.ALGORITHMS["backtracking"]
+    calls = []
+
+    def slow(puzzle):
+        calls.append(puzzle.shape)
+        time.sleep(1.5)
+
+    monkeypatch.setitem(registry.ALGORITHMS, "backtracking",
+                        dataclasses.replace(record, warm_up=slow, warm_up_message="compiling the test kernel"))
+    monkeypatch.setattr(task, "_WARM", set())
+    result = run("solve", NINE, "-a", "backtracking")
+    assert result.exit_code == 0 and len(calls) == 1
+    assert result.stderr.count("compiling the test kernel") == 1
+    times = [float(t) for t in re.findall(r"solved in ([0-9.]+) s", result.stderr)]
+    assert len(times) == 5 and max(times) < 0.5
+    quiet = run("solve", NINE, "-a", "backtracking", "--quiet")  # warmed up already in this process
+    assert "compiling" not in quiet.stderr and len(calls) == 1
+
+
+# -- progress ---------------------------------------------------------------------------------
+
+def _on_a_terminal(args: list[str]) -> tuple[str, str]:
+    """Run the command with standard error on a pseudo-terminal; (stdout, what the terminal showed)."""
+    import pty
+    leader, follower = pty.openpty()
+    process = subprocess.Popen([sys.executable, "-m", "deap_sudoku", *args], stdout=subprocess.PIPE,
+                               stderr=follower, text=True)
+    os.close(follower)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        shown += chunk
+    stdout = process.stdout.read()
+    process.wait(timeout=120)
+    os.close(leader)
+    return stdout, shown.decode(errors="replace")
+
+
+@pytest.mark.slow
+def test_bench_and_multi_puzzle_solve_show_a_progress_bar_only_on_a_terminal(tmp_path):
+    stdout, terminal = _on_a_terminal(["bench", str(REPO / "data" / "testdata" / "easy.txt"), "-a", "backtracking",
+                                       "--runs", "2"])
+    assert re.search(r"20 runs .*20/20", terminal) and "runs/s" in terminal
+    assert stdout.startswith("| dataset |")
+    stdout, terminal = _on_a_terminal(["solve", NINE, "-a", "backtracking"])
+    assert re.search(r"solving with backtracking .*5/5", terminal) and "puzzles/s" in terminal
+    assert stdout.count("-+-") == 4 * 5 and "puzzle 5 of 5: solved" in terminal
+    stdout, terminal = _on_a_terminal(["solve", NINE, "-a", "backtracking", "--quiet"])
+    assert "puzzles/s" not in terminal and "puzzle 5 of 5: solved" in terminal
+    stdout, terminal = _on_a_terminal(["generate", "--count", "3", "--givens", "30"])
+    assert "making 3 puzzles" in terminal and "3/3" in terminal and len(stdout.splitlines()) == 3
+    piped = subprocess.run([sys.executable, "-m", "deap_sudoku", "solve", NINE, "-a", "backtracking"],
+                           capture_output=True, text=True, timeout=60)
+    assert "puzzles/s" not in piped.stderr and "solving with" not in piped.stderr
+
+
+def test_each_puzzle_has_its_header_before_its_grid_and_one_status_line():
+    result = run("solve", NINE, "-a", "backtracking")
+    headers = [i for i, line in enumerate(result.stdout.splitlines()) if line.startswith("puzzle ")]
+    assert headers == [0, 12, 24, 36, 48]  # each header, then its 11-line picture
+    assert result.stdout.splitlines()[0] == "puzzle 1 of 5, 9x9 (3x3 boxes), 26 givens:"
+    assert [line.split(":")[0] for line in result.stderr.splitlines()] == [f"puzzle {i} of 5" for i in range(1, 6)]
+
+
+# -- streams ----------------------------------------------------------------------------------
+
+def test_out_dash_and_json_dash_give_parseable_standard_output():
+    answer = run("solve", "-", "--out", "-", input=EASY + "\n")
+    assert answer.exit_code == 0
+    [solution] = loads(answer.stdout)
+    assert verify(solution, loads(EASY)[0]) and answer.stdout.count("\n") == 1
+    assert "solved in" in answer.stderr
+    several = run("solve", NINE, "--out", "-", "-a", "backtracking")
+    assert len(loads(several.stdout)) == 5 and "puzzle 1 of 5, 9x9" in several.stderr
+    document = run("bench", str(REPO / "data" / "4x4.txt"), "-a", "backtracking", "--json", "-")
+    assert document.exit_code == 0 and len(json.loads(document.stdout)["runs"]) == 3
+    table = run("bench", str(REPO / "data" / "4x4.txt"), "-a", "backtracking", "--csv", "-")
+    assert table.stdout.startswith("dataset,algorithm,series,runs")
+
+
+# -- SCOOP from an installed package ----------------------------------------------------------
+
+BENCH = ["bench", str(REPO / "data" / "testdata" / "hard.txt"), "-a", "tabu", "-a", "block-ga", "--limit", "2",
+         "--runs", "2", "--max-steps", "3000", "--max-generations", "20", "--population", "30"]
+KEYS = ("dataset", "algorithm", "index", "seed", "solved", "generations", "steps", "evaluations", "fitness")
+
+
+def _runs(path) -> list[dict]:
+    return [{k: r[k] for k in KEYS} for r in json.loads(path.read_text())["runs"]]
+
+
+@pytest.mark.slow
+def test_bench_workers_from_an_installed_wheel_in_a_fresh_venv_gives_the_serial_results(tmp_path):
+    """Build the wheel, install it into a fresh virtual environment (its dependencies borrowed from
+    this one, the checkout out of reach), and run ``bench --workers 2`` from an unrelated folder."""
+    import sysconfig
+    wheels = tmp_path / "wheels"
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(REPO)],
+                   check=True, capture_output=True, timeout=300)
+    fresh = tmp_path / "fresh"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(fresh)], check=True, timeout=120)
+    python = fresh / "bin" / "python"
+    site = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    import zipfile
+    with zipfile.ZipFile(next(wheels.glob("deap_sudoku-*.whl"))) as wheel:
+        wheel.extractall(site)  # installing a pure wheel is unpacking it
+    with open(os.path.join(site, "borrowed.pth"), "w") as borrowed:
+        borrowed.write(sysconfig.get_path("purelib") + "\n")  # a path line: its own .pth files stay unread
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    where = subprocess.run([str(python), "-c", "import deap_sudoku; print(deap_sudoku.__file__)"], cwd=elsewhere,
+                           capture_output=True, text=True, check=True).stdout
+    assert where.startswith(site), where
+    serial, parallel = tmp_path / "serial.json", tmp_path / "scoop.json"
+    assert run(*BENCH, "--json", str(serial)).exit_code == 0
+    completed = subprocess.run([str(python), "-m", "deap_sudoku", *BENCH, "--workers", "2", "--json", str(parallel)],
+                               capture_output=True, text=True, timeout=300, cwd=elsewhere)
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    assert "Traceback" not in completed.stdout + completed.stderr
+    assert completed.stdout.startswith("| dataset |")
+    assert _runs(serial) == _runs(parallel) and len(_runs(serial)) == 8
+
+
+# -- plots ------------------------------------------------------------------------------------
+
+def _figure_of(monkeypatch, args):
+    """Run the command and keep the Figure it draws."""
+    from deap_sudoku.runs import plots
+    drawn = []
+    for name in ("plot_convergence", "plot_summary"):
+        original = getattr(plots, name)
+
+        def keep(*a, _original=original, **k):
+            drawn.append(_original(*a, **k))
+            return drawn[-1]
+        monkeypatch.setattr(plots, name, keep)
+    result = run(*args)
+    assert len(drawn) == 1, result.output
+    return result, drawn[0]
+
+
+@pytest.mark.parametrize("algorithm, unit, series, fitness", [
+    ("restart-ga", "generation", ["best", "mean"], "fitness: threats (higher is better)"),
+    ("tabu", "step", ["current", "best"], "fitness: collisions (lower is better)"),
+    ("memetic", "generation", ["best", "mean"], "fitness: collisions (lower is better)"),
+])
+def test_every_heuristic_plots_its_course_with_the_fitness_named_and_its_target(algorithm, unit, series, fitness,
+                                                                               monkeypatch, tmp_path):
+    path = tmp_path / "course.png"
+    result, figure = _figure_of(monkeypatch, ["solve", NINE, "-a", algorithm, "--plot", str(path),
+                                              *(["--max-generations", "5"] if algorithm == "restart-ga" else [])])
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    [axis] = figure.axes
+    assert axis.get_title() == f"{algorithm} on 9x9.txt"
+    assert axis.get_xlabel() == f"{unit} (count)" and axis.get_ylabel() == fitness
+    legend = [text.get_text() for text in axis.get_legend().get_texts()]
+    assert legend[:5] == [f"puzzle {i}" for i in range(1, 6)] and legend[5:7] == series
+    assert re.fullmatch(r"target \d+ \(solved\)", legend[7])
+    lines = [line for line in axis.get_lines() if line.get_linestyle() != ":"]  # all but the target
+    assert len(lines) >= 2 * 5
+    if algorithm == "memetic":  # solved in generation 0: one point each, so drawn with markers
+        assert all(line.get_marker() not in ("", "None") for line in lines)
+        assert axis.get_ylim()[1] - axis.get_ylim()[0] >= 2
+
+
+def test_bench_plots_categories_as_bars_and_points_with_a_readable_log_axis(monkeypatch, tmp_path):
+    files = [str(REPO / "data" / "testdata" / f"{level}.txt") for level in ("easy", "hard")]
+    result, figure = _figure_of(monkeypatch, ["bench", *files, "-a", "backtracking", "-a", "propagation",
+                                              "--limit", "3", "--plot", str(tmp_path / "b.png"),
+                                              "--plot-by", "dataset"])
+    rate, seconds = figure.axes
+    assert figure._suptitle.get_text() == "backtracking, propagation on easy.txt, hard.txt"
+    assert len(rate.patches) == 4  # grouped bars: 2 datasets x 2 algorithms
+    assert all(line.get_linestyle() == "None" for line in seconds.get_lines() if len(line.get_xdata()) > 1)
+    assert [t.get_text() for t in seconds.get_xticklabels()] == ["easy.txt", "hard.txt"]
+    figure.canvas.draw()
+    labelled = [t.get_text() for t in seconds.get_yticklabels() if t.get_text()
+                and seconds.get_ylim()[0] <= t.get_position()[1] <= seconds.get_ylim()[1]]
+    assert len(labelled) >= 2, labelled
+    assert seconds.get_ylabel() == "median wall time per run (s)"
+
+
+def test_lines_of_series_with_equal_values_stay_apart(monkeypatch, tmp_path):
+    files = []
+    for i, puzzle in enumerate(read(REPO / "data" / "9x9.txt")[:2]):
+        files.append(tmp_path / f"{i}.txt")
+        files[-1].write_text(puzzle.format())
+    result, figure = _figure_of(monkeypatch, ["bench", *map(str, files), "-a", "backtracking", "-a", "memetic",
+                                              "--group-by", "givens", "--plot", str(tmp_path / "p.png")])
+    rate = figure.axes[0]
+    drawn = [line for line in rate.get_lines() if line.get_marker() != "_"]  # not the error bars' caps
+    xs = {tuple(line.get_xdata()) for line in drawn}
+    assert len(xs) == 2 and len({line.get_marker() for line in drawn}) == 2  # both at 100 %, side by side
+
+
+# -- consistency ------------------------------------------------------------------------------
+
+def test_every_command_takes_h_and_every_option_has_help():
+    assert run("-h").exit_code == 0
+    for name, command in main.commands.items():
+        assert run(name, "-h").exit_code == 0
+        for param in command.params:
+            if isinstance(param, click.Option) and param.name != "help":
+                assert param.help, f"{name} {param.opts[0]} has no help text"
+
+
+def test_bench_and_solve_default_to_the_same_algorithm_and_take_the_ga_settings(tmp_path):
+    defaults = {name: next(p.default for p in main.commands[name].params if p.name.startswith("algorithm"))
+                for name in ("solve", "bench")}
+    assert defaults["solve"] == "memetic" and defaults["bench"] == ("memetic",)
+    result = run("solve", str(REPO / "data" / "4x4.txt"), "-a", "row-ga", "--population", "30", "--cxpb", "0.5",
+                 "--mutpb", "0.5", "--tournament-size", "2")
+    assert result.exit_code == 0
+    block = run("solve", str(REPO / "data" / "testdata" / "expert.txt"), "-a", "block-ga", "--select", "sus",
+                "--fitness", "closeness", "--population", "20", "--max-generations", "2")
+    assert block.exit_code == 1 and "best fitness: closeness" in block.stderr
+    assert run("bench", str(REPO / "data" / "4x4.txt"), "-a", "block-ga", "--select", "sus", "--fitness", "closeness",
+               "--population", "20").exit_code == 0
+
+
+def test_counts_have_their_plurals():
+    one = run("check", "-", input=EASY + "\n")
+    assert "1 valid puzzle, 0 errors" in one.output
+    single = run("check", "-", input="1" + "." * 80 + "\n")
+    assert ", 1 given (1 %)" in single.output
