@@ -10,11 +10,11 @@ start=$(date +%s.%N)
 deap-sudoku "${work[@]}" --json "$out/serial.json" > /dev/null 2>&1
 serial=$(echo "$(date +%s.%N) - $start" | bc)
 start=$(date +%s.%N)
-python -m scoop --hosts 127.0.0.1 -n 2 deap_sudoku/__main__.py "${work[@]}" --json "$out/scoop.json" > /dev/null 2>&1
+deap-sudoku "${work[@]}" --workers 2 --hosts 127.0.0.1 --json "$out/scoop.json" > /dev/null 2>&1
 parallel=$(echo "$(date +%s.%N) - $start" | bc)
 python - "$out/serial.json" "$out/scoop.json" <<'PY'
 import json, sys
-keys = ("dataset", "algorithm", "index", "seed", "solved", "generations", "evaluations")
+keys = ("dataset", "algorithm", "index", "seed", "solved", "generations", "steps", "evaluations")
 runs = [[tuple(r[k] for k in keys) for r in json.load(open(p))["runs"]] for p in sys.argv[1:]]
 print("same results:", runs[0] == runs[1], f"({len(runs[0])} runs)")
 PY

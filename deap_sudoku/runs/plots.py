@@ -115,11 +115,16 @@ def _readable_ranges(axis, runs, targets: list[float]) -> None:
         axis.set_ylim(min(ys) - 1, max(ys) + 1)
 
 
-def _log_seconds(axis) -> None:
-    """A log time axis that labels 1-2-5 steps with plain numbers, not only the powers of ten."""
+def _log_seconds(axis, seconds: list[float]) -> None:
+    """A log time axis labelled with plain numbers: at 1-2-5 steps over up to two decades (so that
+    more than one tick is labelled), at the powers of ten over more."""
+    import math
+
     from matplotlib.ticker import FuncFormatter, LogLocator
     axis.set_yscale("log")
-    axis.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    positive = [value for value in seconds if value > 0]
+    decades = math.log10(max(positive) / min(positive)) if positive else 0
+    axis.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0) if decades <= 2 else (1.0,)))
     axis.yaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
     axis.yaxis.set_minor_formatter(FuncFormatter(lambda value, _: ""))
 
@@ -140,6 +145,7 @@ def plot_summary(rows: list[dict], path: str | None = None, *, by: str = "givens
     series = list(dict.fromkeys(r["series"] for r in rows))
     datasets = list(dict.fromkeys(r["dataset"] for r in rows))
     width = 0.8 / max(len(series), 1)
+    every_second: list[float] = []
     for number, line in enumerate(series):
         marker, style = _STYLES[number % len(_STYLES)]
         mine = [r for r in rows if r["series"] == line]
@@ -154,22 +160,27 @@ def plot_summary(rows: list[dict], path: str | None = None, *, by: str = "givens
         seconds = [r["seconds_median"] for r in mine]
         colour = f"C{number % 10}"
         if by == "givens":
-            rate_axis.errorbar(xs, rate, yerr=errors, marker=marker, linestyle=style, capsize=3, color=colour,
-                               label=line)
+            rate_axis.errorbar(xs, rate, yerr=errors, marker=marker, linestyle=style, capsize=2, elinewidth=0.8,
+                               color=colour, label=line)
             time_axis.plot(xs, seconds, marker=marker, linestyle=style, color=colour, label=line)
         else:
-            rate_axis.bar(xs, rate, width=width, yerr=errors, capsize=3, color=colour, alpha=0.85, label=line)
+            rate_axis.bar(xs, rate, width=width, yerr=errors, capsize=3, color=colour, alpha=0.85,
+                          error_kw={"elinewidth": 0.8}, label=line)
+            for x, r in zip(xs, mine):  # the count at the foot of each bar, readable even at 0 %
+                rate_axis.text(x, 1.5, f"{r['solved']}/{r['runs']}", ha="center", va="bottom", fontsize=7)
             time_axis.plot(xs, seconds, marker=marker, linestyle="none", markersize=7, color=colour, label=line)
+        every_second += seconds
     rate_axis.set_ylabel("solved (%), 95 % Wilson interval")
     rate_axis.set_ylim(0, 105)
     time_axis.set_ylabel("median wall time per run (s)")
-    _log_seconds(time_axis)
+    _log_seconds(time_axis, every_second)
     if by == "givens":
         time_axis.set_xlabel("givens (% of cells)")
     else:
         time_axis.set_xticks(range(len(datasets)), datasets, rotation=20, ha="right")
         time_axis.set_xlabel("dataset")
-    rate_axis.legend(fontsize=8)
+    rate_axis.legend(fontsize=8, loc="lower left", bbox_to_anchor=(0, 1.01), ncols=min(len(series), 4),
+                     frameon=False)
     if title:
         figure.suptitle(title)
     return _save(figure, path, overwrite)

@@ -41,7 +41,8 @@ def _evolve(algorithm: Callable, toolbox, population_size: int, *, stop: Stop, *
     hof = tools.HallOfFame(1, similar=np.array_equal)
     population, logbook = algorithm(toolbox.population(n=population_size), toolbox, halloffame=hof,
                                     stats=fitness_statistics(), stop=stop, **options)
-    logbook.fitness = toolbox.evaluate.func.__name__.removeprefix("eval_")
+    name = toolbox.evaluate.func.__name__.removeprefix("eval_")
+    logbook.fitness = f"{stop.solved:g} - threats" if name == "threats" else name  # eval_threats is 108 - threats
     logbook.target = stop.solved
     return population, logbook, hof
 
