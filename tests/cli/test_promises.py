@@ -37,6 +37,20 @@ def refused_before_work(result, *fragments):
     assert "solved" not in result.output and "|" not in result.stdout and "Traceback" not in result.output
 
 
+@pytest.fixture
+def watchdog():
+    """Fail, instead of hanging, when a budget is not kept: SIGALRM after 30 s ends the run."""
+    import signal
+
+    def expire(signum, frame):
+        raise AssertionError("the run ignored its time budget (30 s watchdog)")
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.alarm(30)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, previous)
+
+
 # -- validate before work ---------------------------------------------------------------------
 
 def test_outputs_that_cannot_be_written_are_refused_before_any_puzzle_is_solved(tmp_path):
@@ -87,7 +101,7 @@ def test_bench_refuses_options_no_chosen_algorithm_takes_and_says_which_take_the
     refused_before_work(run("bench", NINE, "--hosts", "127.0.0.1"), "--hosts and --hostfile need --workers")
 
 
-def test_generate_refuses_what_it_cannot_make_at_once_and_bounds_the_rest(tmp_path):
+def test_generate_refuses_what_it_cannot_make_at_once_and_bounds_the_rest(tmp_path, watchdog):
     started = time.perf_counter()
     refused = run("generate", "--box", "2x2", "--difficulty", "expert")
     assert refused.exit_code == 2 and "no 4x4 (2x2 boxes) puzzle is expert" in refused.output
@@ -112,7 +126,7 @@ def _reported_seconds(stderr: str) -> float:
 @pytest.mark.parametrize("algorithm, extra", [("memetic", []), ("block-ga", []), ("restart-ga", []),
                                               ("cell-ga", []), ("row-ga", []), ("tabu", ["--max-steps", "100000000"]),
                                               ("tabu-swap", ["--max-steps", "100000000"])])
-def test_max_seconds_stops_every_heuristic_within_the_tolerance(algorithm, extra, tmp_path):
+def test_max_seconds_stops_every_heuristic_within_the_tolerance(algorithm, extra, tmp_path, watchdog):
     """A puzzle with no solution keeps every GA and tabu running until the time budget (the block
     GA may stop earlier, on stagnation, its documented criterion)."""
     path = tmp_path / "none.txt"
@@ -127,7 +141,7 @@ def test_max_seconds_stops_every_heuristic_within_the_tolerance(algorithm, extra
         assert "stopped by the time budget" in result.stderr and abs(seconds - 0.6) <= 0.1
 
 
-def test_max_seconds_stops_backtracking_within_the_tolerance(tmp_path):
+def test_max_seconds_stops_backtracking_within_the_tolerance(tmp_path, watchdog):
     path = tmp_path / "36x36.txt"  # 45 % givens at random: exact search takes far longer than seconds
     assert run("generate", "--box", "6x6", "--givens", "583", "--any", "--format", "grid", "--out", str(path)).exit_code == 0
     result = run("solve", str(path), "-a", "backtracking", "--max-seconds", "0.5")
