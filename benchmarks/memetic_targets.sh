@@ -10,7 +10,7 @@ DATA=${DATA:-../shared/data}
 OUT=benchmarks/results
 mkdir -p "$OUT"
 if [ -n "${SCOOP:-}" ]; then
-    BENCH=(python -m scoop --hosts 127.0.0.1 -n "$SCOOP" deap_sudoku/__main__.py bench)
+    BENCH=(deap-sudoku bench --workers "$SCOOP" --hosts 127.0.0.1)
 else
     BENCH=(deap-sudoku bench)
 fi

@@ -309,7 +309,8 @@ def test_every_heuristic_plots_its_course_with_the_fitness_named_and_its_target(
                                                                                monkeypatch, tmp_path):
     path = tmp_path / "course.png"
     result, figure = _figure_of(monkeypatch, ["solve", NINE, "-a", algorithm, "--plot", str(path),
-                                              *(["--max-generations", "5"] if algorithm == "restart-ga" else [])])
+                                              *{"restart-ga": ["--max-generations", "5"],
+                                                "tabu": ["--max-seconds", "0.3"]}.get(algorithm, [])])
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     [axis] = figure.axes
     assert axis.get_title() == f"{algorithm} on 9x9.txt"
