@@ -128,6 +128,9 @@ def generate(ctx: click.Context, box: str, givens: int | None, difficulty: str |
         raise click.UsageError(f"--givens {givens}: a {shape.name} grid has {shape.cells} cells")
     check_outputs({"--out": out}, force)
     check_format("--format", fmt, alphabet, Puzzle([0] * shape.cells, box=shape))
+    if difficulty is not None and not quiet:
+        click.echo(f"making {plural(count, f'{difficulty} {shape.name} puzzle')}, up to {max_seconds:g} s each",
+                   err=True)
     puzzles = []
     with Progress(count, f"making {plural(count, 'puzzle')}", "puzzles", quiet=quiet) as bar:
         for i in range(count):

@@ -149,7 +149,7 @@ def test_generate_by_difficulty_grades_as_asked():
     from deap_sudoku.exact.generate import grade
     result = run("generate", "--difficulty", "medium", "--count", "2", "--seed", "3")
     assert result.exit_code == 0
-    puzzles = loads(result.output)
+    puzzles = loads(result.stdout)
     assert [grade(p)[0] for p in puzzles] == ["medium", "medium"]
     assert run("generate", "--difficulty", "easy", "--givens", "30").exit_code == 2
     assert run("generate").exit_code == 2

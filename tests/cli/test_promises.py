@@ -115,6 +115,7 @@ def test_generate_refuses_what_it_cannot_make_at_once_and_bounds_the_rest(tmp_pa
     assert time.perf_counter() - started < 8
     assert bounded.exit_code == 1 and "no hard 16x16 (4x4 boxes) puzzle in" in bounded.stderr
     assert "within 2 s; try a larger --max-seconds" in bounded.stderr and bounded.stdout == ""
+    assert bounded.stderr.startswith("making 1 hard 16x16 (4x4 boxes) puzzle, up to 2 s each")  # said at once
 
 
 # -- budgets ----------------------------------------------------------------------------------
