@@ -13,9 +13,8 @@ import click
 from ..runs import bench, plots, registry
 from ..runs.interrupt import exit_code, graceful, requested
 from ..runs.task import RunResult, Task, run_all, scoop_is_running
-from .common import (ALGORITHMS, DEFAULT_ALGORITHM, InputError, Progress, check_outputs, check_plot, flag, given,
-                     load, options_for, plural, run_options, warm_up_announced, write_text)
-from .solve import _refuse_huge_population
+from .common import (ALGORITHMS, DEFAULT_ALGORITHM, Progress, check_outputs, check_plot, flag, given,
+                     load, options_for, plural, refuse_huge_population, run_options, warm_up_announced, write_text)
 
 SCOOP_OPTIONS = ("workers", "hosts", "hostfile")
 """The options that start SCOOP; the command SCOOP then runs gets every other option as given."""
@@ -76,7 +75,7 @@ def bench_command(ctx: click.Context, datasets: tuple[str, ...], algorithms: tup
     for path in datasets:
         name = os.path.basename(path)
         puzzles = load(path)[:limit]
-        _refuse_huge_population(run_params.get("population"), puzzles)
+        refuse_huge_population(run_params.get("population"), puzzles)
         for algorithm in algorithms:
             tasks += [Task(algorithm, puzzle, seed=seed + r, dataset=name, index=i, options=per_algorithm[algorithm])
                       for i, puzzle in enumerate(puzzles) for r in range(runs)]

@@ -17,11 +17,10 @@ from ..runs.checkpoint import Checkpoint, CheckpointError, run_identity
 from ..runs.interrupt import INTERRUPTED, exit_code, graceful, requested
 from ..runs.task import RunResult, Task, run_task
 from .common import (ALGORITHMS, DEFAULT_ALGORITHM, InputError, Progress, check_format, check_outputs, check_plot,
-                     given, input_options, load, options_for, plural, run_options, warm_up_announced, write_puzzles)
+                     given, input_options, load, options_for, plural, refuse_huge_population, run_options,
+                     warm_up_announced, write_puzzles)
 
 POSEDNESS_NODES = 1000
-MAX_POPULATION_BYTES = 4 << 30
-PEAK_BYTES_PER_CELL = 40  # measured: a 36x36 block GA of 1000 peaks 49 MiB above the bare import
 
 
 @click.command()
@@ -74,7 +73,7 @@ def solve(puzzle_file: str, algorithm: str, fmt: str | None, box: str | None, al
     if out is not None:
         for puzzle in {p.shape: p for p in puzzles}.values():
             check_format("--out-format", out_format, alphabet, puzzle)
-    _refuse_huge_population(options.get("population"), puzzles)
+    refuse_huge_population(options.get("population"), puzzles)
     saving = None
     if checkpoint is not None:
         saving = _checkpoint(checkpoint, checkpoint_every or 10, algorithm, puzzles, seed, options)
@@ -163,18 +162,6 @@ def _status(result: RunResult) -> str:
 STOP_REASONS = {"generations": "the generation budget", "time": "the time budget", "steps": "the step budget",
                 "evaluations": "the evaluation budget", "stagnation": "stagnation (the best equals the mean)",
                 "no improvement": "a run without improvement", "no moves": "a board with no move left"}
-
-
-def _refuse_huge_population(population: int | None, puzzles: list[Puzzle]) -> None:
-    """Refuse, before allocating anything, a population whose run would need more than 4 GiB
-    (grids, offspring and the batched fitness's temporaries: ``PEAK_BYTES_PER_CELL`` per cell)."""
-    if population is None:
-        return
-    cells = max(p.shape.cells for p in puzzles)
-    needed = population * cells * PEAK_BYTES_PER_CELL
-    if needed > MAX_POPULATION_BYTES:
-        raise InputError(f"--population {population} of {cells}-cell grids needs about {needed / 2**30:.0f} GiB; "
-                         f"the limit is {MAX_POPULATION_BYTES >> 30} GiB")
 
 
 def _posedness(puzzle: Puzzle, result: RunResult) -> str:

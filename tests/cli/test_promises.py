@@ -253,9 +253,15 @@ def _runs(path) -> list[dict]:
 def test_bench_workers_from_an_installed_wheel_in_a_fresh_venv_gives_the_serial_results(tmp_path):
     """Build the wheel, install it into a fresh virtual environment (its dependencies borrowed from
     this one, the checkout out of reach), and run ``bench --workers 2`` from an unrelated folder."""
+    import shutil
     import sysconfig
+    source = tmp_path / "source"  # a copy: pip builds in place, and build/ must not outlive a deleted module
+    for name in ("deap_sudoku", "pyproject.toml", "setup.cfg", "README.md"):
+        copy = shutil.copytree if (REPO / name).is_dir() else shutil.copy
+        copy(REPO / name, source / name, **({"ignore": shutil.ignore_patterns("__pycache__")}
+                                            if (REPO / name).is_dir() else {}))
     wheels = tmp_path / "wheels"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(REPO)],
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(source)],
                    check=True, capture_output=True, timeout=300)
     fresh = tmp_path / "fresh"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(fresh)], check=True, timeout=120)
