@@ -3,7 +3,8 @@
 Checked exhaustively: all 65,536 sets of givens on each of the 12 solution grids whose first
 row is 1 2 3 4 (every one of the 288 grids is one of these relabelled, and relabelling changes
 neither uniqueness nor what naked singles do).  A set of givens has one solution when no other
-grid agrees with it on every given; naked singles then run on all such puzzles at once.  ``deap-sudoku generate --box 2x2`` refuses the harder
+grid agrees with it on every given; naked singles then run on all such puzzles at once.
+``deap-sudoku generate --box 2x2`` refuses the harder
 difficulties because of this result::
 
     python benchmarks/four_by_four_grades.py

@@ -6,19 +6,12 @@ it too).  Under SCOOP a successful run returns instead of raising ``SystemExit(0
 would print as a traceback.
 """
 
-import sys
-
 from deap_sudoku.cli import main
 from deap_sudoku.runs.task import scoop_is_running
 
 if __name__ == "__main__":
-    if not scoop_is_running():
+    try:
         main()
-    else:
-        try:
-            main()
-        except SystemExit as exc:
-            if exc.code not in (0, None):
-                sys.stdout.flush()
-                sys.stderr.flush()
-                raise
+    except SystemExit as exc:
+        if exc.code not in (0, None) or not scoop_is_running():
+            raise

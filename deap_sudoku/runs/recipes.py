@@ -66,8 +66,8 @@ def block_ga(puzzle: Puzzle, *, seed: int = 0, population_size: int = 200, init:
              crossover_kind: str = "two_point", fitness: str = "cell_collisions", select: str = "truncation",
              keeping_percentage: float = 0.5, mutpb: float = 0.5, mutation_threshold: int = 1,
              in_box_pairs: bool = False, punish_same: bool = False, max_generations: int = 1000,
-             max_seconds: float | None = None, checkpoint: Checkpointer | None = None, requested: Callable[[], object] | None = None,
-             callback: Callback | None = None):
+             max_seconds: float | None = None, checkpoint: Checkpointer | None = None,
+             requested: Callable[[], object] | None = None, callback: Callback | None = None):
     """Block GA as documented for the C++ "Sudoku Löser", improvements as switches (``examples/block_ga.py``)."""
     rng = random.Random(seed)
     evaluate = BLOCK_GA_FITNESSES[fitness]
@@ -104,7 +104,8 @@ BLOCK_GA_FITNESSES = {"cell_collisions": eval_cell_collisions, "closeness": eval
 
 def cell_ga(puzzle: Puzzle, *, seed: int = 0, population_size: int = 200, cxpb: float = 1.0, mutpb: float = 1.0,
             mutation_amount: int = 2, free_cells_only: bool = False, max_generations: int = 1000,
-            max_seconds: float | None = None, checkpoint: Checkpointer | None = None, requested: Callable[[], object] | None = None, callback: Callback | None = None):
+            max_seconds: float | None = None, checkpoint: Checkpointer | None = None,
+            requested: Callable[[], object] | None = None, callback: Callback | None = None):
     """Cell GA as documented for the report's Implementation 1 (``examples/cell_ga.py``)."""
     rng = random.Random(seed)
     toolbox = make_toolbox(puzzle, representation="cells", fitness="distinct", mate="cell_uniform",
@@ -134,8 +135,9 @@ def row_permutation_ga(puzzle: Puzzle, *, seed: int = 0, population_size: int = 
 
 def block_ga_restart(puzzle: Puzzle, *, seed: int = 0, population_size: int = 200, mutpb: float = 1.0,
                      restart_every: int = 500, normalised_roulette: bool = False, restart_on_stall: int | None = None,
-                     max_generations: int = 3000, max_seconds: float | None = None, checkpoint: Checkpointer | None = None,
-                     requested: Callable[[], object] | None = None, callback: Callback | None = None):
+                     max_generations: int = 3000, max_seconds: float | None = None,
+                     checkpoint: Checkpointer | None = None, requested: Callable[[], object] | None = None,
+                     callback: Callback | None = None):
     """Block GA with random restart as documented for the Python GA (``examples/block_ga_restart.py``)."""
     rng = random.Random(seed)
     toolbox = make_toolbox(puzzle, representation="block", smart=False, fitness="threats",

@@ -61,16 +61,13 @@ _WARM: set[tuple[str, str]] = set()
 """The (algorithm, box shape) pairs whose kernels this process has compiled or loaded."""
 
 
-def warm_up(name: str, puzzle: Puzzle) -> bool:
-    """Compile or load the kernels ``name`` needs for ``puzzle``'s shape, once per process; True when
-    this call did the work (the caller may want to say so: a first compilation takes seconds)."""
+def warm_up(name: str, puzzle: Puzzle) -> None:
+    """Compile or load the kernels ``name`` needs for ``puzzle``'s shape, once per process."""
     record = algorithm(name)
     key = (name, puzzle.shape.name)
-    if record.warm_up is None or key in _WARM:
-        return False
-    record.warm_up(puzzle)
-    _WARM.add(key)
-    return True
+    if record.warm_up is not None and key not in _WARM:
+        record.warm_up(puzzle)
+        _WARM.add(key)
 
 
 def run_task(task: Task, *, requested: Callable[[], object] | None = None,

@@ -312,8 +312,8 @@ def test_bench_under_scoop_gives_the_serial_results(fault, tmp_path):
         (tmp_path / "sitecustomize.py").write_text(KILL_ONE_WORKER)
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(tmp_path), env.get("PYTHONPATH")]))
         env["DEAP_SUDOKU_TEST_KILL_MARKER"] = str(tmp_path / "killed")
-    completed = subprocess.run([sys.executable, "-m", "deap_sudoku", *arguments, "--workers", "2", "--hosts", "127.0.0.1",
-                                "--json", str(parallel)],
+    completed = subprocess.run([sys.executable, "-m", "deap_sudoku", *arguments, "--workers", "2",
+                                "--hosts", "127.0.0.1", "--json", str(parallel)],
                                capture_output=True, text=True, timeout=300, cwd=tmp_path, env=env)
     assert completed.returncode == 0, completed.stderr[-2000:]
     assert "Traceback" not in completed.stdout + (completed.stderr if not fault else "")

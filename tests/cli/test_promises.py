@@ -62,7 +62,8 @@ def test_outputs_that_cannot_be_written_are_refused_before_any_puzzle_is_solved(
     (tmp_path / "kept.txt").write_text("mine")
     refused_before_work(run("solve", NINE, "--out", str(tmp_path / "kept.txt")), "use --force")
     assert (tmp_path / "kept.txt").read_text() == "mine"
-    refused_before_work(run("bench", NINE, "--json", "-", "--csv", "-"), "--json and --csv both write to standard output")
+    refused_before_work(run("bench", NINE, "--json", "-", "--csv", "-"),
+                        "--json and --csv both write to standard output")
     refused_before_work(run("solve", str(REPO / "data" / "6x6.txt"), "--out", "-", "--out-format", "lloyd"),
                         "--out-format lloyd: the lloyd format holds square boxes only")
 
@@ -78,7 +79,8 @@ def test_plot_without_matplotlib_is_refused_with_the_install_command(monkeypatch
     (["-a", "tabu", "--population", "5"], "--population does not apply to tabu; it applies to memetic, block-ga"),
     (["-a", "memetic", "--max-steps", "5"], "--max-steps does not apply to memetic; it applies to tabu, tabu-swap"),
     (["-a", "propagation", "--max-seconds", "1"], "--max-seconds does not apply to propagation"),
-    (["-a", "block-ga", "--tournament-size", "3"], "--tournament-size does not apply to block-ga; it applies to row-ga"),
+    (["-a", "block-ga", "--tournament-size", "3"],
+     "--tournament-size does not apply to block-ga; it applies to row-ga"),
     (["-a", "memetic", "--fitness", "closeness"], "--fitness does not apply to memetic; it applies to block-ga"),
     (["-a", "block-ga", "--select", "sus", "--fitness", "distinct"], "Invalid value for '--fitness'"),
     (["-a", "backtracking", "--progress"], "--progress does not apply to backtracking"),
@@ -144,7 +146,8 @@ def test_max_seconds_stops_every_heuristic_within_the_tolerance(algorithm, extra
 
 def test_max_seconds_stops_backtracking_within_the_tolerance(tmp_path, watchdog):
     path = tmp_path / "36x36.txt"  # 45 % givens at random: exact search takes far longer than seconds
-    assert run("generate", "--box", "6x6", "--givens", "583", "--any", "--format", "grid", "--out", str(path)).exit_code == 0
+    made = run("generate", "--box", "6x6", "--givens", "583", "--any", "--format", "grid", "--out", str(path))
+    assert made.exit_code == 0
     result = run("solve", str(path), "-a", "backtracking", "--max-seconds", "0.5")
     assert result.exit_code == 1 and "no answer within 0.5 s" in result.stderr
     assert abs(float(re.search(r"not solved after ([0-9.]+) s", result.stderr).group(1)) - 0.5) <= 0.1
