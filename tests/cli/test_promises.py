@@ -252,6 +252,31 @@ def _runs(path) -> list[dict]:
     return [{k: r[k] for k in KEYS} for r in json.loads(path.read_text())["runs"]]
 
 
+def test_bench_workers_starts_scoop_on_the_installed_entry_with_the_same_options(monkeypatch, tmp_path):
+    """The hostfile route: the command SCOOP is given, without the SCOOP options, --hosts or
+    --hostfile before -n (SCOOP's --hosts would take every word up to the next option)."""
+    from deap_sudoku.cli import bench as bench_module
+    started = []
+    monkeypatch.setattr(bench_module.subprocess, "run",
+                        lambda command: started.append(command) or subprocess.CompletedProcess(command, 0))
+    hosts = tmp_path / "hosts.txt"
+    hosts.write_text("127.0.0.1 3\n")
+    data = str(REPO / "data" / "4x4.txt")
+    result = run("bench", data, "-a", "tabu", "--runs", "2", "--max-steps", "50", "--quiet", "--workers", "3",
+                 "--hostfile", str(hosts))
+    assert result.exit_code == 0 and len(started) == 1
+    command = started[0]
+    assert command[:7] == [sys.executable, "-m", "scoop", "--hostfile", str(hosts), "-n", "3"]
+    assert command[7].endswith(os.path.join("deap_sudoku", "__main__.py"))
+    assert command[8] == "bench" and command[-2:] == ["--", data]
+    options = command[9:-2]
+    assert "--workers" not in options and "--hostfile" not in options and "--quiet" in options
+    assert options[options.index("--algorithm") + 1] == "tabu" and options[options.index("--runs") + 1] == "2"
+    assert options[options.index("--max-steps") + 1] == "50"
+    run("bench", data, "--workers", "2", "--hosts", "127.0.0.1,10.0.0.2")
+    assert started[1][3:7] == ["--hosts", "127.0.0.1", "10.0.0.2", "-n"]
+
+
 @pytest.mark.slow
 def test_bench_workers_from_an_installed_wheel_in_a_fresh_venv_gives_the_serial_results(tmp_path):
     """Build the wheel, install it into a fresh virtual environment (its dependencies borrowed from
