@@ -10,6 +10,15 @@ Minimised, 0 when solved: :func:`eval_collisions`, :func:`eval_cell_collisions`,
 :func:`eval_column_box_collisions`, :func:`eval_closeness`, :func:`eval_closeness_mk`.  Maximised:
 :func:`eval_distinct` (``3n*n`` when solved), :func:`eval_threats` (108 for a
 solved 9x9).
+
+The direction travels with the function: each carries ``weights`` (DEAP's
+fitness weights, ``(-1.0,)`` or ``(1.0,)``) and ``target(puzzle)``, the score
+of a solved grid.  :func:`~deap_sudoku.tools.individual.individual_class`
+turns ``weights`` into the matching individual class, and every call checks
+that the individual's fitness points the same way, so a maximised fitness on a
+minimising individual raises :class:`FitnessDirectionError` at the first
+evaluation instead of evolving away from the solution.  A fitness function of
+your own gets the same check by carrying ``weights`` (see ``docs/extending.md``).
 """
 
 from __future__ import annotations
@@ -26,7 +35,8 @@ from ..grid.shape import Shape
 __all__ = [
     "eval_collisions", "eval_cell_collisions", "eval_column_box_collisions", "eval_distinct", "eval_threats",
     "eval_closeness", "eval_closeness_mk", "collision_map", "closeness_map", "cell_map",
-    "unit_duplicates", "closeness_terms", "max_threats", "batch_map", "optimum",
+    "unit_duplicates", "closeness_terms", "max_threats", "batch_map", "optimum", "FitnessDirectionError",
+    "check_direction",
 ]
 
 
@@ -143,15 +153,58 @@ def _closeness_mk(population: np.ndarray, puzzle: Puzzle) -> np.ndarray:
 
 # -- the DEAP-facing functions ---------------------------------------------------------
 
+class FitnessDirectionError(TypeError):
+    """A fitness function evaluated for an individual whose fitness weights point the other way."""
+
+
+def _weights(evaluate: Callable) -> tuple[float, ...] | None:
+    return getattr(getattr(evaluate, "func", evaluate), "weights", None)
+
+
+def check_direction(evaluate: Callable, individual: object) -> None:
+    """Raise :class:`FitnessDirectionError` when ``evaluate`` (or a ``toolbox.register``-ed partial
+    of it) carries ``weights`` whose sign differs from those of ``individual.fitness``.
+
+    Individuals without a fitness (plain arrays) and functions without ``weights`` pass.
+    """
+    wanted = _weights(evaluate)
+    fitness = getattr(individual, "fitness", None)
+    weights = getattr(fitness, "weights", None)
+    if not wanted or not weights or (wanted[0] > 0) == (weights[0] > 0):
+        return
+    name = getattr(getattr(evaluate, "func", evaluate), "__name__", "this fitness")
+    goal, kind = ("maximised", "MaxIndividual") if wanted[0] > 0 else ("minimised", "Individual")
+    raise FitnessDirectionError(
+        f"{name} is {goal} (weights {wanted}) but the individual's {type(fitness).__name__} has weights "
+        f"{tuple(weights)}: selection would evolve away from the solution. Use "
+        f"deap_sudoku.tools.individual_class({name}) (here {kind}), make_toolbox(fitness=...), or a "
+        f"creator fitness with weights={wanted}")
+
+
+def _fitness(weight: float, batch: Callable, target: Callable[[Puzzle], float] = lambda puzzle: 0):
+    """Give an ``eval_*`` function its direction (``weights``), its ``batch`` kernel and its solved
+    score (``target(puzzle)``), and check the individual's direction at every call."""
+    def decorate(score: Callable) -> Callable:
+        @functools.wraps(score)
+        def evaluate(individual, *, puzzle: Puzzle):
+            check_direction(evaluate, individual)
+            return score(individual, puzzle=puzzle)
+        evaluate.weights, evaluate.batch, evaluate.target = (weight,), batch, target
+        return evaluate
+    return decorate
+
+
 def _one(individual: np.ndarray) -> np.ndarray:
     return np.asarray(individual)[None, :]
 
 
+@_fitness(-1.0, _collisions)
 def eval_collisions(individual: np.ndarray, *, puzzle: Puzzle) -> tuple[int]:
     """Duplicates summed over all rows, columns and boxes (minimise; 0 is solved)."""
     return (int(_collisions(_one(individual), puzzle)[0]),)
 
 
+@_fitness(-1.0, _cell_collisions)
 def eval_cell_collisions(individual: np.ndarray, *, puzzle: Puzzle) -> tuple[int]:
     """The per-cell :func:`collision_map` summed: the C++ block GA's total ("alle
     Teilkollisionswerte aufsummiert").  A value twice in a unit counts 2, three times 6
@@ -159,45 +212,48 @@ def eval_cell_collisions(individual: np.ndarray, *, puzzle: Puzzle) -> tuple[int
     return (int(_cell_collisions(_one(individual), puzzle)[0]),)
 
 
+@_fitness(-1.0, _column_box_collisions)
 def eval_column_box_collisions(individual: np.ndarray, *, puzzle: Puzzle) -> tuple[int]:
     """Duplicates in columns and boxes only, for row-permutations (minimise; 0 is solved)."""
     return (int(_column_box_collisions(_one(individual), puzzle)[0]),)
 
 
+@_fitness(1.0, _distinct_values, target=lambda puzzle: 3 * puzzle.n * puzzle.n)
 def eval_distinct(individual: np.ndarray, *, puzzle: Puzzle) -> tuple[int]:
     """Distinct values summed over rows, columns and boxes (maximise; ``3n*n``, 243 for 9x9, is solved)."""
     return (int(_distinct_values(_one(individual), puzzle)[0]),)
 
 
+@_fitness(1.0, _threats, target=lambda puzzle: max_threats(puzzle.shape))
 def eval_threats(individual: np.ndarray, *, puzzle: Puzzle) -> tuple[int]:
     """``108 - threats``: row and column duplicates of a 9x9 block-permutation subtracted from
     their maximum, generalised by :func:`max_threats` (maximise)."""
     return (int(_threats(_one(individual), puzzle)[0]),)
 
 
+@_fitness(-1.0, _closeness)
 def eval_closeness(individual: np.ndarray, *, puzzle: Puzzle) -> tuple[float]:
     """Mantere-Koljonen closeness, normalised: the sum, log-product and missing-value terms of
     every row and column (:func:`closeness_terms`), summed (minimise; 0 is solved)."""
     return (float(_closeness(_one(individual), puzzle)[0]),)
 
 
+@_fitness(-1.0, _closeness_mk)
 def eval_closeness_mk(individual: np.ndarray, *, puzzle: Puzzle) -> tuple[float]:
     """Mantere-Koljonen closeness as published: 10 * sum gaps + sqrt(product gaps) + 50 * missing
     values, over rows and columns (minimise; 0 is solved)."""
     return (float(_closeness_mk(_one(individual), puzzle)[0]),)
 
 
-for _evaluate, _batch in ((eval_collisions, _collisions), (eval_cell_collisions, _cell_collisions),
-                          (eval_column_box_collisions, _column_box_collisions),
-                          (eval_distinct, _distinct_values), (eval_threats, _threats),
-                          (eval_closeness, _closeness), (eval_closeness_mk, _closeness_mk)):
-    _evaluate.batch = _batch
-
-
-def optimum(evaluate: Callable, puzzle: Puzzle) -> float:
-    """The score of a solved grid for one of the ``eval_*`` functions."""
-    n = puzzle.n
-    return {eval_distinct: 3 * n * n, eval_threats: max_threats(puzzle.shape)}.get(evaluate, 0)
+def optimum(evaluate: Callable, puzzle: Puzzle | None = None) -> float:
+    """The score of a solved grid for an ``eval_*`` function (``evaluate.target(puzzle)``), or for a
+    ``toolbox.register``-ed partial of one, whose own ``puzzle=`` is used when ``puzzle`` is None."""
+    target = getattr(evaluate, "func", evaluate)
+    if puzzle is None:
+        puzzle = getattr(evaluate, "keywords", {}).get("puzzle")
+    if puzzle is None:
+        raise TypeError("optimum() needs the puzzle: pass puzzle=, or a toolbox.evaluate registered with puzzle=")
+    return target.target(puzzle) if hasattr(target, "target") else 0
 
 
 def collision_map(individual: np.ndarray, puzzle: Puzzle) -> np.ndarray:
@@ -235,6 +291,7 @@ def batch_map(func: Callable, individuals: Iterable) -> list:
     batch = getattr(target, "batch", None)
     if batch is None or not items:
         return list(map(func, items))
+    check_direction(func, items[0])
     scores = batch(np.stack([np.asarray(item) for item in items]), *getattr(func, "args", ()),
                    **getattr(func, "keywords", {}))
     return [(score,) for score in scores.tolist()]

@@ -10,7 +10,7 @@ fitness and are fast.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import numpy as np
 from deap import base
@@ -61,9 +61,20 @@ class MaxIndividual(Individual):
     fitness_class = FitnessMax
 
 
-def individual_class(weight: float) -> type[Individual]:
-    """:class:`Individual` for a negative weight (minimise), :class:`MaxIndividual` for a positive one."""
-    return Individual if weight < 0 else MaxIndividual
+def individual_class(direction: float | Callable) -> type[Individual]:
+    """The individual class for a fitness direction: :class:`Individual` (minimise) or :class:`MaxIndividual`.
+
+    ``direction`` is a weight (negative: minimise) or a fitness function that carries
+    DEAP ``weights``, such as ``eval_threats`` or a ``toolbox.register``-ed partial of one:
+    ``individual_class(eval_threats)`` is :class:`MaxIndividual`.
+    """
+    if callable(direction):
+        weights = getattr(getattr(direction, "func", direction), "weights", None)
+        if not weights:
+            raise TypeError(f"{getattr(direction, '__name__', direction)!r} carries no fitness weights; set "
+                            f"its .weights = (-1.0,) to minimise or (1.0,) to maximise, or pass the weight")
+        direction = weights[0]
+    return Individual if direction < 0 else MaxIndividual
 
 
 def clone(individual: Individual) -> Individual:

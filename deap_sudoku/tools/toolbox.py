@@ -30,7 +30,7 @@ FITNESSES = {
     "closeness": fitness_functions.eval_closeness,
     "closeness_mk": fitness_functions.eval_closeness_mk,
 }
-MAXIMISED = {"distinct", "threats"}
+MAXIMISED = {name for name, evaluate in FITNESSES.items() if evaluate.weights[0] > 0}
 CROSSOVERS = {
     "band_two_point": crossover.cx_band_two_point,
     "block_uniform": crossover.cx_block_uniform,
@@ -93,7 +93,7 @@ def make_toolbox(puzzle: Puzzle, *, representation: str = "block", smart: bool =
     if indpb is not None and mutate_name != "swap_in_row":
         raise ValueError(f"indpb= is the per-row probability of the swap_in_row mutation, not of {mutate_name!r}")
     draws = {"rng": rng} if rng is not None else {}
-    icls = individual_class(1.0 if fitness in MAXIMISED else -1.0)
+    icls = individual_class(evaluate)
     toolbox = base.Toolbox()
     toolbox.register("clone", clone)
     toolbox.register("map", batch_map)

@@ -16,7 +16,7 @@ from deap_sudoku.tools.fitness import (batch_map, cell_map, closeness_map, colli
                                        eval_closeness, eval_closeness_mk, eval_collisions, eval_column_box_collisions,
                                        eval_distinct, eval_threats, optimum)
 from deap_sudoku.exact.generate import dig_puzzle, random_solution
-from deap_sudoku.tools.individual import Individual, MaxIndividual
+from deap_sudoku.tools.individual import Individual, MaxIndividual, individual_class
 from deap_sudoku.tools.init import (init_block_permutation, init_free_cells, init_row_permutation,
                               init_smart_block_permutation)
 from deap_sudoku.tools.mutation import mut_conflict_swap, mut_random_reset, mut_swap_in_box, mut_swap_in_row
@@ -222,13 +222,15 @@ def test_fitness_matches_a_set_based_reference_and_batches_agree(case):
         grid = np.asarray(ind)
         assert eval_collisions(ind, puzzle=puzzle)[0] == _reference_collisions(grid, shape, shape.units)
         assert eval_column_box_collisions(ind, puzzle=puzzle)[0] == _reference_collisions(grid, shape, shape.units[shape.n:])
-        assert eval_distinct(ind, puzzle=puzzle)[0] == sum(len(set(grid[u].tolist())) for u in shape.units)
+        assert eval_distinct(grid, puzzle=puzzle)[0] == sum(len(set(grid[u].tolist())) for u in shape.units)
         cmap = collision_map(ind, puzzle)
         expected = [sum(int(np.sum(grid[u] == grid[c])) - 1 for u in shape.units if c in u) for c in range(shape.cells)]
         assert cmap.tolist() == expected
     for evaluate in FITNESSES:
-        one_by_one = [evaluate(ind, puzzle=puzzle) for ind in population]
-        batched = batch_map(_registered(evaluate, puzzle), population)
+        kind = individual_class(evaluate)  # the direction each fitness demands of its individuals
+        ones = [kind(ind) for ind in population]
+        one_by_one = [evaluate(ind, puzzle=puzzle) for ind in ones]
+        batched = batch_map(_registered(evaluate, puzzle), ones)
         assert np.allclose(batched, one_by_one)
 
 
@@ -247,8 +249,8 @@ def test_fitness_is_optimal_exactly_on_solutions(case):
     candidate = init_block_permutation(Individual, puzzle=puzzle, rng=rng)
     for evaluate in FITNESSES:
         best = optimum(evaluate, puzzle)
-        assert evaluate(solution, puzzle=puzzle)[0] == pytest.approx(best, abs=1e-12)
-        score = evaluate(candidate, puzzle=puzzle)[0]
+        assert evaluate(np.asarray(solution), puzzle=puzzle)[0] == pytest.approx(best, abs=1e-12)
+        score = evaluate(np.asarray(candidate), puzzle=puzzle)[0]
         if evaluate in (eval_threats, eval_column_box_collisions):
             continue  # these ignore one kind of unit; checked below for their representations
         assert (abs(score - best) < 1e-12) == verify(candidate), evaluate.__name__
