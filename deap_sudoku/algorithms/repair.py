@@ -25,7 +25,7 @@ import numpy as np
 
 from ..grid.puzzle import Puzzle
 from ..propagation import initial_masks, propagate_masks, tables
-from ..tools.individual import Individual
+from ..tools.individual import Individual, grid_operator
 from .repair_kernel import Draws, fill_boxes, rebuild_compiled, rebuild_reference
 
 __all__ = ["PropagationRepair", "mut_repair", "mut_destroy_repair"]
@@ -119,6 +119,7 @@ def _numpy_rng(rng) -> np.random.Generator:
 
 
 
+@grid_operator
 def mut_repair(individual: Individual, *, repair: PropagationRepair, noise: float = 0.0,
                rng: random.Random | None = None) -> tuple[Individual]:
     """Rebuild ``individual`` keeping its clash-free cells (Lamarckian repair); a mutation by contract:
@@ -131,6 +132,7 @@ def mut_repair(individual: Individual, *, repair: PropagationRepair, noise: floa
     return (individual,)
 
 
+@grid_operator
 def mut_destroy_repair(individual: Individual, *, repair: PropagationRepair, share: float = 0.5,
                        noise: float = 0.0, rng: random.Random | None = None) -> tuple[Individual]:
     """Large-neighbourhood move: free the clashing cells and ``share`` of their peers, rebuild them."""

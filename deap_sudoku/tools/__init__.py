@@ -6,7 +6,7 @@ from .fitness import (FitnessDirectionError, batch_map, cell_map, check_directio
                       eval_closeness_mk, eval_collisions, eval_column_box_collisions, eval_distinct, eval_threats,
                       max_threats, optimum)
 from .free_cells import FreeCells, free_cells
-from .individual import FitnessMax, FitnessMin, Individual, MaxIndividual, clone, individual_class
+from .individual import FitnessMax, FitnessMin, Individual, MaxIndividual, clone, grid_operator, individual_class
 from .init import init_block_permutation, init_free_cells, init_row_permutation, init_smart_block_permutation
 from .mutation import mut_conflict_swap, mut_random_reset, mut_swap_in_box, mut_swap_in_row
 from .selection import (punish_same, sel_elite_biased, sel_roulette, sel_stochastic_universal_sampling,
@@ -15,7 +15,7 @@ from .statistics import fitness_statistics
 from .toolbox import make_toolbox
 
 __all__ = [
-    "Individual", "MaxIndividual", "FitnessMin", "FitnessMax", "individual_class", "clone",
+    "Individual", "MaxIndividual", "FitnessMin", "FitnessMax", "individual_class", "clone", "grid_operator",
     "init_block_permutation", "init_smart_block_permutation", "init_row_permutation", "init_free_cells",
     "eval_collisions", "eval_cell_collisions", "eval_column_box_collisions", "eval_distinct", "eval_threats",
     "eval_closeness", "eval_closeness_mk", "collision_map", "closeness_map", "cell_map", "max_threats", "optimum",

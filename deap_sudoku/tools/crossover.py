@@ -12,7 +12,7 @@ import random
 
 import numpy as np
 
-from .individual import Individual
+from .individual import Individual, grid_operator
 from ..grid.puzzle import Puzzle
 
 __all__ = ["cx_bands", "cx_band_two_point", "cx_diagonal", "cx_block_uniform", "cx_row_uniform", "cx_cell_uniform"]
@@ -30,12 +30,14 @@ def _band_cells(puzzle: Puzzle, bands: range | list[int]) -> np.ndarray:
     return puzzle.shape.rows[rows].ravel()
 
 
+@grid_operator
 def cx_bands(ind1: Individual, ind2: Individual, *, puzzle: Puzzle, first: int, stop: int) -> tuple[Individual, Individual]:
     """Exchange the horizontal bands of boxes ``first`` to ``stop - 1`` between the parents."""
     _swap(ind1, ind2, _band_cells(puzzle, range(first, stop)))
     return ind1, ind2
 
 
+@grid_operator
 def cx_band_two_point(ind1: Individual, ind2: Individual, *, puzzle: Puzzle,
                       rng: random.Random | None = None) -> tuple[Individual, Individual]:
     """Two-point crossover on bands: cut points strictly inside, swap what lies between.
@@ -52,6 +54,7 @@ def cx_band_two_point(ind1: Individual, ind2: Individual, *, puzzle: Puzzle,
     return cx_bands(ind1, ind2, puzzle=puzzle, first=first, stop=stop)
 
 
+@grid_operator
 def cx_diagonal(*parents: Individual, puzzle: Puzzle) -> tuple[Individual, ...]:
     """The block GA's "Crossover(3)": with ``k`` parents, child ``j`` takes band ``i`` from parent ``(i + j) mod k``.
 
@@ -68,6 +71,7 @@ def cx_diagonal(*parents: Individual, puzzle: Puzzle) -> tuple[Individual, ...]:
     return tuple(parents)
 
 
+@grid_operator
 def cx_block_uniform(ind1: Individual, ind2: Individual, *, puzzle: Puzzle,
                      rng: random.Random | None = None) -> tuple[Individual, Individual]:
     """Exchange a random number ``k`` (1 to boxes - 1) of random boxes between the parents."""
@@ -78,6 +82,7 @@ def cx_block_uniform(ind1: Individual, ind2: Individual, *, puzzle: Puzzle,
     return ind1, ind2
 
 
+@grid_operator
 def cx_row_uniform(ind1: Individual, ind2: Individual, *, puzzle: Puzzle, indpb: float = 0.5,
                    rng: random.Random | None = None) -> tuple[Individual, Individual]:
     """Exchange each row with probability ``indpb`` (two children per pair, row-permutations kept)."""
@@ -87,6 +92,7 @@ def cx_row_uniform(ind1: Individual, ind2: Individual, *, puzzle: Puzzle, indpb:
     return ind1, ind2
 
 
+@grid_operator
 def cx_cell_uniform(ind1: Individual, ind2: Individual, *, puzzle: Puzzle, indpb: float = 0.5,
                     rng: random.Random | None = None) -> tuple[Individual, Individual]:
     """Exchange each free cell with probability ``indpb`` (for the free-cell representation)."""

@@ -10,14 +10,15 @@ fitness and are fast.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import functools
+from collections.abc import Callable, Iterable, MutableSequence
 
 import numpy as np
 from deap import base
 
 from ..grid.conflicts import value_dtype
 
-__all__ = ["FitnessMin", "FitnessMax", "Individual", "MaxIndividual", "individual_class", "clone"]
+__all__ = ["FitnessMin", "FitnessMax", "Individual", "MaxIndividual", "individual_class", "clone", "grid_operator"]
 
 
 class FitnessMin(base.Fitness):
@@ -89,3 +90,39 @@ def _rebuild(cls: type[Individual], data: bytes, dtype: str, wvalues: tuple) -> 
     individual.fitness.wvalues = wvalues
     return individual
 
+
+
+def _as_grid(individual: object, operator: str) -> np.ndarray:
+    """A ``creator``-made list individual as a flat grid array, or a TypeError saying what is needed."""
+    if not isinstance(individual, MutableSequence):
+        raise TypeError(f"{operator} changes individuals in place: it needs a numpy array (deap_sudoku.Individual, "
+                        f"or a creator class based on numpy.ndarray) or a list, not {type(individual).__name__}")
+    grid = np.array(individual)
+    if grid.ndim != 1 or not np.issubdtype(grid.dtype, np.integer):
+        raise TypeError(f"{operator} needs a flat grid of whole numbers, one per cell in row-major order; this "
+                        f"{type(individual).__name__} holds an array of shape {grid.shape} and dtype {grid.dtype}: "
+                        f"flatten it, e.g. creator.Individual(numpy.ravel(grid).tolist())")
+    return grid.astype(value_dtype(max(int(grid.max(initial=0)), 1)))
+
+
+def grid_operator(operator: Callable) -> Callable:
+    """Let an operator written for numpy individuals take ``creator``-made list individuals too.
+
+    Every positional argument is an individual.  Arrays go straight through; for
+    lists the operator works on array copies and the values are written back into
+    the lists, so DEAP's contract (change in place, return the individuals as a
+    tuple) holds for both kinds.  Anything else gets a TypeError on the first call.
+    """
+    @functools.wraps(operator)
+    def on_grids(*individuals, **options):
+        for individual in individuals:
+            if not isinstance(individual, np.ndarray):
+                break
+        else:
+            return operator(*individuals, **options)
+        grids = [_as_grid(individual, operator.__name__) for individual in individuals]
+        operator(*grids, **options)
+        for individual, grid in zip(individuals, grids):
+            individual[:] = grid.tolist()
+        return tuple(individuals)
+    return on_grids

@@ -33,6 +33,11 @@ def _allowed(puzzle: Puzzle) -> tuple[int, ...]:
     return result.masks
 
 
+def _build(icls: type, grid: np.ndarray):
+    """``icls(grid)``; a class that is not a numpy array (a ``creator`` list individual) gets Python ints."""
+    return icls(grid) if issubclass(icls, np.ndarray) else icls(grid.tolist())
+
+
 def _allows(mask: int, value: int) -> bool:
     return bool(mask >> (value - 1) & 1)
 
@@ -61,7 +66,7 @@ def _init_permutation(icls: type[Individual], puzzle: Puzzle, unit_cells, unit_m
     grid = puzzle.cells.copy()
     for cells, missing in zip(unit_cells, unit_missing):
         _place(grid, _by_fewest(cells, allowed), missing.tolist(), rng, prefer)
-    return icls(grid)
+    return _build(icls, grid)
 
 
 def init_block_permutation(icls: type[Individual], *, puzzle: Puzzle, restrict: bool = False,
@@ -96,7 +101,7 @@ def init_smart_block_permutation(icls: type[Individual], *, puzzle: Puzzle, rest
             return clear and (allowed is None or _allows(allowed[cell], value))
 
         _place(grid, order, missing.tolist(), rng, prefer)
-    return icls(grid)
+    return _build(icls, grid)
 
 
 def init_row_permutation(icls: type[Individual], *, puzzle: Puzzle, restrict: bool = False,
@@ -115,4 +120,4 @@ def init_free_cells(icls: type[Individual], *, puzzle: Puzzle, restrict: bool = 
     for cell in free_cells(puzzle).cells.tolist():
         grid[cell] = rng.choice([v for v in range(1, puzzle.n + 1) if _allows(allowed[cell], v)]) if allowed \
             else rng.randint(1, puzzle.n)
-    return icls(grid)
+    return _build(icls, grid)

@@ -13,7 +13,7 @@ import numpy as np
 
 from .fitness import collision_map
 from .free_cells import free_cells
-from .individual import Individual
+from .individual import Individual, grid_operator
 from ..grid.puzzle import Puzzle
 
 __all__ = ["mut_swap_in_box", "mut_conflict_swap", "mut_swap_in_row", "mut_random_reset"]
@@ -24,6 +24,7 @@ def _swap_two(individual: np.ndarray, cells: np.ndarray, rng) -> None:
     individual[a], individual[b] = individual[b], individual[a]
 
 
+@grid_operator
 def mut_swap_in_box(individual: Individual, *, puzzle: Puzzle,
                     rng: random.Random | None = None) -> tuple[Individual]:
     """Swap two free cells inside one random box that has at least two."""
@@ -34,6 +35,7 @@ def mut_swap_in_box(individual: Individual, *, puzzle: Puzzle,
     return (individual,)
 
 
+@grid_operator
 def mut_conflict_swap(individual: Individual, *, puzzle: Puzzle,
                       cell_map: Callable[[np.ndarray, Puzzle], np.ndarray] = collision_map, threshold: int = 1,
                       in_box: bool = False, rng: random.Random | None = None) -> tuple[Individual]:
@@ -61,6 +63,7 @@ def mut_conflict_swap(individual: Individual, *, puzzle: Puzzle,
     return (individual,)
 
 
+@grid_operator
 def mut_swap_in_row(individual: Individual, *, puzzle: Puzzle, indpb: float,
                     rng: random.Random | None = None) -> tuple[Individual]:
     """For each row, with probability ``indpb``, swap two of its free cells."""
@@ -71,6 +74,7 @@ def mut_swap_in_row(individual: Individual, *, puzzle: Puzzle, indpb: float,
     return (individual,)
 
 
+@grid_operator
 def mut_random_reset(individual: Individual, *, puzzle: Puzzle, k: int = 1, any_cell: bool = False,
                      rng: random.Random | None = None) -> tuple[Individual]:
     """Set ``k`` random free cells to random values (the cell GA's ``mutation_amount``).
