@@ -1,8 +1,8 @@
 """A generational loop in DEAP's style with what ``eaSimple`` lacks for Sudoku.
 
 :func:`ea_generational` adds elitism, crossovers with more than two parents,
-stop criteria (:class:`Stop`), random restarts and a per-generation callback,
-while keeping DEAP's interface: a toolbox with ``select``, ``mate``,
+stop criteria (:class:`Stop`), random restarts and a per-generation callback
+that can end the run (by returning a true value), while keeping DEAP's interface: a toolbox with ``select``, ``mate``,
 ``mutate``, ``evaluate``, ``clone`` and ``map``; ``Statistics``, ``Logbook``
 and ``HallOfFame``; it returns ``(population, logbook)``.  Progress goes to
 the callback (the examples print ``logbook.stream`` there); nothing is printed.
@@ -18,10 +18,13 @@ from typing import Protocol
 
 from deap import base, tools
 
-__all__ = ["Stop", "Run", "Checkpointer", "ea_generational", "evaluate_invalid", "one_child", "INTERRUPTED"]
+__all__ = ["Stop", "Run", "Checkpointer", "ea_generational", "evaluate_invalid", "one_child", "stop_reason",
+           "INTERRUPTED", "HALTED"]
 
 INTERRUPTED = "interrupted"
 """``logbook.stop_reason`` of a run ended by :attr:`Stop.requested`."""
+HALTED = "callback"
+"""``logbook.stop_reason`` of a run ended by its callback returning a true value."""
 
 
 @dataclass(frozen=True)
@@ -115,7 +118,7 @@ class Run:
 
     def __init__(self, population: list, *, stop: Stop, rng: random.Random, stats: tools.Statistics | None = None,
                  halloffame: tools.HallOfFame | None = None,
-                 callback: Callable[[int, list, tools.Logbook], None] | None = None,
+                 callback: Callable[[int, list, tools.Logbook], object] | None = None,
                  checkpoint: Checkpointer | None = None, extra: dict | None = None) -> None:
         if not stop.criteria():
             raise ValueError("set at least one stop criterion")
@@ -127,6 +130,7 @@ class Run:
         self.logbook.header = ["gen", "nevals", "restarts"] + (stats.fields if stats else [])
         self.generation = self.evaluations = self.restarts = self.since_improvement = 0
         self.best_ever = None
+        self.halted = False
         self.started = time.perf_counter()
         state = checkpoint.load() if checkpoint is not None else None
         self.resumed = state is not None
@@ -142,7 +146,7 @@ class Run:
     def finished(self) -> bool:
         """Whether to stop now; sets ``logbook.stop_reason`` and writes the final checkpoint if so."""
         requested = self.stop.requested is not None and self.stop.requested()
-        reason = INTERRUPTED if requested else _stop_reason(
+        reason = INTERRUPTED if requested else HALTED if self.halted else stop_reason(
             self.stop, self.population, self.generation, self.evaluations, self.since_improvement, self.started)
         if reason:
             self.logbook.stop_reason = reason
@@ -169,8 +173,8 @@ class Run:
             self.halloffame.update(self.population)
         self.logbook.record(gen=self.generation, nevals=nevals, restarts=self.restarts,
                             **(self.stats.compile(self.population) if self.stats else {}))
-        if self.callback is not None:
-            self.callback(self.generation, self.population, self.logbook)
+        if self.callback is not None and self.callback(self.generation, self.population, self.logbook):
+            self.halted = True
 
     def _state(self) -> dict:
         state = {name: getattr(self, name) for name in _SAVED}
@@ -196,7 +200,7 @@ def ea_generational(population: list, toolbox: base.Toolbox, cxpb: float, mutpb:
                     rng: random.Random, elites: int = 0, parents: int = 2, one_child_per_mating: bool = False,
                     restart_after: int | None = None,
                     stats: tools.Statistics | None = None, halloffame: tools.HallOfFame | None = None,
-                    callback: Callable[[int, list, tools.Logbook], None] | None = None,
+                    callback: Callable[[int, list, tools.Logbook], object] | None = None,
                     checkpoint: Checkpointer | None = None) -> tuple[list, tools.Logbook]:
     """Evolve ``population`` until a criterion of ``stop`` is met (or a stop is requested).
 
@@ -211,7 +215,8 @@ def ea_generational(population: list, toolbox: base.Toolbox, cxpb: float, mutpb:
     hall of fame keeps the best ever and the logbook counts ``restarts``.
     ``logbook.stop_reason`` names the criterion that ended the run.  ``rng``
     draws the crossover and mutation coins; ``callback(generation, population,
-    logbook)`` follows every generation.  With ``checkpoint``, the run saves
+    logbook)`` follows every generation, and a true answer ends the run (reason
+    :data:`HALTED`).  With ``checkpoint``, the run saves
     itself and resumes from an existing state (:class:`Run`).
     """
     run = Run(population, stop=stop, stats=stats, halloffame=halloffame, callback=callback,
@@ -241,8 +246,10 @@ def ea_generational(population: list, toolbox: base.Toolbox, cxpb: float, mutpb:
     return run.population, run.logbook
 
 
-def _stop_reason(stop: Stop, population: list, generation: int, evaluations: int, since_improvement: int,
-                 started: float) -> str | None:
+def stop_reason(stop: Stop, population: list, generation: int, evaluations: int, since_improvement: int,
+                started: float) -> str | None:
+    """The first criterion of ``stop`` that the evaluated ``population`` meets (``"solved"``,
+    ``"stagnation"``, ``"no improvement"``, ``"generations"``, ``"evaluations"``, ``"time"``), or None."""
     values = [ind.fitness.values[0] for ind in population]
     best = max(population, key=lambda ind: ind.fitness).fitness.values[0]
     if stop.solved is not None and best == stop.solved:

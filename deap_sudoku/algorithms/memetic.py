@@ -69,7 +69,7 @@ def _fresh(toolbox: base.Toolbox) -> Individual:
 
 def ea_memetic(population: list, toolbox: base.Toolbox, *, stop: Stop, rng: random.Random, cxpb: float = 0.2,
                stall: int = 20, stats: tools.Statistics | None = None, halloffame: tools.HallOfFame | None = None,
-               callback: Callable[[int, list, tools.Logbook], None] | None = None,
+               callback: Callable[[int, list, tools.Logbook], object] | None = None,
                checkpoint: Checkpointer | None = None) -> tuple[list, tools.Logbook]:
     """Evolve ``population`` (repaired first) until ``stop``; return ``(population, logbook)``.
 

@@ -27,7 +27,7 @@ __all__ = ["ea_keep_refill", "ea_plus_children"]
 def ea_keep_refill(population: list, toolbox: base.Toolbox, mutpb: float, *, keep: float, stop: Stop,
                    rng: random.Random, parents: int = 2, stats: tools.Statistics | None = None,
                    halloffame: tools.HallOfFame | None = None,
-                   callback: Callable[[int, list, tools.Logbook], None] | None = None,
+                   callback: Callable[[int, list, tools.Logbook], object] | None = None,
                    checkpoint: Checkpointer | None = None) -> tuple[list, tools.Logbook]:
     """Each generation ``toolbox.select`` keeps ``round(keep * size)`` survivors (at least one, at most
     ``size - 1``), unchanged; each missing place is filled by one child of ``parents`` survivors
@@ -58,7 +58,7 @@ def _draw(survivors: list, parents: int, rng: random.Random) -> list:
 def ea_plus_children(population: list, toolbox: base.Toolbox, mutpb: float, *, stop: Stop, rng: random.Random,
                      children: int | None = None, restart_every: int | None = None, restart_after: int | None = None,
                      stats: tools.Statistics | None = None, halloffame: tools.HallOfFame | None = None,
-                     callback: Callable[[int, list, tools.Logbook], None] | None = None,
+                     callback: Callable[[int, list, tools.Logbook], object] | None = None,
                      checkpoint: Checkpointer | None = None) -> tuple[list, tools.Logbook]:
     """Each generation makes ``children`` (half the population by default) children, each of a pair
     that ``toolbox.select`` draws, mutated with ``mutpb``; the best ``size`` of parents and

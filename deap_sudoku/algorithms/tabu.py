@@ -79,7 +79,7 @@ MEMORIES = ("boards", "cells")
 
 def tabu_search(puzzle: Puzzle, *, rng: random.Random, candidates: int = 100, moves: str = "value",
                 memory: str = "boards", tenure: int = 5, restrict: bool = False, max_steps: int = 100_000,
-                max_seconds: float | None = None, callback: Callable[[int, int, int], None] | None = None,
+                max_seconds: float | None = None, callback: Callable[[int, int, int], object] | None = None,
                 report_every: int = 1000, requested: Callable[[], object] | None = None) -> TabuResult:
     """Search until solved, ``max_steps`` steps or ``max_seconds`` seconds; return the best grid seen.
 
@@ -87,7 +87,8 @@ def tabu_search(puzzle: Puzzle, *, rng: random.Random, candidates: int = 100, mo
     ``"boards"`` (documented) or ``"cells"`` (``tenure`` steps, with aspiration);
     ``restrict``: narrow the start by propagation.  ``rng`` draws the start and
     every move.  ``callback(step, score, best_score)`` is called every
-    ``report_every`` steps, for progress; ``requested()`` and the clock are asked every 32
+    ``report_every`` steps, for progress, and a true answer ends the search (``stop_reason``
+    ``"callback"``); ``requested()`` and the clock are asked every 32
     steps, and a true answer ends the search.
     """
     if moves not in MOVES or memory not in MEMORIES:
@@ -171,8 +172,9 @@ def tabu_search(puzzle: Puzzle, *, rng: random.Random, candidates: int = 100, mo
                 trace, spacing = trace[::2], 2 * spacing
             if step % spacing == 0:
                 trace.append((step, score, best_score))
-        if callback is not None and step % report_every == 0:
-            callback(step, score, best_score)
+        if callback is not None and step % report_every == 0 and callback(step, score, best_score):
+            reason = "callback"
+            break
     if trace[-1][0] != step:
         trace.append((step, score, best_score))
     return TabuResult(np.array(best_grid, dtype=puzzle.cells.dtype), best_score, step,
