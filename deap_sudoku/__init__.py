@@ -8,13 +8,13 @@ The layers, each importing only from those before it: :mod:`~deap_sudoku.grid`,
 """
 
 from ._version import __version__
-from .grid import Conflict, Puzzle, PuzzleError, PuzzleFileError, Shape, find_conflicts
+from .grid import Conflict, GridView, Puzzle, PuzzleError, PuzzleFileError, Shape, find_conflicts, format_grid, show
 from .io import FORMATS, detect_format, dumps, load_sample, loads, read, write
-from .tools import Individual, MaxIndividual, make_toolbox
+from .tools import HallOfFame, Individual, MaxIndividual, individual_class, make_toolbox
 
 __all__ = [
-    "Puzzle", "Shape", "Conflict", "find_conflicts",
+    "Puzzle", "Shape", "Conflict", "find_conflicts", "show", "GridView", "format_grid",
     "PuzzleError", "PuzzleFileError",
     "FORMATS", "detect_format", "loads", "dumps", "read", "write", "load_sample",
-    "Individual", "MaxIndividual", "make_toolbox", "__version__",
+    "Individual", "MaxIndividual", "individual_class", "HallOfFame", "make_toolbox", "__version__",
 ]

@@ -8,10 +8,11 @@ import numpy as np
 
 from . import text as codec
 from .conflicts import Conflict, find_conflicts, problems, value_dtype
+from .display import format_grid, grid_html
 from .errors import PuzzleError, PuzzleFileError
 from .shape import Shape
 
-__all__ = ["Puzzle", "Conflict", "find_conflicts", "value_dtype", "format_grid"]
+__all__ = ["Puzzle", "Conflict", "find_conflicts", "value_dtype"]
 
 
 class Puzzle:
@@ -79,14 +80,15 @@ class Puzzle:
         return codec.dumps([(self._shape, self._cells)], format=format, alphabet=alphabet)
 
     def __repr__(self) -> str:
-        default = Shape.for_side(self.n) == self._shape
-        box = "" if default else f", box=({self._shape.box_rows}, {self._shape.box_cols})"
-        if self.n <= 35:
-            return f"Puzzle.parse({self.format('line').strip()!r}{box})"
-        return f"Puzzle({self._cells.tolist()!r}, box=({self._shape.box_rows}, {self._shape.box_cols}))"
+        """Short, whatever the size: ``<Puzzle 9x9 (3x3 boxes), 36 givens>``; ``format()`` gives the text."""
+        return f"<Puzzle {self._shape.name}, {int(self.givens.sum())} givens>"
 
     def __str__(self) -> str:
         return format_grid(self._shape, self._cells)
+
+    def _repr_html_(self) -> str:
+        """The bordered grid with its givens in bold, for notebooks."""
+        return grid_html(self._shape, self._cells, givens=self.givens, caption=repr(self)[1:-1])
 
     # -- value semantics ---------------------------------------------------------------
 
@@ -171,20 +173,3 @@ def _shape_of(size: int, box: tuple[int, int] | Shape | None) -> Shape:
     if shape.cells != size:
         raise ValueError(f"{size} cells do not fit a {shape.name} grid of {shape.cells} cells")
     return shape
-
-
-def format_grid(shape: Shape, cells: np.ndarray, *, empty: str = ".") -> str:
-    """An ASCII picture of a grid with box borders; values right-aligned, ``empty`` for 0."""
-    n = shape.n
-    width = len(str(n))
-    values = np.asarray(cells).reshape(n, n).tolist()
-    text_rows = []
-    for r, row in enumerate(values):
-        if r and r % shape.box_rows == 0:
-            stack = "-" * (shape.box_cols * (width + 1) + 1)
-            text_rows.append("+".join([stack[1:]] + [stack] * (shape.box_rows - 2) + [stack[:-1]]))
-        stacks = [" ".join((str(v) if v else empty).rjust(width)
-                           for v in row[s * shape.box_cols:(s + 1) * shape.box_cols])
-                  for s in range(shape.box_rows)]
-        text_rows.append(" | ".join(stacks))
-    return "\n".join(text_rows)

@@ -11,7 +11,7 @@ from .init import init_block_permutation, init_free_cells, init_row_permutation,
 from .mutation import mut_conflict_swap, mut_random_reset, mut_swap_in_box, mut_swap_in_row
 from .selection import (punish_same, sel_elite_biased, sel_roulette, sel_stochastic_universal_sampling,
                         sel_tournament, sel_truncation, selection_weights, with_punish_same)
-from .statistics import fitness_statistics
+from .statistics import HallOfFame, fitness_statistics
 from .toolbox import make_toolbox
 
 __all__ = [
@@ -24,5 +24,5 @@ __all__ = [
     "mut_swap_in_box", "mut_conflict_swap", "mut_swap_in_row", "mut_random_reset",
     "sel_tournament", "sel_roulette", "sel_stochastic_universal_sampling", "sel_truncation", "sel_elite_biased",
     "selection_weights", "punish_same", "with_punish_same",
-    "fitness_statistics", "FreeCells", "free_cells", "make_toolbox",
+    "fitness_statistics", "HallOfFame", "FreeCells", "free_cells", "make_toolbox",
 ]

@@ -11,12 +11,14 @@ fitness and are fast.
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable, Iterable, MutableSequence
 
 import numpy as np
 from deap import base
 
 from ..grid.conflicts import value_dtype
+from ..grid.display import show
 
 __all__ = ["FitnessMin", "FitnessMax", "Individual", "MaxIndividual", "individual_class", "clone", "grid_operator"]
 
@@ -54,6 +56,23 @@ class Individual(np.ndarray):
 
     def __reduce__(self):
         return (_rebuild, (type(self), np.asarray(self).tobytes(), self.dtype.str, self.fitness.wvalues))
+
+    def __array_wrap__(self, array: np.ndarray, context=None, return_scalar: bool = False):
+        # Reductions and ufunc results (ind.max(), ind == other, ind + 1) are plain numbers and
+        # arrays: they are values computed from a grid, not individuals with a fitness.
+        return array[()] if return_scalar else np.asarray(array)
+
+    def __repr__(self) -> str:
+        if self.ndim != 1 or math.isqrt(self.size) ** 2 != self.size:
+            return np.asarray(self).__repr__().replace("array", type(self).__name__, 1)
+        side = math.isqrt(self.size)
+        fitness = self.fitness.values if self.fitness.valid else "invalid"
+        return f"<{type(self).__name__} {side}x{side}, fitness {fitness}>"
+
+    def _repr_html_(self) -> str:
+        """The bordered grid with its clashing cells marked, for notebooks (``show(ind, puzzle)``
+        adds the puzzle's box shape and givens)."""
+        return show(self)._repr_html_()
 
 
 class MaxIndividual(Individual):
