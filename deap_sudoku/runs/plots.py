@@ -3,8 +3,10 @@ benchmark's success rate and time against the share of givens or per dataset.
 
 Matplotlib is the ``plot`` extra; it is imported when a plot is drawn, and only its object
 interface is used (``matplotlib.figure.Figure``, no ``pyplot``), so drawing never changes the
-backend or the figures of a notebook or an application.  Each function returns the ``Figure``;
-with ``path`` it is also written there (format from the extension, atomically).
+backend or the figures of a notebook or an application.  Each function draws on the ``ax=`` it is
+given (a notebook's or an application's axes) or on a new ``Figure``, and returns the figure;
+with ``path`` it is also written there (format from the extension, atomically).  Saving is
+otherwise the caller's: ``figure.savefig(...)``, or just the figure as a notebook cell's value.
 """
 
 from __future__ import annotations
@@ -12,11 +14,15 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..io.fileio import write_atomic
 from .registry import Objective, Trace
 
-__all__ = ["plot_summary", "plot_convergence", "require_matplotlib", "image_formats", "INSTALL"]
+if TYPE_CHECKING:  # matplotlib is imported only when drawing
+    from matplotlib.axes import Axes
+
+__all__ = ["plot_logbook", "plot_summary", "plot_convergence", "require_matplotlib", "image_formats", "INSTALL"]
 
 INSTALL = 'pip install "deap_sudoku[plot]"'
 """How to get what plots need."""
@@ -61,15 +67,28 @@ def _fitness_label(objective: Objective) -> str:
     return f"fitness: {objective.name} ({direction} is better)"
 
 
+def plot_logbook(logbook, evaluate, *, label: str = "", title: str = "", ax: Axes | None = None,
+                 path: str | None = None, overwrite: bool = False):
+    """The course of a DEAP run whose logbook holds ``gen``, ``min``, ``avg`` and ``max``
+    (``stats=fitness_statistics()``): best and mean fitness per generation against the target.
+
+    ``evaluate`` is the run's ``toolbox.evaluate`` (or an ``eval_*`` function registered with
+    ``puzzle=``): it names the fitness and gives its direction and target.
+    """
+    objective = Objective.of(evaluate)
+    return plot_convergence([(label, objective, Trace.from_logbook(logbook, objective.lower_is_better))], path,
+                            title=title, ax=ax, overwrite=overwrite)
+
+
 def plot_convergence(runs: Sequence[tuple[str, Objective, Trace]], path: str | None = None, *, title: str = "",
-                     overwrite: bool = False):
+                     ax: Axes | None = None, overwrite: bool = False):
     """The course of each run: for a GA the best (solid) and mean (dashed) fitness of the population
     per generation, for tabu search the best and current score per step; the target (a solved
     grid's value) is a dotted line.  ``runs`` holds ``(label, objective, trace)``, one per puzzle."""
     from matplotlib.lines import Line2D
 
-    figure = _figure(figsize=(7, 4.2))
-    axis = figure.add_subplot()
+    axis = ax if ax is not None else _figure(figsize=(7, 4.2)).add_subplot()
+    figure = axis.figure
     handles, styles, targets = [], {}, {}
     for number, (label, objective, trace) in enumerate(runs):
         colour = f"C{number % 10}"
@@ -130,18 +149,19 @@ def _log_seconds(axis, seconds: list[float]) -> None:
 
 
 def plot_summary(rows: list[dict], path: str | None = None, *, by: str = "givens", title: str = "",
-                 overwrite: bool = False):
+                 ax: tuple[Axes, Axes] | None = None, overwrite: bool = False):
     """Success rate (with its 95 % interval) and median seconds per run of each row ``series``.
 
     ``by="givens"``: lines against the mean share of givens (the phase-transition picture), each
     series with its own marker and line style and nudged sideways so that equal values stay
     visible.  ``by="dataset"``: the datasets are categories, so the rates are grouped bars and the
-    times points, one per series.
+    times points, one per series.  ``ax`` is a pair of axes, for the rates and the times, that
+    share their x axis.
     """
     if by not in ("givens", "dataset"):
         raise ValueError(f"plot by 'givens' or 'dataset', not {by!r}")
-    figure = _figure(figsize=(7.5, 6))
-    rate_axis, time_axis = figure.subplots(2, 1, sharex=True)
+    rate_axis, time_axis = ax if ax is not None else _figure(figsize=(7.5, 6)).subplots(2, 1, sharex=True)
+    figure = rate_axis.figure
     series = list(dict.fromkeys(r["series"] for r in rows))
     datasets = list(dict.fromkeys(r["dataset"] for r in rows))
     width = 0.8 / max(len(series), 1)
@@ -181,6 +201,8 @@ def plot_summary(rows: list[dict], path: str | None = None, *, by: str = "givens
         time_axis.set_xlabel("dataset")
     rate_axis.legend(fontsize=8, loc="lower left", bbox_to_anchor=(0, 1.01), ncols=min(len(series), 4),
                      frameon=False)
-    if title:
+    if title and ax is None:
         figure.suptitle(title)
+    elif title:
+        rate_axis.set_title(title, pad=24)  # above the legend; the caller's figure keeps its own title
     return _save(figure, path, overwrite)

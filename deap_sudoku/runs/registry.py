@@ -17,6 +17,7 @@ import numpy as np
 from ..exact import SearchBudgetExceeded, solve
 from ..grid.puzzle import Puzzle
 from ..propagation import analyze, propagate
+from ..tools.fitness import optimum
 from . import recipes
 
 __all__ = ["Algorithm", "Objective", "Trace", "Outcome", "ALGORITHMS", "OPTIONS", "algorithm", "names", "takes"]
@@ -34,6 +35,17 @@ class Objective:
     target: float
     lower_is_better: bool
 
+    @classmethod
+    def of(cls, evaluate: Callable, puzzle: Puzzle | None = None) -> Objective:
+        """The objective of an ``eval_*`` function, or of a ``toolbox.evaluate`` registered with ``puzzle=``:
+        its name without ``eval_``, its :func:`~deap_sudoku.tools.fitness.optimum` and its direction."""
+        function = getattr(evaluate, "func", evaluate)
+        weights = getattr(function, "weights", None)
+        if not weights:
+            raise TypeError(f"{getattr(function, '__name__', function)!r} carries no fitness weights; set its "
+                            f".weights = (-1.0,) or (1.0,)")
+        return cls(function.__name__.removeprefix("eval_"), float(optimum(evaluate, puzzle)), weights[0] < 0)
+
     def describe(self, value: float) -> str:
         """``fitness collisions 3 (target 0, lower is better)``."""
         direction = "lower" if self.lower_is_better else "higher"
@@ -49,6 +61,14 @@ class Trace:
     unit: str
     x: tuple[int, ...]
     series: dict[str, tuple[float, ...]]
+
+    @classmethod
+    def from_logbook(cls, logbook, lower_is_better: bool) -> Trace:
+        """The course a logbook with ``gen``, ``min``, ``avg`` and ``max`` records (``fitness_statistics()``)
+        holds: the best of each generation and the mean."""
+        return cls("generation", tuple(logbook.select("gen")),
+                   {"best": tuple(map(float, logbook.select("min" if lower_is_better else "max"))),
+                    "mean": tuple(map(float, logbook.select("avg")))})
 
 
 @dataclass(frozen=True)
@@ -116,9 +136,7 @@ def _ga(recipe: Callable, **renamed: str) -> Callable[..., Outcome]:
                                  **keywords)
         lower = hof[0].fitness.weights[0] < 0
         objective = Objective(logbook.fitness, float(logbook.target), lower)
-        trace = Trace("generation", tuple(logbook.select("gen")),
-                      {"best": tuple(map(float, logbook.select("min" if lower else "max"))),
-                       "mean": tuple(map(float, logbook.select("avg")))})
+        trace = Trace.from_logbook(logbook, lower)
         return Outcome(np.asarray(hof[0]), float(hof[0].fitness.values[0]), int(logbook[-1]["gen"]), 0,
                        int(sum(logbook.select("nevals"))), logbook.stop_reason, objective, trace)
     run.__doc__ = f"Run :func:`{recipe.__module__}.{recipe.__name__}` and summarise it as an :class:`Outcome`."
