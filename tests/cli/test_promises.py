@@ -14,7 +14,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from deap_sudoku import loads, read
+from deap_sudoku import load_sample, loads, read
 from deap_sudoku.cli import main
 from deap_sudoku.exact import verify
 from deap_sudoku.runs import registry, task
@@ -277,14 +277,16 @@ def test_bench_workers_starts_scoop_on_the_installed_entry_with_the_same_options
     assert started[1][3:7] == ["--hosts", "127.0.0.1", "10.0.0.2", "-n"]
 
 
-@pytest.mark.slow
-def test_bench_workers_from_an_installed_wheel_in_a_fresh_venv_gives_the_serial_results(tmp_path):
+@pytest.fixture(scope="module")
+def installed_wheel(tmp_path_factory):
     """Build the wheel, install it into a fresh virtual environment (its dependencies borrowed from
-    this one, the checkout out of reach), and run ``bench --workers 2`` from an unrelated folder."""
+    this one, the checkout out of reach); return its python and an unrelated folder to run in."""
     import shutil
     import sysconfig
+    import zipfile
+    tmp_path = tmp_path_factory.mktemp("wheel")
     source = tmp_path / "source"  # a copy: pip builds in place, and build/ must not outlive a deleted module
-    for name in ("deap_sudoku", "pyproject.toml", "setup.cfg", "README.md"):
+    for name in ("deap_sudoku", "pyproject.toml", "setup.cfg", "README.md", "LICENSE"):
         copy = shutil.copytree if (REPO / name).is_dir() else shutil.copy
         copy(REPO / name, source / name, **({"ignore": shutil.ignore_patterns("__pycache__")}
                                             if (REPO / name).is_dir() else {}))
@@ -296,7 +298,6 @@ def test_bench_workers_from_an_installed_wheel_in_a_fresh_venv_gives_the_serial_
     python = fresh / "bin" / "python"
     site = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
                           capture_output=True, text=True, check=True).stdout.strip()
-    import zipfile
     with zipfile.ZipFile(next(wheels.glob("deap_sudoku-*.whl"))) as wheel:
         wheel.extractall(site)  # installing a pure wheel is unpacking it
     with open(os.path.join(site, "borrowed.pth"), "w") as borrowed:
@@ -306,6 +307,34 @@ def test_bench_workers_from_an_installed_wheel_in_a_fresh_venv_gives_the_serial_
     where = subprocess.run([str(python), "-c", "import deap_sudoku; print(deap_sudoku.__file__)"], cwd=elsewhere,
                            capture_output=True, text=True, check=True).stdout
     assert where.startswith(site), where
+    return python, elsewhere
+
+
+@pytest.mark.slow
+def test_an_example_runs_from_an_installed_wheel_on_the_puzzles_packaged_inside_it(installed_wheel):
+    """No puzzle path: the example reads the bundled 9x9-easy.txt through importlib.resources, with
+    no checkout and no data/ folder in reach."""
+    import shutil
+    python, elsewhere = installed_wheel
+    shutil.copy(REPO / "examples" / "deap_primitives.py", elsewhere / "deap_primitives.py")
+    assert not (elsewhere / "data").exists()
+    completed = subprocess.run([str(python), "deap_primitives.py", "--ngen", "60"], capture_output=True, text=True,
+                               timeout=300, cwd=elsewhere)
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    assert "Traceback" not in completed.stderr
+    lines = completed.stdout.splitlines()
+    assert lines[-1] == "solved, fitness 0"
+    grid = [int(v) for line in lines[-12:-1] for v in line.split() if v.isdigit()]
+    assert verify(grid, load_sample())  # solved, givens intact
+    listed = subprocess.run([str(python), "-c", "from deap_sudoku.io import sample_names; print(sample_names())"],
+                            capture_output=True, text=True, check=True, cwd=elsewhere).stdout
+    assert "testdata/hard.txt" in listed and "sources/report-example.txt" in listed
+
+
+@pytest.mark.slow
+def test_bench_workers_from_an_installed_wheel_in_a_fresh_venv_gives_the_serial_results(installed_wheel, tmp_path):
+    """``bench --workers 2`` from an unrelated folder, on the installed package's ``__main__``."""
+    python, elsewhere = installed_wheel
     serial, parallel = tmp_path / "serial.json", tmp_path / "scoop.json"
     assert run(*BENCH, "--json", str(serial)).exit_code == 0
     completed = subprocess.run([str(python), "-m", "deap_sudoku", *BENCH, "--workers", "2", "--json", str(parallel)],
