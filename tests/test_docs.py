@@ -1,25 +1,32 @@
-"""The documentation's code runs: every Python block of the README and of docs/extending.md."""
+"""The documentation's code runs (every Python block of the README, the tutorial, the user guide and
+docs/extending.md), the README example stops at its solving generation, and the site builds with
+warnings as errors."""
 
 import os
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
+import pytest
 
+from deap_sudoku.exact import verify
 from tests.conftest import REPO
 
 
-def _run_blocks(name: str) -> dict:
+def _run_blocks(name: str, cwd: Path = REPO) -> dict:
     text = (REPO / name).read_text()
     blocks = re.findall(r"```python\n(.*?)```", text, flags=re.S)
     assert blocks, f"{name} has no python block"
-    cwd = os.getcwd()
-    os.chdir(REPO)
+    before = os.getcwd()
+    os.chdir(cwd)
     try:
         namespace: dict = {}
         for block in blocks:
             exec(compile(block, name, "exec"), namespace)
     finally:
-        os.chdir(cwd)
+        os.chdir(before)
     return namespace
 
 
@@ -33,8 +40,44 @@ def test_extending_guide_code_runs_and_its_mutation_improves_the_population(caps
     assert namespace["eval_empty_cells"](grids[0], puzzle=None) == (2,)
 
 
-def test_readme_code_blocks_run(capsys):
-    """Every ``python`` block of README.md runs as written, in order, from the repository root."""
+def test_readme_example_stops_at_the_generation_that_solves_the_puzzle(capsys):
+    """Every ``python`` block of README.md runs as written; DEAP's eaSimple would have gone on to 300."""
     namespace = _run_blocks("README.md")
+    logbook, puzzle = namespace["logbook"], namespace["puzzle"]
+    minima = logbook.select("min")
+    assert logbook.stop_reason == "solved" and minima[-1] == 0 and 0 not in minima[:-1]
+    assert verify(namespace["hof"][0], puzzle)
     out = capsys.readouterr().out
-    assert namespace["solution"].is_complete and "|" in out  # the solved grid was printed with box borders
+    assert out.startswith(f"solved at generation {logbook[-1]['gen']}\n") and "no clashes" in out
+    assert "solved at generation 10" in (REPO / "README.md").read_text()  # the comment tells the truth
+
+
+def test_guide_code_runs(capsys):
+    namespace = _run_blocks("docs/guide.md")
+    assert namespace["solution"].is_complete and "no clashes" in capsys.readouterr().out
+
+
+def test_tutorial_code_runs_and_says_what_it_shows(tmp_path, capsys):
+    namespace = _run_blocks("docs/tutorial.md", cwd=tmp_path)
+    out = capsys.readouterr().out
+    text = (REPO / "docs" / "tutorial.md").read_text()
+    assert namespace["logbook"].stop_reason == "solved" and verify(namespace["hof"][0], namespace["puzzle"])
+    assert f"solved at generation {namespace['logbook'][-1]['gen']}" in out and "solved at generation 10" in text
+    view = namespace["view"]
+    assert view.clash_count > 0 and f"{view.clash_count} cells clash" in text  # the medium puzzle stalls
+    assert namespace["hard_logbook"].stop_reason == "no improvement"
+    assert (tmp_path / "tutorial-convergence.png").stat().st_size > 10_000
+
+
+@pytest.mark.slow
+def test_the_site_builds_with_warnings_as_errors(tmp_path):
+    pytest.importorskip("sphinx", reason="the [test] extra installs Sphinx")
+    built = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html",
+                            str(REPO / "docs"), str(tmp_path / "html")], capture_output=True, text=True, timeout=600)
+    assert built.returncode == 0, built.stderr[-5000:]
+    api = (tmp_path / "html" / "api.html").read_text()
+    for name in ("eval_collisions", "ea_simple", "grid_operator", "plot_logbook", "show", "HallOfFame"):
+        assert f'<span class="sig-name descname"><span class="pre">{name}</span>' in api, name
+    tutorial = (tmp_path / "html" / "tutorial.html").read_text()
+    assert "tutorial-convergence.png" in tutorial and "tutorial-best.png" in tutorial
+    assert (tmp_path / "html" / "_images" / "tutorial-convergence.png").exists()

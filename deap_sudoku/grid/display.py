@@ -85,7 +85,7 @@ def grid_html(shape: Shape, cells: np.ndarray, *, givens: np.ndarray | None = No
             text = str(int(values[cell])) if values[cell] else ""
             tds.append(f'<td style="{";".join(s for s in style if s)}" title="{title}">{text}</td>')
         rows.append("<tr>" + "".join(tds) + "</tr>")
-    head = (f'<caption style="caption-side:top;text-align:left;font-family:sans-serif">{html.escape(caption)}'
+    head = (f'<caption style="caption-side:top;text-align:left;font-family:sans-serif;white-space:nowrap;padding-bottom:4px">{html.escape(caption)}'
             f'</caption>') if caption else ""
     return (f'<table style="border-collapse:collapse;font-family:monospace;font-size:{11 if n > 16 else 14}px">'
             f'{head}{"".join(rows)}</table>')
@@ -112,7 +112,8 @@ class GridView:
         return ", ".join(part for part in (self.caption, self.shape.name, clashes) if part)
 
     def __str__(self) -> str:
-        return f"{self._summary()}\n{format_grid(self.shape, self.cells, marks=self.clashes)}"
+        marks = self.clashes if self.clash_count else None
+        return f"{self._summary()}\n{format_grid(self.shape, self.cells, marks=marks)}"
 
     def __repr__(self) -> str:
         return f"<GridView {self._summary()}>"

@@ -69,15 +69,17 @@ def _fitness_label(objective: Objective) -> str:
 
 def plot_logbook(logbook, evaluate, *, label: str = "", title: str = "", ax: Axes | None = None,
                  path: str | None = None, overwrite: bool = False):
-    """The course of a DEAP run whose logbook holds ``gen``, ``min``, ``avg`` and ``max``
+    """The course of DEAP runs whose logbooks hold ``gen``, ``min``, ``avg`` and ``max``
     (``stats=fitness_statistics()``): best and mean fitness per generation against the target.
 
-    ``evaluate`` is the run's ``toolbox.evaluate`` (or an ``eval_*`` function registered with
-    ``puzzle=``): it names the fitness and gives its direction and target.
+    ``logbook`` is one logbook (named ``label``) or a dict of label to logbook, drawn in one
+    colour each.  ``evaluate`` is the runs' ``toolbox.evaluate`` (or an ``eval_*`` function
+    registered with ``puzzle=``): it names the fitness and gives its direction and target.
     """
     objective = Objective.of(evaluate)
-    return plot_convergence([(label, objective, Trace.from_logbook(logbook, objective.lower_is_better))], path,
-                            title=title, ax=ax, overwrite=overwrite)
+    logbooks = logbook if isinstance(logbook, dict) else {label: logbook}
+    runs = [(name, objective, Trace.from_logbook(book, objective.lower_is_better)) for name, book in logbooks.items()]
+    return plot_convergence(runs, path, title=title, ax=ax, overwrite=overwrite)
 
 
 def plot_convergence(runs: Sequence[tuple[str, Objective, Trace]], path: str | None = None, *, title: str = "",
