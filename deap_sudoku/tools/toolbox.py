@@ -66,7 +66,11 @@ def make_toolbox(puzzle: Puzzle, *, representation: str = "block", smart: bool =
                  select: str = "tournament", tournsize: int = 3, keep: float | None = None,
                  indpb: float | None = None, rng: random.Random | None = None) -> base.Toolbox:
     """A toolbox with ``individual``, ``population``, ``evaluate``, ``mate``, ``mutate``, ``select``,
-    a fast ``clone`` and a batched ``map``, ready for ``deap.algorithms.eaSimple``.
+    a fast ``clone`` and a batched ``map``, ready for ``deap.algorithms.eaSimple`` (or
+    :func:`~deap_sudoku.algorithms.deap_loops.ea_simple`, which also stops when solved).
+
+    The individuals' class follows the fitness's direction (``individual_class(evaluate)``:
+    ``threats`` and ``distinct`` are maximised, the rest minimised).
 
     ``smart`` uses the smart initialiser where the representation has one;
     ``restrict`` limits initial values to what constraint propagation allows;
