@@ -54,7 +54,9 @@ def test_readme_example_stops_at_the_generation_that_solves_the_puzzle(capsys):
 
 def test_guide_code_runs(capsys):
     namespace = _run_blocks("docs/guide.md")
-    assert namespace["solution"].is_complete and "no clashes" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert namespace["solution"].is_complete and "no clashes" in out
+    assert namespace["logbook"].stop_reason in out and namespace["hof"][0].fitness.valid  # ea_generational ran
 
 
 def test_tutorial_code_runs_and_says_what_it_shows(tmp_path, capsys):
