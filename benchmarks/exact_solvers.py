@@ -4,7 +4,7 @@
                                        [--kernel auto|python|compiled] [--only forum]
 
 Every solution is checked with ``verify``; a wrong or missing one aborts the run.
-The table it prints is the one in README.md.
+The table it prints is the one in docs/guide.md (Exact solvers).
 """
 
 from __future__ import annotations
