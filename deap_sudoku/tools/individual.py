@@ -69,10 +69,14 @@ class Individual(np.ndarray):
         fitness = self.fitness.values if self.fitness.valid else "invalid"
         return f"<{type(self).__name__} {side}x{side}, fitness {fitness}>"
 
-    def _repr_html_(self) -> str:
+    def _repr_html_(self) -> str | None:
         """The bordered grid with its clashing cells marked, for notebooks (``show(ind, puzzle)``
-        adds the puzzle's box shape and givens)."""
-        return show(self)._repr_html_()
+        adds the puzzle's box shape and givens); None, so the plain ``repr`` shows, for an array
+        that is no whole grid of a shape that boxes tile."""
+        try:
+            return show(self)._repr_html_()
+        except ValueError:
+            return None
 
 
 class MaxIndividual(Individual):
@@ -108,7 +112,6 @@ def _rebuild(cls: type[Individual], data: bytes, dtype: str, wvalues: tuple) -> 
     individual = np.frombuffer(data, dtype=np.dtype(dtype)).copy().view(cls)
     individual.fitness.wvalues = wvalues
     return individual
-
 
 
 def _as_grid(individual: object, operator: str) -> np.ndarray:

@@ -65,6 +65,7 @@ def test_show_marks_clashes_in_text_and_html_and_captions_the_fitness():
     assert [("background:#f6c4c4" in style) for style, _ in cells] == clashes.tolist()
     assert [("font-weight:bold" in style) for style, _ in cells] == PUZZLE.givens.tolist()
     assert "cells clash" in best._repr_html_()  # an individual on its own: conventional boxes, no givens
+    assert Individual([1] * 49)._repr_html_() is None  # 7x7: no box shape tiles it, the plain repr shows
 
 
 def test_format_grid_is_public_and_unchanged_without_marks():
