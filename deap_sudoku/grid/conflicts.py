@@ -8,7 +8,7 @@ import numpy as np
 
 from .shape import Shape
 
-__all__ = ["Conflict", "find_conflicts", "problems", "value_dtype"]
+__all__ = ["Conflict", "find_conflicts", "clashing_cells", "problems", "value_dtype"]
 
 
 def value_dtype(n: int) -> np.dtype:
@@ -35,13 +35,22 @@ def find_conflicts(shape: Shape, cells: np.ndarray) -> list[Conflict]:
     conflicts = []
     unit_values = cells[shape.units]
     # A quick vectorised test first: most grids have no conflict at all.
-    counts = np.zeros((len(shape.units), shape.n + 1), dtype=np.int32)
+    counts = np.zeros((len(shape.units), max(shape.n, int(cells.max(initial=0))) + 1), dtype=np.int32)
     np.add.at(counts, (np.repeat(np.arange(len(shape.units)), shape.n), unit_values.ravel()), 1)
     counts[:, 0] = 0
     for unit, value in zip(*np.nonzero(counts > 1)):
         where = shape.units[unit][unit_values[unit] == value]
         conflicts.append(Conflict(int(unit), int(value), tuple(int(c) for c in where)))
     return conflicts
+
+
+def clashing_cells(shape: Shape, cells: np.ndarray) -> np.ndarray:
+    """One bool per cell: whether another cell of its row, column or box holds its (non-zero) value,
+    i.e. whether it is in one of :func:`find_conflicts`'s conflicts."""
+    result = np.zeros(shape.cells, dtype=bool)
+    for conflict in find_conflicts(shape, np.asarray(cells).ravel()):
+        result[list(conflict.cells)] = True
+    return result
 
 
 def problems(shape: Shape, cells: np.ndarray) -> list[tuple[str, int]]:

@@ -12,9 +12,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .conflicts import clashing_cells
 from .shape import Shape
 
-__all__ = ["format_grid", "clashing_cells", "grid_html", "GridView", "show"]
+__all__ = ["format_grid", "grid_html", "GridView", "show"]
 
 CLASH_BACKGROUND = "#f6c4c4"
 """The HTML background of a clashing cell (its value is also dark red, and the cell is described in its title)."""
@@ -44,15 +45,6 @@ def format_grid(shape: Shape, cells: np.ndarray, *, empty: str = ".", marks: np.
                   for s in range(shape.box_rows)]
         text_rows.append(" | ".join(stacks).rstrip() if marks is not None else " | ".join(stacks))
     return "\n".join(text_rows)
-
-
-def clashing_cells(shape: Shape, cells: np.ndarray) -> np.ndarray:
-    """One bool per cell: whether another cell of its row, column or box holds its (non-zero) value."""
-    values = np.asarray(cells).ravel()[shape.units]  # (3n units, n cells)
-    repeated = ((values[:, :, None] == values[:, None, :]).sum(axis=-1) > 1) & (values > 0)
-    result = np.zeros(shape.cells, dtype=bool)
-    result[shape.units[repeated]] = True
-    return result
 
 
 def _side(shape: Shape, index: int, boxes: int) -> str:
@@ -85,8 +77,8 @@ def grid_html(shape: Shape, cells: np.ndarray, *, givens: np.ndarray | None = No
             text = str(int(values[cell])) if values[cell] else ""
             tds.append(f'<td style="{";".join(s for s in style if s)}" title="{title}">{text}</td>')
         rows.append("<tr>" + "".join(tds) + "</tr>")
-    head = (f'<caption style="caption-side:top;text-align:left;font-family:sans-serif;white-space:nowrap;padding-bottom:4px">{html.escape(caption)}'
-            f'</caption>') if caption else ""
+    caption_style = "caption-side:top;text-align:left;font-family:sans-serif;white-space:nowrap;padding-bottom:4px"
+    head = f'<caption style="{caption_style}">{html.escape(caption)}</caption>' if caption else ""
     return (f'<table style="border-collapse:collapse;font-family:monospace;font-size:{11 if n > 16 else 14}px">'
             f'{head}{"".join(rows)}</table>')
 
