@@ -17,7 +17,7 @@ import numpy as np
 from ..exact import SearchBudgetExceeded, solve
 from ..grid.puzzle import Puzzle
 from ..propagation import analyze, propagate
-from ..tools.fitness import optimum
+from ..tools.fitness import fitness_weights, optimum
 from . import recipes
 
 __all__ = ["Algorithm", "Objective", "Trace", "Outcome", "ALGORITHMS", "OPTIONS", "algorithm", "names", "takes"]
@@ -39,12 +39,8 @@ class Objective:
     def of(cls, evaluate: Callable, puzzle: Puzzle | None = None) -> Objective:
         """The objective of an ``eval_*`` function, or of a ``toolbox.evaluate`` registered with ``puzzle=``:
         its name without ``eval_``, its :func:`~deap_sudoku.tools.fitness.optimum` and its direction."""
-        function = getattr(evaluate, "func", evaluate)
-        weights = getattr(function, "weights", None)
-        if not weights:
-            raise TypeError(f"{getattr(function, '__name__', function)!r} carries no fitness weights; set its "
-                            f".weights = (-1.0,) or (1.0,)")
-        return cls(function.__name__.removeprefix("eval_"), float(optimum(evaluate, puzzle)), weights[0] < 0)
+        name = getattr(evaluate, "func", evaluate).__name__.removeprefix("eval_")
+        return cls(name, float(optimum(evaluate, puzzle)), fitness_weights(evaluate)[0] < 0)
 
     def describe(self, value: float) -> str:
         """``fitness collisions 3 (target 0, lower is better)``."""

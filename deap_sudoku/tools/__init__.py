@@ -2,7 +2,7 @@
 mutations, selections, statistics and ``make_toolbox``, each following DEAP's operator contract."""
 
 from .crossover import cx_band_two_point, cx_bands, cx_block_uniform, cx_cell_uniform, cx_diagonal, cx_row_uniform
-from .fitness import (FitnessDirectionError, batch_map, cell_map, check_direction, closeness_map, collision_map, eval_cell_collisions, eval_closeness,
+from .fitness import (FitnessDirectionError, batch_map, cell_map, check_direction, fitness_weights, closeness_map, collision_map, eval_cell_collisions, eval_closeness,
                       eval_closeness_mk, eval_collisions, eval_column_box_collisions, eval_distinct, eval_threats,
                       max_threats, optimum)
 from .free_cells import FreeCells, free_cells
@@ -19,7 +19,7 @@ __all__ = [
     "init_block_permutation", "init_smart_block_permutation", "init_row_permutation", "init_free_cells",
     "eval_collisions", "eval_cell_collisions", "eval_column_box_collisions", "eval_distinct", "eval_threats",
     "eval_closeness", "eval_closeness_mk", "collision_map", "closeness_map", "cell_map", "max_threats", "optimum",
-    "batch_map", "FitnessDirectionError", "check_direction",
+    "batch_map", "FitnessDirectionError", "check_direction", "fitness_weights",
     "cx_bands", "cx_band_two_point", "cx_diagonal", "cx_block_uniform", "cx_row_uniform", "cx_cell_uniform",
     "mut_swap_in_box", "mut_conflict_swap", "mut_swap_in_row", "mut_random_reset",
     "sel_tournament", "sel_roulette", "sel_stochastic_universal_sampling", "sel_truncation", "sel_elite_biased",

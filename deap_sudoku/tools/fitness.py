@@ -36,7 +36,7 @@ __all__ = [
     "eval_collisions", "eval_cell_collisions", "eval_column_box_collisions", "eval_distinct", "eval_threats",
     "eval_closeness", "eval_closeness_mk", "collision_map", "closeness_map", "cell_map",
     "unit_duplicates", "closeness_terms", "max_threats", "batch_map", "optimum", "FitnessDirectionError",
-    "check_direction",
+    "check_direction", "fitness_weights",
 ]
 
 
@@ -159,6 +159,19 @@ class FitnessDirectionError(TypeError):
 
 def _weights(evaluate: Callable) -> tuple[float, ...] | None:
     return getattr(getattr(evaluate, "func", evaluate), "weights", None)
+
+
+def fitness_weights(evaluate: Callable) -> tuple[float, ...]:
+    """The DEAP ``weights`` a fitness function (or a ``toolbox.register``-ed partial of one) carries.
+
+    :raises TypeError: for a function without them, saying how to give it some.
+    """
+    weights = _weights(evaluate)
+    if not weights:
+        name = getattr(getattr(evaluate, "func", evaluate), "__name__", evaluate)
+        raise TypeError(f"{name!r} carries no fitness weights; set its .weights = (-1.0,) to minimise "
+                        f"or (1.0,) to maximise")
+    return weights
 
 
 def check_direction(evaluate: Callable, individual: object) -> None:

@@ -19,6 +19,7 @@ from deap import base
 
 from ..grid.conflicts import value_dtype
 from ..grid.display import show
+from .fitness import fitness_weights
 
 __all__ = ["FitnessMin", "FitnessMax", "Individual", "MaxIndividual", "individual_class", "clone", "grid_operator"]
 
@@ -93,11 +94,7 @@ def individual_class(direction: float | Callable) -> type[Individual]:
     ``individual_class(eval_threats)`` is :class:`MaxIndividual`.
     """
     if callable(direction):
-        weights = getattr(getattr(direction, "func", direction), "weights", None)
-        if not weights:
-            raise TypeError(f"{getattr(direction, '__name__', direction)!r} carries no fitness weights; set "
-                            f"its .weights = (-1.0,) to minimise or (1.0,) to maximise, or pass the weight")
-        direction = weights[0]
+        direction = fitness_weights(direction)[0]
     return Individual if direction < 0 else MaxIndividual
 
 
