@@ -63,8 +63,10 @@ class _Ending:
 
 def _evolve(population: list, toolbox: base.Toolbox, ngen: int, stats: tools.Statistics | None,
             halloffame: tools.HallOfFame | None, verbose: bool, stop: Stop | Hook | None, callback: Hook | None,
-            step: Callable[[list], tuple[list, int]]) -> tuple[list, tools.Logbook]:
-    """The loop DEAP's three share; ``step(population)`` returns the next population and its evaluations."""
+            vary: Callable[[list], list], survive: Callable[[list, list], list]) -> tuple[list, tools.Logbook]:
+    """The loop DEAP's three share: each generation ``vary(population)`` makes the offspring, the
+    changed ones are evaluated, the hall of fame sees them, and ``survive(population, offspring)``
+    is the next population."""
     if verbose:
         raise ValueError("the library prints nothing: leave verbose off and print(logbook) after the run, "
                          "or pass callback=lambda gen, population, logbook: print(logbook.stream)")
@@ -84,8 +86,11 @@ def _evolve(population: list, toolbox: base.Toolbox, ngen: int, stats: tools.Sta
     reason, generation = record(0, nevals), 0
     while reason is None and generation < ngen:
         generation += 1
-        offspring, nevals = step(population)
-        population[:] = offspring
+        offspring = vary(population)
+        nevals = evaluate_invalid(offspring, toolbox)
+        if halloffame is not None:
+            halloffame.update(offspring)
+        population[:] = survive(population, offspring)
         reason = record(generation, nevals)
     logbook.stop_reason = reason or "generations"
     return population, logbook
@@ -97,13 +102,9 @@ def ea_simple(population: list, toolbox: base.Toolbox, cxpb: float, mutpb: float
               callback: Hook | None = None) -> tuple[list, tools.Logbook]:
     """DEAP's ``eaSimple`` (select ``len(population)``, ``varAnd``, evaluate the changed ones) that
     ends when ``stop`` says so; without ``stop`` and ``callback`` it is ``eaSimple`` exactly."""
-    def step(parents: list) -> tuple[list, int]:
-        offspring = algorithms.varAnd(toolbox.select(parents, len(parents)), toolbox, cxpb, mutpb)
-        nevals = evaluate_invalid(offspring, toolbox)
-        if halloffame is not None:
-            halloffame.update(offspring)
-        return offspring, nevals
-    return _evolve(population, toolbox, ngen, stats, halloffame, verbose, stop, callback, step)
+    return _evolve(population, toolbox, ngen, stats, halloffame, verbose, stop, callback,
+                   vary=lambda parents: algorithms.varAnd(toolbox.select(parents, len(parents)), toolbox, cxpb, mutpb),
+                   survive=lambda parents, offspring: offspring)
 
 
 def ea_mu_plus_lambda(population: list, toolbox: base.Toolbox, mu: int, lambda_: int, cxpb: float, mutpb: float,
@@ -112,13 +113,9 @@ def ea_mu_plus_lambda(population: list, toolbox: base.Toolbox, mu: int, lambda_:
                       callback: Hook | None = None) -> tuple[list, tools.Logbook]:
     """DEAP's ``eaMuPlusLambda`` (``lambda_`` children by ``varOr``, ``mu`` survivors selected from
     parents and children) that ends when ``stop`` says so."""
-    def step(parents: list) -> tuple[list, int]:
-        offspring = algorithms.varOr(parents, toolbox, lambda_, cxpb, mutpb)
-        nevals = evaluate_invalid(offspring, toolbox)
-        if halloffame is not None:
-            halloffame.update(offspring)
-        return toolbox.select(parents + offspring, mu), nevals
-    return _evolve(population, toolbox, ngen, stats, halloffame, verbose, stop, callback, step)
+    return _evolve(population, toolbox, ngen, stats, halloffame, verbose, stop, callback,
+                   vary=lambda parents: algorithms.varOr(parents, toolbox, lambda_, cxpb, mutpb),
+                   survive=lambda parents, offspring: toolbox.select(parents + offspring, mu))
 
 
 def ea_mu_comma_lambda(population: list, toolbox: base.Toolbox, mu: int, lambda_: int, cxpb: float, mutpb: float,
@@ -129,11 +126,6 @@ def ea_mu_comma_lambda(population: list, toolbox: base.Toolbox, mu: int, lambda_
     that ends when ``stop`` says so."""
     if lambda_ < mu:
         raise ValueError(f"lambda_ must be at least mu ({mu}); got {lambda_}")
-
-    def step(parents: list) -> tuple[list, int]:
-        offspring = algorithms.varOr(parents, toolbox, lambda_, cxpb, mutpb)
-        nevals = evaluate_invalid(offspring, toolbox)
-        if halloffame is not None:
-            halloffame.update(offspring)
-        return toolbox.select(offspring, mu), nevals
-    return _evolve(population, toolbox, ngen, stats, halloffame, verbose, stop, callback, step)
+    return _evolve(population, toolbox, ngen, stats, halloffame, verbose, stop, callback,
+                   vary=lambda parents: algorithms.varOr(parents, toolbox, lambda_, cxpb, mutpb),
+                   survive=lambda parents, offspring: toolbox.select(offspring, mu))
