@@ -2,9 +2,9 @@
 mutations, selections, statistics and ``make_toolbox``, each following DEAP's operator contract."""
 
 from .crossover import cx_band_two_point, cx_bands, cx_block_uniform, cx_cell_uniform, cx_diagonal, cx_row_uniform
-from .fitness import (FitnessDirectionError, batch_map, cell_map, check_direction, fitness_weights, closeness_map, collision_map, eval_cell_collisions, eval_closeness,
-                      eval_closeness_mk, eval_collisions, eval_column_box_collisions, eval_distinct, eval_threats,
-                      max_threats, optimum)
+from .fitness import (FitnessDirectionError, batch_map, cell_map, check_direction, closeness_map, collision_map,
+                      eval_cell_collisions, eval_closeness, eval_closeness_mk, eval_collisions,
+                      eval_column_box_collisions, eval_distinct, eval_threats, fitness_weights, max_threats, optimum)
 from .free_cells import FreeCells, free_cells
 from .individual import FitnessMax, FitnessMin, Individual, MaxIndividual, clone, grid_operator, individual_class
 from .init import init_block_permutation, init_free_cells, init_row_permutation, init_smart_block_permutation
