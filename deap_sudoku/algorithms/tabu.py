@@ -28,6 +28,7 @@ from deap import tools
 from ..grid.puzzle import Puzzle
 from ..tools.free_cells import free_cells
 from ..tools.individual import Individual
+from ..tools.statistics import HallOfFame
 from ..tools.init import init_block_permutation, init_free_cells
 from .generational import INTERRUPTED
 
@@ -60,7 +61,7 @@ class TabuResult:
         individual, and a logbook of one record (steps, score, seconds) with its ``stop_reason``."""
         best = Individual(self.grid)
         best.fitness.values = (self.score,)
-        hof = tools.HallOfFame(1, similar=np.array_equal)
+        hof = HallOfFame(1)
         hof.update([best])
         logbook = tools.Logbook()
         logbook.record(steps=self.steps, score=self.score, seconds=self.seconds, evaluations=self.evaluations)

@@ -16,14 +16,13 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-import numpy as np
 from deap import base, tools
 
 from ..algorithms import (Checkpointer, Stop, ea_generational, ea_keep_refill, ea_memetic, ea_plus_children,
                           memetic_toolbox, tabu_search)
 from ..grid.puzzle import Puzzle
-from ..tools import (Individual, batch_map, cell_map, clone, cx_band_two_point, cx_diagonal, eval_cell_collisions,
-                     eval_closeness, eval_collisions, fitness_statistics, init_block_permutation,
+from ..tools import (HallOfFame, Individual, batch_map, cell_map, clone, cx_band_two_point, cx_diagonal,
+                     eval_cell_collisions, eval_closeness, eval_collisions, fitness_statistics, init_block_permutation,
                      init_smart_block_permutation, make_toolbox, max_threats, mut_conflict_swap, mut_random_reset,
                      optimum, sel_roulette, sel_stochastic_universal_sampling, with_punish_same)
 
@@ -38,7 +37,7 @@ def _evolve(algorithm: Callable, toolbox, population_size: int, *, stop: Stop, *
     The logbook also says what was optimised: ``logbook.fitness`` is the fitness's name (its
     ``eval_*`` function without the prefix) and ``logbook.target`` the value of a solved grid.
     """
-    hof = tools.HallOfFame(1, similar=np.array_equal)
+    hof = HallOfFame(1)
     population, logbook = algorithm(toolbox.population(n=population_size), toolbox, halloffame=hof,
                                     stats=fitness_statistics(), stop=stop, **options)
     name = toolbox.evaluate.func.__name__.removeprefix("eval_")
