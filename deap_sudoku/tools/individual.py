@@ -43,7 +43,7 @@ class Individual(np.ndarray):
 
     def __new__(cls, values: Iterable[int] | np.ndarray) -> Individual:
         array = np.array(values if isinstance(values, np.ndarray) else list(values))
-        grid = array.astype(value_dtype(max(int(array.max(initial=0)), 1)), copy=False).ravel()
+        grid = _narrowed(array).ravel()
         individual = grid.view(cls)
         individual.fitness = cls.fitness_class()
         return individual
@@ -111,6 +111,11 @@ def _rebuild(cls: type[Individual], data: bytes, dtype: str, wvalues: tuple) -> 
     return individual
 
 
+def _narrowed(values: np.ndarray) -> np.ndarray:
+    """``values`` in the smallest unsigned dtype that holds them (uint8 up to 255), copied only if needed."""
+    return values.astype(value_dtype(max(int(values.max(initial=0)), 1)), copy=False)
+
+
 def _as_grid(individual: object, operator: str) -> np.ndarray:
     """A ``creator``-made list individual as a flat grid array, or a TypeError saying what is needed."""
     if not isinstance(individual, MutableSequence):
@@ -121,7 +126,7 @@ def _as_grid(individual: object, operator: str) -> np.ndarray:
         raise TypeError(f"{operator} needs a flat grid of whole numbers, one per cell in row-major order; this "
                         f"{type(individual).__name__} holds an array of shape {grid.shape} and dtype {grid.dtype}: "
                         f"flatten it, e.g. creator.Individual(numpy.ravel(grid).tolist())")
-    return grid.astype(value_dtype(max(int(grid.max(initial=0)), 1)))
+    return _narrowed(grid)
 
 
 def grid_operator(operator: Callable) -> Callable:
