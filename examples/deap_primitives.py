@@ -30,17 +30,17 @@ def main(puzzle=None, *, seed=0, algorithm="simple", population_size=200, ngen=6
     population = toolbox.population(n=population_size)
     hof = HallOfFame(1)
     if algorithm == "simple":
-        loop, options = (ea_simple, algorithms.eaSimple), dict(cxpb=0.3, mutpb=0.8)
+        with_stop, deaps_own, options = ea_simple, algorithms.eaSimple, dict(cxpb=0.3, mutpb=0.8)
     else:
-        loop = (ea_mu_plus_lambda, algorithms.eaMuPlusLambda)
+        with_stop, deaps_own = ea_mu_plus_lambda, algorithms.eaMuPlusLambda
         options = dict(mu=population_size, lambda_=2 * population_size, cxpb=0.3, mutpb=0.7)
     if stop_when_solved:
         show = (lambda gen, pop, logbook: print(logbook.stream)) if verbose else None
-        population, logbook = loop[0](population, toolbox, ngen=ngen, stats=fitness_statistics(), halloffame=hof,
-                                      stop=Stop(solved=optimum(toolbox.evaluate)), callback=show, **options)
+        population, logbook = with_stop(population, toolbox, ngen=ngen, stats=fitness_statistics(), halloffame=hof,
+                                        stop=Stop(solved=optimum(toolbox.evaluate)), callback=show, **options)
     else:
-        population, logbook = loop[1](population, toolbox, ngen=ngen, stats=fitness_statistics(), halloffame=hof,
-                                      verbose=verbose, **options)
+        population, logbook = deaps_own(population, toolbox, ngen=ngen, stats=fitness_statistics(), halloffame=hof,
+                                        verbose=verbose, **options)
     return population, logbook, hof
 
 
