@@ -1,10 +1,16 @@
 """Time the exact solver on the public benchmark sets: median and maximum seconds per set.
 
     python benchmarks/exact_solvers.py [--data ../shared/data] [--quick] [--json FILE]
-                                       [--kernel auto|python|compiled] [--only forum]
+                                       [--kernel auto|python|compiled] [--only forum] [--tree]
 
 Every solution is checked with ``verify``; a wrong or missing one aborts the run.
 The table it prints is the one in docs/guide.md (Exact solvers).
+
+``--tree`` times the deterministic search alone (no restarts, first solution,
+at most 10^6 nodes per puzzle) and adds its node count, so two versions or
+kernels can be compared on the very same trees: the columns are then nodes
+and microseconds per node.  It uses only ``search(...).nodes``, so it runs on
+older checkouts too (``PYTHONPATH=<checkout> python benchmarks/exact_solvers.py --tree``).
 """
 
 from __future__ import annotations
@@ -18,7 +24,9 @@ import time
 from pathlib import Path
 
 from deap_sudoku import read
-from deap_sudoku.exact import solve, verify
+from deap_sudoku.exact import SearchBudgetExceeded, search, solve, verify
+
+TREE_NODES = 1_000_000
 
 
 def sets(data: Path) -> dict[str, list[Path]]:
@@ -47,10 +55,15 @@ def main() -> None:
     parser.add_argument("--only", default=None, help="only the sets whose name contains this text")
     parser.add_argument("--kernel", choices=["auto", "python", "compiled"], default="auto",
                         help="propagation kernel of the search (auto: compiled above 9x9 or once numba is loaded)")
+    parser.add_argument("--tree", action="store_true",
+                        help="deterministic search only, with node counts (compare kernels or versions node for node)")
     args = parser.parse_args()
     compiled = {"auto": None, "python": False, "compiled": True}[args.kernel]
     rows = []
-    print("| set | puzzles | solved | median s | max s | total s |")
+    if args.tree:
+        print("| set | puzzles | solved | nodes | µs per node | total s |")
+    else:
+        print("| set | puzzles | solved | median s | max s | total s |")
     print("|---|---:|---:|---:|---:|---:|")
     for name, files in sets(args.data).items():
         if args.only and args.only not in name:
@@ -58,16 +71,32 @@ def main() -> None:
         puzzles = [p for f in files for p in read(f)]
         if args.quick:
             puzzles = puzzles[::10]
-        times = []
+        if args.tree:
+            solve(puzzles[0], compiled=compiled)  # load the kernels off the clock
+        times, nodes = [], []
         for puzzle in puzzles:
             start = time.perf_counter()
-            solution = solve(puzzle, rng=random.Random(args.seed), compiled=compiled)
+            if args.tree:
+                try:
+                    result = search(puzzle, max_nodes=TREE_NODES, compiled=compiled)
+                except SearchBudgetExceeded:
+                    nodes.append(TREE_NODES)
+                    times.append(time.perf_counter() - start)
+                    continue
+                solution = result.solutions[0] if result.solutions else None
+                nodes.append(result.nodes)
+            else:
+                solution = solve(puzzle, rng=random.Random(args.seed), compiled=compiled)
             times.append(time.perf_counter() - start)
             if solution is None or not verify(solution, puzzle):
                 raise SystemExit(f"{name}: wrong answer for {puzzle!r}")
-        print(f"| {name} | {len(puzzles)} | {len(times)} | {statistics.median(times):.4f} | {max(times):.3f} |"
-              f" {sum(times):.2f} |", flush=True)
-        rows.append({"set": name, "puzzles": len(puzzles), "seconds": times})
+        if args.tree:
+            print(f"| {name} | {len(puzzles)} | {len(times) - nodes.count(TREE_NODES)} | {sum(nodes)} |"
+                  f" {1e6 * sum(times) / sum(nodes):.1f} | {sum(times):.2f} |", flush=True)
+        else:
+            print(f"| {name} | {len(puzzles)} | {len(times)} | {statistics.median(times):.4f} | {max(times):.3f} |"
+                  f" {sum(times):.2f} |", flush=True)
+        rows.append({"set": name, "puzzles": len(puzzles), "seconds": times, **({"nodes": nodes} if nodes else {})})
     if args.json:
         args.json.write_text(json.dumps(rows, indent=2) + "\n")
 

@@ -8,7 +8,6 @@ propagates with :func:`deap_sudoku.propagation.propagate_masks`.
 from __future__ import annotations
 
 import random
-import sys
 import time
 from dataclasses import dataclass
 
@@ -17,9 +16,9 @@ import numpy as np
 from ..grid.conflicts import value_dtype
 from ..grid.puzzle import Puzzle
 from ..propagation import initial_masks, mask_values, propagate_masks, tables
+from ..propagation.choice import MAX_COMPILED_SIDE, charged, prefer_compiled
 
-__all__ = ["SearchResult", "SearchBudgetExceeded", "search", "solve", "count_solutions", "is_unique",
-           "COMPILED_FROM_CELLS"]
+__all__ = ["SearchResult", "SearchBudgetExceeded", "search", "solve", "count_solutions", "is_unique"]
 
 
 class SearchBudgetExceeded(RuntimeError):
@@ -39,103 +38,144 @@ class SearchResult:
         return len(self.solutions)
 
 
-COMPILED_FROM_CELLS = 82
-"""Grids with at least this many cells search with the compiled propagation kernel by default; so
-do smaller ones once numba is loaded in the process.  Measured (``benchmarks/exact_solvers.py
---kernel``): the compiled kernel visits the same nodes 4-7x faster, but its first use costs about
-0.45 s (importing numba, loading the cached kernel), more than a 9x9 search takes in Python."""
-MAX_COMPILED_SIDE = 62
-"""The widest grid whose candidate masks fit the compiled kernel's ``int64``."""
-
-
 def _use_compiled(puzzle: Puzzle, compiled: bool | None) -> bool:
     if compiled is None:
-        return puzzle.n <= MAX_COMPILED_SIDE and (puzzle.shape.cells >= COMPILED_FROM_CELLS
-                                                  or "numba" in sys.modules)
+        return prefer_compiled(puzzle.shape.cells, puzzle.n)
     if compiled and puzzle.n > MAX_COMPILED_SIDE:
         raise ValueError(f"the compiled kernel holds sides up to {MAX_COMPILED_SIDE}, not {puzzle.n}")
     return compiled
 
 
-def _most_constrained(cands: list[int], rng: random.Random | None = None) -> int:
-    """The undecided cell with the fewest candidates (ties: the first, or a random one with
-    ``rng``), or -1 when every cell is decided."""
-    best, best_count, ties = -1, 1 << 30, []
+@dataclass(frozen=True)
+class _Order:
+    """The search's choices: the branch cell is the undecided one with the fewest candidates, ties
+    to the smallest ``keys``; values are tried in increasing ``ranks[cell]`` (``None``: increasing
+    value, and ties to the first cell).  A randomised search draws both once, from its ``rng``."""
+
+    keys: np.ndarray
+    ranks: np.ndarray | None
+
+    @classmethod
+    def of(cls, puzzle: Puzzle, rng: random.Random | None) -> _Order:
+        cells = puzzle.shape.cells
+        if rng is None:
+            return cls(np.arange(cells, dtype=np.int64), None)
+        draw = np.random.default_rng(rng.getrandbits(64))
+        return cls(draw.permutation(cells).astype(np.int64), draw.random((cells, puzzle.n)))
+
+
+def _branch_cell(cands: list[int], keys: list[int], randomised: bool) -> int:
+    """The cell to branch on (see :class:`_Order`), or -1 when every cell is decided."""
+    best, fewest, best_key = -1, 1 << 30, 0
     for cell, m in enumerate(cands):
         if m & (m - 1):
             count = m.bit_count()
-            if count < best_count:
-                best, best_count, ties = cell, count, [cell]
-                if count == 2 and rng is None:
+            if count < fewest or (count == fewest and keys[cell] < best_key):
+                best, fewest, best_key = cell, count, keys[cell]
+                if count == 2 and not randomised:
                     break
-            elif count == best_count and rng is not None:
-                ties.append(cell)
-    return rng.choice(ties) if rng is not None and ties else best
+    return best
 
 
-class _PythonNodes:
-    """Search states as lists of Python ints, propagated by the reference kernel."""
+class _Budget:
+    """The node and time budget of one search, asked before every node (the compiled search asks
+    between runs of nodes)."""
 
-    def __init__(self, puzzle: Puzzle, hidden: bool, locked: bool) -> None:
-        self.t, self.hidden, self.locked = tables(puzzle.shape), hidden, locked
-        self.dtype = value_dtype(puzzle.n)
+    def __init__(self, max_nodes: int | None, max_seconds: float | None) -> None:
+        self.max_nodes, self.max_seconds = max_nodes, max_seconds
+        self.deadline = None if max_seconds is None else time.perf_counter() + max_seconds
 
-    def root(self, puzzle: Puzzle) -> list[int] | None:
-        cands, queue = initial_masks(puzzle)
-        return cands if propagate_masks(cands, queue, self.t, hidden=self.hidden, locked=self.locked) else None
+    def check(self, nodes: int) -> None:
+        if self.max_nodes is not None and nodes >= self.max_nodes:
+            raise SearchBudgetExceeded(f"no answer after {nodes} search nodes")
+        if self.deadline is not None and time.perf_counter() >= self.deadline:
+            raise SearchBudgetExceeded(f"no answer within {self.max_seconds:g} s ({nodes} search nodes)")
 
-    def child(self, parent: list[int], cell: int, bit: int) -> list[int] | None:
+
+def _search_python(puzzle: Puzzle, limit: int, budget: _Budget, hidden: bool, locked: bool,
+                   order: _Order) -> SearchResult:
+    """Depth-first search on lists of Python ints, propagated by the reference kernel."""
+    t = tables(puzzle.shape)
+    dtype = value_dtype(puzzle.n)
+    keys, randomised = order.keys.tolist(), order.ranks is not None
+    state, queue = initial_masks(puzzle)
+    nodes, solutions = 1, []
+    if not propagate_masks(state, queue, t, hidden=hidden, locked=locked):
+        return SearchResult((), nodes, True)
+    stack: list[tuple[list[int], int, list[int]]] = []  # parent, branch cell, value bits left (next last)
+    while True:
+        if state is not None:
+            cell = _branch_cell(state, keys, randomised)
+            if cell < 0:
+                solutions.append(puzzle.filled(mask_values(state, dtype)))
+                if len(solutions) >= limit:
+                    return SearchResult(tuple(solutions), nodes, False)
+            else:
+                values = [v for v in range(puzzle.n) if state[cell] >> v & 1]
+                if randomised:
+                    values.sort(key=order.ranks[cell].__getitem__)
+                stack.append((state, cell, [1 << v for v in reversed(values)]))
+        while stack and not stack[-1][2]:
+            stack.pop()
+        if not stack:
+            return SearchResult(tuple(solutions), nodes, True)
+        budget.check(nodes)
+        parent, cell, bits = stack[-1]
+        nodes += 1
         state = parent.copy()
-        state[cell] = bit
-        ok = propagate_masks(state, [cell], self.t, hidden=self.hidden, locked=self.locked,
-                             dirty=set(self.t.cell_units[cell]))
-        return state if ok else None
-
-    most_constrained = staticmethod(_most_constrained)
-
-    def options(self, state: list[int], cell: int) -> int:
-        return state[cell]
-
-    def values(self, state: list[int]) -> np.ndarray:
-        return mask_values(state, self.dtype)
+        state[cell] = bits.pop()
+        if not propagate_masks(state, [cell], t, hidden=hidden, locked=locked, dirty=set(t.cell_units[cell])):
+            state = None
 
 
-class _CompiledNodes:
-    """Search states as ``int64`` arrays, propagated by the compiled twin: the same nodes in the same
-    order as :class:`_PythonNodes`."""
+_NODES_PER_CALL = 2_000_000
+"""The compiled search returns to Python to ask the budget about every this many cells' worth of
+nodes (``_NODES_PER_CALL // cells`` nodes, a few milliseconds)."""
 
-    def __init__(self, puzzle: Puzzle, hidden: bool, locked: bool) -> None:
-        from ..propagation.compiled import Propagator  # imports numba
 
-        self.propagator = Propagator(puzzle.shape, hidden=hidden, locked=locked)
-        self.dtype = value_dtype(puzzle.n)
+def _search_compiled(puzzle: Puzzle, limit: int, budget: _Budget, hidden: bool, locked: bool,
+                     order: _Order) -> SearchResult:
+    """The same search as :func:`_search_python`, node for node, in the compiled loop."""
+    from ..propagation.compiled import Propagator  # imports numba
+    from .search_compiled import EXHAUSTED, FOUND, depth_first
 
-    def root(self, puzzle: Puzzle) -> np.ndarray | None:
-        cands, queue = initial_masks(puzzle)
-        state = np.array(cands, dtype=np.int64)
-        return state if self.propagator.run(state, queue) else None
+    propagator = Propagator(puzzle.shape, hidden=hidden, locked=locked)
+    givens = puzzle.cells.astype(np.int64)
+    root = np.where(givens > 0, np.left_shift(1, givens - 1), (1 << puzzle.n) - 1)
+    if not propagator.run(root, np.flatnonzero(givens)):
+        return SearchResult((), 1, True)
+    levels = int(np.count_nonzero(np.bitwise_count(root) > 1)) + 1  # each level decides one more cell
+    states = np.empty((levels, puzzle.shape.cells), dtype=np.int64)
+    states[0] = root
+    branch, tried, counts = (np.zeros(levels, dtype=np.int64) for _ in range(3))
+    tries = np.zeros((levels, puzzle.n), dtype=np.int64)
+    ctrl = np.array([0, 1, 1], dtype=np.int64)  # depth, nodes, expand states[depth] next
+    ranks = order.ranks if order.ranks is not None else np.zeros((1, 1))
+    per_call = max(64, _NODES_PER_CALL // puzzle.shape.cells)
+    dtype = value_dtype(puzzle.n)
+    solutions: list[Puzzle] = []
+    while True:
+        pause_at = ctrl[1] + per_call
+        if budget.max_nodes is not None:
+            pause_at = min(pause_at, budget.max_nodes)
+        status = depth_first(states, branch, tries, tried, counts, ctrl, order.keys, ranks, order.ranks is not None,
+                             pause_at, *propagator.scratch())
+        nodes = int(ctrl[1])
+        if status == EXHAUSTED:
+            return SearchResult(tuple(solutions), nodes, True)
+        if status == FOUND:
+            solutions.append(puzzle.filled(_single_values(states[ctrl[0]], dtype)))
+            if len(solutions) >= limit:
+                return SearchResult(tuple(solutions), nodes, False)
+        else:
+            budget.check(nodes)
 
-    def child(self, parent: np.ndarray, cell: int, bit: int) -> np.ndarray | None:
-        state = parent.copy()
-        state[cell] = bit
-        return state if self.propagator.run_cell(state, cell) else None
 
-    @staticmethod
-    def most_constrained(state: np.ndarray, rng: random.Random | None) -> int:
-        counts = np.bitwise_count(state)
-        counts[counts < 2] = 255  # decided cells never branch
-        best = counts.min()
-        if best == 255:
-            return -1
-        if rng is None:
-            return int(np.argmin(counts))
-        return rng.choice(np.flatnonzero(counts == best).tolist())
-
-    def options(self, state: np.ndarray, cell: int) -> int:
-        return int(state[cell])
-
-    def values(self, state: np.ndarray) -> np.ndarray:
-        return mask_values(state.tolist(), self.dtype)
+def _single_values(state: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """:func:`~deap_sudoku.propagation.mask_values` of an ``int64`` array: the value of every
+    decided cell (a single bit ``1 << (v - 1)``, so ``v - 1`` bits below it), 0 elsewhere."""
+    single = np.bitwise_count(state) == 1
+    return np.where(single, np.bitwise_count(state - 1) + 1, 0).astype(dtype)
 
 
 def search(puzzle: Puzzle, *, limit: int = 1, max_nodes: int | None = None, max_seconds: float | None = None,
@@ -146,51 +186,23 @@ def search(puzzle: Puzzle, *, limit: int = 1, max_nodes: int | None = None, max_
     Stops after ``limit`` solutions (``limit=2`` answers "is it unique?").
     Each node is one tentative assignment followed by propagation (naked and
     hidden singles, and box-line reduction unless ``locked_candidates`` is off).
-    With ``rng`` the value order and ties between equally constrained cells
-    are random; without it the search is deterministic.  ``compiled``
-    propagates with the compiled twin (the same nodes and answer); by default
-    it is used where it pays (:data:`COMPILED_FROM_CELLS`).
+    With ``rng`` the value order of every cell and the ties between equally
+    constrained cells are drawn at random once, at the start; without it the
+    search is deterministic.  ``compiled`` runs the whole search in the
+    compiled loop (the same nodes and answers); by default it is used where it
+    pays (:mod:`deap_sudoku.propagation.choice`).
 
-    :raises SearchBudgetExceeded: when ``max_nodes`` nodes or ``max_seconds`` seconds (wall time, asked
-        at every node) did not settle the question.
+    :raises SearchBudgetExceeded: when ``max_nodes`` nodes or ``max_seconds`` seconds (wall time)
+        did not settle the question.
     """
-    deadline = None if max_seconds is None else time.perf_counter() + max_seconds
     if limit < 1:
         raise ValueError("limit must be at least 1")
-    nodes_of = _CompiledNodes if _use_compiled(puzzle, compiled) else _PythonNodes
-    kernel = nodes_of(puzzle, hidden_singles, locked_candidates)
-    solutions: list[Puzzle] = []
-    nodes = 1
-    state = kernel.root(puzzle)
-    if state is None:
-        return SearchResult((), nodes, True)
-    stack: list[tuple[object, int, int]] = []
-    while True:
-        if state is not None:
-            cell = kernel.most_constrained(state, rng)
-            if cell < 0:
-                solutions.append(puzzle.filled(kernel.values(state)))
-                if len(solutions) >= limit:
-                    return SearchResult(tuple(solutions), nodes, False)
-            else:
-                options = kernel.options(state, cell)
-                bits = []
-                while options:
-                    bit = options & -options
-                    bits.append(bit)
-                    options ^= bit
-                if rng is not None:
-                    rng.shuffle(bits)
-                stack.extend((state, cell, bit) for bit in reversed(bits))
-        if not stack:
-            return SearchResult(tuple(solutions), nodes, True)
-        if max_nodes is not None and nodes >= max_nodes:
-            raise SearchBudgetExceeded(f"no answer after {nodes} search nodes")
-        if deadline is not None and time.perf_counter() >= deadline:
-            raise SearchBudgetExceeded(f"no answer within {max_seconds:g} s ({nodes} search nodes)")
-        parent, cell, bit = stack.pop()
-        nodes += 1
-        state = kernel.child(parent, cell, bit)
+    budget = _Budget(max_nodes, max_seconds)
+    order = _Order.of(puzzle, rng)
+    if _use_compiled(puzzle, compiled):
+        return _search_compiled(puzzle, limit, budget, hidden_singles, locked_candidates, order)
+    with charged():
+        return _search_python(puzzle, limit, budget, hidden_singles, locked_candidates, order)
 
 
 def solve(puzzle: Puzzle, *, max_nodes: int | None = None, max_seconds: float | None = None,

@@ -22,11 +22,11 @@ __all__ = ["Propagator", "propagate_arrays", "propagate_nb", "eliminate", "mark_
 
 @numba.njit(cache=True)
 def popcount(m):
-    count = 0
-    while m:
-        m &= m - 1
-        count += 1
-    return count
+    """Set bits of a non-negative ``int64``, in constant time (the SWAR count)."""
+    m = m - ((m >> 1) & 0x5555555555555555)
+    m = (m & 0x3333333333333333) + ((m >> 2) & 0x3333333333333333)
+    m = (m + (m >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return (m * 0x0101010101010101) >> 56
 
 
 @numba.njit(cache=True)
@@ -148,7 +148,7 @@ class Propagator:
     def run(self, cands: np.ndarray, queue, dirty: np.ndarray | None = None) -> bool:
         """Propagate the cells of ``queue`` through ``cands`` in place; ``dirty``: the units to scan
         for hidden singles (a bool per unit; all when not given)."""
-        queued = np.asarray(list(queue), dtype=np.int64)
+        queued = np.asarray(queue if isinstance(queue, np.ndarray) else list(queue), dtype=np.int64)
         self._stack[:queued.shape[0]] = queued
         self._dirty[:] = True if dirty is None else dirty
         return self._propagate(cands, queued.shape[0])
@@ -159,6 +159,11 @@ class Propagator:
         self._dirty[:] = False
         self._dirty[self._cell_units[cell]] = True
         return self._propagate(cands, 1)
+
+    def scratch(self) -> tuple:
+        """The arguments that follow the queue in compiled callers of ``propagate_nb`` (the exact
+        search's loop): the stack, the unit flags, the tables and the rules."""
+        return (self._stack, self._dirty, self._scanning, self._unions, *self._tables)
 
     def _propagate(self, cands: np.ndarray, top: int) -> bool:
         return bool(propagate_nb(cands, self._stack, top, self._dirty, self._scanning, self._unions,

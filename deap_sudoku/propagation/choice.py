@@ -1,0 +1,54 @@
+"""Which twin of a kernel to run: the compiled one where it pays for loading numba, else Python.
+
+Loading numba and the cached kernels costs a fixed ~0.4 s per process
+(``benchmarks/first_answer.py`` measures it), more than a whole 9x9 search or
+repair run takes in Python.  So small grids start in Python and every
+Python call is charged to a process-wide account; once the account reaches
+the loading cost the compiled twin takes over (the "ski rental" rule, never
+more than twice the better choice's time).  Grids of :data:`COMPILED_FROM_CELLS`
+cells and more, and every grid once numba is loaded, use the compiled twin at
+once.  The twins give the same results on the same inputs, so the choice only
+changes how long a run takes, never what it finds.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+__all__ = ["COMPILED_FROM_CELLS", "MAX_COMPILED_SIDE", "LOADING_SECONDS", "prefer_compiled", "charged",
+           "python_seconds"]
+
+COMPILED_FROM_CELLS = 82
+"""Grids with at least this many cells use the compiled kernels from the start (measured with
+``benchmarks/exact_solvers.py --kernel``: on 16x16 the compiled search is 4-7x faster per node)."""
+MAX_COMPILED_SIDE = 62
+"""The widest grid whose candidate masks fit the compiled kernels' ``int64``."""
+LOADING_SECONDS = 0.4
+"""What importing numba and loading the cached kernels costs (``benchmarks/first_answer.py``)."""
+
+_spent = [0.0]
+
+
+def python_seconds() -> float:
+    """Seconds this process has spent in Python kernels that a compiled twin could have run."""
+    return _spent[0]
+
+
+def prefer_compiled(cells: int, side: int) -> bool:
+    """Whether a kernel call on a grid of ``cells`` cells and ``side`` values should be compiled."""
+    if side > MAX_COMPILED_SIDE:
+        return False
+    return cells >= COMPILED_FROM_CELLS or "numba" in sys.modules or _spent[0] >= LOADING_SECONDS
+
+
+@contextmanager
+def charged() -> Iterator[None]:
+    """Charge the time of the ``with`` block (a Python kernel call) to :func:`python_seconds`."""
+    start = time.perf_counter()
+    try:
+        yield
+    finally:
+        _spent[0] += time.perf_counter() - start

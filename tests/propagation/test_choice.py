@@ -1,0 +1,45 @@
+"""The kernel choice: small grids start in Python and switch once Python has cost what loading numba would."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+
+import pytest
+
+from deap_sudoku.propagation import choice
+
+
+def test_python_time_is_charged_until_it_pays_to_load_the_compiled_kernels(monkeypatch):
+    monkeypatch.delitem(sys.modules, "numba", raising=False)
+    monkeypatch.setattr(choice, "_spent", [0.0])
+    assert not choice.prefer_compiled(81, 9)
+    assert choice.prefer_compiled(choice.COMPILED_FROM_CELLS, 9)  # 16x16 and up: compiled at once
+    assert not choice.prefer_compiled(64 * 64, 64)  # masks too wide for int64: always Python
+    with choice.charged():
+        time.sleep(0.01)
+    assert 0.01 <= choice.python_seconds() < choice.LOADING_SECONDS
+    assert not choice.prefer_compiled(81, 9)
+    monkeypatch.setattr(choice, "_spent", [choice.LOADING_SECONDS])
+    assert choice.prefer_compiled(81, 9)
+
+
+def test_loaded_numba_makes_every_fitting_grid_compiled(monkeypatch):
+    monkeypatch.setattr(choice, "_spent", [0.0])
+    monkeypatch.setitem(sys.modules, "numba", sys.modules.get("numba", object()))
+    assert choice.prefer_compiled(16, 4)
+
+
+@pytest.mark.slow
+def test_one_small_puzzle_is_solved_without_loading_numba(tmp_path):
+    puzzle = tmp_path / "one.txt"
+    puzzle.write_text("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n")
+    code = ("import sys\nfrom deap_sudoku.cli import main\n"
+            f"sys.argv = ['deap-sudoku', 'solve', '-q', {str(puzzle)!r}]\n"
+            "try:\n    main()\nexcept SystemExit as exc:\n    assert exc.code == 0, exc.code\n"
+            "print('numba' in sys.modules, file=sys.stderr)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.strip().splitlines()[-1] == "False"
+    assert done.stdout.count("|") >= 18  # the solved grid was printed
