@@ -38,12 +38,13 @@ REFUTED = "no solution: propagation of the givens ends in a contradiction"
 
 
 def memetic_toolbox(puzzle: Puzzle, *, rng: random.Random, share: float = 0.5, noise: float = 0.0,
-                    tournsize: int = 2, locked_candidates: bool = True, compiled: bool = True) -> base.Toolbox:
+                    tournsize: int = 2, locked_candidates: bool = True, compiled: bool | None = None) -> base.Toolbox:
     """The memetic solver's parts, registered under DEAP's names plus ``repair`` and ``improve``.
 
     ``share`` is the part of a clashing cell's peers freed with it by
     ``improve``; ``noise`` the chance that a rebuilt cell ignores its own value;
-    ``compiled=False`` runs the pure-Python reference kernel (same results, slower).
+    ``compiled`` chooses the repair kernel's twin (same results): ``False`` the pure-Python
+    reference, ``True`` the numba one, ``None`` whichever pays (see :class:`PropagationRepair`).
     Every part that draws is bound to ``rng``.
     """
     repair = PropagationRepair(puzzle, locked_candidates, compiled)

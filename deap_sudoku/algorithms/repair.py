@@ -25,8 +25,9 @@ import numpy as np
 
 from ..grid.puzzle import Puzzle
 from ..propagation import initial_masks, propagate_masks, tables
+from ..propagation.choice import charged, prefer_compiled
 from ..tools.individual import Individual, grid_operator
-from .repair_kernel import Draws, fill_boxes, rebuild_compiled, rebuild_reference
+from .repair_kernel import Draws, fill_boxes, fill_boxes_reference, rebuild_compiled, rebuild_reference
 
 __all__ = ["PropagationRepair", "mut_repair", "mut_destroy_repair"]
 
@@ -36,12 +37,15 @@ class PropagationRepair:
     """The repair kernel for one puzzle: root candidates after propagating the givens, and the tables.
 
     ``consistent`` is False when propagation alone proves the puzzle has no
-    solution; repairs then only fill boxes and the collisions stay.
+    solution; repairs then only fill boxes and the collisions stay.  ``compiled``
+    chooses the kernels' twin (the same results): ``None`` lets
+    :func:`deap_sudoku.propagation.choice.prefer_compiled` decide call by call,
+    so small grids do not wait for numba to load.
     """
 
     puzzle: Puzzle
     locked_candidates: bool = True
-    compiled: bool = True
+    compiled: bool | None = None
     consistent: bool = field(init=False)
 
     def __post_init__(self) -> None:
@@ -80,19 +84,30 @@ class PropagationRepair:
         draws = Draws.new(rng, self._open_array, shape.cells, shape.n, noise)
         values = np.asarray(values, dtype=np.int64)
         keep = np.asarray(keep, dtype=np.int64)
-        if self.compiled:
+        if self._compiled():
             grid, failed = rebuild_compiled(self._root_array, values, keep, draws, shape, self.locked_candidates)
             return grid, int(failed)
-        grid, failed = rebuild_reference(self._root, values.tolist(), keep.tolist(), draws, shape,
-                                         self.locked_candidates)
+        with charged():
+            grid, failed = rebuild_reference(self._root, values.tolist(), keep.tolist(), draws, shape,
+                                             self.locked_candidates)
         return np.array(grid, dtype=np.int64), failed
+
+    def _compiled(self) -> bool:
+        if self.compiled is not None:
+            return self.compiled
+        return prefer_compiled(self.puzzle.shape.cells, self.puzzle.n)
 
     def as_block_permutation(self, values: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """``values`` with every box made a permutation: a box's repeated or empty cells take its
         missing values in random order.  Of two equal cells the fixed one (a given, or forced by
         propagation) keeps its value, else the earlier one."""
         out = np.array(values, dtype=np.int64)
-        fill_boxes(out, self._box_order, rng.random(self._box_order.shape))
+        keys = rng.random(self._box_order.shape)
+        if self._compiled():
+            fill_boxes(out, self._box_order, keys)
+        else:
+            with charged():
+                fill_boxes_reference(out, self._box_order, keys)
         return out
 
     def clashing(self, values: np.ndarray) -> np.ndarray:

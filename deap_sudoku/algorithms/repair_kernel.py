@@ -16,7 +16,7 @@ import numpy as np
 from ..grid.shape import Shape
 from ..propagation import arrays, propagate_masks, tables
 
-__all__ = ["Draws", "rebuild_reference", "rebuild_compiled", "fill_boxes"]
+__all__ = ["Draws", "rebuild_reference", "rebuild_compiled", "fill_boxes_reference", "fill_boxes"]
 
 
 @dataclass(frozen=True)
@@ -101,6 +101,30 @@ def rebuild_compiled(root: np.ndarray, values: np.ndarray, keep: np.ndarray, dra
 
     t = arrays(shape)
     return rebuild(root, values, keep, draws.order, draws.ranks, draws.ignore, t.full, *t.kernel_args(), locked)
+
+
+def fill_boxes_reference(values: np.ndarray, boxes: np.ndarray, keys: np.ndarray) -> None:
+    """Make every box of ``values`` (int64, in place) a permutation of 1..n: the pure-Python
+    specification of :func:`fill_boxes`.
+
+    ``boxes`` lists each box's cells in priority order: of two equal cells the
+    earlier keeps its value.  Empty and repeated cells take the box's missing
+    values, ordered by ``keys`` (one random float per box cell).
+    """
+    n = boxes.shape[1]
+    for cells, box_keys in zip(boxes.tolist(), keys.tolist()):
+        seen, redo = set(), []
+        for c in cells:
+            v = int(values[c])
+            if 0 < v <= n and v not in seen:
+                seen.add(v)
+            else:
+                redo.append(c)
+        if redo:
+            missing = [v for v in range(1, n + 1) if v not in seen]
+            order = sorted(range(len(redo)), key=box_keys.__getitem__)
+            for c, i in zip(redo, order):
+                values[c] = missing[i]
 
 
 def fill_boxes(values: np.ndarray, boxes: np.ndarray, keys: np.ndarray) -> None:

@@ -256,9 +256,11 @@ class Progress:
             self.bar.render_progress()
 
 
-def warm_up_announced(algorithm: str, puzzles: list[Puzzle], *, quiet: bool = False) -> None:
-    """Compile or load ``algorithm``'s kernels for every shape in ``puzzles`` before any clock starts,
-    saying so on standard error when it takes longer than a second."""
+def warm_up_announced(algorithm: str, puzzles: list[Puzzle], *, quiet: bool = False,
+                      compiled: bool | None = True) -> None:
+    """Compile or load ``algorithm``'s kernels for every shape in ``puzzles`` before any clock starts
+    (``compiled``: see :func:`~deap_sudoku.runs.task.warm_up`), saying so on standard error when it
+    takes longer than a second."""
     message = registry.algorithm(algorithm).warm_up_message
     shown = threading.Event()
 
@@ -272,6 +274,6 @@ def warm_up_announced(algorithm: str, puzzles: list[Puzzle], *, quiet: bool = Fa
         timer.daemon = True
         timer.start()
         try:
-            warm_up(algorithm, puzzle)
+            warm_up(algorithm, puzzle, compiled)
         finally:
             timer.cancel()

@@ -77,7 +77,9 @@ def solve(puzzle_file: str, algorithm: str, fmt: str | None, box: str | None, al
     saving = None
     if checkpoint is not None:
         saving = _checkpoint(checkpoint, checkpoint_every or 10, algorithm, puzzles, seed, options)
-    warm_up_announced(algorithm, puzzles, quiet=quiet)
+    # Small grids start in Python and load numba only if the run lasts (propagation.choice); a
+    # time budget is kept to the tenth of a second, so with one the kernels are loaded off its clock.
+    warm_up_announced(algorithm, puzzles, quiet=quiet, compiled=True if "max_seconds" in options else None)
 
     pictures = out != "-"  # with --out - standard output holds the results alone
     several = len(puzzles) > 1

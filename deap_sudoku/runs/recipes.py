@@ -47,7 +47,7 @@ def _evolve(algorithm: Callable, toolbox, population_size: int, *, stop: Stop, *
 
 
 def memetic(puzzle: Puzzle, *, seed: int = 0, population_size: int = 4, cxpb: float = 0.2, stall: int = 20,
-            share: float = 0.5, noise: float = 0.0, locked_candidates: bool = True, compiled: bool = True,
+            share: float = 0.5, noise: float = 0.0, locked_candidates: bool = True, compiled: bool | None = None,
             max_generations: int = 5000, max_seconds: float | None = None, checkpoint: Checkpointer | None = None,
             requested: Callable[[], object] | None = None, callback: Callback | None = None):
     """The project's best solver: the memetic GA of :mod:`deap_sudoku.algorithms.memetic`

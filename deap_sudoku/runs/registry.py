@@ -92,9 +92,10 @@ class Algorithm:
     ``choices`` lists the values a named option takes.  ``checkpointable``: takes ``checkpoint=``.
     ``stoppable``: asks ``requested()`` at safe points and returns its best so far (the others are
     stopped by ``KeyboardInterrupt``); ``progress(line)`` then receives a line every
-    ``progress_every`` generations (GAs) or steps (tabu).  ``warm_up(puzzle)`` compiles or loads
-    the compiled kernels a run on such a puzzle needs, so that the run's clock does not count
-    them; ``warm_up_message`` says what it does.
+    ``progress_every`` generations (GAs) or steps (tabu).  ``warm_up(puzzle, compiled)`` compiles
+    or loads the compiled kernels a run on such a puzzle needs (``compiled=None``: only those
+    :mod:`~deap_sudoku.propagation.choice` would use from the start), so that the run's clock does
+    not count them; ``warm_up_message`` says what it does.
     """
 
     name: str
@@ -105,7 +106,7 @@ class Algorithm:
     choices: dict[str, tuple[str, ...]] = field(default_factory=dict)
     checkpointable: bool = False
     stoppable: bool = False
-    warm_up: Callable[[Puzzle], None] | None = None
+    warm_up: Callable[[Puzzle, bool | None], None] | None = None
     warm_up_message: str = ""
 
     @property
@@ -168,15 +169,15 @@ def _backtracking(puzzle: Puzzle, *, seed: int, max_nodes: int | None = None, ma
     return Outcome(grid, 0.0 if solution is not None else math.nan, 0, 0, 0, note)
 
 
-def _warm_up_backtracking(puzzle: Puzzle) -> None:
+def _warm_up_backtracking(puzzle: Puzzle, compiled: bool | None) -> None:
     try:
-        solve(puzzle, max_nodes=1)
+        solve(puzzle, max_nodes=1, compiled=compiled)
     except SearchBudgetExceeded:
         pass
 
 
-def _warm_up_memetic(puzzle: Puzzle) -> None:
-    recipes.memetic(puzzle, max_generations=1)
+def _warm_up_memetic(puzzle: Puzzle, compiled: bool | None) -> None:
+    recipes.memetic(puzzle, max_generations=1, compiled=compiled)
 
 
 def _analyzer(puzzle: Puzzle, **_: object) -> Outcome:

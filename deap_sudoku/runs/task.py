@@ -61,12 +61,17 @@ _WARM: set[tuple[str, str]] = set()
 """The (algorithm, box shape) pairs whose kernels this process has compiled or loaded."""
 
 
-def warm_up(name: str, puzzle: Puzzle) -> None:
-    """Compile or load the kernels ``name`` needs for ``puzzle``'s shape, once per process."""
+def warm_up(name: str, puzzle: Puzzle, compiled: bool | None = True) -> None:
+    """Compile or load the kernels ``name`` needs for ``puzzle``'s shape, once per process.
+
+    ``compiled=None`` loads only what :mod:`~deap_sudoku.propagation.choice` would use from the
+    start: one small puzzle then never waits for numba (``deap-sudoku solve``), while a
+    benchmark loads everything before its first clock starts.
+    """
     record = algorithm(name)
     key = (name, puzzle.shape.name)
     if record.warm_up is not None and key not in _WARM:
-        record.warm_up(puzzle)
+        record.warm_up(puzzle, compiled)
         _WARM.add(key)
 
 

@@ -156,3 +156,42 @@ def test_puzzle_that_propagation_refutes_is_flagged_and_still_repaired():
     mut_repair(ind, repair=kernel, rng=random.Random(0))
     assert _is_block_permutation_of(ind, puzzle)
     assert eval_collisions(ind, puzzle=puzzle)[0] > 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(BOXES), st.integers(0, 2**32 - 1))
+def test_python_box_filling_is_the_compiled_box_filling(box, seed):
+    from deap_sudoku.algorithms.repair_kernel import fill_boxes, fill_boxes_reference
+
+    shape = Shape(*box)
+    generator = np.random.default_rng(seed)
+    values = generator.integers(0, shape.n + 2, shape.cells).astype(np.int64)  # empty, repeated, out of range
+    boxes = np.array([generator.permutation(b) for b in shape.boxes.tolist()], dtype=np.int64)
+    keys = generator.random(boxes.shape)
+    compiled, reference = values.copy(), values.copy()
+    fill_boxes(compiled, boxes, keys)
+    fill_boxes_reference(reference, boxes, keys)
+    assert reference.tolist() == compiled.tolist()
+    assert np.all(np.sort(reference[boxes], axis=1) == np.arange(1, shape.n + 1))
+
+
+def test_a_memetic_run_is_the_same_whichever_kernel_runs_when(monkeypatch):
+    """The automatic choice switches kernels in the middle of a run without changing it."""
+    from deap_sudoku.propagation import choice
+    from deap_sudoku.runs.recipes import memetic
+
+    puzzle = Puzzle.parse("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......")
+    runs = {}
+    for compiled in (True, False):
+        population, logbook, hof = memetic(puzzle, seed=4, compiled=compiled, max_generations=30)
+        runs[compiled] = ([ind.tolist() for ind in population], logbook.select("min"))
+    calls = []
+
+    def switching(cells, side):  # Python for the first 3 kernel calls, then compiled
+        calls.append(cells)
+        return len(calls) > 3
+    monkeypatch.setattr("deap_sudoku.algorithms.repair.prefer_compiled", switching)
+    population, logbook, hof = memetic(puzzle, seed=4, max_generations=30)
+    assert len(calls) > 6
+    assert ([ind.tolist() for ind in population], logbook.select("min")) == runs[True] == runs[False]
+    assert choice.prefer_compiled(82, 9) and not choice.prefer_compiled(64 * 64, 64)

@@ -159,7 +159,7 @@ def test_kernel_warm_up_is_announced_and_never_counted(monkeypatch):
     record = registry.ALGORITHMS["backtracking"]
     calls = []
 
-    def slow(puzzle):
+    def slow(puzzle, compiled):
         calls.append(puzzle.shape)
         time.sleep(1.5)
 
