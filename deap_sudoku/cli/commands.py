@@ -13,8 +13,8 @@ import sys
 
 import click
 
-from ..exact import (DIFFICULTIES, GenerationBudgetExceeded, SearchBudgetExceeded, count_solutions, generate_graded,
-                     generate_puzzle, reachable)
+from ..exact import (DIFFICULTIES, GenerationBudgetExceeded, SearchBudgetExceeded, count_solutions, dig_puzzle,
+                     generate_graded, random_solution, reachable)
 from ..grid import Puzzle, Shape
 from ..io import formats
 from .bench import bench_command
@@ -86,31 +86,44 @@ def convert(source_file: str, out: str, to_format: str, fmt: str | None, box: st
 
 @main.command()
 @click.option("--box", default="3x3", show_default=True, metavar="ROWSxCOLS", help="Box shape.")
-@click.option("--givens", type=click.IntRange(min=0), default=None,
-              help="Target number of givens (a unique puzzle may keep more).")
+@click.option("--givens", "givens_text", default=None, metavar="N|P%[,...]",
+              help="Givens per puzzle: a number of cells or a share such as 45%; several, comma-separated, "
+                   "make one instance set per value from the same grids (a unique puzzle may keep more).")
 @click.option("--difficulty", type=click.Choice(DIFFICULTIES), default=None,
               help="Keep making puzzles until one grades as this (see deap_sudoku.exact.grade).")
-@click.option("--count", type=click.IntRange(min=1), default=1, show_default=True, help="How many puzzles to make.")
+@click.option("--count", type=click.IntRange(min=1), default=1, show_default=True,
+              help="How many puzzles to make (per --givens value).")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Puzzle i is made with seed SEED+i, so any one can be remade alone.")
 @click.option("--unique/--any", default=True, show_default=True,
-              help="Keep the solution unique, or just empty cells (--givens only).")
+              help="Keep the solution unique, or just empty cells at random (--givens only; Lloyd & Amos's "
+                   "instances are made this way).")
 @click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
               help="Time allowed per puzzle of --difficulty; past it the command stops with exit code 1.")
 @click.option("--format", "fmt", type=click.Choice(formats.FORMATS), default="line", show_default=True,
               help="Output format.")
 @click.option("--alphabet", type=click.Choice(tuple(formats.ALPHABETS)), default=None,
               help="Symbols of the line and dash formats.")
-@click.option("--out", type=click.Path(dir_okay=False), default="-", show_default=True,
-              help="Where to write the puzzles ('-': standard output).")
+@click.option("--out", default="-", show_default=True, metavar="PATH",
+              help="Where to write the puzzles ('-': standard output).  {share} in PATH (the --givens value "
+                   "without %) makes one file per --givens value, {index} (0, 1, ...) one file per puzzle, e.g. "
+                   "'sets/inst36x36_{share}_{index}.txt'.")
 @click.option("--force", is_flag=True, help="Overwrite --out if it exists.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @click.pass_context
-def generate(ctx: click.Context, box: str, givens: int | None, difficulty: str | None, count: int, seed: int,
+def generate(ctx: click.Context, box: str, givens_text: str | None, difficulty: str | None, count: int, seed: int,
              unique: bool, max_seconds: float, fmt: str, alphabet: str | None, out: str, force: bool,
              quiet: bool) -> None:
-    """Make reproducible puzzles by emptying cells of random solved grids."""
-    if (givens is None) == (difficulty is None):
+    """Make reproducible puzzles by emptying cells of random solved grids.
+
+    Each solved grid is drawn by randomised exact search of the empty grid (seeded), so every
+    grid of the shape can come out.  With several --givens values, puzzle i of every value
+    comes from the same grid and the same random order of cells, so the sets are nested: the
+    phase-transition sets of Lloyd & Amos for any box shape, e.g.
+
+    deap-sudoku generate --box 6x6 --any --givens 40%,45%,50%,55% --count 25 --out 'sets/inst36x36_{share}.txt'
+    """
+    if (givens_text is None) == (difficulty is None):
         raise click.UsageError("give exactly one of --givens and --difficulty")
     try:
         shape = Shape(*parse_box(box))
@@ -122,29 +135,81 @@ def generate(ctx: click.Context, box: str, givens: int | None, difficulty: str |
         if not reachable(shape, difficulty):
             raise click.UsageError(f"--difficulty {difficulty}: no {shape.name} puzzle is {difficulty}; every one "
                                    "with a unique solution falls to naked singles, so all are easy")
-    elif ctx.get_parameter_source("max_seconds") is not click.core.ParameterSource.DEFAULT:
-        raise click.UsageError("--max-seconds applies to --difficulty only")
-    if givens is not None and givens > shape.cells:
-        raise click.UsageError(f"--givens {givens}: a {shape.name} grid has {shape.cells} cells")
-    check_outputs({"--out": out}, force)
+        targets = [("", 0)]
+    else:
+        if ctx.get_parameter_source("max_seconds") is not click.core.ParameterSource.DEFAULT:
+            raise click.UsageError("--max-seconds applies to --difficulty only")
+        targets = _givens_targets(givens_text, shape)
+    paths = _output_paths(out, targets, count)
+    check_outputs({f"--out {path}" if path != out else "--out": path for path in paths.values()}, force)
     check_format("--format", fmt, alphabet, Puzzle([0] * shape.cells, box=shape))
     if difficulty is not None and not quiet:
         click.echo(f"making {plural(count, f'{difficulty} {shape.name} puzzle')}, up to {max_seconds:g} s each",
                    err=True)
-    puzzles = []
-    with Progress(count, f"making {plural(count, 'puzzle')}", "puzzles", quiet=quiet) as bar:
+    made: dict[str, list[Puzzle]] = {}
+    total = count * len(targets)
+    with Progress(total, f"making {plural(total, 'puzzle')}", "puzzles", quiet=quiet) as bar:
         for i in range(count):
             if difficulty is not None:
                 attempts = (random.Random((seed + i) * GRADED_ATTEMPTS + attempt) for attempt in range(GRADED_ATTEMPTS))
                 try:
-                    puzzles.append(generate_graded(shape, difficulty, attempts, max_seconds=max_seconds))
+                    puzzles = [generate_graded(shape, difficulty, attempts, max_seconds=max_seconds)]
                 except GenerationBudgetExceeded as exc:
                     click.echo(f"puzzle {i + 1}: {exc}; try a larger --max-seconds or another difficulty", err=True)
-                    if puzzles:
-                        write_puzzles(out, puzzles, fmt, alphabet, force)
-                        click.echo(f"wrote the {plural(len(puzzles), 'puzzle')} made before it", err=True)
+                    if made:
+                        _write_made(made, fmt, alphabet, force)
+                        click.echo(f"wrote the {plural(i, 'puzzle')} made before it", err=True)
                     sys.exit(1)
             else:
-                puzzles.append(generate_puzzle(shape, givens, random.Random(seed + i), unique=unique))
-            bar.advance()
-    write_puzzles(out, puzzles, fmt, alphabet, force)
+                rng = random.Random(seed + i)
+                solution, order = random_solution(shape, rng), rng.getstate()
+                puzzles = []
+                for _, givens in targets:
+                    rng.setstate(order)  # the same cells in the same order for every share: nested sets
+                    puzzles.append(dig_puzzle(solution, givens, rng, unique=unique))
+            for (label, _), puzzle in zip(targets, puzzles):
+                made.setdefault(paths[label, i], []).append(puzzle)
+                bar.advance()
+    _write_made(made, fmt, alphabet, force)
+
+
+def _givens_targets(text: str, shape: Shape) -> list[tuple[str, int]]:
+    """``--givens`` as (label, number of givens) pairs: ``583`` or ``45%`` (of the cells), comma-separated."""
+    targets = []
+    for part in text.split(","):
+        part = part.strip()
+        try:
+            if part.endswith("%"):
+                share = float(part[:-1])
+                if not 0 <= share <= 100:
+                    raise ValueError
+                targets.append((f"{share:g}", round(share / 100 * shape.cells)))
+            else:
+                targets.append((part, int(part)))
+        except ValueError:
+            raise click.BadParameter(f"{part!r} is neither a number of cells nor a share from 0% to 100%",
+                                     param_hint="--givens") from None
+        if not 0 <= targets[-1][1] <= shape.cells:
+            raise click.BadParameter(f"{part}: a {shape.name} grid has {shape.cells} cells", param_hint="--givens")
+    if len({label for label, _ in targets}) < len(targets):
+        raise click.BadParameter(f"{text!r} names a value twice", param_hint="--givens")
+    return targets
+
+
+def _output_paths(out: str, targets: list[tuple[str, int]], count: int) -> dict[tuple[str, int], str]:
+    """The file of every (givens label, puzzle index): ``--out`` with ``{share}`` and ``{index}`` filled in."""
+    if out == "-" and len(targets) > 1:
+        raise click.UsageError("several --givens values make several sets; name their files with {share} in --out")
+    if out != "-" and len(targets) > 1 and "{share}" not in out:
+        raise click.UsageError(f"--out {out}: several --givens values make several sets; put {{share}} in it")
+    try:
+        paths = {(label, i): out if out == "-" else out.format(share=label, index=i)
+                 for label, _ in targets for i in range(count)}
+    except (KeyError, IndexError, ValueError) as exc:
+        raise click.UsageError(f"--out {out}: only {{share}} and {{index}} can be filled in ({exc})") from None
+    return paths
+
+
+def _write_made(made: dict[str, list[Puzzle]], fmt: str, alphabet: str | None, force: bool) -> None:
+    for path, puzzles in made.items():
+        write_puzzles(path, puzzles, fmt, alphabet, force)

@@ -206,11 +206,13 @@ def search(puzzle: Puzzle, *, limit: int = 1, max_nodes: int | None = None, max_
 
 
 def solve(puzzle: Puzzle, *, max_nodes: int | None = None, max_seconds: float | None = None,
-          rng: random.Random | None = None, compiled: bool | None = None) -> Puzzle | None:
+          rng: random.Random | None = None, compiled: bool | None = None,
+          deterministic_first: bool = True) -> Puzzle | None:
     """A solution, or ``None`` when the puzzle provably has none.
 
     Search times on hard large grids are heavy-tailed, so after a first
-    deterministic search this runs randomised ones (random value order and
+    deterministic search (randomised too with ``deterministic_first=False``:
+    a random solution of a puzzle with many) this runs randomised ones (random value order and
     tie-breaks, drawn from ``rng``; a generator seeded with 0 when none is
     given, so the result is always reproducible) with a node budget that grows by half
     after each restart, the remedy of Gomes,
@@ -224,7 +226,7 @@ def solve(puzzle: Puzzle, *, max_nodes: int | None = None, max_seconds: float | 
     """
     deadline = None if max_seconds is None else time.perf_counter() + max_seconds
     rng = rng if rng is not None else random.Random(0)
-    order: random.Random | None = None  # the first search is the deterministic one
+    order = None if deterministic_first else rng
     budget, spent = _FIRST_BUDGET, 0
     while True:
         if max_nodes is not None:

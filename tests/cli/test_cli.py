@@ -3,12 +3,13 @@ import signal
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
 from deap_sudoku import Puzzle, loads, read
 from deap_sudoku.cli import main
-from deap_sudoku.exact import verify
+from deap_sudoku.exact import solve as solve_exactly, verify
 
 from tests.conftest import REPO
 
@@ -136,6 +137,51 @@ def test_generate_is_reproducible_and_unique(tmp_path):
     single = run("generate", "--box", "2x3", "--givens", "12", "--seed", "7")
     assert single.output.strip() == first.output.splitlines()[2]  # puzzle i uses seed SEED+i
     assert run("generate", "--box", "7x1", "--givens", "3").exit_code == 2
+
+
+def test_random_grids_are_drawn_from_every_grid_not_transforms_of_one():
+    """4x4 grids fall into two classes of 96 and 192 under relabelling, band, stack, row, column
+    moves and transposition; transforms of one base grid reach at most 192 of the 288."""
+    import random
+
+    from deap_sudoku import Shape
+    from deap_sudoku.exact import random_solution
+    grids = {random_solution(Shape(2, 2), random.Random(seed)) for seed in range(600)}
+    assert all(verify(grid) for grid in grids)
+    assert len({grid.cells.tobytes() for grid in grids}) > 192
+
+
+def test_generate_makes_nested_instance_sets_one_file_per_share_or_per_instance(tmp_path):
+    per_share = run("generate", "--box", "2x3", "--any", "--givens", "30%,50%,75%", "--count", "4", "--seed", "3",
+                    "--format", "grid", "--out", str(tmp_path / "inst6x6_{share}.txt"))
+    assert per_share.exit_code == 0, per_share.output
+    sets = {share: read(tmp_path / f"inst6x6_{share}.txt") for share in (30, 50, 75)}
+    assert [len(s) for s in sets.values()] == [4, 4, 4]
+    assert {p.num_givens for p in sets[30]} == {11} and {p.num_givens for p in sets[75]} == {27}  # of 36 cells
+    for small, large in zip(sets[30], sets[75]):  # the same grid, the same cells first: nested
+        assert np.all((small.cells == 0) | (small.cells == large.cells))
+        assert verify(solve_exactly(large), large) and verify(solve_exactly(large), small)
+    per_instance = run("generate", "--box", "2x3", "--any", "--givens", "50%", "--count", "4", "--seed", "3",
+                       "--format", "grid", "--out", str(tmp_path / "one_{share}_{index}.txt"))
+    assert per_instance.exit_code == 0
+    assert [read(tmp_path / f"one_50_{i}.txt") for i in range(4)] == [[p] for p in sets[50]]
+    again = run("generate", "--box", "2x3", "--any", "--givens", "50%", "--count", "4", "--seed", "3",
+                "--format", "grid", "--out", str(tmp_path / "one_{share}_{index}.txt"))
+    assert again.exit_code == 2 and "exists" in again.output  # checked before any work, nothing replaced
+
+
+@pytest.mark.parametrize("arguments, complaint", [
+    (["--givens", "30%,50%"], "{share}"),
+    (["--givens", "30%,50%", "--out", "x.txt"], "{share}"),
+    (["--givens", "40x"], "neither a number of cells nor a share"),
+    (["--givens", "120%"], "neither a number of cells nor a share"),
+    (["--givens", "40%,40%"], "twice"),
+    (["--givens", "90"], "has 81 cells"),
+    (["--givens", "40%", "--out", "{size}.txt"], "only {share} and {index}"),
+])
+def test_generate_refuses_instance_sets_it_cannot_name(arguments, complaint):
+    result = run("generate", "--any", *arguments)
+    assert result.exit_code == 2 and complaint in result.output
 
 
 @pytest.mark.slow
