@@ -26,8 +26,8 @@ from deap_sudoku.tools import (Individual, clone, cx_block_uniform, eval_collisi
                                init_block_permutation, sel_tournament)
 
 
-def main(puzzle=None, *, seed=0, population_size=4, cxpb=0.2, stall=20, share=0.5, max_generations=5000,
-         max_seconds=None, checkpoint=None, requested=None, verbose=True):
+def main(puzzle=None, *, seed=0, population_size=4, cxpb=0.2, stall=20, share=0.5, max_generations=None,
+         max_seconds=60.0, checkpoint=None, requested=None, verbose=True):
     """Run the memetic GA until solved or a budget ends; return ``(population, logbook, hall_of_fame)``."""
     puzzle = puzzle or load_sample()
     rng = random.Random(seed)
@@ -61,8 +61,9 @@ def main(puzzle=None, *, seed=0, population_size=4, cxpb=0.2, stall=20, share=0.
               help="Children without improvement before a slot restarts.")
 @click.option("--share", type=click.FloatRange(0, 1), default=0.5, show_default=True,
               help="Part of a clashing cell's peers freed with it.")
-@click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=None)
-@click.option("--max-generations", type=click.IntRange(min=1), default=5000, show_default=True)
+@click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
+              help="Wall-time budget of the run.")
+@click.option("--max-generations", type=click.IntRange(min=1), default=None, help="Generation budget (none by default).")
 def cli(puzzle_file, seed, population, checkpoint, checkpoint_every, cxpb, stall, share, max_seconds,
         max_generations):
     run_example(main, load_puzzle(puzzle_file), algorithm="memetic", checkpoint=checkpoint,

@@ -30,6 +30,9 @@ __all__ = ["memetic", "block_ga", "block_ga_restart", "cell_ga", "row_permutatio
 
 Callback = Callable[[int, list, tools.Logbook], None]
 
+DEFAULT_SECONDS = 60.0
+"""The memetic GA's default budget: wall time."""
+
 
 def _evolve(algorithm: Callable, toolbox, population_size: int, *, stop: Stop, **options):
     """Run ``algorithm`` on a fresh population with a hall of fame of one and fitness statistics.
@@ -48,11 +51,13 @@ def _evolve(algorithm: Callable, toolbox, population_size: int, *, stop: Stop, *
 
 def memetic(puzzle: Puzzle, *, seed: int = 0, population_size: int = 4, cxpb: float = 0.2, stall: int = 20,
             share: float = 0.5, noise: float = 0.0, locked_candidates: bool = True, compiled: bool | None = None,
-            max_generations: int = 5000, max_seconds: float | None = None, checkpoint: Checkpointer | None = None,
+            max_generations: int | None = None, max_seconds: float | None = DEFAULT_SECONDS,
+            checkpoint: Checkpointer | None = None,
             requested: Callable[[], object] | None = None, callback: Callback | None = None):
     """The project's best solver: the memetic GA of :mod:`deap_sudoku.algorithms.memetic`
     (block-permutations, block-uniform crossover, propagation repair as local search, restarts of
-    stalled slots), until solved or a budget ends."""
+    stalled slots), until solved or a budget ends: by default a minute of wall time, not a number of
+    generations, which would end a run that is slower per generation (larger grids) but would succeed."""
     rng = random.Random(seed)
     toolbox = memetic_toolbox(puzzle, rng=rng, share=share, noise=noise, locked_candidates=locked_candidates,
                               compiled=compiled)
