@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import signal
-import subprocess
 import sys
 
 import click
@@ -13,8 +11,9 @@ import click
 from ..runs import bench, plots, registry
 from ..runs.interrupt import exit_code, graceful, requested
 from ..runs.task import RunResult, Task, run_all, scoop_is_running
-from .common import (ALGORITHMS, DEFAULT_ALGORITHM, Progress, check_outputs, check_plot, flag, given,
-                     load, options_for, plural, refuse_huge_population, run_options, warm_up_announced, write_text)
+from .common import (ALGORITHMS, DEFAULT_ALGORITHM, Progress, check_outputs, check_plot, check_scoop, flag, given,
+                     load, options_for, plural, refuse_huge_population, rerun_under_scoop, run_options,
+                     scoop_options, warm_up_announced, write_text)
 
 SCOOP_OPTIONS = ("workers", "hosts", "hostfile")
 """The options that start SCOOP; the command SCOOP then runs gets every other option as given."""
@@ -44,13 +43,7 @@ SCOOP_OPTIONS = ("workers", "hosts", "hostfile")
                    "one-puzzle files such as inst25x25_45_*.txt).")
 @click.option("--force", is_flag=True, help="Overwrite output files that exist.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no compilation notice.")
-@click.option("--workers", "-n", type=click.IntRange(min=1), default=None,
-              help="Spread the runs over N SCOOP workers (started for you; same results as serial, seed for seed).")
-@click.option("--hosts", default=None, metavar="HOST[,HOST...]",
-              help="With --workers: the hosts SCOOP starts workers on (password-less ssh; the package "
-                   "installed on each); 127.0.0.1 runs the multi-host code path locally.")
-@click.option("--hostfile", type=click.Path(exists=True, dir_okay=False), default=None,
-              help="With --workers: a SCOOP hostfile, one 'host workers' line per host.")
+@scoop_options("Spread the runs over N SCOOP workers (started for you; same results as serial, seed for seed).")
 @click.pass_context
 def bench_command(ctx: click.Context, datasets: tuple[str, ...], algorithms: tuple[str, ...], runs: int, seed: int,
                   limit: int | None, json_out: str | None, csv_out: str | None, markdown_out: str | None,
@@ -65,10 +58,7 @@ def bench_command(ctx: click.Context, datasets: tuple[str, ...], algorithms: tup
     """
     algorithms = tuple(dict.fromkeys(algorithms))
     per_algorithm = _options(algorithms, given(run_params))
-    if (hosts or hostfile) and workers is None:
-        raise click.UsageError("--hosts and --hostfile need --workers")
-    if hosts and hostfile:
-        raise click.UsageError("give --hosts or --hostfile, not both")
+    check_scoop(workers, hosts, hostfile)
     check_outputs({"--json": json_out, "--csv": csv_out, "--markdown": markdown_out, "--plot": plot}, force)
     check_plot(plot)
     tasks = []
@@ -80,7 +70,7 @@ def bench_command(ctx: click.Context, datasets: tuple[str, ...], algorithms: tup
             tasks += [Task(algorithm, puzzle, seed=seed + r, dataset=name, index=i, options=per_algorithm[algorithm])
                       for i, puzzle in enumerate(puzzles) for r in range(runs)]
     if workers is not None and not scoop_is_running():
-        sys.exit(_under_scoop(ctx, workers, hosts, hostfile))
+        sys.exit(rerun_under_scoop(ctx, workers, hosts, hostfile, drop=SCOOP_OPTIONS))
     for algorithm in algorithms:  # compile or load kernels here, before any run's clock starts
         warm_up_announced(algorithm, [t.puzzle for t in tasks if t.algorithm == algorithm], quiet=quiet)
 
@@ -138,41 +128,3 @@ def _options(algorithms: tuple[str, ...], options: dict) -> dict[str, dict]:
 def _datasets_title(datasets: tuple[str, ...]) -> str:
     names = [os.path.basename(p) for p in datasets]
     return ", ".join(names) if len(names) <= 3 else f"{', '.join(names[:2])} and {len(names) - 2} more files"
-
-
-def _under_scoop(ctx: click.Context, workers: int, hosts: str | None, hostfile: str | None) -> int:
-    """Run this very command again under ``python -m scoop`` (which starts a file, so it is given the
-    installed package's ``__main__.py``), without the SCOOP options; its exit code."""
-    entry = importlib.util.find_spec("deap_sudoku.__main__").origin  # found, not imported
-    launcher = [sys.executable, "-m", "scoop"]
-    if hosts:
-        launcher += ["--hosts", *hosts.split(",")]
-    if hostfile:
-        launcher += ["--hostfile", hostfile]
-    launcher += ["-n", str(workers)]  # after the hosts, which would take every word up to the next option
-    command = [entry, *_command_line(ctx, drop=SCOOP_OPTIONS)]
-    try:
-        return subprocess.run(launcher + command).returncode
-    except KeyboardInterrupt:
-        return 130
-
-
-def _command_line(ctx: click.Context, *, drop: tuple[str, ...]) -> list[str]:
-    """The arguments that give ``ctx``'s parameters again (``bench a.txt -a tabu --runs 2 ...``)."""
-    words = [ctx.info_name]
-    arguments = []
-    for param in ctx.command.params:
-        value = ctx.params.get(param.name)
-        if param.name in drop or value is None:
-            continue
-        if isinstance(param, click.Argument):
-            arguments += [str(v) for v in (value if param.nargs != 1 else [value])]
-        elif param.is_flag:
-            if value:
-                words.append(param.opts[0])
-        elif param.multiple:
-            for item in value:
-                words += [param.opts[0], str(item)]
-        else:
-            words += [param.opts[0], str(value)]
-    return words + ["--"] + arguments

@@ -8,7 +8,9 @@ first puzzle is touched.
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import os
+import subprocess
 import sys
 import threading
 import time
@@ -277,3 +279,64 @@ def warm_up_announced(algorithm: str, puzzles: list[Puzzle], *, quiet: bool = Fa
             warm_up(algorithm, puzzle, compiled)
         finally:
             timer.cancel()
+
+
+# -- SCOOP ------------------------------------------------------------------------------------
+
+def scoop_options(workers_help: str):
+    """``--workers``, ``--hosts`` and ``--hostfile``, for the commands that spread work over SCOOP."""
+    def decorate(command):
+        command = click.option("--hostfile", type=click.Path(exists=True, dir_okay=False), default=None,
+                               help="With --workers: a SCOOP hostfile, one 'host workers' line per host.")(command)
+        command = click.option("--hosts", default=None, metavar="HOST[,HOST...]",
+                               help="With --workers: the hosts SCOOP starts workers on (password-less ssh; the "
+                                    "package installed on each); 127.0.0.1 runs the multi-host code path "
+                                    "locally.")(command)
+        return click.option("--workers", "-n", type=click.IntRange(min=1), default=None, help=workers_help)(command)
+    return decorate
+
+
+def check_scoop(workers: int | None, hosts: str | None, hostfile: str | None) -> None:
+    if (hosts or hostfile) and workers is None:
+        raise click.UsageError("--hosts and --hostfile need --workers")
+    if hosts and hostfile:
+        raise click.UsageError("give --hosts or --hostfile, not both")
+
+
+def rerun_under_scoop(ctx: click.Context, workers: int, hosts: str | None, hostfile: str | None, *,
+                      drop: tuple[str, ...]) -> int:
+    """Run this very command again under ``python -m scoop`` (which starts a file, so it is given the
+    installed package's ``__main__.py``), without the options in ``drop``; its exit code."""
+    entry = importlib.util.find_spec("deap_sudoku.__main__").origin  # found, not imported
+    launcher = [sys.executable, "-m", "scoop"]
+    if hosts:
+        launcher += ["--hosts", *hosts.split(",")]
+    if hostfile:
+        launcher += ["--hostfile", hostfile]
+    launcher += ["-n", str(workers)]  # after the hosts, which would take every word up to the next option
+    command = [entry, *_command_line(ctx, drop=drop)]
+    try:
+        return subprocess.run(launcher + command).returncode
+    except KeyboardInterrupt:
+        return 130
+
+
+def _command_line(ctx: click.Context, *, drop: tuple[str, ...]) -> list[str]:
+    """The arguments that give ``ctx``'s parameters again (``bench a.txt -a tabu --runs 2 ...``)."""
+    words = [ctx.info_name]
+    arguments = []
+    for param in ctx.command.params:
+        value = ctx.params.get(param.name)
+        if param.name in drop or value is None:
+            continue
+        if isinstance(param, click.Argument):
+            arguments += [str(v) for v in (value if param.nargs != 1 else [value])]
+        elif param.is_flag:
+            if value:
+                words.append(param.opts[0])
+        elif param.multiple:
+            for item in value:
+                words += [param.opts[0], str(item)]
+        else:
+            words += [param.opts[0], str(value)]
+    return words + ["--"] + arguments

@@ -15,10 +15,11 @@ from ..io import formats
 from ..runs import plots, registry
 from ..runs.checkpoint import Checkpoint, CheckpointError, run_identity
 from ..runs.interrupt import INTERRUPTED, exit_code, graceful, requested
-from ..runs.task import RunResult, Task, run_task
+from ..runs.portfolio import portfolio
+from ..runs.task import RunResult, Task, run_task, scoop_is_running
 from .common import (ALGORITHMS, DEFAULT_ALGORITHM, InputError, Progress, check_format, check_outputs, check_plot,
-                     given, input_options, load, options_for, plural, refuse_huge_population, run_options,
-                     warm_up_announced, write_puzzles)
+                     check_scoop, given, input_options, load, options_for, plural, refuse_huge_population,
+                     rerun_under_scoop, run_options, scoop_options, warm_up_announced, write_puzzles)
 
 POSEDNESS_NODES = 1000
 
@@ -49,9 +50,14 @@ POSEDNESS_NODES = 1000
                    "A checkpoint is a pickle: use only files you wrote.")
 @click.option("--checkpoint-every", type=click.IntRange(min=1), default=None,
               help="Generations between checkpoints (default 10; one is also written when the run stops).")
-def solve(puzzle_file: str, algorithm: str, fmt: str | None, box: str | None, alphabet: str | None, seed: int,
-          out: str | None, out_format: str, plot: str | None, force: bool, progress_every: int | None, quiet: bool,
-          checkpoint: str | None, checkpoint_every: int | None, **run_params) -> None:
+@scoop_options("Run N independently seeded chains on every puzzle (seeds SEED, SEED+1, ...) on SCOOP workers, "
+               "started for you; the first verified solution wins and the other chains stop (--workers 1 is "
+               "the serial run).")
+@click.pass_context
+def solve(ctx: click.Context, puzzle_file: str, algorithm: str, fmt: str | None, box: str | None,
+          alphabet: str | None, seed: int, out: str | None, out_format: str, plot: str | None, force: bool,
+          progress_every: int | None, quiet: bool, checkpoint: str | None, checkpoint_every: int | None,
+          workers: int | None, hosts: str | None, hostfile: str | None, **run_params) -> None:
     """Solve every puzzle in FILE (or standard input) and print the grids.
 
     The grids go to standard output (or, with --out -, the results in --out-format), everything
@@ -65,8 +71,13 @@ def solve(puzzle_file: str, algorithm: str, fmt: str | None, box: str | None, al
     _applies("--progress", progress_every, algorithm, registry.names(stoppable=True))
     _applies("--plot", plot, algorithm, registry.names(traced=True))
     _applies("--checkpoint", checkpoint, algorithm, registry.names(checkpointable=True))
+    _applies("--workers", workers, algorithm, registry.names(stoppable=True))
     if checkpoint_every is not None and checkpoint is None:
         raise click.UsageError("--checkpoint-every needs --checkpoint")
+    check_scoop(workers, hosts, hostfile)
+    for option, value in (("--checkpoint", checkpoint), ("--progress", progress_every)):
+        if workers is not None and value is not None:
+            raise click.UsageError(f"{option} does not apply to --workers: the chains run on other processes")
     check_outputs({"--out": out, "--plot": plot}, force)
     check_plot(plot)
     puzzles = load(puzzle_file, fmt, box, alphabet)
@@ -79,6 +90,8 @@ def solve(puzzle_file: str, algorithm: str, fmt: str | None, box: str | None, al
         saving = _checkpoint(checkpoint, checkpoint_every or 10, algorithm, puzzles, seed, options)
     # Small grids start in Python and load numba only if the run lasts (propagation.choice); a
     # time budget is kept to the tenth of a second, so with one the kernels are loaded off its clock.
+    if workers is not None and not scoop_is_running():
+        sys.exit(rerun_under_scoop(ctx, workers, hosts, hostfile, drop=("hosts", "hostfile")))
     warm_up_announced(algorithm, puzzles, quiet=quiet, compiled=True if "max_seconds" in options else None)
 
     pictures = out != "-"  # with --out - standard output holds the results alone
@@ -98,8 +111,12 @@ def solve(puzzle_file: str, algorithm: str, fmt: str | None, box: str | None, al
                     if several:
                         header = f"{name}, {puzzle.shape.name}, {plural(puzzle.num_givens, 'given')}:"
                         bar.echo(header, err=not pictures)
-                    result = run_task(Task(algorithm, puzzle, seed=seed, options=options), requested=requested,
-                                      progress=show, progress_every=progress_every or None, checkpoint=saving)
+                    task = Task(algorithm, puzzle, seed=seed, options=options)
+                    if workers is not None:
+                        result = portfolio(task, workers, requested=requested)
+                    else:
+                        result = run_task(task, requested=requested, progress=show,
+                                          progress_every=progress_every or None, checkpoint=saving)
                     if pictures:
                         bar.echo(format_grid(puzzle.shape, np.array(result.grid)))
                     if result.trace is not None:

@@ -255,9 +255,9 @@ def _runs(path) -> list[dict]:
 def test_bench_workers_starts_scoop_on_the_installed_entry_with_the_same_options(monkeypatch, tmp_path):
     """The hostfile route: the command SCOOP is given, without the SCOOP options, --hosts or
     --hostfile before -n (SCOOP's --hosts would take every word up to the next option)."""
-    from deap_sudoku.cli import bench as bench_module
+    from deap_sudoku.cli import common
     started = []
-    monkeypatch.setattr(bench_module.subprocess, "run",
+    monkeypatch.setattr(common.subprocess, "run",
                         lambda command: started.append(command) or subprocess.CompletedProcess(command, 0))
     hosts = tmp_path / "hosts.txt"
     hosts.write_text("127.0.0.1 3\n")

@@ -1,0 +1,85 @@
+"""A portfolio for one hard puzzle: independently seeded chains on SCOOP workers, the first solution wins.
+
+Solve times of the memetic GA (and of randomised search) are heavy-tailed:
+most seeds finish fast, a few take far longer.  Running ``workers`` chains at
+once with seeds ``seed, seed + 1, ...`` and keeping the first verified
+solution cuts the tail (the effect restarts have within one chain, spread over
+cores; ``benchmarks/portfolio.py`` measures it).  One worker is exactly the
+serial run with ``seed``.
+
+The winner asks the others to stop through a file they look for between
+generations (``requested``); on hosts that do not share the root's temporary
+folder the other chains run on to their budget, and the launcher ends them
+when the command is done.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import replace
+
+from .task import RunResult, Task, run_task, warm_up
+
+__all__ = ["portfolio", "chains"]
+
+
+def chains(task: Task, workers: int) -> list[Task]:
+    """The portfolio's tasks: ``task`` with seeds ``task.seed``, ``task.seed + 1``, ... (one per worker)."""
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, not {workers}")
+    return [replace(task, seed=task.seed + k) for k in range(workers)]
+
+
+def _chain(task: Task, stop_file: str) -> RunResult:
+    """One chain on a worker: warm its kernels, then run until solved, its budget, or the stop file."""
+    warm_up(task.algorithm, task.puzzle)
+    return run_task(task, requested=lambda: os.path.exists(stop_file))
+
+
+def _warm(task: Task) -> None:
+    warm_up(task.algorithm, task.puzzle)
+
+
+def portfolio(task: Task, workers: int, *, requested: Callable[[], object] | None = None) -> RunResult:
+    """Run ``workers`` seeded chains of ``task`` on SCOOP workers (under ``python -m scoop``) and
+    return the first verified solution, or, when none solves it, the best chain's result.
+
+    The result's ``seconds`` is the portfolio's wall time from the first chain's start (the
+    workers' kernels are warmed up before it), its ``seed`` the winning chain's.  ``requested``
+    (asked while waiting, e.g. Ctrl-C) stops every chain.
+    """
+    from scoop import futures
+
+    tasks = chains(task, workers)
+    list(futures.map(_warm, tasks))  # load the kernels on the workers off the clock
+    folder = tempfile.mkdtemp(prefix="deap-sudoku-portfolio-")
+    stop_file = os.path.join(folder, "stop")
+    start = time.perf_counter()
+    seconds = None
+    try:
+        pending = {futures.submit(_chain, chain, stop_file) for chain in tasks}
+        finished: list[RunResult] = []
+        while pending:
+            done, pending = futures.wait(pending, timeout=0.05, return_when=futures.FIRST_COMPLETED)
+            finished += [future.result() for future in done]
+            if seconds is None and (any(r.solved for r in finished) or (requested is not None and requested())):
+                seconds = time.perf_counter() - start
+                open(stop_file, "w").close()  # the others stop within a generation, freeing their workers
+    finally:
+        if os.path.exists(stop_file):
+            os.remove(stop_file)
+        os.rmdir(folder)
+    seconds = seconds if seconds is not None else time.perf_counter() - start
+    winners = [result for result in finished if result.solved]
+    return replace(winners[0] if winners else min(finished, key=_badness), seconds=seconds)
+
+
+def _badness(result: RunResult) -> float:
+    """How far an unsolved chain's best is from a solution (lower: closer)."""
+    objective = result.objective
+    if objective is None:
+        return float("inf")
+    return result.fitness if objective.lower_is_better else -result.fitness

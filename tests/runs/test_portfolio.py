@@ -1,0 +1,49 @@
+"""The portfolio: seeded chains on SCOOP workers, the first verified solution wins and the rest stop."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+
+import pytest
+
+from deap_sudoku import Puzzle, read
+from deap_sudoku.exact import verify
+from deap_sudoku.runs.interrupt import INTERRUPTED
+from deap_sudoku.runs.portfolio import _chain, chains
+from deap_sudoku.runs.task import Task, run_task
+from tests.conftest import FORUM_HARDEST, unsolvable
+
+
+def test_chains_are_seeded_one_apart_so_one_worker_is_the_serial_run():
+    task = Task("memetic", Puzzle.parse(FORUM_HARDEST), seed=7, options={"max_seconds": 5})
+    assert [chain.seed for chain in chains(task, 3)] == [7, 8, 9]
+    assert chains(task, 1) == [task]
+    assert all(chain.options == task.options and chain.puzzle is task.puzzle for chain in chains(task, 3))
+    with pytest.raises(ValueError, match="at least 1"):
+        chains(task, 0)
+
+
+def test_a_chain_stops_within_a_generation_once_the_stop_file_exists(tmp_path):
+    stop_file = tmp_path / "stop"
+    stop_file.touch()
+    task = Task("memetic", unsolvable(), seed=0, options={"max_seconds": 30})
+    start = time.perf_counter()
+    result = _chain(task, str(stop_file))
+    assert time.perf_counter() - start < 5 and result.note == INTERRUPTED and not result.solved
+    stop_file.unlink()
+    assert run_task(Task("memetic", unsolvable(), options={"max_generations": 3})).note != INTERRUPTED
+
+
+@pytest.mark.slow
+def test_solve_workers_returns_the_first_verified_solution_of_every_puzzle(tmp_path):
+    path = tmp_path / "hard.txt"
+    path.write_text(FORUM_HARDEST + "\n" + FORUM_HARDEST.replace(".", "0") + "\n")
+    out = tmp_path / "solved.txt"
+    done = subprocess.run([sys.executable, "-m", "deap_sudoku", "solve", str(path), "--workers", "2", "--out", str(out),
+                           "--max-seconds", "30"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "Launching 2 worker(s)" in done.stderr and "Traceback" not in done.stderr
+    assert done.stderr.count("solved in") == 2
+    assert all(verify(solution, Puzzle.parse(FORUM_HARDEST)) for solution in read(out))
