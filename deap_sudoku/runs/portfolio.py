@@ -7,8 +7,8 @@ solution cuts the tail (the effect restarts have within one chain, spread over
 cores; ``benchmarks/portfolio.py`` measures it).  One worker is exactly the
 serial run with ``seed``.
 
-The winner asks the others to stop through a file they look for between
-generations (``requested``); on hosts that do not share the root's temporary
+The winner asks the others to stop through a file it writes and they look for
+between generations (``requested``); on hosts that do not share the root's temporary
 folder the other chains run on to their budget, and the launcher ends them
 when the command is done.
 """
@@ -34,9 +34,14 @@ def chains(task: Task, workers: int) -> list[Task]:
 
 
 def _chain(task: Task, stop_file: str) -> RunResult:
-    """One chain on a worker: warm its kernels, then run until solved, its budget, or the stop file."""
+    """One chain on a worker: warm its kernels, then run until solved, its budget, or the stop file,
+    which a chain that solves the puzzle writes itself (the root may be running a chain too, since
+    SCOOP's root works on futures while it waits)."""
     warm_up(task.algorithm, task.puzzle)
-    return run_task(task, requested=lambda: os.path.exists(stop_file))
+    result = run_task(task, requested=lambda: os.path.exists(stop_file))
+    if result.solved:
+        open(stop_file, "w").close()
+    return result
 
 
 def _warm(task: Task) -> None:
@@ -51,7 +56,7 @@ def portfolio(task: Task, workers: int, *, requested: Callable[[], object] | Non
     workers' kernels are warmed up before it), its ``seed`` the winning chain's.  ``requested``
     (asked while waiting, e.g. Ctrl-C) stops every chain.
     """
-    from scoop import futures
+    from scoop import _types, futures
 
     tasks = chains(task, workers)
     list(futures.map(_warm, tasks))  # load the kernels on the workers off the clock
@@ -59,16 +64,23 @@ def portfolio(task: Task, workers: int, *, requested: Callable[[], object] | Non
     stop_file = os.path.join(folder, "stop")
     start = time.perf_counter()
     seconds = None
+    # SCOOP's root, idle while it waits, asks the broker where its futures are and resends those the
+    # broker has no report of yet; workers report every 25 s, so a chain running for longer than
+    # that was started a second time (measured: a 25 s chain twice, and the other chain starved).
+    # A lost chain costs the portfolio one of its seeds, not the answer, so the root does not ask.
+    asking = _types.FutureQueue.askForPreviousFutures
+    _types.FutureQueue.askForPreviousFutures = lambda queue: None
     try:
         pending = {futures.submit(_chain, chain, stop_file) for chain in tasks}
         finished: list[RunResult] = []
         while pending:
-            done, pending = futures.wait(pending, timeout=0.05, return_when=futures.FIRST_COMPLETED)
+            done, pending = futures.wait(pending, return_when=futures.FIRST_COMPLETED)
             finished += [future.result() for future in done]
             if seconds is None and (any(r.solved for r in finished) or (requested is not None and requested())):
                 seconds = time.perf_counter() - start
                 open(stop_file, "w").close()  # the others stop within a generation, freeing their workers
     finally:
+        _types.FutureQueue.askForPreviousFutures = asking
         if os.path.exists(stop_file):
             os.remove(stop_file)
         os.rmdir(folder)
