@@ -88,10 +88,10 @@ def solve(ctx: click.Context, puzzle_file: str, algorithm: str, fmt: str | None,
     saving = None
     if checkpoint is not None:
         saving = _checkpoint(checkpoint, checkpoint_every or 10, algorithm, puzzles, seed, options)
-    # Small grids start in Python and load numba only if the run lasts (propagation.choice); a
-    # time budget is kept to the tenth of a second, so with one the kernels are loaded off its clock.
     if workers is not None and not scoop_is_running():
         sys.exit(rerun_under_scoop(ctx, workers, hosts, hostfile, drop=("hosts", "hostfile")))
+    # Small grids start in Python and load numba only if the run lasts (propagation.choice); a
+    # time budget is kept to the tenth of a second, so with one the kernels are loaded off its clock.
     warm_up_announced(algorithm, puzzles, quiet=quiet, compiled=True if "max_seconds" in options else None)
 
     pictures = out != "-"  # with --out - standard output holds the results alone

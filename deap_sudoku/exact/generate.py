@@ -27,8 +27,8 @@ def random_solution(shape: Shape, rng: random.Random) -> Puzzle:
     from ``rng``) until one completes it.
 
     Every grid of the shape can come out, unlike symmetry transforms of one
-    base grid.  Measured with ``benchmarks/first_answer.py --grids``: 36x36
-    grids take about 0.1 s, 49x49 about 1 s.
+    base grid.  On the development machine a 36x36 grid takes 0.07-0.15 s,
+    a 49x49 one 0.4-1.1 s (three seeds each, see docs/performance.md).
     """
     solution = solve(Puzzle([0] * shape.cells, box=shape), rng=rng, deterministic_first=False)
     assert solution is not None, "an empty grid always has a solution"

@@ -54,7 +54,7 @@ def portfolio(task: Task, workers: int, *, requested: Callable[[], object] | Non
 
     The result's ``seconds`` is the portfolio's wall time from the first chain's start (the
     workers' kernels are warmed up before it), its ``seed`` the winning chain's.  ``requested``
-    (asked while waiting, e.g. Ctrl-C) stops every chain.
+    (e.g. Ctrl-C) is asked whenever a chain ends; a true answer stops the others.
     """
     from scoop import _types, futures
 
