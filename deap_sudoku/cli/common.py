@@ -297,6 +297,7 @@ def scoop_options(workers_help: str):
 
 
 def check_scoop(workers: int | None, hosts: str | None, hostfile: str | None) -> None:
+    """Refuse, before any work, hosts without workers and both ways of naming hosts at once."""
     if (hosts or hostfile) and workers is None:
         raise click.UsageError("--hosts and --hostfile need --workers")
     if hosts and hostfile:

@@ -140,9 +140,9 @@ def _search_compiled(puzzle: Puzzle, limit: int, budget: _Budget, hidden: bool, 
     from .search_compiled import EXHAUSTED, FOUND, depth_first
 
     propagator = Propagator(puzzle.shape, hidden=hidden, locked=locked)
-    givens = puzzle.cells.astype(np.int64)
-    root = np.where(givens > 0, np.left_shift(1, givens - 1), (1 << puzzle.n) - 1)
-    if not propagator.run(root, np.flatnonzero(givens)):
+    cands, queue = initial_masks(puzzle)
+    root = np.array(cands, dtype=np.int64)
+    if not propagator.run(root, queue):
         return SearchResult((), 1, True)
     levels = int(np.count_nonzero(np.bitwise_count(root) > 1)) + 1  # each level decides one more cell
     states = np.empty((levels, puzzle.shape.cells), dtype=np.int64)
@@ -164,18 +164,11 @@ def _search_compiled(puzzle: Puzzle, limit: int, budget: _Budget, hidden: bool, 
         if status == EXHAUSTED:
             return SearchResult(tuple(solutions), nodes, True)
         if status == FOUND:
-            solutions.append(puzzle.filled(_single_values(states[ctrl[0]], dtype)))
+            solutions.append(puzzle.filled(mask_values(states[ctrl[0]], dtype)))
             if len(solutions) >= limit:
                 return SearchResult(tuple(solutions), nodes, False)
         else:
             budget.check(nodes)
-
-
-def _single_values(state: np.ndarray, dtype: np.dtype) -> np.ndarray:
-    """:func:`~deap_sudoku.propagation.mask_values` of an ``int64`` array: the value of every
-    decided cell (a single bit ``1 << (v - 1)``, so ``v - 1`` bits below it), 0 elsewhere."""
-    single = np.bitwise_count(state) == 1
-    return np.where(single, np.bitwise_count(state - 1) + 1, 0).astype(dtype)
 
 
 def search(puzzle: Puzzle, *, limit: int = 1, max_nodes: int | None = None, max_seconds: float | None = None,

@@ -148,7 +148,7 @@ class Propagator:
     def run(self, cands: np.ndarray, queue, dirty: np.ndarray | None = None) -> bool:
         """Propagate the cells of ``queue`` through ``cands`` in place; ``dirty``: the units to scan
         for hidden singles (a bool per unit; all when not given)."""
-        queued = np.asarray(queue if isinstance(queue, np.ndarray) else list(queue), dtype=np.int64)
+        queued = np.asarray(list(queue), dtype=np.int64)
         self._stack[:queued.shape[0]] = queued
         self._dirty[:] = True if dirty is None else dirty
         return self._propagate(cands, queued.shape[0])

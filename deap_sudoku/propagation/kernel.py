@@ -134,8 +134,12 @@ def _box_line_reduction(cands: list[int], queue: list[int], dirty: set[int], t: 
     return changed
 
 
-def mask_values(cands: list[int], dtype: np.dtype) -> np.ndarray:
-    """The value of every decided cell (one candidate left), 0 elsewhere."""
+def mask_values(cands: list[int] | np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """The value of every decided cell (one candidate left), 0 elsewhere; ``cands`` is a list of
+    Python ints or an ``int64`` array (the compiled kernels' form, converted without a loop: a
+    single bit ``1 << (v - 1)`` has ``v - 1`` bits below it)."""
+    if isinstance(cands, np.ndarray):
+        return np.where(np.bitwise_count(cands) == 1, np.bitwise_count(cands - 1) + 1, 0).astype(dtype)
     return np.fromiter((m.bit_length() if m and not m & (m - 1) else 0 for m in cands),
                        dtype=dtype, count=len(cands))
 

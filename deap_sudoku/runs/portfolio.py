@@ -34,18 +34,13 @@ def chains(task: Task, workers: int) -> list[Task]:
 
 
 def _chain(task: Task, stop_file: str) -> RunResult:
-    """One chain on a worker: warm its kernels, then run until solved, its budget, or the stop file,
-    which a chain that solves the puzzle writes itself (the root may be running a chain too, since
-    SCOOP's root works on futures while it waits)."""
-    warm_up(task.algorithm, task.puzzle)
+    """One chain on a worker: run until solved, its budget, or the stop file, which a chain that
+    solves the puzzle writes itself (the root may be running a chain too, since SCOOP's root works
+    on futures while it waits).  ``run_task`` warms the kernels up off the chain's clock."""
     result = run_task(task, requested=lambda: os.path.exists(stop_file))
     if result.solved:
         open(stop_file, "w").close()
     return result
-
-
-def _warm(task: Task) -> None:
-    warm_up(task.algorithm, task.puzzle)
 
 
 def portfolio(task: Task, workers: int, *, requested: Callable[[], object] | None = None) -> RunResult:
@@ -59,7 +54,7 @@ def portfolio(task: Task, workers: int, *, requested: Callable[[], object] | Non
     from scoop import _types, futures
 
     tasks = chains(task, workers)
-    list(futures.map(_warm, tasks))  # load the kernels on the workers off the clock
+    list(futures.map(warm_up, [t.algorithm for t in tasks], [t.puzzle for t in tasks]))  # off the clock
     folder = tempfile.mkdtemp(prefix="deap-sudoku-portfolio-")
     stop_file = os.path.join(folder, "stop")
     start = time.perf_counter()
