@@ -47,3 +47,27 @@ def test_solve_workers_returns_the_first_verified_solution_of_every_puzzle(tmp_p
     assert "Launching 2 worker(s)" in done.stderr and "Traceback" not in done.stderr
     assert done.stderr.count("solved in") == 2
     assert all(verify(solution, Puzzle.parse(FORUM_HARDEST)) for solution in read(out))
+
+
+def test_solve_workers_starts_scoop_keeping_the_number_of_chains_and_dropping_the_hosts(monkeypatch, tmp_path):
+    from click.testing import CliRunner
+
+    from deap_sudoku.cli import common, main
+    started = []
+    monkeypatch.setattr(common.subprocess, "run",
+                        lambda command: started.append(command) or subprocess.CompletedProcess(command, 0))
+    hosts = tmp_path / "hosts.txt"
+    hosts.write_text("127.0.0.1 3\n")
+    path = tmp_path / "hard.txt"
+    path.write_text(FORUM_HARDEST + "\n")
+    result = CliRunner().invoke(main, ["solve", str(path), "--workers", "3", "--hostfile", str(hosts),
+                                       "--max-seconds", "5"])
+    assert result.exit_code == 0 and len(started) == 1
+    command = started[0]
+    assert command[:7] == [sys.executable, "-m", "scoop", "--hostfile", str(hosts), "-n", "3"]
+    options = command[8:]
+    assert options[0] == "solve" and options[options.index("--workers") + 1] == "3"
+    assert "--hostfile" not in options and options[-2:] == ["--", str(path)]
+    for refused in (["--checkpoint", str(tmp_path / "c.ckpt")], ["--progress"], ["-a", "backtracking"]):
+        assert CliRunner().invoke(main, ["solve", str(path), "--workers", "2", *refused]).exit_code == 2
+    assert len(started) == 1  # refused before anything started
