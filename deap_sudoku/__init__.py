@@ -7,6 +7,10 @@ The layers, each importing only from those before it: :mod:`~deap_sudoku.grid`,
 :mod:`~deap_sudoku.cli`.  The most used names are here too.
 """
 
+from ._deferred import defer_import
+
+defer_import("moocore")  # before deap.tools imports it: see _deferred
+
 from ._version import __version__
 from .grid import Conflict, GridView, Puzzle, PuzzleError, PuzzleFileError, Shape, find_conflicts, format_grid, show
 from .io import FORMATS, detect_format, dumps, load_sample, loads, read, write

@@ -116,7 +116,9 @@ class PropagationRepair:
         grid = np.asarray(values)[lines]  # (2n, n)
         same = grid[:, :, None] == grid[:, None, :]
         clash = same.sum(axis=2) > 1
-        return np.unique(lines[clash])
+        cells = np.zeros(self.puzzle.shape.cells, dtype=bool)
+        cells[lines[clash]] = True
+        return np.flatnonzero(cells)
 
     def destroy(self, values: np.ndarray, rng: np.random.Generator, share: float = 0.5) -> np.ndarray:
         """Cells to keep: all open cells except the clashing ones and ``share`` of each one's peers."""
@@ -132,8 +134,6 @@ def _numpy_rng(rng) -> np.random.Generator:
     return np.random.default_rng(rng.getrandbits(64))
 
 
-
-
 @grid_operator
 def mut_repair(individual: Individual, *, repair: PropagationRepair, noise: float = 0.0,
                rng: random.Random | None = None) -> tuple[Individual]:
@@ -141,7 +141,9 @@ def mut_repair(individual: Individual, *, repair: PropagationRepair, noise: floa
     changed in place, returned as a tuple, its fitness left for the algorithm to invalidate."""
     generator = _numpy_rng(rng or random)
     values = np.asarray(individual)
-    keep = np.setdiff1d(repair._open_array, repair.clashing(values), assume_unique=True)
+    clash = np.zeros(values.size, dtype=bool)
+    clash[repair.clashing(values)] = True
+    keep = repair._open_array[~clash[repair._open_array]]
     rebuilt, _ = repair.rebuild(values, keep, generator, noise)
     individual[:] = repair.as_block_permutation(rebuilt, generator)
     return (individual,)

@@ -149,10 +149,12 @@ def _tables(box_rows: int, box_cols: int) -> _Tables:
     cell_units = np.empty((n * n, 3), dtype=dtype)
     for u, unit in enumerate(units):
         cell_units[unit, u // n] = u
-    peers = np.empty((n * n, 3 * n - box_rows - box_cols - 1), dtype=dtype)
-    for cell in range(n * n):
-        mine = np.unique(units[cell_units[cell]])
-        peers[cell] = mine[mine != cell]
+    # A cell's peers: its row, column and box, sorted, without repeats and without the cell itself
+    # (vectorised: one np.unique per cell was most of a 9x9 command's start-up).
+    mine = np.sort(units[cell_units].reshape(n * n, 3 * n), axis=1)
+    keep = mine != np.arange(n * n, dtype=dtype)[:, None]
+    keep[:, 1:] &= mine[:, 1:] != mine[:, :-1]
+    peers = mine[keep].reshape(n * n, 3 * n - box_rows - box_cols - 1)
     tables = _Tables(np.ascontiguousarray(rows), np.ascontiguousarray(cols), boxes,
                      units, cell_units, peers)
     for array in (tables.rows, tables.cols, tables.boxes, tables.units,

@@ -15,6 +15,7 @@ import numpy as np
 
 from ..exact import verify
 from ..grid.puzzle import Puzzle
+from ..propagation.choice import prefer_compiled
 from .registry import Objective, Trace, algorithm
 
 __all__ = ["Task", "RunResult", "run_task", "run_all", "scoop_is_running", "warm_up"]
@@ -71,7 +72,8 @@ def warm_up(name: str, puzzle: Puzzle, compiled: bool | None = True) -> None:
     record = algorithm(name)
     key = (name, puzzle.shape.name)
     if record.warm_up is not None and key not in _WARM:
-        record.warm_up(puzzle, compiled)
+        if compiled is not None or prefer_compiled(puzzle.shape.cells, puzzle.shape.n):
+            record.warm_up(puzzle, compiled)  # else the first run starts in Python, which loads nothing
         _WARM.add(key)
 
 

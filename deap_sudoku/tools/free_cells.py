@@ -27,11 +27,12 @@ class FreeCells:
 @functools.lru_cache(maxsize=64)
 def free_cells(puzzle: Puzzle) -> FreeCells:
     shape, values, givens = puzzle.shape, puzzle.cells, puzzle.givens
-    everything = np.arange(1, puzzle.n + 1)
 
     def split(units: np.ndarray) -> tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]:
         free = tuple(unit[~givens[unit]] for unit in units)
-        missing = tuple(np.setdiff1d(everything, values[unit]) for unit in units)
+        present = np.zeros((len(units), puzzle.n + 1), dtype=bool)
+        present[np.arange(len(units))[:, None], values[units]] = True
+        missing = tuple(np.flatnonzero(~seen[1:]) + 1 for seen in present)
         return free, missing
 
     boxes, box_missing = split(shape.boxes)

@@ -17,6 +17,7 @@ from click.testing import CliRunner
 from deap_sudoku import load_sample, loads, read
 from deap_sudoku.cli import main
 from deap_sudoku.exact import verify
+from deap_sudoku.propagation import choice
 from deap_sudoku.runs import registry, task
 
 from tests.conftest import REPO, unsolvable
@@ -166,13 +167,28 @@ def test_kernel_warm_up_is_announced_and_never_counted(monkeypatch):
     monkeypatch.setitem(registry.ALGORITHMS, "backtracking",
                         dataclasses.replace(record, warm_up=slow, warm_up_message="compiling the test kernel"))
     monkeypatch.setattr(task, "_WARM", set())
-    result = run("solve", NINE, "-a", "backtracking")
+    result = run("solve", NINE, "-a", "backtracking", "--max-seconds", "60")  # a time budget: warm up all
     assert result.exit_code == 0 and len(calls) == 1
     assert result.stderr.count("compiling the test kernel") == 1
     times = [float(t) for t in re.findall(r"solved in ([0-9.]+) s", result.stderr)]
     assert len(times) == 5 and max(times) < 0.5
     quiet = run("solve", NINE, "-a", "backtracking", "--quiet")  # warmed up already in this process
     assert "compiling" not in quiet.stderr and len(calls) == 1
+
+
+def test_a_first_run_that_starts_in_python_waits_for_no_warm_up(monkeypatch):
+    calls = []
+    monkeypatch.setitem(registry.ALGORITHMS, "backtracking",
+                        dataclasses.replace(registry.ALGORITHMS["backtracking"],
+                                            warm_up=lambda puzzle, compiled: calls.append((puzzle.n, compiled))))
+    monkeypatch.setattr(task, "_WARM", set())
+    monkeypatch.delitem(sys.modules, "numba", raising=False)
+    monkeypatch.setattr(choice, "_spent", [0.0])
+    task.warm_up("backtracking", read(NINE)[0], None)
+    task.warm_up("backtracking", read(NINE)[0], True)  # the run's own call: this shape is settled
+    assert calls == []
+    task.warm_up("backtracking", read(REPO / "data" / "16x16.txt")[0], None)
+    assert calls == [(16, None)]
 
 
 # -- progress ---------------------------------------------------------------------------------
