@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import os
-import pickle
 from pathlib import Path
 
 import numpy as np
@@ -15,6 +14,7 @@ from deap_sudoku import Puzzle
 from deap_sudoku.algorithms.repair import PropagationRepair
 from deap_sudoku.exact import count_solutions, solve
 from deap_sudoku.grid import find_conflicts
+from deap_sudoku.runs.checkpoint import CheckpointError, saved_state
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED_DATA = Path(os.environ.get("DEAP_SUDOKU_SHARED_DATA", REPO.parent / "shared" / "data"))
@@ -57,6 +57,6 @@ def unsolvable() -> Puzzle:
 def checkpoint_generation(path: Path) -> int | None:
     """The generation a checkpoint file holds, or None while it does not exist or is being replaced."""
     try:
-        return pickle.loads(path.read_bytes())["state"]["generation"]
-    except (OSError, EOFError, pickle.UnpicklingError, KeyError):
+        return saved_state(path)["generation"]
+    except CheckpointError:
         return None

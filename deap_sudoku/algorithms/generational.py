@@ -10,15 +10,17 @@ the callback (the examples print ``logbook.stream`` there); nothing is printed.
 
 from __future__ import annotations
 
+import copy
 import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+import numpy as np
 from deap import base, tools
 
-__all__ = ["Stop", "Run", "Checkpointer", "ea_generational", "evaluate_invalid", "one_child", "stop_reason",
+__all__ = ["Stop", "Run", "Checkpointer", "ResumeError", "ea_generational", "evaluate_invalid", "one_child", "stop_reason",
            "INTERRUPTED", "HALTED"]
 
 INTERRUPTED = "interrupted"
@@ -54,14 +56,24 @@ class Stop:
                    if name != "requested")
 
 
+class ResumeError(ValueError):
+    """A saved state this run cannot resume from; the message names what does not fit."""
+
+
 class Checkpointer(Protocol):
-    """Where a run saves itself: :class:`deap_sudoku.runs.checkpoint.Checkpoint` is one."""
+    """Where a run saves itself: :class:`deap_sudoku.runs.checkpoint.Checkpoint` is one.
+
+    The state is data: counters, ``elapsed`` seconds, ``population`` and ``hall_of_fame`` as
+    ``{"cells": array, "fitness": wvalues or None}`` records, ``best_ever`` (wvalues or None),
+    ``rng_state`` (``random.Random.getstate()``), ``extra`` (the loop's own numbers) and the
+    ``logbook`` (its records; a checkpoint need only keep those it has not kept yet).
+    """
 
     def load(self) -> dict | None:
         """The saved state, or None when there is none yet."""
 
     def save(self, state: dict) -> None:
-        """Keep ``state`` (a dict of picklable values)."""
+        """Keep ``state``."""
 
     def due(self, generation: int) -> bool:
         """Whether to save after ``generation``."""
@@ -177,23 +189,93 @@ class Run:
             self.halted = True
 
     def _state(self) -> dict:
-        state = {name: getattr(self, name) for name in _SAVED}
+        """The run as data (see :class:`Checkpointer`)."""
+        state = {name: getattr(self, name) for name in _COUNTERS}
         state["elapsed"] = time.perf_counter() - self.started
-        state["hall_of_fame"] = list(self.halloffame) if self.halloffame is not None else []
+        state["population"] = [_as_data(ind) for ind in self.population]
+        state["hall_of_fame"] = [_as_data(ind) for ind in self.halloffame] if self.halloffame is not None else []
+        state["best_ever"] = list(self.best_ever.wvalues) if self.best_ever is not None else None
         state["rng_state"] = self.rng.getstate()
+        state["extra"] = self.extra
+        state["stop_reason"] = getattr(self.logbook, "stop_reason", None)
+        state["logbook"] = self.logbook
         return state
 
     def _restore(self, state: dict) -> None:
-        for name in _SAVED:
+        """Take up a saved state, rebuilding its individuals as copies of this run's own.
+
+        :raises ResumeError: when the state does not fit this run (grid length, number of
+            objectives, the loop's extra numbers).
+        """
+        template = self.population[0]
+        population = [_from_data(template, data, f"individual {i}") for i, data in enumerate(state["population"], 1)]
+        fame = [_from_data(template, data, f"hall of fame entry {i}") for i, data in enumerate(state["hall_of_fame"], 1)]
+        if not all(ind.fitness.valid for ind in fame):
+            raise ResumeError("the saved hall of fame holds an individual without a fitness")
+        best_ever = None
+        if state["best_ever"] is not None:
+            best_ever = _fitness(template, state["best_ever"], "best_ever")
+        extra = _checked_extra(self.extra, state["extra"], len(population))
+        for name in _COUNTERS:
             setattr(self, name, state[name])
+        self.population, self.best_ever, self.extra = population, best_ever, extra
         self.started = time.perf_counter() - state["elapsed"]
+        for record in state["logbook"]:
+            self.logbook.record(**record)
         if self.halloffame is not None:
             self.halloffame.clear()
-            self.halloffame.update(state["hall_of_fame"])
+            self.halloffame.update(fame)
         self.rng.setstate(state["rng_state"])
 
 
-_SAVED = ("population", "logbook", "generation", "evaluations", "restarts", "since_improvement", "best_ever", "extra")
+_COUNTERS = ("generation", "evaluations", "restarts", "since_improvement")
+
+
+def _as_data(individual) -> dict:
+    return {"cells": np.asarray(individual),
+            "fitness": list(individual.fitness.wvalues) if individual.fitness.valid else None}
+
+
+def _fitness(template, wvalues, what: str) -> base.Fitness:
+    fitness = copy.deepcopy(template.fitness)
+    if len(wvalues) != len(fitness.weights):
+        raise ResumeError(f"the saved {what} has {len(wvalues)} objectives; this run's fitness has "
+                          f"{len(fitness.weights)}")
+    fitness.wvalues = tuple(wvalues)
+    return fitness
+
+
+def _from_data(template, data: dict, what: str):
+    """A copy of ``template`` holding the saved cells and fitness."""
+    cells = np.asarray(data["cells"])
+    if cells.shape != (len(template),):
+        raise ResumeError(f"the saved {what} has {cells.size} cells; this run's individuals have {len(template)}")
+    individual = copy.deepcopy(template)
+    if isinstance(individual, np.ndarray) and np.issubdtype(individual.dtype, np.integer) and cells.size and (
+            cells.min() < np.iinfo(individual.dtype).min or cells.max() > np.iinfo(individual.dtype).max):
+        raise ResumeError(f"the saved {what} holds values that this run's {individual.dtype} grids cannot")
+    individual[:] = cells if isinstance(individual, np.ndarray) else cells.tolist()
+    if data["fitness"] is None:
+        del individual.fitness.values
+    else:
+        individual.fitness = _fitness(template, data["fitness"], what)
+    return individual
+
+
+def _checked_extra(mine: dict, saved: dict, population: int) -> dict:
+    """The loop's saved extra numbers, shaped like this run's own (a count, or one per individual)."""
+    if set(saved) != set(mine):
+        raise ResumeError(f"the saved loop state has {sorted(saved)}; this loop keeps {sorted(mine)}")
+    checked = {}
+    for key, value in saved.items():
+        if isinstance(mine[key], list):
+            if not isinstance(value, list) or len(value) != population or any(
+                    isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in value):
+                raise ResumeError(f"the saved {key} is not one whole number per individual")
+        elif isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ResumeError(f"the saved {key} is {value!r}, not a whole number of at least 0")
+        checked[key] = value
+    return checked
 
 
 def ea_generational(population: list, toolbox: base.Toolbox, cxpb: float, mutpb: float, *, stop: Stop,

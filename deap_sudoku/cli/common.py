@@ -21,6 +21,7 @@ from ..grid import Puzzle, PuzzleError, PuzzleFileError
 from ..io import formats
 from ..io.fileio import write_atomic
 from ..runs import plots, registry
+from ..runs.checkpoint import Checkpoint, CheckpointError
 from ..runs.task import warm_up
 
 ALGORITHMS = tuple(registry.ALGORITHMS)
@@ -153,16 +154,23 @@ def refuse_huge_population(population: int | None, puzzles: list[Puzzle]) -> Non
 
 # -- outputs, checked before any work ---------------------------------------------------------
 
-def check_outputs(outputs: dict[str, str | None], force: bool) -> None:
+def check_outputs(outputs: dict[str, str | None], force: bool, *, resumable: tuple[str, ...] = ()) -> None:
     """Refuse, before any work, outputs that cannot be written: a missing or read-only folder, a
-    folder given as a file, an existing file without ``force``, or standard output (``-``) claimed
-    by two options.  ``outputs`` maps option names (``--out``) to paths."""
+    folder given as a file, anything but a regular file (a device, pipe or socket is never
+    replaced, even with ``force``), an existing file without ``force``, one file named by two
+    options, or standard output (``-``) claimed by two options.  ``outputs`` maps option names
+    (``--out``) to paths; the ``resumable`` ones (``--checkpoint``) may exist, to be read back."""
     stdout = [option for option, path in outputs.items() if path == "-"]
     if len(stdout) > 1:
         raise click.UsageError(f"{' and '.join(stdout)} both write to standard output; give one of them a file")
-    for option, path in outputs.items():
-        if path is None or path == "-":
-            continue
+    for option in resumable:
+        if outputs.get(option) == "-":
+            raise click.UsageError(f"{option} needs a file: it is read back to resume")
+    named = [(option, path) for option, path in outputs.items() if path is not None and path != "-"]
+    for number, (option, path) in enumerate(named):
+        for other, other_path in named[number + 1:]:
+            if os.path.realpath(path) == os.path.realpath(other_path):
+                raise click.UsageError(f"{option} and {other} name the same file, {path}; give them different names")
         folder = os.path.dirname(os.path.abspath(path))
         if os.path.isdir(path):
             raise InputError(f"{option} {path}: is a folder; give a file name")
@@ -170,8 +178,28 @@ def check_outputs(outputs: dict[str, str | None], force: bool) -> None:
             raise InputError(f"{option} {path}: the folder {folder} does not exist")
         if not os.access(folder, os.W_OK):
             raise InputError(f"{option} {path}: the folder {folder} is not writable")
-        if os.path.exists(path) and not force:
+        if os.path.exists(path) and not os.path.isfile(path):
+            raise InputError(f"{option} {path}: not a regular file (a device, pipe or socket); refusing to replace "
+                             "it" + ("; use - for standard output" if option not in resumable else ""))
+        if os.path.exists(path) and not force and option not in resumable:
             raise InputError(f"{option} {path} exists; refusing to overwrite it; use --force to replace it")
+
+
+def open_checkpoint(path: str, every: int, identity: dict, puzzle: Puzzle) -> Checkpoint:
+    """The checkpoint of a run on ``puzzle``, read once so that a damaged file or another run's is
+    refused before any work.  Says on standard error where the run resumes and what a save cut
+    short lost, and warns there, once, if a save fails."""
+    checkpoint = Checkpoint(path, every, identity, puzzle=puzzle,
+                            warn=lambda message: click.echo(f"warning: {message}", err=True))
+    try:
+        state = checkpoint.read()
+    except CheckpointError as exc:
+        raise InputError(str(exc)) from None
+    if checkpoint.dropped:
+        click.echo(f"{path}: dropped the last save, cut short ({plural(checkpoint.dropped, 'byte')})", err=True)
+    if state is not None:
+        click.echo(f"resuming from {path} at generation {state['generation']}", err=True)
+    return checkpoint
 
 
 def check_plot(path: str | None) -> None:

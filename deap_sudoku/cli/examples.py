@@ -16,8 +16,10 @@ import numpy as np
 from ..exact import verify
 from ..grid import Puzzle, PuzzleError, format_grid
 from ..io import load_sample, load_samples, read
-from ..runs.checkpoint import Checkpoint, CheckpointError, run_identity
+from ..algorithms.generational import ResumeError
+from ..runs.checkpoint import run_identity
 from ..runs.interrupt import INTERRUPTED, exit_code, graceful, requested
+from .common import InputError, check_outputs, open_checkpoint
 
 __all__ = ["example_help", "example_options", "checkpoint_options", "load_puzzle", "load_puzzles", "print_generation",
            "print_result", "run_example"]
@@ -46,8 +48,8 @@ def checkpoint_options(command: Callable) -> Callable:
     command = click.option("--checkpoint-every", type=click.IntRange(min=1), default=10, show_default=True,
                            help="Generations between checkpoints.")(command)
     return click.option("--checkpoint", type=click.Path(dir_okay=False), default=None,
-                        help="Save the run to this file, and resume from it if it exists (a pickle: "
-                             "use only files you wrote).")(command)
+                        help="Save the run to this file, and resume from it if it exists (checksummed "
+                             "data, checked field by field before it is used).")(command)
 
 
 def load_puzzle(path: str | None, default: str = "9x9-easy.txt") -> Puzzle:
@@ -91,15 +93,15 @@ def run_example(main: Callable, puzzle: Puzzle, *, algorithm: str | None = None,
     writes the final checkpoint and exits with 130 or 143.
     """
     if checkpoint:
-        try:
-            saving = Checkpoint(checkpoint, checkpoint_every,
-                                run_identity(puzzle, algorithm or main.__module__, options.get("seed", 0), options))
-            saving.read()  # refuse another run's file before starting
-        except (CheckpointError, ValueError) as exc:
-            raise SystemExit(f"error: {exc}") from None
-        options["checkpoint"] = saving
+        check_outputs({"--checkpoint": checkpoint}, False, resumable=("--checkpoint",))
+        options["checkpoint"] = open_checkpoint(
+            checkpoint, checkpoint_every, run_identity(puzzle, algorithm or main.__module__, options.get("seed", 0),
+                                                       options), puzzle)
     with graceful():
-        _, logbook, hof = main(puzzle, requested=requested, **options)
+        try:
+            _, logbook, hof = main(puzzle, requested=requested, **options)
+        except ResumeError as exc:
+            raise InputError(f"{checkpoint}: {exc}") from None
         signum = requested()
     restarts = logbook[-1].get("restarts", 0) if len(logbook) else 0
     click.echo(f"stopped: {logbook.stop_reason}" + (f" after {restarts} restarts" if restarts else ""))

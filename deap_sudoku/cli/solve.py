@@ -13,12 +13,14 @@ from ..exact import SearchBudgetExceeded, count_solutions
 from ..grid import Puzzle, format_grid
 from ..io import formats
 from ..runs import plots, registry
-from ..runs.checkpoint import Checkpoint, CheckpointError, run_identity
+from ..algorithms.generational import ResumeError
+from ..runs.checkpoint import Checkpoint, run_identity
 from ..runs.interrupt import INTERRUPTED, exit_code, graceful, requested
 from ..runs.portfolio import portfolio
 from ..runs.task import RunResult, Task, run_task, scoop_is_running
 from .common import (ALGORITHMS, DEFAULT_ALGORITHM, InputError, Progress, check_format, check_outputs, check_plot,
-                     check_scoop, given, input_options, load, options_for, plural, refuse_huge_population,
+                     check_scoop, given, input_options, load, open_checkpoint, options_for, plural,
+                     refuse_huge_population,
                      rerun_under_scoop, run_options, scoop_options, warm_up_announced, write_puzzles)
 
 POSEDNESS_NODES = 1000
@@ -47,7 +49,7 @@ POSEDNESS_NODES = 1000
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no compilation notice.")
 @click.option("--checkpoint", type=click.Path(dir_okay=False), default=None,
               help="Save the run to this file and resume from it if it exists (GAs, one puzzle). "
-                   "A checkpoint is a pickle: use only files you wrote.")
+                   "A checkpoint is checksummed data, checked field by field before it is used.")
 @click.option("--checkpoint-every", type=click.IntRange(min=1), default=None,
               help="Generations between checkpoints (default 10; one is also written when the run stops).")
 @scoop_options("Run N independently seeded chains on every puzzle (seeds SEED, SEED+1, ...) on SCOOP workers, "
@@ -78,7 +80,7 @@ def solve(ctx: click.Context, puzzle_file: str, algorithm: str, fmt: str | None,
     for option, value in (("--checkpoint", checkpoint), ("--progress", progress_every)):
         if workers is not None and value is not None:
             raise click.UsageError(f"{option} does not apply to --workers: the chains run on other processes")
-    check_outputs({"--out": out, "--plot": plot}, force)
+    check_outputs({"--out": out, "--plot": plot, "--checkpoint": checkpoint}, force, resumable=("--checkpoint",))
     check_plot(plot)
     puzzles = load(puzzle_file, fmt, box, alphabet)
     if out is not None:
@@ -115,8 +117,11 @@ def solve(ctx: click.Context, puzzle_file: str, algorithm: str, fmt: str | None,
                     if workers is not None:
                         result = portfolio(task, workers, requested=requested)
                     else:
-                        result = run_task(task, requested=requested, progress=show,
-                                          progress_every=progress_every or None, checkpoint=saving)
+                        try:
+                            result = run_task(task, requested=requested, progress=show,
+                                              progress_every=progress_every or None, checkpoint=saving)
+                        except ResumeError as exc:
+                            raise InputError(f"{checkpoint}: {exc}") from None
                     if pictures:
                         bar.echo(format_grid(puzzle.shape, np.array(result.grid)))
                     if result.trace is not None:
@@ -202,11 +207,4 @@ def _checkpoint(path: str, every: int, algorithm: str, puzzles: list[Puzzle], se
     """The checkpoint of a GA run on one puzzle; a file of another run is refused before anything runs."""
     if len(puzzles) != 1:
         raise InputError(f"--checkpoint needs a file with one puzzle; this one has {len(puzzles)}")
-    checkpoint = Checkpoint(path, every, run_identity(puzzles[0], algorithm, seed, options))
-    try:
-        state = checkpoint.read()
-    except CheckpointError as exc:
-        raise InputError(str(exc)) from None
-    if state is not None:
-        click.echo(f"resuming from {path} at generation {state['generation']}", err=True)
-    return checkpoint
+    return open_checkpoint(path, every, run_identity(puzzles[0], algorithm, seed, options), puzzles[0])

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
+import glob
 import os
 import tempfile
 from pathlib import Path
 
-__all__ = ["write_atomic"]
+__all__ = ["write_atomic", "remove_stale_temporaries"]
 
 
 def write_atomic(path: str | os.PathLike, data: str | bytes, *, overwrite: bool = False) -> None:
@@ -22,8 +24,11 @@ def write_atomic(path: str | os.PathLike, data: str | bytes, *, overwrite: bool 
     target = Path(path)
     if not overwrite and target.exists():
         raise FileExistsError(f"{target} exists; refusing to overwrite it")
+    if target.exists() and not target.is_file():
+        raise FileExistsError(f"{target} is not a regular file (a device, pipe or socket); refusing to replace it")
     payload = data.encode("utf-8") if isinstance(data, str) else data
-    fd, tmp = tempfile.mkstemp(dir=target.parent or ".", prefix=f".{target.name}.", suffix=".tmp")
+    remove_stale_temporaries(target)
+    fd, tmp = tempfile.mkstemp(dir=target.parent or ".", prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp")
     try:
         os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes it private; give it a normal file's mode
         with os.fdopen(fd, "wb") as handle:
@@ -44,6 +49,30 @@ def write_atomic(path: str | os.PathLike, data: str | bytes, *, overwrite: bool 
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
+
+
+def remove_stale_temporaries(path: str | os.PathLike) -> list[Path]:
+    """Delete the temporary files that writes of ``path`` left behind when their process was killed
+    (its id is in the name and it no longer runs); return them.  A live process's are kept."""
+    target = Path(path)
+    removed = []
+    for leftover in target.parent.glob(glob.escape(f".{target.name}.") + "*.tmp"):
+        writer = leftover.name[len(target.name) + 2:].split(".", 1)[0]
+        if writer.isdigit() and not _running(int(writer)):
+            with contextlib.suppress(FileNotFoundError):
+                leftover.unlink()
+                removed.append(leftover)
+    return removed
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's process
+    return True
 
 
 def _umask() -> int:

@@ -156,8 +156,7 @@ def test_examples_run_as_scripts(name, options, expected):
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["memetic", "block_ga_restart"])
 def test_ga_examples_checkpoint_and_resume(name, tmp_path):
-    import pickle
-
+    from deap_sudoku.runs import saved_state
     from tests.conftest import unsolvable
     puzzle, checkpoint = tmp_path / "unsolvable.txt", tmp_path / "run.ckpt"
     puzzle.write_text(unsolvable().format())
@@ -169,12 +168,12 @@ def test_ga_examples_checkpoint_and_resume(name, tmp_path):
 
     first = example(12)
     assert first.returncode == 0, first.stderr
-    assert pickle.loads(checkpoint.read_bytes())["state"]["generation"] == 12  # the final checkpoint
+    assert saved_state(checkpoint)["generation"] == 12  # the final checkpoint
     second = example(20)
     assert second.returncode == 0, second.stderr
-    log = pickle.loads(checkpoint.read_bytes())["state"]["logbook"]
+    log = saved_state(checkpoint)["logbook"]
     assert [r["gen"] for r in log] == list(range(21))  # one logbook across both runs
     (tmp_path / "other.ckpt").write_bytes(b"junk")
     refused = subprocess.run([sys.executable, str(REPO / "examples" / f"{name}.py"), str(puzzle),
                               "--checkpoint", str(tmp_path / "other.ckpt")], capture_output=True, text=True)
-    assert refused.returncode == 1 and "not a readable deap_sudoku checkpoint" in refused.stderr
+    assert refused.returncode == 2 and "not a deap_sudoku checkpoint" in refused.stderr
