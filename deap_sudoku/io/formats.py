@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterable
-from pathlib import Path
 
 from ..grid import text as codec
 from ..grid.errors import PuzzleError, PuzzleFileError
@@ -65,15 +64,14 @@ def read_text(path: str | os.PathLike) -> tuple[str, str]:
     """
     source = "<stdin>" if str(path) == "-" else str(path)
     if source == "<stdin>":
-        data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+        data = _read_capped(sys.stdin.buffer, source)
     else:
-        size = os.path.getsize(path)
-        if size > MAX_FILE_BYTES:
-            raise PuzzleError(f"file of {size} bytes is larger than the {MAX_FILE_BYTES} bytes "
-                              "allowed", source=source)
-        data = Path(path).read_bytes()
-    if len(data) > MAX_FILE_BYTES:
-        raise PuzzleError(f"input is larger than the {MAX_FILE_BYTES} bytes allowed", source=source)
+        with open(path, "rb") as handle:
+            size = os.fstat(handle.fileno()).st_size  # 0 for devices and pipes: the count is what holds
+            if size > MAX_FILE_BYTES:
+                raise PuzzleError(f"file of {size} bytes is larger than the {MAX_FILE_BYTES} bytes "
+                                  "allowed", source=source)
+            data = _read_capped(handle, source)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -86,6 +84,17 @@ def read_text(path: str | os.PathLike) -> tuple[str, str]:
         raise PuzzleError("NUL byte: this is not a text file", source=source,
                           line=text.count("\n", 0, offset) + 1)
     return text, source
+
+
+def _read_capped(handle, source: str) -> bytearray:
+    """All of ``handle``, counted as it comes in 1 MiB reads: a device or pipe (whose size says
+    nothing) is refused as soon as it passes :data:`MAX_FILE_BYTES`."""
+    data = bytearray()
+    while chunk := handle.read(1 << 20):
+        data += chunk
+        if len(data) > MAX_FILE_BYTES:
+            raise PuzzleError(f"input is larger than the {MAX_FILE_BYTES} bytes allowed", source=source)
+    return data
 
 
 def read(path: str | os.PathLike, *, format: str | None = None, box: tuple[int, int] | None = None,

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+import threading
 import tracemalloc
 
 import pytest
@@ -58,3 +61,27 @@ def test_hostile_files_are_refused_in_memory_proportional_to_the_text(name, tmp_
 
     # the text itself (and its decoded copy) at most: never a string, tuple or error per symbol
     assert _peak_bytes(attempt) < 3 * len(text) + 4 * MIB
+
+
+def test_devices_and_pipes_are_read_up_to_the_limit_and_no_further(tmp_path):
+    """Their size is 0, so the limit is counted as the bytes come: /dev/zero used to be read until the
+    memory ran out (issue 16, point 3)."""
+    def endless_device():
+        with pytest.raises(PuzzleError, match=f"input is larger than the {MAX_FILE_BYTES} bytes allowed"):
+            read("/dev/zero")
+
+    assert _peak_bytes(endless_device) < 2 * MAX_FILE_BYTES
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+
+    def endless_writer():
+        with contextlib.suppress(BrokenPipeError), open(fifo, "wb") as handle:
+            while True:
+                handle.write(b"1" * MIB)
+
+    writer = threading.Thread(target=endless_writer, daemon=True)
+    writer.start()
+    with pytest.raises(PuzzleError, match="larger than"):
+        read(fifo)
+    writer.join(timeout=10)
+    assert not writer.is_alive()
