@@ -81,9 +81,12 @@ class PropagationRepair:
         choice, so a seeded run is reproducible, and the same with either kernel.
         """
         shape = self.puzzle.shape
+        values = shape.check_grid(values, "values").astype(np.int64)
+        keep = _cell_indices(keep, shape.cells)
+        _generator(rng)
+        if isinstance(noise, bool) or not isinstance(noise, (int, float)) or not 0 <= noise <= 1:
+            raise ValueError(f"noise must be a probability 0..1, not {noise!r}")
         draws = Draws.new(rng, self._open_array, shape.cells, shape.n, noise)
-        values = np.asarray(values, dtype=np.int64)
-        keep = np.asarray(keep, dtype=np.int64)
         if self._compiled():
             grid, failed = rebuild_compiled(self._root_array, values, keep, draws, shape, self.locked_candidates)
             return grid, int(failed)
@@ -101,8 +104,8 @@ class PropagationRepair:
         """``values`` with every box made a permutation: a box's repeated or empty cells take its
         missing values in random order.  Of two equal cells the fixed one (a given, or forced by
         propagation) keeps its value, else the earlier one."""
-        out = np.array(values, dtype=np.int64)
-        keys = rng.random(self._box_order.shape)
+        out = self.puzzle.shape.check_grid(values, "values").astype(np.int64)
+        keys = _generator(rng).random(self._box_order.shape)
         if self._compiled():
             fill_boxes(out, self._box_order, keys)
         else:
@@ -113,7 +116,7 @@ class PropagationRepair:
     def clashing(self, values: np.ndarray) -> np.ndarray:
         """Cells sharing their value with another cell of their row or column, in increasing order."""
         lines = self._lines
-        grid = np.asarray(values)[lines]  # (2n, n)
+        grid = self.puzzle.shape.check_grid(values, "values")[lines]  # (2n, n)
         same = grid[:, :, None] == grid[:, None, :]
         clash = same.sum(axis=2) > 1
         cells = np.zeros(self.puzzle.shape.cells, dtype=bool)
@@ -126,8 +129,28 @@ class PropagationRepair:
         drop = np.zeros(self.puzzle.shape.cells, dtype=bool)
         drop[clash] = True
         peers = self._peers[clash]
-        drop[peers[rng.random(peers.shape) < share]] = True
+        drop[peers[_generator(rng).random(peers.shape) < share]] = True
         return self._open_array[~drop[self._open_array]]
+
+
+def _cell_indices(cells: object, count: int) -> np.ndarray:
+    """``cells`` as int64 cell indices, checked to be a flat list of whole numbers 0..count-1."""
+    array = np.asarray(cells)
+    if array.size and (array.dtype == bool or not np.issubdtype(array.dtype, np.integer)):
+        raise TypeError(f"keep must hold cell indices (whole numbers), not {array.dtype}")
+    if array.ndim != 1:
+        raise ValueError(f"keep must be a flat list of cell indices; it has shape {array.shape}")
+    if array.size and (array.min() < 0 or array.max() >= count):
+        raise ValueError(f"keep holds cell {int(array.min() if array.min() < 0 else array.max())}, "
+                         f"outside 0..{count - 1}")
+    return array.astype(np.int64)
+
+
+def _generator(rng: object) -> np.random.Generator:
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError(f"rng must be a numpy.random.Generator (numpy.random.default_rng(seed)), "
+                        f"not {type(rng).__name__}")
+    return rng
 
 
 def _numpy_rng(rng) -> np.random.Generator:

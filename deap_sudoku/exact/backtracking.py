@@ -77,11 +77,25 @@ def _branch_cell(cands: list[int], keys: list[int], randomised: bool) -> int:
     return best
 
 
+def check_budget(max_nodes: object, max_seconds: object) -> None:
+    """Refuse a budget that cannot mean anything: ``max_nodes`` a whole number of at least 1,
+    ``max_seconds`` a positive number (a budget of 0 would settle nothing)."""
+    if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, (int, np.integer))):
+        raise TypeError(f"max_nodes must be a whole number, not {max_nodes!r}")
+    if max_nodes is not None and max_nodes < 1:
+        raise ValueError(f"max_nodes must be at least 1, not {max_nodes}")
+    if max_seconds is not None and (isinstance(max_seconds, bool) or not isinstance(max_seconds, (int, float))):
+        raise TypeError(f"max_seconds must be a number of seconds, not {max_seconds!r}")
+    if max_seconds is not None and not max_seconds > 0:
+        raise ValueError(f"max_seconds must be more than 0, not {max_seconds}")
+
+
 class _Budget:
     """The node and time budget of one search, asked before every node (the compiled search asks
     between runs of nodes)."""
 
     def __init__(self, max_nodes: int | None, max_seconds: float | None) -> None:
+        check_budget(max_nodes, max_seconds)
         self.max_nodes, self.max_seconds = max_nodes, max_seconds
         self.deadline = None if max_seconds is None else time.perf_counter() + max_seconds
 
@@ -188,8 +202,10 @@ def search(puzzle: Puzzle, *, limit: int = 1, max_nodes: int | None = None, max_
     :raises SearchBudgetExceeded: when ``max_nodes`` nodes or ``max_seconds`` seconds (wall time)
         did not settle the question.
     """
-    if limit < 1:
-        raise ValueError("limit must be at least 1")
+    if isinstance(limit, bool) or not isinstance(limit, (int, np.integer)) or limit < 1:
+        raise ValueError(f"limit must be a whole number of at least 1, not {limit!r}")
+    if not isinstance(puzzle, Puzzle):
+        raise TypeError(f"puzzle must be a deap_sudoku.Puzzle, not {type(puzzle).__name__}")
     budget = _Budget(max_nodes, max_seconds)
     order = _Order.of(puzzle, rng)
     if _use_compiled(puzzle, compiled):
@@ -217,6 +233,7 @@ def solve(puzzle: Puzzle, *, max_nodes: int | None = None, max_seconds: float | 
     :raises SearchBudgetExceeded: when ``max_nodes`` nodes or ``max_seconds`` seconds in all did not
         settle it.
     """
+    check_budget(max_nodes, max_seconds)
     deadline = None if max_seconds is None else time.perf_counter() + max_seconds
     rng = rng if rng is not None else random.Random(0)
     order = None if deterministic_first else rng

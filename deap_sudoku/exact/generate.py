@@ -8,7 +8,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from ..grid.puzzle import Puzzle
+from ..grid.puzzle import Puzzle, require
 from ..grid.shape import Shape
 from ..propagation import propagate
 from .backtracking import SearchBudgetExceeded, count_solutions, search, solve
@@ -30,6 +30,8 @@ def random_solution(shape: Shape, rng: random.Random) -> Puzzle:
     base grid.  On the development machine a 36x36 grid takes 0.07-0.15 s,
     a 49x49 one 0.4-1.1 s (three seeds each, see docs/performance.md).
     """
+    require(shape, Shape, "shape")
+    _require_random(rng)
     solution = solve(Puzzle([0] * shape.cells, box=shape), rng=rng, deterministic_first=False)
     assert solution is not None, "an empty grid always has a solution"
     return solution
@@ -44,6 +46,8 @@ def dig_puzzle(solution: Puzzle, givens: int, rng: random.Random, *, unique: boo
     as "not unique"), so the result may keep more givens than asked for.  ``deadline`` (a
     ``time.perf_counter()`` value) ends the digging with :class:`GenerationBudgetExceeded`.
     """
+    require(solution, Puzzle, "solution")
+    _require_random(rng)
     cells = solution.cells.copy()
     order = list(range(solution.shape.cells))
     rng.shuffle(order)
@@ -71,6 +75,7 @@ def _has_one_solution(puzzle: Puzzle, max_nodes: int) -> bool:
 
 def generate_puzzle(shape: Shape, givens: int, rng: random.Random, *, unique: bool = True) -> Puzzle:
     """A puzzle of ``shape`` with (about, see :func:`dig_puzzle`) ``givens`` givens, drawn from ``rng``."""
+    require(shape, Shape, "shape")
     return dig_puzzle(random_solution(shape, rng), givens, rng, unique=unique)
 
 
@@ -86,6 +91,7 @@ def grade(puzzle: Puzzle) -> tuple[str, int]:
     needed too; ``hard``: singles do not suffice, backtracking with singles
     needs at most 10 nodes; ``expert``: more.
     """
+    require(puzzle, Puzzle, "puzzle")
     if propagate(puzzle, hidden_singles=False).solved:
         return "easy", 1
     if propagate(puzzle).solved:
@@ -98,6 +104,7 @@ def reachable(shape: Shape, difficulty: str) -> bool:
     """False for a difficulty no puzzle of ``shape`` has: every 4x4 puzzle with one solution falls to
     naked singles (checked over all of them by ``benchmarks/four_by_four_grades.py``), so 2x2 boxes
     are only ever ``easy``."""
+    require(shape, Shape, "shape")
     return not (shape.n == 4 and difficulty != "easy")
 
 
@@ -132,3 +139,8 @@ def generate_graded(shape: Shape, difficulty: str, attempts: Iterable[random.Ran
     within = f" within {max_seconds:g} s" if deadline is not None else ""
     raise GenerationBudgetExceeded(f"no {difficulty} {shape.name} puzzle in {tried} attempt{'s' * (tried != 1)}"
                                    f"{within}")
+
+
+def _require_random(rng: object) -> None:
+    if not isinstance(rng, random.Random):
+        raise TypeError(f"rng must be a random.Random (random.Random(seed)), not {type(rng).__name__}")

@@ -12,7 +12,7 @@ from .display import format_grid, grid_html
 from .errors import PuzzleError, PuzzleFileError
 from .shape import Shape
 
-__all__ = ["Puzzle", "Conflict", "find_conflicts", "value_dtype"]
+__all__ = ["Puzzle", "Conflict", "find_conflicts", "value_dtype", "require"]
 
 
 class Puzzle:
@@ -173,3 +173,13 @@ def _shape_of(size: int, box: tuple[int, int] | Shape | None) -> Shape:
     if shape.cells != size:
         raise ValueError(f"{size} cells do not fit a {shape.name} grid of {shape.cells} cells")
     return shape
+
+
+def require(value: object, kind: type, name: str) -> object:
+    """``value`` when it is a ``kind`` (a :class:`Puzzle` or :class:`Shape`), else a TypeError that
+    names the argument, so a wrong argument never surfaces as an AttributeError deep inside."""
+    if not isinstance(value, kind):
+        hint = " (Puzzle.parse(text), deap_sudoku.read(path) or load_sample())" if kind is Puzzle else \
+            " (Shape(box_rows, box_cols) or puzzle.shape)" if kind is Shape else ""
+        raise TypeError(f"{name} must be a deap_sudoku {kind.__name__}{hint}, not {type(value).__name__}")
+    return value

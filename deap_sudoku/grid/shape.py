@@ -39,6 +39,11 @@ class Shape:
     box_cols: int
 
     def __post_init__(self) -> None:
+        for name in ("box_rows", "box_cols"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+                raise TypeError(f"{name} must be a whole number, not {value!r}")
+            object.__setattr__(self, name, int(value))
         if self.box_rows < 1 or self.box_cols < 1 or self.box_rows * self.box_cols < MIN_SIDE:
             raise ValueError(f"box shape {self.box_rows}x{self.box_cols} is too small: "
                              f"the grid side must be at least {MIN_SIDE}")
@@ -82,6 +87,29 @@ class Shape:
 
     def __str__(self) -> str:
         return f"{self.box_rows}x{self.box_cols}"
+
+    def check_grid(self, values: object, name: str = "grid", *, many: bool = False) -> np.ndarray:
+        """``values`` as an array, checked to be a flat grid of this shape (``many``: a 2-D stack of
+        them) of whole numbers 0..n, so that no kernel reads past a table or a bitmask.
+
+        :raises TypeError: when ``values`` is not an array of whole numbers, naming ``name``.
+        :raises ValueError: for a wrong shape or a value out of range, naming ``name``.
+        """
+        try:
+            array = np.asarray(values)
+        except (TypeError, ValueError) as exc:
+            raise TypeError(f"{name} must be an array of whole numbers: {exc}") from None
+        if array.dtype == bool or not (np.issubdtype(array.dtype, np.integer) or array.size == 0):
+            raise TypeError(f"{name} must hold whole numbers, not {array.dtype}")
+        wanted = 2 if many else 1
+        if array.ndim != wanted or array.shape[-1] != self.cells:
+            layout = f"(k, {self.cells})" if many else f"({self.cells},)"
+            raise ValueError(f"{name} has shape {array.shape}; a {self.name} grid{'s' * many} needs {layout}, "
+                             "flat and row-major")
+        if array.size and (int(array.min()) < 0 or int(array.max()) > self.n):
+            bad = array[(array < 0) | (array > self.n)].flat[0]
+            raise ValueError(f"{name} holds {int(bad)}, out of range 0..{self.n} for a {self.name} grid")
+        return array
 
     # The tables below are cached per (box_rows, box_cols) and read-only.
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..grid.puzzle import Puzzle
+from ..grid.puzzle import Puzzle, require
 
 __all__ = ["Analysis", "analyze"]
 
@@ -40,6 +40,7 @@ class Analysis:
 
 def analyze(puzzle: Puzzle) -> Analysis:
     """Sweep the board in reading order, filling every square with one candidate, until a sweep fills none."""
+    require(puzzle, Puzzle, "puzzle")
     shape = puzzle.shape
     grid = puzzle.cells.tolist()
     peers = [row.tolist() for row in shape.peers]

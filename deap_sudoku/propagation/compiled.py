@@ -138,6 +138,7 @@ class Propagator:
 
     def __init__(self, shape: Shape, *, hidden: bool = True, locked: bool = False) -> None:
         t = arrays(shape)
+        self._n = shape.n
         self._tables = (t.full, *t.kernel_args(), hidden, locked)
         self._cell_units = t.cell_units
         self._stack = np.empty(2 * shape.cells + 1, dtype=np.int64)
@@ -148,13 +149,35 @@ class Propagator:
     def run(self, cands: np.ndarray, queue, dirty: np.ndarray | None = None) -> bool:
         """Propagate the cells of ``queue`` through ``cands`` in place; ``dirty``: the units to scan
         for hidden singles (a bool per unit; all when not given)."""
-        queued = np.asarray(list(queue), dtype=np.int64)
+        self._check_cands(cands)
+        queued = np.asarray(list(queue))
+        if queued.size and (not np.issubdtype(queued.dtype, np.integer) or queued.ndim != 1):
+            raise TypeError(f"queue must hold cell indices (whole numbers), not {queued.dtype}")
+        cells = cands.shape[0]
+        if queued.size > cells or queued.size and (queued.min() < 0 or queued.max() >= cells):
+            raise ValueError(f"queue must hold at most {cells} cell indices 0..{cells - 1}")
+        if dirty is not None:
+            dirty = np.asarray(dirty)
+            if dirty.shape != self._dirty.shape:
+                raise ValueError(f"dirty must be one flag per unit, shape {self._dirty.shape}, not {dirty.shape}")
         self._stack[:queued.shape[0]] = queued
         self._dirty[:] = True if dirty is None else dirty
         return self._propagate(cands, queued.shape[0])
 
+    def _check_cands(self, cands: np.ndarray) -> None:
+        """The compiled kernel indexes its tables by cell and bit: refuse what would read past them."""
+        cells = self._n * self._n
+        if not isinstance(cands, np.ndarray) or cands.dtype != np.int64 or cands.shape != (cells,) \
+                or not cands.flags.c_contiguous or not cands.flags.writeable:
+            raise TypeError(f"cands must be a writeable, contiguous int64 array of {cells} bitmasks")
+        if cands.min() < 0 or cands.max() >= 1 << self._n:
+            raise ValueError(f"cands holds bits beyond the {self._n} values of the grid")
+
     def run_cell(self, cands: np.ndarray, cell: int) -> bool:
         """Propagate the one cell just decided (a search node): only its units are scanned."""
+        self._check_cands(cands)
+        if not 0 <= cell < cands.shape[0]:
+            raise ValueError(f"cell {cell} is outside 0..{cands.shape[0] - 1}")
         self._stack[0] = cell
         self._dirty[:] = False
         self._dirty[self._cell_units[cell]] = True

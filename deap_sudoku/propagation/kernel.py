@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..grid.conflicts import value_dtype
-from ..grid.puzzle import Puzzle
+from ..grid.puzzle import Puzzle, require
 from .tables import Tables, tables
 
 __all__ = ["Propagation", "propagate", "initial_masks", "propagate_masks", "mask_values", "mask_sets"]
@@ -27,6 +27,7 @@ __all__ = ["Propagation", "propagate", "initial_masks", "propagate_masks", "mask
 def initial_masks(puzzle: Puzzle) -> tuple[list[int], list[int]]:
     """The candidate bitmasks of the givens alone (a given: its bit; an empty cell: every value),
     and the given cells, which are the queue of singletons to propagate."""
+    require(puzzle, Puzzle, "puzzle")
     full = (1 << puzzle.n) - 1
     cells = puzzle.cells.tolist()
     return [1 << (v - 1) if v else full for v in cells], [i for i, v in enumerate(cells) if v]
@@ -43,6 +44,11 @@ def propagate_masks(cands: list[int], queue: list[int], t: Tables, *, hidden: bo
     (an order the compiled twin repeats exactly), which keeps a search node
     cheap on large grids.  ``queue`` and ``dirty`` are consumed.
     """
+    if not isinstance(t, Tables):
+        raise TypeError(f"t must be the Tables of the grid's shape (deap_sudoku.propagation.tables(shape)), "
+                        f"not {type(t).__name__}")
+    if len(cands) != len(t.peers):
+        raise ValueError(f"cands has {len(cands)} bitmasks; a {t.n}x{t.n} grid has {len(t.peers)} cells")
     peers, cell_units = t.peers, t.cell_units
     if dirty is None:
         dirty = set(range(len(t.units)))
@@ -186,6 +192,7 @@ def propagate(puzzle: Puzzle, *, hidden_singles: bool = True, locked_candidates:
     With ``hidden_singles=False`` this is the classic "constraint analyzer":
     naked singles repeated to a fixed point.
     """
+    require(puzzle, Puzzle, "puzzle")
     t = tables(puzzle.shape)
     cands, queue = initial_masks(puzzle)
     ok = propagate_masks(cands, queue, t, hidden=hidden_singles, locked=locked_candidates)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..grid.puzzle import require
 from ..grid.shape import Shape
 
 __all__ = ["Tables", "Arrays", "tables", "arrays"]
@@ -63,6 +64,7 @@ class Arrays:
 @functools.lru_cache(maxsize=None)
 def tables(shape: Shape) -> Tables:
     """The tuple tables of ``shape`` (cached)."""
+    require(shape, Shape, "shape")
     n = shape.n
     box_of = {c: b for b, box in enumerate(shape.boxes.tolist()) for c in box}
     segments: list[tuple[int, ...]] = []
@@ -97,6 +99,7 @@ def _padded(rows) -> np.ndarray:
 @functools.lru_cache(maxsize=None)
 def arrays(shape: Shape) -> Arrays:
     """The padded array tables of ``shape`` (cached), built from :func:`tables`."""
+    require(shape, Shape, "shape")
     t = tables(shape)
     parts = list(zip(*t.intersections))
     segment_len = np.array([len(s) for s in t.segments], dtype=np.int64)

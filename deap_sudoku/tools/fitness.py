@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable
 
 import numpy as np
 
-from ..grid.puzzle import Puzzle
+from ..grid.puzzle import Puzzle, require
 from ..grid.shape import Shape
 
 __all__ = [
@@ -98,6 +98,7 @@ def _distinct_values(population: np.ndarray, puzzle: Puzzle) -> np.ndarray:
 
 def max_threats(shape: Shape) -> int:
     """Most row and column duplicates a block-permutation can have: 108 for a 9x9."""
+    require(shape, Shape, "shape")
     return shape.n * (shape.n - shape.box_cols) + shape.n * (shape.n - shape.box_rows)
 
 
@@ -201,8 +202,13 @@ def _fitness(weight: float, batch: Callable, target: Callable[[Puzzle], float] =
         @functools.wraps(score)
         def evaluate(individual, *, puzzle: Puzzle):
             check_direction(evaluate, individual)
+            puzzle.shape.check_grid(individual, "individual")
             return score(individual, puzzle=puzzle)
-        evaluate.weights, evaluate.batch, evaluate.target = (weight,), batch, target
+
+        @functools.wraps(batch)
+        def checked_batch(grids, puzzle: Puzzle, *args, **kwargs):
+            return batch(puzzle.shape.check_grid(_grids(grids), "population", many=True), puzzle, *args, **kwargs)
+        evaluate.weights, evaluate.batch, evaluate.target = (weight,), checked_batch, target
         return evaluate
     return decorate
 
@@ -273,7 +279,7 @@ def collision_map(individual: np.ndarray, puzzle: Puzzle) -> np.ndarray:
     """How many collisions each cell takes part in: over its row, column and box, the
     number of other cells holding its value (the C++ block GA's per-cell collision fitness)."""
     shape = puzzle.shape
-    counts = _same_value_counts(_one(individual), shape)[0]  # (3n, n)
+    counts = _same_value_counts(shape.check_grid(individual, "individual")[None, :], shape)[0]  # (3n, n)
     result = np.zeros(shape.cells, dtype=np.int64)
     np.add.at(result, shape.units.ravel(), counts.ravel())
     return result
@@ -284,7 +290,7 @@ def closeness_map(individual: np.ndarray, puzzle: Puzzle) -> np.ndarray:
     that of its column (each the sum of its three normalised terms, :func:`closeness_terms`, so 0..3)
     exceeds 3 of the 6 possible, else 0."""
     n = puzzle.n
-    lines = closeness_terms(_one(individual), puzzle.shape)[0].sum(axis=-1)  # (2n,)
+    lines = closeness_terms(puzzle.shape.check_grid(individual, "individual")[None, :], puzzle.shape)[0].sum(axis=-1)
     rows, cols = lines[:n], lines[n:]
     return (rows[:, None] + cols[None, :] > 3).astype(np.int64).ravel()
 

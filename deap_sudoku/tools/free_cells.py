@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..grid.puzzle import Puzzle
+from ..grid.puzzle import Puzzle, require
 
 __all__ = ["FreeCells", "free_cells"]
 
@@ -26,6 +26,7 @@ class FreeCells:
 
 @functools.lru_cache(maxsize=64)
 def free_cells(puzzle: Puzzle) -> FreeCells:
+    require(puzzle, Puzzle, "puzzle")
     shape, values, givens = puzzle.shape, puzzle.cells, puzzle.givens
 
     def split(units: np.ndarray) -> tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]:

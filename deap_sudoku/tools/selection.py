@@ -13,17 +13,39 @@ every operator) is a ``random.Random``; without one they draw from the
 
 from __future__ import annotations
 
+import functools
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from operator import attrgetter
 
 import numpy as np
+from deap import base
 
 __all__ = ["sel_tournament", "sel_roulette", "sel_stochastic_universal_sampling", "sel_truncation", "sel_elite_biased",
            "punish_same", "with_punish_same", "selection_weights"]
 
 
+def _evaluated(select: Callable) -> Callable:
+    """Check that the first argument is a sequence of individuals with a valid DEAP fitness, so a
+    wrong argument is a TypeError or ValueError that says so, not an AttributeError inside."""
+    @functools.wraps(select)
+    def checked(individuals, *args, **kwargs):
+        if isinstance(individuals, (str, bytes, np.ndarray)) or not isinstance(individuals, Sequence):
+            raise TypeError(f"{select.__name__} takes a list of individuals, not {type(individuals).__name__}")
+        for number, ind in enumerate(individuals, start=1):
+            fitness = getattr(ind, "fitness", None)
+            if not isinstance(fitness, base.Fitness):
+                raise TypeError(f"{select.__name__}: individual {number} is a {type(ind).__name__} without a DEAP "
+                                "fitness")
+            if not fitness.valid:
+                raise ValueError(f"{select.__name__}: individual {number} has no fitness value yet; evaluate the "
+                                 "population first")
+        return select(individuals, *args, **kwargs)
+    return checked
+
+
+@_evaluated
 def selection_weights(individuals: Sequence) -> np.ndarray:
     """Min-max normalised weighted fitness (first objective): best 1, worst 0, all 1 when all are equal."""
     values = np.array([ind.fitness.wvalues[0] for ind in individuals], dtype=np.float64)
@@ -31,6 +53,7 @@ def selection_weights(individuals: Sequence) -> np.ndarray:
     return (values - values.min()) / spread if spread > 0 else np.ones(len(values))
 
 
+@_evaluated
 def sel_tournament(individuals: Sequence, k: int, tournsize: int, *, rng: random.Random | None = None) -> list:
     """DEAP's ``selTournament`` drawing from ``rng``: ``k`` times the best of ``tournsize`` individuals
     drawn with replacement (the same draws as DEAP's with the same generator state)."""
@@ -38,6 +61,7 @@ def sel_tournament(individuals: Sequence, k: int, tournsize: int, *, rng: random
     return [max((rng.choice(individuals) for _ in range(tournsize)), key=attrgetter("fitness")) for _ in range(k)]
 
 
+@_evaluated
 def sel_roulette(individuals: Sequence, k: int, *, normalise: bool = True, rng: random.Random | None = None) -> list:
     """``k`` independent spins of a wheel sized by :func:`selection_weights`.
 
@@ -56,6 +80,7 @@ def sel_roulette(individuals: Sequence, k: int, *, normalise: bool = True, rng: 
     return rng.choices(list(individuals), weights=weights, k=k)
 
 
+@_evaluated
 def sel_stochastic_universal_sampling(individuals: Sequence, k: int, *, rng: random.Random | None = None) -> list:
     """``k`` equally spaced pointers on the same wheel: less spread than roulette, same expectation."""
     rng = rng or random
@@ -71,6 +96,7 @@ def _best_first(individuals: Sequence) -> list:
     return sorted(individuals, key=lambda ind: ind.fitness, reverse=True)
 
 
+@_evaluated
 def sel_truncation(individuals: Sequence, k: int, keep: float = 0.5) -> list:
     """The best ``keep`` fraction (at least one), repeated in rank order until there are ``k``
     (the block GA's ``keeping_percentage``)."""
@@ -78,6 +104,7 @@ def sel_truncation(individuals: Sequence, k: int, keep: float = 0.5) -> list:
     return [pool[i % len(pool)] for i in range(k)]
 
 
+@_evaluated
 def sel_elite_biased(individuals: Sequence, k: int, top: float = 0.2, top_share: float = 0.8, *,
                      rng: random.Random | None = None) -> list:
     """``top_share`` of the picks at random from the best ``top`` fraction, the rest from everyone
@@ -89,6 +116,7 @@ def sel_elite_biased(individuals: Sequence, k: int, top: float = 0.2, top_share:
     return [rng.choice(elite) for _ in range(from_elite)] + [rng.choice(ranked) for _ in range(k - from_elite)]
 
 
+@_evaluated
 def punish_same(population: Sequence, *, similarity: float = 0.9, penalty: float = 1.0,
                 free: np.ndarray | None = None) -> None:
     """The block GA's "punish same": worsen the fitness of every individual by ``penalty`` for
