@@ -62,8 +62,7 @@ def bench_command(ctx: click.Context, datasets: tuple[str, ...], algorithms: tup
     check_outputs({"--json": json_out, "--csv": csv_out, "--markdown": markdown_out, "--plot": plot}, force)
     check_plot(plot)
     tasks = []
-    for path in datasets:
-        name = os.path.basename(path)
+    for path, name in zip(datasets, _dataset_names(datasets)):
         puzzles = load(path)[:limit]
         refuse_huge_population(run_params.get("population"), puzzles)
         for algorithm in algorithms:
@@ -125,6 +124,18 @@ def _options(algorithms: tuple[str, ...], options: dict) -> dict[str, dict]:
     return shares
 
 
-def _datasets_title(datasets: tuple[str, ...]) -> str:
+def _dataset_names(datasets: tuple[str, ...]) -> list[str]:
+    """What tables, JSON and plots call each dataset: its file name, or its path as given when two
+    datasets share a file name (their runs must never merge).  A file given twice is refused."""
+    seen = {}
+    for path in datasets:
+        if os.path.realpath(path) in seen:
+            raise click.UsageError(f"{path} is given twice (as {seen[os.path.realpath(path)]}); give each dataset once")
+        seen[os.path.realpath(path)] = path
     names = [os.path.basename(p) for p in datasets]
+    return [name if names.count(name) == 1 else os.path.normpath(path) for name, path in zip(names, datasets)]
+
+
+def _datasets_title(datasets: tuple[str, ...]) -> str:
+    names = _dataset_names(datasets)
     return ", ".join(names) if len(names) <= 3 else f"{', '.join(names[:2])} and {len(names) - 2} more files"

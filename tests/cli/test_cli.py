@@ -296,6 +296,22 @@ def test_bench_table_and_outputs(tmp_path):
     assert again.exit_code == 2 and "--force" in again.output
 
 
+def test_bench_keeps_datasets_that_share_a_file_name_apart(tmp_path):
+    """Two folders' set.txt used to merge into one row and half their missing runs (issue 16, point 11)."""
+    import json
+    for folder, sample in (("dA", "4x4.txt"), ("dB", "6x6.txt")):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "set.txt").write_text((REPO / "data" / sample).read_text())
+    first, second = str(tmp_path / "dA" / "set.txt"), str(tmp_path / "dB" / "set.txt")
+    result = run("bench", first, second, "-a", "backtracking", "--json", str(tmp_path / "b.json"))
+    assert result.exit_code == 0, result.output
+    rows = json.loads((tmp_path / "b.json").read_text())["summary"]
+    assert sorted(r["dataset"] for r in rows) == [first, second]
+    assert {r["dataset"]: r["runs"] for r in rows} == {first: len(read(first)), second: len(read(second))}
+    twice = run("bench", first, str(tmp_path / "dA" / ".." / "dA" / "set.txt"), "-a", "backtracking")
+    assert twice.exit_code == 2 and "is given twice" in twice.output
+
+
 def test_bench_groups_one_puzzle_files_by_size_and_share_of_givens(tmp_path):
     import json
     files = []
@@ -404,3 +420,21 @@ def test_solve_progress_prints_every_nth_generation_on_stderr(every, shown):
     assert lines[len(shown)].startswith("puzzle 1 of 10: no solution found")  # one status line per puzzle
     assert sum(line.startswith("puzzle 1 of 10") for line in lines) == 1
     assert "generation" not in result.stdout and result.stdout.startswith("puzzle 1 of 10, 9x9 (3x3 boxes), 25 givens:")
+
+
+def test_force_never_replaces_a_device_or_pipe_and_checkpoint_and_out_must_differ(tmp_path):
+    """--force used to replace FIFOs and device nodes with regular files (issue 16, point 6)."""
+    import os
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    one = tmp_path / "one.txt"
+    one.write_text(read(REPO / "data" / "9x9.txt")[0].format())
+    # (a FIFO only: a regression must not get to replace a real device node, /dev/null, under root)
+    refused = run("solve", str(one), "--out", str(fifo), "--force")
+    assert refused.exit_code == 2 and "not a regular file" in refused.output and "use - for" in refused.output
+    refused = run("convert", str(one), str(fifo), "--to", "line", "--force")
+    assert refused.exit_code == 2 and "not a regular file" in refused.output
+    assert fifo.exists() and not fifo.is_file()
+    same = run("solve", str(one), "--out", str(tmp_path / "run.ckpt"), "--checkpoint", str(tmp_path / "run.ckpt"))
+    assert same.exit_code == 2 and "--out and --checkpoint name the same file" in same.output
+    assert not (tmp_path / "run.ckpt").exists()
