@@ -171,7 +171,7 @@ def _read_line(text: str, reader: _Reader, alphabet: str) -> None:
             draft.add(table[ch], number, column)
         n = math.isqrt(len(draft.values))
         too_big = next((i for i, v in enumerate(draft.values) if v > n), None)
-        if n * n == len(draft.values) and too_big is not None:
+        if n * n == len(draft.values) and n in _TILED_SIDES and too_big is not None:
             reader.error(f"character {stripped[too_big]!r} is not a value of a {n}x{n} grid "
                          f"(values {symbols[0]}-{symbols[n - 1]}, empty is {empties})",
                          number, indent + too_big + 1)
@@ -299,16 +299,26 @@ def _read_lloyd(text: str, reader: _Reader) -> None:
         reader.finish(draft)
 
 
+def _lf_lines(text: str) -> str:
+    """``text`` with old Mac line endings (a CR alone) made LF, so such a file reads like any other
+    instead of as one long line; LF and CRLF files are returned as they are."""
+    if "\r" in text and "\r" in text.replace("\r\n", ""):
+        return text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
+
+
 def detect_format(text: str, *, box: tuple[int, int] | None = None) -> str:
     """Guess the format of ``text`` from its first lines that are not blank or comments."""
+    text = _lf_lines(text)
     content = (l.strip() for _, l in _content_lines(text))
     lines = list(itertools.islice((l for l in content if l and not l.startswith("#")), MAX_SIDE + 2))
     if not lines:
         return "line"
     first = lines[0]
-    if (first.isdecimal() and len(first) <= 3 and len(lines) > 2 and lines[1] == "1"
-            and len(lines[2].split(None, int(first) ** 2)) == int(first) ** 2):
-        return "lloyd"
+    if first.isdecimal() and len(first) <= 3 and len(lines) > 2 and (
+            (lines[1] == "1" and len(lines[2].split(None, int(first) ** 2)) == int(first) ** 2)
+            or "\t" in lines[2] or "-1" in lines[2].split()):
+        return "lloyd"  # a box order, then rows of tab-separated values or -1 empties: even if damaged
     if len(first.split(None, 1)) > 1:
         return "grid"
     if "-" in first:
@@ -340,6 +350,7 @@ def scan(text: str, *, format: str | None = None, box: tuple[int, int] | None = 
     fmt = format or detect_format(text, box=box)
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
+    text = _lf_lines(text)
     reader = _Reader(source, box)
     try:
         if fmt == "line":

@@ -10,7 +10,9 @@ from hypothesis import strategies as st
 from deap_sudoku import FORMATS, Puzzle, PuzzleError, PuzzleFileError, Shape, detect_format, dumps, loads, read, write
 from deap_sudoku.exact.generate import random_solution
 
-from tests.conftest import SHAPES
+from deap_sudoku.io.formats import scan
+
+from tests.conftest import REPO, SHAPES
 
 EASY = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
 
@@ -231,3 +233,21 @@ def test_write_refuses_what_a_format_cannot_hold(tmp_path):
 
 def test_formats_constant_lists_the_four_formats():
     assert FORMATS == ("line", "grid", "dash", "lloyd")
+
+
+def test_old_mac_line_endings_read_like_any_other():
+    """A file whose lines end in CR alone used to be one long line, blamed on the grid size (issue 16, 13)."""
+    lines = (REPO / "data" / "9x9.txt").read_text().splitlines()[:3]
+    as_cr, as_lf = loads("\r".join(lines) + "\r"), loads("\n".join(lines))
+    assert [p.cells.tolist() for p in as_cr] == [p.cells.tolist() for p in as_lf] and len(as_cr) == 3
+    assert detect_format("\r".join(lines)) == "line"
+
+
+@pytest.mark.parametrize("text, message", [
+    ("4\n0\n-1 -1 -1\n", "expected the constant line '1' after the box order"),
+    ("4\n1\n-1\t2\n", "row has 2 values, expected 16 for box order 4"),
+    ("4\n", "wrong number of cells: 1 is not the cell count"),
+])
+def test_a_damaged_lloyd_file_is_blamed_on_what_is_wrong_not_on_a_1x1_grid(text, message):
+    found, errors = scan(text)
+    assert not found and message in str(errors[0]) and "1x1" not in " ".join(str(e) for e in errors)
