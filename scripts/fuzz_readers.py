@@ -1,6 +1,7 @@
 """Fuzz every reader and the CLI's error path with generated hostile files.
 
     python scripts/fuzz_readers.py [--examples 100000] [--cli-examples 5000] [--seed 0]
+                                   [--no-special] [--checkpoints 1000] [--checkpoint-cli 50]
 
 Inputs (tests/fuzzing.py): random bytes; valid files of every format, shape
 and alphabet, alone or mixed, damaged by truncation, flipped, inserted or
@@ -10,20 +11,144 @@ box and alphabet option.  The only accepted outcomes are valid puzzles or the
 project's PuzzleError with a message (the CLI: exit code 0, or 2 with one line).
 Prints how many inputs were parsed and refused; any other outcome stops the run
 with hypothesis's smallest failing example.
+
+Special files (``--special``, on by default): /dev/zero, /dev/urandom, /dev/null, an
+endless FIFO, an empty FIFO and a folder, each given to ``deap-sudoku check``: exit 2 with
+one line, no traceback, and the child's peak memory within 3x the 64 MiB input limit.
+
+Checkpoints (``--checkpoints 1000``): a checkpoint of a memetic run stopped half way is
+damaged by 1-3 random bit flips, again and again, and resumed.  Each must be refused with
+one line (CheckpointError) or resume to exactly the uninterrupted run (a flip that only
+cuts the last save short makes it resume from the save before).  Any traceback, crash or
+different result stops the run.  ``--checkpoint-cli`` of them go through ``deap-sudoku solve``.
 """
 
 from __future__ import annotations
 
 import argparse
 import collections
+import contextlib
+import os
+import random
+import resource
+import subprocess
 import sys
+import tempfile
+import threading
 import time
 from pathlib import Path
+
+import numpy as np
 
 from hypothesis import HealthCheck, given, seed, settings
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from deap_sudoku.runs import recipes  # noqa: E402
+from deap_sudoku.runs.checkpoint import Checkpoint, CheckpointError, run_identity  # noqa: E402
+from tests.conftest import unsolvable  # noqa: E402
 from tests.fuzzing import check_cli, check_reader, hostile_inputs, reader_options  # noqa: E402
+
+CHECK = [sys.executable, "-m", "deap_sudoku", "check"]
+
+
+def special_files(outcomes: collections.Counter) -> None:
+    """Devices, pipes and a folder through ``deap-sudoku check``: exit 2, one line, bounded memory."""
+    with tempfile.TemporaryDirectory() as folder:
+        endless, empty = Path(folder, "endless"), Path(folder, "empty")
+        os.mkfifo(endless)
+        os.mkfifo(empty)
+
+        def feed(path: Path, forever: bool) -> None:
+            with contextlib.suppress(BrokenPipeError), open(path, "wb") as handle:
+                while forever:
+                    handle.write(b"1" * (1 << 20))
+
+        for name, path, writer in (("/dev/zero", "/dev/zero", None), ("/dev/urandom", "/dev/urandom", None),
+                                   ("/dev/null", "/dev/null", None), ("endless FIFO", endless, True),
+                                   ("empty FIFO", empty, False), ("folder", folder, None)):
+            if writer is not None:
+                threading.Thread(target=feed, args=(path, writer), daemon=True).start()
+            before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+            done = subprocess.run([*CHECK, str(path)], capture_output=True, text=True, timeout=300)
+            peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+            lines = done.stderr.strip().splitlines() + done.stdout.strip().splitlines()
+            ok = done.returncode == 2 and "Traceback" not in done.stderr and len(lines) == 1
+            if not ok or (peak_kib > before and peak_kib > 3 * 64 * 1024):
+                raise SystemExit(f"special file {name}: exit {done.returncode}, peak {peak_kib} KiB, "
+                                 f"output {lines}")
+            outcomes[f"special file refused with one line: {name}"] += 1
+            print(f"  {name}: exit 2, {lines[0]!r}", flush=True)
+
+
+OPTIONS = dict(population_size=2, max_generations=40)
+
+
+class _Stop(Exception):
+    pass
+
+
+class _StopAt(Checkpoint):
+    """A checkpoint whose run dies right after saving generation ``at``."""
+
+    at = 20
+
+    def save(self, state: dict) -> None:
+        super().save(state)
+        if state["generation"] == self.at:
+            raise _Stop
+
+
+def _same(first, second) -> bool:
+    (pop1, log1, hof1), (pop2, log2, hof2) = first, second
+    return ([dict(r) for r in log1] == [dict(r) for r in log2] and log1.stop_reason == log2.stop_reason
+            and all(np.array_equal(a, b) and a.fitness.values == b.fitness.values for a, b in zip(pop1, pop2))
+            and np.array_equal(hof1[0], hof2[0]))
+
+
+def checkpoint_campaign(trials: int, cli_trials: int, seed: int, outcomes: collections.Counter) -> None:
+    """Damage a real checkpoint ``trials`` times and resume it; ``cli_trials`` of them via the CLI."""
+    puzzle = unsolvable()
+    identity = run_identity(puzzle, "memetic", 5, OPTIONS)
+    reference = recipes.memetic(puzzle, seed=5, **OPTIONS)
+    rng = random.Random(seed)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder, "run.ckpt")
+        with contextlib.suppress(_Stop):
+            recipes.memetic(puzzle, seed=5, checkpoint=_StopAt(path, 3, identity), **OPTIONS)
+        good = path.read_bytes()
+        puzzle_file = Path(folder, "unsolvable.txt")
+        puzzle_file.write_text(puzzle.format())
+        command = [sys.executable, "-m", "deap_sudoku", "solve", str(puzzle_file), "--seed", "5", "--population",
+                   "2", "--max-generations", "40", "--checkpoint", str(path), "--checkpoint-every", "3"]
+        clean = subprocess.run(command, capture_output=True, text=True, timeout=300)
+        path.write_bytes(good)
+        for trial in range(trials):
+            damaged = bytearray(good)
+            for _ in range(rng.randint(1, 3)):
+                damaged[rng.randrange(len(damaged))] ^= 1 << rng.randrange(8)
+            path.write_bytes(bytes(damaged))
+            if trial < cli_trials:
+                done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+                if done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1 \
+                        and "Traceback" not in done.stderr:
+                    outcomes["checkpoint via CLI: refused with one line"] += 1
+                elif done.returncode == clean.returncode and done.stdout.rsplit(" in ", 1)[0] == \
+                        clean.stdout.rsplit(" in ", 1)[0] and "Traceback" not in done.stderr:
+                    outcomes["checkpoint via CLI: resumed, same result"] += 1
+                else:
+                    raise SystemExit(f"checkpoint trial {trial} via the CLI: exit {done.returncode}\n{done.stderr}")
+                continue
+            try:
+                resumed = recipes.memetic(puzzle, seed=5, checkpoint=Checkpoint(path, 3, identity, puzzle=puzzle),
+                                          **OPTIONS)
+            except CheckpointError as exc:
+                if "\n" in str(exc):
+                    raise SystemExit(f"checkpoint trial {trial}: a message of several lines: {exc}") from None
+                outcomes["checkpoint: refused with one line"] += 1
+                continue
+            if not _same(reference, resumed):
+                raise SystemExit(f"checkpoint trial {trial}: resumed to a different run")
+            outcomes["checkpoint: resumed, same result"] += 1
 
 
 def main() -> None:
@@ -31,26 +156,34 @@ def main() -> None:
     parser.add_argument("--examples", type=int, default=100_000)
     parser.add_argument("--cli-examples", type=int, default=5_000)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--no-special", dest="special", action="store_false", help="skip the special files")
+    parser.add_argument("--checkpoints", type=int, default=1000, help="checkpoint corruption trials")
+    parser.add_argument("--checkpoint-cli", type=int, default=50, help="of those, how many through the CLI")
     args = parser.parse_args()
     outcomes: collections.Counter = collections.Counter()
     options = dict(deadline=None, database=None, derandomize=False,
                    suppress_health_check=list(HealthCheck))
 
     @seed(args.seed)
-    @settings(max_examples=args.examples, **options)
+    @settings(max_examples=max(args.examples, 1), **options)
     @given(hostile_inputs(), reader_options)
     def readers(data, reader):
         outcomes["reader " + check_reader(data, reader)] += 1
 
     @seed(args.seed)
-    @settings(max_examples=args.cli_examples, **options)
+    @settings(max_examples=max(args.cli_examples, 1), **options)
     @given(hostile_inputs())
     def cli(data):
         outcomes[f"cli exit {check_cli(data)}"] += 1
 
     start = time.perf_counter()
-    readers()
-    cli()
+    if args.examples:
+        readers()
+    if args.cli_examples:
+        cli()
+    if args.special:
+        special_files(outcomes)
+    checkpoint_campaign(args.checkpoints, min(args.checkpoint_cli, args.checkpoints), args.seed, outcomes)
     print(f"{sum(outcomes.values())} inputs in {time.perf_counter() - start:.0f} s, no crash:")
     for outcome, count in sorted(outcomes.items()):
         print(f"  {outcome}: {count}")

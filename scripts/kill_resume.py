@@ -14,7 +14,6 @@ reference's, bit for bit.  Prints the kills survived per algorithm.
 from __future__ import annotations
 
 import argparse
-import pickle
 import random
 import signal
 import subprocess
@@ -25,6 +24,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from deap_sudoku.runs import saved_state  # noqa: E402
 from tests.conftest import unsolvable  # noqa: E402
 
 RUNS = {"memetic": ["--population", "2", "--max-generations", "6000"],
@@ -37,7 +37,7 @@ def solve(puzzle: Path, algorithm: str, checkpoint: Path) -> list[str]:
 
 
 def state(path: Path) -> dict:
-    return pickle.loads(path.read_bytes())["state"]
+    return saved_state(path)
 
 
 def main() -> None:
@@ -47,8 +47,8 @@ def main() -> None:
     parser.add_argument("--algorithm", choices=list(RUNS), action="append", help="only these (default: both)")
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    print("| algorithm | kills survived | generations | same result as uninterrupted |")
-    print("|---|---:|---:|---|")
+    print("| algorithm | kills survived | generations | same result as uninterrupted | temporaries left |")
+    print("|---|---:|---:|---|---:|")
     with tempfile.TemporaryDirectory() as folder:
         puzzle = Path(folder) / "unsolvable.txt"
         puzzle.write_text(unsolvable().format())
@@ -70,13 +70,18 @@ def main() -> None:
                         continue
                 stdout, _ = process.communicate()
                 break
+            leftovers = sorted(p.name for p in Path(folder).glob(".*.tmp"))
             ours, theirs = state(path), state(reference_path)
             same = (stdout.rsplit(" in ", 1)[0] == reference.stdout.rsplit(" in ", 1)[0]
-                    and [dict(r) for r in ours["logbook"]] == [dict(r) for r in theirs["logbook"]]
-                    and all(np.array_equal(a, b) for a, b in zip(ours["population"], theirs["population"])))
-            print(f"| {algorithm} | {kills} | {theirs['generation']} | {'yes' if same else 'NO'} |", flush=True)
+                    and ours["logbook"] == theirs["logbook"]
+                    and all(np.array_equal(a["cells"], b["cells"]) and a["fitness"] == b["fitness"]
+                            for a, b in zip(ours["population"], theirs["population"])))
+            print(f"| {algorithm} | {kills} | {theirs['generation']} | {'yes' if same else 'NO'} | "
+                  f"{len(leftovers)} |", flush=True)
             if not same:
                 raise SystemExit(f"{algorithm}: the resumed run differs from the uninterrupted one")
+            if leftovers:
+                raise SystemExit(f"{algorithm}: temporary files outlived the killed runs: {leftovers}")
 
 
 if __name__ == "__main__":

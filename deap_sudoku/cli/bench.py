@@ -84,7 +84,7 @@ def bench_command(ctx: click.Context, datasets: tuple[str, ...], algorithms: tup
                 bar.advance()
         except KeyboardInterrupt:
             signum = requested() or signal.SIGINT
-    with graceful():  # from here a signal cannot cut the outputs short: they are being written anyway
+    with graceful(hold=True):  # from here a signal cannot cut the outputs short: they are being written anyway
         rows = bench.summarise(results, by=group_by)
         missing = bench.missing_runs(tasks, results)
         if "-" not in (json_out, csv_out, markdown_out):

@@ -8,7 +8,11 @@ interrupted by Ctrl-C, 143 by SIGTERM.
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import os
 import random
+import signal
 import sys
 
 import click
@@ -17,6 +21,7 @@ from ..exact import (DIFFICULTIES, GenerationBudgetExceeded, SearchBudgetExceede
                      generate_graded, random_solution, reachable)
 from ..grid import Puzzle, Shape
 from ..io import formats
+from ..runs.interrupt import exit_code
 from .bench import bench_command
 from .common import (InputError, Progress, check_format, check_outputs, input_options, load, parse_box, plural,
                      reading, write_puzzles)
@@ -27,7 +32,55 @@ GRADED_ATTEMPTS = 10_000
 ``(seed + i) * GRADED_ATTEMPTS + a``, so any puzzle can be remade alone."""
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Guarded(click.Group):
+    """The command line's outer guard, for every command.
+
+    SIGINT and SIGTERM end a command with exit 130 or 143 and one line: not click's "Aborted!"
+    and exit 1, nor death by SIGTERM.  (solve and bench first stop their runs cleanly and write
+    their outputs, then exit the same way.)  A closed standard output, or one that fails (a
+    closed pipe, a full device), ends it with exit 2 and one line, never a traceback.
+    """
+
+    def invoke(self, ctx: click.Context):
+        if sys.stdout is None:
+            click.echo("error: standard output is closed; give the command somewhere to write", err=True)
+            ctx.exit(2)
+        previous = signal.signal(signal.SIGTERM, _terminated)
+        try:
+            result = super().invoke(ctx)
+            sys.stdout.flush()
+            return result
+        except KeyboardInterrupt as exc:
+            signum = getattr(exc, "signum", signal.SIGINT)
+            click.echo(f"interrupted by {signal.Signals(signum).name}", err=True)
+            ctx.exit(exit_code(signum))
+        except OSError as exc:
+            if exc.errno not in (errno.EPIPE, errno.ENOSPC, errno.EIO, errno.EBADF):
+                raise
+            _silence_stdout()
+            click.echo(f"error: cannot write to standard output: {exc.strerror}", err=True)
+            ctx.exit(2)
+        finally:
+            signal.signal(signal.SIGTERM, previous)
+
+
+class _Terminated(KeyboardInterrupt):
+    signum = signal.SIGTERM
+
+
+def _terminated(signum: int, frame) -> None:
+    raise _Terminated
+
+
+def _silence_stdout() -> None:
+    """Point standard output at /dev/null, so that Python's own flush at exit finds nothing to fail on."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+
+
+@click.group(cls=_Guarded, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="deap_sudoku")
 def main() -> None:
     """Sudoku with DEAP: solve, check, generate, convert and benchmark puzzles."""
@@ -52,6 +105,8 @@ def check(puzzle_file: str, fmt: str | None, box: str | None, alphabet: str | No
     with reading(puzzle_file):
         text, source = formats.read_text(puzzle_file)
         found, errors = formats.scan(text, format=fmt, box=parse_box(box), alphabet=alphabet, source=source)
+    if not found and not errors:
+        raise InputError(f"{source}: no puzzle found (the input is empty)")
     for error in errors:
         click.echo(f"bad: {error}")
     worst = 2 if errors else 0

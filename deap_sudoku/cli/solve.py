@@ -141,12 +141,13 @@ def solve(ctx: click.Context, puzzle_file: str, algorithm: str, fmt: str | None,
                 signum = requested() or signal.SIGINT
                 click.echo(f"interrupted: {len(results)} of {plural(len(puzzles), 'puzzle')} done", err=True)
     finally:
-        with graceful():  # a signal now cannot cut the outputs short
+        with graceful(hold=True):  # a signal now cannot cut the outputs short, however many come
             if out is not None and results:
                 write_puzzles(out, results, out_format, alphabet, force)
             if plot is not None and courses:
                 title = f"{algorithm} on {_short_name(puzzle_file)}"
                 plots.plot_convergence(courses, plot, title=title, overwrite=force)
+            signum = signum or requested()
     sys.exit(exit_code(signum) if signum else 1 if unsolved else 0)
 
 

@@ -64,6 +64,8 @@ def read_text(path: str | os.PathLike) -> tuple[str, str]:
     """
     source = "<stdin>" if str(path) == "-" else str(path)
     if source == "<stdin>":
+        if sys.stdin is None:
+            raise PuzzleError("standard input is closed", source=source)
         data = _read_capped(sys.stdin.buffer, source)
     else:
         with open(path, "rb") as handle:

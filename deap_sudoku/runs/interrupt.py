@@ -40,17 +40,24 @@ def _request(signum: int, frame) -> None:
         raise KeyboardInterrupt
 
 
+def _hold(signum: int, frame) -> None:
+    _received.append(signum)
+
+
 def _raise(signum: int, frame) -> None:
     _received.append(signum)
     raise KeyboardInterrupt
 
 
 @contextmanager
-def graceful(*, cooperative: bool = True,
+def graceful(*, cooperative: bool = True, hold: bool = False,
              signals: tuple[int, ...] = (signal.SIGINT, signal.SIGTERM)) -> Iterator[None]:
     """Turn ``signals`` into stop requests (or, not ``cooperative``, into ``KeyboardInterrupt``)
-    for the duration of the block; main thread only.  Read :func:`requested` inside the block."""
-    previous = {s: signal.signal(s, _request if cooperative else _raise) for s in signals}
+    for the duration of the block; main thread only.  Read :func:`requested` inside the block.
+    ``hold``: every signal, however many and however fast, is only recorded (for writing outputs
+    that must come out whole)."""
+    handler = _hold if hold else _request if cooperative else _raise
+    previous = {s: signal.signal(s, handler) for s in signals}
     _received.clear()
     try:
         yield

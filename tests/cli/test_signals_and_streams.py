@@ -1,0 +1,87 @@
+"""Every command ends on SIGINT/SIGTERM with 130/143 and one line, outputs whole; closed or failing
+standard streams end it with exit 2 and one line; an empty input is an error (issue 16, point 9)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from click.testing import CliRunner
+
+from deap_sudoku.cli import main, solve as solve_module
+from deap_sudoku.runs import interrupt
+
+from tests.conftest import REPO
+
+NINE = str(REPO / "data" / "9x9.txt")
+SLOW_GENERATE = ["generate", "--box", "5x5", "--count", "50", "--givens", "40%"]
+
+
+def _command(*args):
+    return [sys.executable, "-m", "deap_sudoku", *args]
+
+
+def _default_sigint():
+    signal.signal(signal.SIGINT, signal.SIG_DFL)  # a child of a shell's background job would ignore it
+
+
+@pytest.mark.parametrize("signum, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_signal_ends_generate_with_the_shells_code_and_one_line(signum, code):
+    """generate used to say "Aborted!" and exit 1 on Ctrl-C, and die by SIGTERM (-15)."""
+    process = subprocess.Popen(_command(*SLOW_GENERATE), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=_default_sigint)
+    time.sleep(1.5)
+    process.send_signal(signum)
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == code
+    assert stderr == f"interrupted by {signal.Signals(signum).name}\n"
+
+
+def test_signals_while_outputs_are_written_are_held_then_honoured(tmp_path, monkeypatch):
+    """A signal during solve's output write used to be swallowed (exit 0), and a fast second Ctrl-C
+    used to cut the write short."""
+    real = solve_module.write_puzzles
+
+    def interrupted_write(*args, **kwargs):
+        os.kill(os.getpid(), signal.SIGINT)
+        os.kill(os.getpid(), signal.SIGINT)  # a burst: both arrive before the write
+        real(*args, **kwargs)
+
+    monkeypatch.setattr(solve_module, "write_puzzles", interrupted_write)
+    out = tmp_path / "out.txt"
+    result = CliRunner().invoke(main, ["solve", NINE, "--out", str(out), "-q"])
+    assert result.exit_code == 130
+    assert len(out.read_text().splitlines()) == 5  # every solved puzzle written, whole
+
+
+def test_hold_records_every_signal_and_raises_none():
+    with interrupt.graceful(hold=True):
+        for _ in range(5):
+            os.kill(os.getpid(), signal.SIGINT)
+        assert interrupt.requested() == signal.SIGINT
+
+
+@pytest.mark.parametrize("shell, message", [
+    ("{cmd} > /dev/full", "error: cannot write to standard output: No space left on device"),
+    ("{cmd} >&-", "error: standard output is closed"),
+    ("{cmd} - <&-", "standard input is closed"),
+])
+def test_closed_or_full_standard_streams_end_with_exit_2_and_one_line(shell, message):
+    if "/dev/full" in shell and not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full here")
+    command = " ".join(_command("solve")) + ("" if " - " in shell else f" {NINE}")
+    done = subprocess.run(["bash", "-c", shell.format(cmd=command)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert message in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+def test_check_refuses_an_empty_input(tmp_path):
+    empty = tmp_path / "empty.txt"
+    empty.write_text("")
+    for source in (str(empty), "/dev/null"):
+        result = CliRunner().invoke(main, ["check", source])
+        assert result.exit_code == 2 and "no puzzle found" in result.output
