@@ -2,16 +2,34 @@
 
 ``deap-sudoku bench --workers N`` starts SCOOP on this file (SCOOP starts a file, not a module), so
 it imports absolutely and runs the command line only as the main program (SCOOP workers import
-it too).  Under SCOOP a successful run returns instead of raising ``SystemExit(0)``, which SCOOP
-would print as a traceback.
+it too).  SCOOP catches a ``SystemExit`` of the program it runs and prints it as a traceback,
+and its launcher exits 0 whatever the program's code.  So under SCOOP a run returns quietly and
+writes its exit code to the file that ``$DEAP_SUDOKU_EXIT_FILE`` names (set by the command that
+started SCOOP, :func:`deap_sudoku.cli.common.rerun_under_scoop`, which exits with it); an
+unsuccessful run then ends its process with the same code.
 """
+
+import os
+import sys
 
 from deap_sudoku.cli import main
 from deap_sudoku.runs.task import scoop_is_running
+
+EXIT_FILE = "DEAP_SUDOKU_EXIT_FILE"
 
 if __name__ == "__main__":
     try:
         main()
     except SystemExit as exc:
-        if exc.code not in (0, None) or not scoop_is_running():
+        if not scoop_is_running():
             raise
+        code = exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 1
+        if not isinstance(exc.code, (int, type(None))):
+            print(exc.code, file=sys.stderr)
+        if os.environ.get(EXIT_FILE):
+            with open(os.environ[EXIT_FILE], "w") as handle:
+                handle.write(f"{code}\n")
+        if code:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(code)

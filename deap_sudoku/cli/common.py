@@ -12,6 +12,7 @@ import importlib.util
 import os
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -344,10 +345,17 @@ def rerun_under_scoop(ctx: click.Context, workers: int, hosts: str | None, hostf
         launcher += ["--hostfile", hostfile]
     launcher += ["-n", str(workers)]  # after the hosts, which would take every word up to the next option
     command = [entry, *_command_line(ctx, drop=drop)]
-    try:
-        return subprocess.run(launcher + command).returncode
-    except KeyboardInterrupt:
-        return 130
+    with tempfile.TemporaryDirectory() as folder:
+        exit_file = os.path.join(folder, "exit-code")  # SCOOP's launcher does not pass the code on
+        try:
+            launched = subprocess.run(launcher + command, env={**os.environ, "DEAP_SUDOKU_EXIT_FILE": exit_file})
+        except KeyboardInterrupt:
+            return 130
+        try:
+            with open(exit_file) as handle:
+                return int(handle.read())
+        except (OSError, ValueError):
+            return launched.returncode or 1  # the command never got to say: it did not end well
 
 
 def _command_line(ctx: click.Context, *, drop: tuple[str, ...]) -> list[str]:

@@ -85,3 +85,17 @@ def test_check_refuses_an_empty_input(tmp_path):
     for source in (str(empty), "/dev/null"):
         result = CliRunner().invoke(main, ["check", source])
         assert result.exit_code == 2 and "no puzzle found" in result.output
+
+
+@pytest.mark.slow
+def test_under_scoop_the_commands_exit_code_comes_back_without_a_traceback(tmp_path):
+    """SCOOP's launcher exits 0 whatever its program does, and printed every exit as a SystemExit
+    traceback (issue 16, point 7)."""
+    from tests.conftest import unsolvable
+    puzzle = tmp_path / "unsolvable.txt"
+    puzzle.write_text(unsolvable().format())
+    unsolved = subprocess.run(_command("solve", str(puzzle), "--workers", "1", "--max-generations", "3"),
+                              capture_output=True, text=True, timeout=300)
+    assert unsolved.returncode == 1 and "Traceback" not in unsolved.stderr, unsolved.stderr
+    solved = subprocess.run(_command("solve", NINE, "--workers", "1"), capture_output=True, text=True, timeout=300)
+    assert solved.returncode == 0 and "Traceback" not in solved.stderr, solved.stderr
