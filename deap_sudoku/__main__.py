@@ -24,8 +24,6 @@ if __name__ == "__main__":
         if not scoop_is_running():
             raise
         code = exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 1
-        if not isinstance(exc.code, (int, type(None))):
-            print(exc.code, file=sys.stderr)
         if os.environ.get(EXIT_FILE):
             with open(os.environ[EXIT_FILE], "w") as handle:
                 handle.write(f"{code}\n")

@@ -274,7 +274,7 @@ def test_bench_workers_starts_scoop_on_the_installed_entry_with_the_same_options
     from deap_sudoku.cli import common
     started = []
     monkeypatch.setattr(common.subprocess, "run",
-                        lambda command: started.append(command) or subprocess.CompletedProcess(command, 0))
+                        lambda command, env: started.append(command) or _exits_with(env, 0, command))
     hosts = tmp_path / "hosts.txt"
     hosts.write_text("127.0.0.1 3\n")
     data = str(REPO / "data" / "4x4.txt")
@@ -465,3 +465,10 @@ def test_counts_have_their_plurals():
     assert "1 valid puzzle, 0 errors" in one.output
     single = run("check", "-", input="1" + "." * 80 + "\n")
     assert ", 1 given (1 %)" in single.output
+
+
+def _exits_with(env: dict, code: int, command: list) -> subprocess.CompletedProcess:
+    """What the command run under SCOOP leaves behind: its exit code in the file the launch names."""
+    with open(env["DEAP_SUDOKU_EXIT_FILE"], "w") as handle:
+        handle.write(f"{code}\n")
+    return subprocess.CompletedProcess(command, 0)

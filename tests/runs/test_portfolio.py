@@ -55,7 +55,7 @@ def test_solve_workers_starts_scoop_keeping_the_number_of_chains_and_dropping_th
     from deap_sudoku.cli import common, main
     started = []
     monkeypatch.setattr(common.subprocess, "run",
-                        lambda command: started.append(command) or subprocess.CompletedProcess(command, 0))
+                        lambda command, env: started.append(command) or _exits_with(env, 0, command))
     hosts = tmp_path / "hosts.txt"
     hosts.write_text("127.0.0.1 3\n")
     path = tmp_path / "hard.txt"
@@ -71,3 +71,10 @@ def test_solve_workers_starts_scoop_keeping_the_number_of_chains_and_dropping_th
     for refused in (["--checkpoint", str(tmp_path / "c.ckpt")], ["--progress"], ["-a", "backtracking"]):
         assert CliRunner().invoke(main, ["solve", str(path), "--workers", "2", *refused]).exit_code == 2
     assert len(started) == 1  # refused before anything started
+
+
+def _exits_with(env: dict, code: int, command: list) -> subprocess.CompletedProcess:
+    """What the command run under SCOOP leaves behind: its exit code in the file the launch names."""
+    with open(env["DEAP_SUDOKU_EXIT_FILE"], "w") as handle:
+        handle.write(f"{code}\n")
+    return subprocess.CompletedProcess(command, 0)
