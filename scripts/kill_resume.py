@@ -36,10 +36,6 @@ def solve(puzzle: Path, algorithm: str, checkpoint: Path) -> list[str]:
             "--checkpoint", str(checkpoint), "--checkpoint-every", "1", *RUNS[algorithm]]
 
 
-def state(path: Path) -> dict:
-    return saved_state(path)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--kills", type=int, default=25, help="kills per algorithm (at most)")
@@ -71,7 +67,7 @@ def main() -> None:
                 stdout, _ = process.communicate()
                 break
             leftovers = sorted(p.name for p in Path(folder).glob(".*.tmp"))
-            ours, theirs = state(path), state(reference_path)
+            ours, theirs = saved_state(path), saved_state(reference_path)
             same = (stdout.rsplit(" in ", 1)[0] == reference.stdout.rsplit(" in ", 1)[0]
                     and ours["logbook"] == theirs["logbook"]
                     and all(np.array_equal(a["cells"], b["cells"]) and a["fitness"] == b["fitness"]

@@ -20,7 +20,8 @@ from typing import Protocol
 import numpy as np
 from deap import base, tools
 
-__all__ = ["Stop", "Run", "Checkpointer", "ResumeError", "ea_generational", "evaluate_invalid", "one_child", "stop_reason",
+__all__ = ["Stop", "Run", "Checkpointer", "ResumeError", "ea_generational", "evaluate_invalid", "one_child",
+           "stop_reason",
            "INTERRUPTED", "HALTED"]
 
 INTERRUPTED = "interrupted"
@@ -190,7 +191,7 @@ class Run:
 
     def _state(self) -> dict:
         """The run as data (see :class:`Checkpointer`)."""
-        state = {name: getattr(self, name) for name in _COUNTERS}
+        state = {name: getattr(self, name) for name in STATE_COUNTERS}
         state["elapsed"] = time.perf_counter() - self.started
         state["population"] = [_as_data(ind) for ind in self.population]
         state["hall_of_fame"] = [_as_data(ind) for ind in self.halloffame] if self.halloffame is not None else []
@@ -208,15 +209,17 @@ class Run:
             objectives, the loop's extra numbers).
         """
         template = self.population[0]
-        population = [_from_data(template, data, f"individual {i}") for i, data in enumerate(state["population"], 1)]
-        fame = [_from_data(template, data, f"hall of fame entry {i}") for i, data in enumerate(state["hall_of_fame"], 1)]
+        population = [_from_data(template, data, f"individual {i}")
+                      for i, data in enumerate(state["population"], 1)]
+        fame = [_from_data(template, data, f"hall of fame entry {i}")
+                for i, data in enumerate(state["hall_of_fame"], 1)]
         if not all(ind.fitness.valid for ind in fame):
             raise ResumeError("the saved hall of fame holds an individual without a fitness")
         best_ever = None
         if state["best_ever"] is not None:
             best_ever = _fitness(template, state["best_ever"], "best_ever")
         extra = _checked_extra(self.extra, state["extra"], len(population))
-        for name in _COUNTERS:
+        for name in STATE_COUNTERS:
             setattr(self, name, state[name])
         self.population, self.best_ever, self.extra = population, best_ever, extra
         self.started = time.perf_counter() - state["elapsed"]
@@ -228,7 +231,8 @@ class Run:
         self.rng.setstate(state["rng_state"])
 
 
-_COUNTERS = ("generation", "evaluations", "restarts", "since_improvement")
+STATE_COUNTERS = ("generation", "evaluations", "restarts", "since_improvement")
+"""The whole-number counters of a saved :class:`Run` state."""
 
 
 def _as_data(individual) -> dict:

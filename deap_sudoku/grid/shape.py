@@ -99,14 +99,16 @@ class Shape:
             array = np.asarray(values)
         except (TypeError, ValueError) as exc:
             raise TypeError(f"{name} must be an array of whole numbers: {exc}") from None
-        if array.dtype == bool or not (np.issubdtype(array.dtype, np.integer) or array.size == 0):
+        kind = array.dtype.kind  # (this runs at every operator call: kept to cheap tests)
+        if kind == "b" or (kind not in "ui" and array.size):
             raise TypeError(f"{name} must hold whole numbers, not {array.dtype}")
-        wanted = 2 if many else 1
-        if array.ndim != wanted or array.shape[-1] != self.cells:
-            layout = f"(k, {self.cells})" if many else f"({self.cells},)"
+        cells = self.box_rows * self.box_cols
+        cells *= cells
+        if array.ndim != (2 if many else 1) or array.shape[-1] != cells:
+            layout = f"(k, {cells})" if many else f"({cells},)"
             raise ValueError(f"{name} has shape {array.shape}; a {self.name} grid{'s' * many} needs {layout}, "
                              "flat and row-major")
-        if array.size and (int(array.min()) < 0 or int(array.max()) > self.n):
+        if array.size and (array.max() > self.n or (kind == "i" and array.min() < 0)):
             bad = array[(array < 0) | (array > self.n)].flat[0]
             raise ValueError(f"{name} holds {int(bad)}, out of range 0..{self.n} for a {self.name} grid")
         return array

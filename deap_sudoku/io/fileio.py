@@ -8,7 +8,7 @@ import os
 import tempfile
 from pathlib import Path
 
-__all__ = ["write_atomic", "remove_stale_temporaries"]
+__all__ = ["write_atomic", "remove_stale_temporaries", "read_limited"]
 
 
 def write_atomic(path: str | os.PathLike, data: str | bytes, *, overwrite: bool = False) -> None:
@@ -49,6 +49,16 @@ def write_atomic(path: str | os.PathLike, data: str | bytes, *, overwrite: bool 
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
+
+
+def read_limited(handle, limit: int) -> bytearray:
+    """All of ``handle``, read 1 MiB at a time, or its first bytes past ``limit`` (check the
+    length): a device or pipe, whose size says nothing, is never read much beyond ``limit``, and
+    no buffer of ``limit`` bytes is set aside for a small file."""
+    data = bytearray()
+    while len(data) <= limit and (chunk := handle.read(1 << 20)):
+        data += chunk
+    return data
 
 
 def remove_stale_temporaries(path: str | os.PathLike) -> list[Path]:

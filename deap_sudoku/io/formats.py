@@ -15,7 +15,7 @@ from ..grid import text as codec
 from ..grid.errors import PuzzleError, PuzzleFileError
 from ..grid.puzzle import Puzzle
 from ..grid.text import ALPHABETS, FORMATS, MAX_ERRORS, detect_format
-from .fileio import write_atomic
+from .fileio import read_limited, write_atomic
 
 __all__ = ["FORMATS", "ALPHABETS", "MAX_ERRORS", "MAX_FILE_BYTES", "loads", "dumps", "read", "write",
            "detect_format", "scan", "read_text"]
@@ -66,14 +66,16 @@ def read_text(path: str | os.PathLike) -> tuple[str, str]:
     if source == "<stdin>":
         if sys.stdin is None:
             raise PuzzleError("standard input is closed", source=source)
-        data = _read_capped(sys.stdin.buffer, source)
+        data = read_limited(sys.stdin.buffer, MAX_FILE_BYTES)
     else:
         with open(path, "rb") as handle:
             size = os.fstat(handle.fileno()).st_size  # 0 for devices and pipes: the count is what holds
             if size > MAX_FILE_BYTES:
                 raise PuzzleError(f"file of {size} bytes is larger than the {MAX_FILE_BYTES} bytes "
                                   "allowed", source=source)
-            data = _read_capped(handle, source)
+            data = read_limited(handle, MAX_FILE_BYTES)
+    if len(data) > MAX_FILE_BYTES:
+        raise PuzzleError(f"input is larger than the {MAX_FILE_BYTES} bytes allowed", source=source)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -86,17 +88,6 @@ def read_text(path: str | os.PathLike) -> tuple[str, str]:
         raise PuzzleError("NUL byte: this is not a text file", source=source,
                           line=text.count("\n", 0, offset) + 1)
     return text, source
-
-
-def _read_capped(handle, source: str) -> bytearray:
-    """All of ``handle``, counted as it comes in 1 MiB reads: a device or pipe (whose size says
-    nothing) is refused as soon as it passes :data:`MAX_FILE_BYTES`."""
-    data = bytearray()
-    while chunk := handle.read(1 << 20):
-        data += chunk
-        if len(data) > MAX_FILE_BYTES:
-            raise PuzzleError(f"input is larger than the {MAX_FILE_BYTES} bytes allowed", source=source)
-    return data
 
 
 def read(path: str | os.PathLike, *, format: str | None = None, box: tuple[int, int] | None = None,

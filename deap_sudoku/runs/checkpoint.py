@@ -32,8 +32,8 @@ from pathlib import Path
 import numpy as np
 
 from .._version import __version__
-from ..algorithms.generational import ResumeError
-from ..io.fileio import remove_stale_temporaries, write_atomic
+from ..algorithms.generational import STATE_COUNTERS, ResumeError
+from ..io.fileio import read_limited, remove_stale_temporaries, write_atomic
 
 __all__ = ["Checkpoint", "CheckpointError", "CheckpointWarning", "run_identity", "saved_state", "MAGIC",
            "MAX_CHECKPOINT_BYTES"]
@@ -47,7 +47,6 @@ MAX_CHECKPOINT_BYTES = 1 << 30
 
 _FRAME = struct.Struct(">cQ32s")
 _KIND = b"S"
-_COUNTERS = ("generation", "evaluations", "restarts", "since_improvement")
 _MAX_CELL_VALUE = (1 << 16) - 1
 
 
@@ -100,7 +99,8 @@ class Checkpoint:
         try:
             self.identity = json.loads(json.dumps(self.identity, sort_keys=True, allow_nan=False))
         except (TypeError, ValueError) as exc:
-            raise ValueError(f"checkpoint identity must be plain data (numbers, strings, lists, dicts): {exc}") from None
+            raise ValueError(f"checkpoint identity must be plain data (numbers, strings, lists, dicts): "
+                             f"{exc}") from None
         self._written = 0  # logbook records on disk
         self._end: int | None = None  # where the last good frame ends; None: write the file anew
         self._digest = b""
@@ -250,7 +250,7 @@ def _parse(path: Path, puzzle, identity: dict) -> tuple[dict, int, bytes, int]:
             raise CheckpointError(f"{path}: a checkpoint of an older deap_sudoku (a pickle); it is never loaded, "
                                   "since loading a pickle can run any code: delete it to start afresh")
         raise CheckpointError(f"{path}: not a deap_sudoku checkpoint (no '{MAGIC.decode().strip()}' header)")
-    offset, digest, frames, log = len(MAGIC), b"", [], []
+    offset, digest, frames = len(MAGIC), b"", []
     while offset < len(data):
         if len(data) - offset < _FRAME.size:
             break  # a save cut short
@@ -279,19 +279,19 @@ def _parse(path: Path, puzzle, identity: dict) -> tuple[dict, int, bytes, int]:
             raise CheckpointError(f"{path} belongs to another run: its {key} is {_short(theirs.get(key))}, "
                                   f"this run's is {_short(mine)}; use another file or delete it to start afresh")
     try:
-        state = _checked(frames, puzzle, log)
+        state = _checked(frames, puzzle)
     except _Bad as exc:
         raise CheckpointError(f"{path}: {exc}") from None
     return state, offset, digest, len(data) - offset
 
 
-def _read_bounded(path: Path) -> bytes:
+def _read_bounded(path: Path) -> bytearray:
     """The file's bytes: a regular file of at most :data:`MAX_CHECKPOINT_BYTES`, counted as read."""
     try:
         with open(path, "rb") as handle:
             if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
                 raise CheckpointError(f"{path}: not a regular file, so not a checkpoint")
-            data = handle.read(MAX_CHECKPOINT_BYTES + 1)
+            data = read_limited(handle, MAX_CHECKPOINT_BYTES)
     except OSError as exc:
         raise CheckpointError(f"{path}: cannot be read ({exc.strerror or exc})") from None
     if len(data) > MAX_CHECKPOINT_BYTES:
@@ -299,7 +299,9 @@ def _read_bounded(path: Path) -> bytes:
     return data
 
 
-def _checked(frames: list, puzzle, log: list) -> dict:
+def _checked(frames: list, puzzle) -> dict:
+    """The last frame's state, every field checked, with the logbook records of every frame."""
+    log = []
     for number, frame in enumerate(frames):
         if not isinstance(frame, dict) or set(frame) - {"identity", "log", "state"} or "state" not in frame \
                 or not isinstance(frame.get("log"), list):
@@ -308,12 +310,13 @@ def _checked(frames: list, puzzle, log: list) -> dict:
     state = _unplain(frames[-1]["state"])
     if not isinstance(state, dict):
         raise _Bad("the state is not a record")
-    expected = {*_COUNTERS, "elapsed", "population", "hall_of_fame", "best_ever", "rng_state", "extra", "stop_reason"}
+    expected = {*STATE_COUNTERS, "elapsed", "population", "hall_of_fame", "best_ever", "rng_state", "extra",
+                "stop_reason"}
     if set(state) != expected:
         missing, extra = sorted(expected - set(state)), sorted(set(state) - expected)
         raise _Bad("the state " + "; ".join(filter(None, (missing and f"lacks {', '.join(missing)}",
                                                           extra and f"has unknown fields {', '.join(extra)}"))))
-    for name in _COUNTERS:
+    for name in STATE_COUNTERS:
         _whole(state[name], name)
     if not isinstance(state["elapsed"], (int, float)) or isinstance(state["elapsed"], bool) \
             or not 0 <= state["elapsed"] < math.inf:
@@ -392,7 +395,8 @@ def _rng_state(value: object) -> tuple:
     if any(isinstance(w, bool) or not isinstance(w, int) or not 0 <= w < 1 << 32 for w in words) or words[-1] > 624:
         raise _Bad("rng_state holds a value a random.Random state cannot have")
     gauss = value[2]
-    if gauss is not None and (isinstance(gauss, bool) or not isinstance(gauss, (int, float)) or not math.isfinite(gauss)):
+    if gauss is not None and (isinstance(gauss, bool) or not isinstance(gauss, (int, float))
+                              or not math.isfinite(gauss)):
         raise _Bad("rng_state's gauss_next is not a number")
     return (3, tuple(words), gauss if gauss is None else float(gauss))
 

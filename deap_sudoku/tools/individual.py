@@ -158,7 +158,10 @@ def grid_operator(operator: Callable) -> Callable:
         if shape is not None:  # an operator that knows its puzzle: no kernel may index past a grid
             for number, individual in enumerate(individuals, start=1):
                 if isinstance(individual, np.ndarray):
-                    shape.check_grid(individual, f"{operator.__name__}: individual {number}")
+                    try:
+                        shape.check_grid(individual)
+                    except (TypeError, ValueError):  # again, to name the operator: only on the way out
+                        shape.check_grid(individual, f"{operator.__name__}: individual {number}")
         for individual in individuals:
             if not isinstance(individual, np.ndarray):
                 break

@@ -279,8 +279,6 @@ def test_a_failed_save_warns_once_and_the_run_still_returns_its_result(tmp_path)
 def test_a_full_disk_mid_run_is_a_warning_on_stderr_and_the_result_is_still_written(tmp_path, monkeypatch):
     puzzle, path, out = tmp_path / "one.txt", tmp_path / "run.ckpt", tmp_path / "out.txt"
     puzzle.write_text(read(REPO / "data" / "9x9.txt")[0].format())
-    real = checkpoint_module.Checkpoint._append
-
     def full(self, records, body):
         raise OSError(28, "No space left on device")
 
@@ -288,7 +286,7 @@ def test_a_full_disk_mid_run_is_a_warning_on_stderr_and_the_result_is_still_writ
     monkeypatch.setattr(checkpoint_module, "write_atomic", lambda *a, **k: full(None, None, None))
     result = CliRunner().invoke(main, ["solve", str(puzzle), "--checkpoint", str(path), "--checkpoint-every", "1",
                                        "--out", str(out)])
-    assert real is not None and result.exit_code == 0
+    assert result.exit_code == 0
     assert result.stderr.count("warning: could not save the checkpoint") == 1
     assert "No space left on device" in result.stderr and len(out.read_text().split()) == 1
 
