@@ -37,7 +37,8 @@ class _Ending:
 
     def __init__(self, stop: Stop | Hook | None, callback: Hook | None) -> None:
         self.stop, self.callback = stop, callback
-        self.started = time.perf_counter()
+        given = stop.started if isinstance(stop, Stop) else None
+        self.started = given if given is not None else time.perf_counter()
         self.evaluations = self.since_improvement = 0
         self.best = None
 

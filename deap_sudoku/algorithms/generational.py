@@ -37,7 +37,9 @@ class Stop:
     ``solved``: the first-objective value of a solved grid (0 for collisions, 243
     for distinct values of a 9x9). ``stagnation``: the best equals the population
     mean (the block GA's local-minimum test). ``patience``: generations without
-    improvement of the best ever. ``max_*`` are budgets.  ``requested``: asked
+    improvement of the best ever. ``max_*`` are budgets; ``started`` is the
+    :func:`time.perf_counter` reading ``max_seconds`` counts from (by default, when the loop
+    begins; a recipe sets it on entry, so that building the first population is on the clock).  ``requested``: asked
     between generations; a true answer ends the run with reason
     :data:`INTERRUPTED` (``deap_sudoku.runs.interrupt.requested`` turns Ctrl-C
     into one).
@@ -49,12 +51,13 @@ class Stop:
     max_generations: int | None = None
     max_evaluations: int | None = None
     max_seconds: float | None = None
+    started: float | None = None
     requested: Callable[[], object] | None = None
 
     def criteria(self) -> bool:
         """Whether any criterion other than :attr:`requested` is set (a run needs one to end)."""
         return any(value is not None and value is not False for name, value in vars(self).items()
-                   if name != "requested")
+                   if name not in ("requested", "started"))
 
 
 class ResumeError(ValueError):
@@ -144,7 +147,7 @@ class Run:
         self.generation = self.evaluations = self.restarts = self.since_improvement = 0
         self.best_ever = None
         self.halted = False
-        self.started = time.perf_counter()
+        self.started = stop.started if stop.started is not None else time.perf_counter()
         state = checkpoint.load() if checkpoint is not None else None
         self.resumed = state is not None
         if state is not None:

@@ -14,6 +14,7 @@ composition out in full, and a test holds the two equal run for run.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable
 
 from deap import base, tools
@@ -58,10 +59,11 @@ def memetic(puzzle: Puzzle, *, seed: int = 0, population_size: int = 4, cxpb: fl
     (block-permutations, block-uniform crossover, propagation repair as local search, restarts of
     stalled slots), until solved or a budget ends: by default a minute of wall time, not a number of
     generations, which would end a run that is slower per generation (larger grids) but would succeed."""
-    rng = random.Random(seed)
+    started, rng = time.perf_counter(), random.Random(seed)
     toolbox = memetic_toolbox(puzzle, rng=rng, share=share, noise=noise, locked_candidates=locked_candidates,
                               compiled=compiled)
-    stop = Stop(solved=0, max_generations=max_generations, max_seconds=max_seconds, requested=requested)
+    stop = Stop(solved=0, max_generations=max_generations, max_seconds=max_seconds, started=started,
+                requested=requested)
     return _evolve(ea_memetic, toolbox, population_size, cxpb=cxpb, stall=stall, stop=stop, rng=rng,
                    checkpoint=checkpoint, callback=callback)
 
@@ -73,7 +75,7 @@ def block_ga(puzzle: Puzzle, *, seed: int = 0, population_size: int = 200, init:
              max_seconds: float | None = None, checkpoint: Checkpointer | None = None,
              requested: Callable[[], object] | None = None, callback: Callback | None = None):
     """Block GA as documented for the C++ "Sudoku Löser", improvements as switches (``examples/block_ga.py``)."""
-    rng = random.Random(seed)
+    started, rng = time.perf_counter(), random.Random(seed)
     evaluate = BLOCK_GA_FITNESSES[fitness]
     toolbox = base.Toolbox()
     toolbox.register("individual", init_smart_block_permutation if init == "smart" else init_block_permutation,
@@ -95,7 +97,7 @@ def block_ga(puzzle: Puzzle, *, seed: int = 0, population_size: int = 200, init:
     toolbox.register("clone", clone)
     toolbox.register("map", batch_map)
     stop = Stop(solved=0, stagnation=True, max_generations=max_generations, max_seconds=max_seconds,
-                requested=requested)
+                started=started, requested=requested)
     return _evolve(ea_keep_refill, toolbox, population_size, mutpb=mutpb, keep=keeping_percentage,
                    parents=3 if crossover_kind == "diagonal" else 2, stop=stop, rng=rng, checkpoint=checkpoint,
                    callback=callback)
@@ -111,13 +113,13 @@ def cell_ga(puzzle: Puzzle, *, seed: int = 0, population_size: int = 200, cxpb: 
             max_seconds: float | None = None, checkpoint: Checkpointer | None = None,
             requested: Callable[[], object] | None = None, callback: Callback | None = None):
     """Cell GA as documented for the report's Implementation 1 (``examples/cell_ga.py``)."""
-    rng = random.Random(seed)
+    started, rng = time.perf_counter(), random.Random(seed)
     toolbox = make_toolbox(puzzle, representation="cells", fitness="distinct", mate="cell_uniform",
                            select="elite_biased", rng=rng)
     toolbox.register("mutate", mut_random_reset, puzzle=puzzle, k=mutation_amount, any_cell=not free_cells_only,
                      rng=rng)
     stop = Stop(solved=optimum(toolbox.evaluate.func, puzzle), max_generations=max_generations,
-                max_seconds=max_seconds, requested=requested)
+                max_seconds=max_seconds, started=started, requested=requested)
     return _evolve(ea_generational, toolbox, population_size, cxpb=cxpb, mutpb=mutpb, one_child_per_mating=True,
                    stop=stop, rng=rng, checkpoint=checkpoint, callback=callback)
 
@@ -128,11 +130,12 @@ def row_permutation_ga(puzzle: Puzzle, *, seed: int = 0, population_size: int = 
                        checkpoint: Checkpointer | None = None, requested: Callable[[], object] | None = None,
                        callback: Callback | None = None):
     """Row-permutation GA as documented for the report's Implementation 2 (``examples/row_permutation_ga.py``)."""
-    rng = random.Random(seed)
+    started, rng = time.perf_counter(), random.Random(seed)
     toolbox = make_toolbox(puzzle, representation="row", restrict=restrict, fitness="column_box_collisions",
                            mate="row_uniform", mutate="swap_in_row", indpb=mutation_rate, select="tournament",
                            tournsize=k, rng=rng)
-    stop = Stop(solved=0, max_generations=max_generations, max_seconds=max_seconds, requested=requested)
+    stop = Stop(solved=0, max_generations=max_generations, max_seconds=max_seconds, started=started,
+                requested=requested)
     return _evolve(ea_generational, toolbox, population_size, cxpb=cxpb, mutpb=mutpb, elites=elites_size, stop=stop,
                    rng=rng, checkpoint=checkpoint, callback=callback)
 
@@ -143,12 +146,12 @@ def block_ga_restart(puzzle: Puzzle, *, seed: int = 0, population_size: int = 20
                      checkpoint: Checkpointer | None = None, requested: Callable[[], object] | None = None,
                      callback: Callback | None = None):
     """Block GA with random restart as documented for the Python GA (``examples/block_ga_restart.py``)."""
-    rng = random.Random(seed)
+    started, rng = time.perf_counter(), random.Random(seed)
     toolbox = make_toolbox(puzzle, representation="block", smart=False, fitness="threats",
                            mate="block_uniform", mutate="swap_in_box", select="roulette", rng=rng)
     toolbox.register("select", sel_roulette, normalise=normalised_roulette, rng=rng)
     stop = Stop(solved=max_threats(puzzle.shape), max_generations=max_generations, max_seconds=max_seconds,
-                requested=requested)
+                started=started, requested=requested)
     return _evolve(ea_plus_children, toolbox, population_size, mutpb=mutpb,
                    restart_every=None if restart_on_stall else restart_every, restart_after=restart_on_stall,
                    stop=stop, rng=rng, checkpoint=checkpoint, callback=callback)

@@ -2,6 +2,7 @@
 generation with one; callbacks of the package's loops can end a run too."""
 
 import random
+import time
 
 import numpy as np
 import pytest
@@ -62,6 +63,15 @@ def test_stop_when_solved_ends_at_the_solving_generation(name):
     assert logbook.stop_reason == "solved" and minima[-1] == 0 and 0 not in minima[:-1]  # not a generation more
     assert len(logbook) < 301
     assert verify(tools.selBest(population, 1)[0], PUZZLE)
+
+
+@pytest.mark.parametrize("name", sorted(LOOPS))
+def test_max_seconds_counts_from_stop_started(name):
+    _, ours, options = LOOPS[name]
+    toolbox = _toolbox()
+    stop = Stop(max_seconds=4.0, started=time.perf_counter() - 5.0)
+    _, logbook = ours(toolbox.population(n=60), toolbox, ngen=50, stop=stop, **options)
+    assert logbook.stop_reason == "time" and len(logbook) == 1
 
 
 def test_a_stop_function_or_a_callback_ends_the_run_with_its_reason():

@@ -1,4 +1,5 @@
 import random
+import time
 
 import numpy as np
 import pytest
@@ -38,6 +39,15 @@ def test_max_evaluations_counts_evaluations():
 def test_max_seconds():
     population, logbook = _run(_toolbox(), Stop(max_seconds=0.0))
     assert logbook.stop_reason == "time" and len(logbook) == 1
+
+
+def test_max_seconds_counts_from_stop_started():
+    """A recipe starts the clock before it builds the population: time spent before the loop counts."""
+    earlier = time.perf_counter() - 5.0
+    population, logbook = _run(_toolbox(), Stop(max_seconds=4.0, started=earlier))
+    assert logbook.stop_reason == "time" and len(logbook) == 1
+    population, logbook = _run(_toolbox(), Stop(max_seconds=4.0, max_generations=2))
+    assert logbook.stop_reason == "generations"
 
 
 def test_solved_stops_at_once():

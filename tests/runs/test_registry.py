@@ -1,6 +1,7 @@
 """The algorithm registry: one record per algorithm, and running a task through it."""
 
 import math
+import time
 
 import numpy as np
 import pytest
@@ -49,3 +50,26 @@ def test_progress_requests_and_checkpoints_reach_only_algorithms_that_take_them(
         run_task(Task("tabu", EASY), checkpoint=object())
     exhausted = run_task(Task("backtracking", unsolvable()))
     assert not exhausted.solved and exhausted.note == "exhausted" and math.isnan(exhausted.fitness)
+
+
+@pytest.mark.parametrize("recipe", ["memetic", "block_ga", "cell_ga", "row_permutation_ga", "block_ga_restart"])
+def test_a_recipes_time_budget_counts_building_its_first_population(recipe, monkeypatch):
+    """The reported seconds run from the recipe's call, so the budget must too: a slow set-up
+    (here, a population that takes 0.3 s to make) leaves a 0.2 s budget spent at generation 0."""
+    from deap_sudoku.runs import recipes
+    made = []
+
+    def slow_population(population):
+        def make(n):
+            made.append(n)
+            time.sleep(0.3)
+            return population(n)
+        return make
+    evolve = recipes._evolve
+
+    def patched(loop, toolbox, *args, **kwargs):
+        toolbox.register("population", slow_population(toolbox.population))
+        return evolve(loop, toolbox, *args, **kwargs)
+    monkeypatch.setattr(recipes, "_evolve", patched)
+    _, logbook, _ = getattr(recipes, recipe)(unsolvable(), seed=1, max_seconds=0.2, max_generations=1000)
+    assert made and logbook.stop_reason == "time" and len(logbook) == 1
