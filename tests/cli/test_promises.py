@@ -136,13 +136,17 @@ def test_max_seconds_stops_every_heuristic_within_the_tolerance(algorithm, extra
     path = tmp_path / "none.txt"
     path.write_text(unsolvable().format())
     budget = [] if extra else ["--max-generations", "100000000"]
-    result = run("solve", str(path), "-a", algorithm, "--max-seconds", "0.6", *budget, *extra)
-    assert result.exit_code == 1
-    seconds = _reported_seconds(result.stderr)
-    if "stagnation" in result.stderr:
-        assert algorithm == "block-ga" and seconds <= 0.7
-    else:
-        assert "stopped by the time budget" in result.stderr and abs(seconds - 0.6) <= 0.1
+    for attempt in range(2):  # a second try only when the first overshoots: a busy machine can stall one generation
+        result = run("solve", str(path), "-a", algorithm, "--max-seconds", "0.6", *budget, *extra)
+        assert result.exit_code == 1
+        seconds = _reported_seconds(result.stderr)
+        if "stagnation" in result.stderr:
+            assert algorithm == "block-ga" and seconds <= 0.7
+            return
+        assert "stopped by the time budget" in result.stderr
+        if abs(seconds - 0.6) <= 0.1:
+            return
+    pytest.fail(f"{algorithm} stopped after {seconds} s, twice more than 0.1 s away from its 0.6 s budget")
 
 
 def test_max_seconds_stops_backtracking_within_the_tolerance(tmp_path, watchdog):
