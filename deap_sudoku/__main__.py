@@ -1,4 +1,4 @@
-"""``python -m deap_sudoku`` runs the command line.
+"""``python -m deap_sudoku`` and the ``deap-sudoku`` command run the command line (:func:`launch`).
 
 ``deap-sudoku bench --workers N`` starts SCOOP on this file (SCOOP starts a file, not a module), so
 it imports absolutely and runs the command line only as the main program (SCOOP workers import
@@ -10,14 +10,25 @@ unsuccessful run then ends its process with the same code.
 """
 
 import os
+import signal
 import sys
-
-from deap_sudoku.cli import main
-from deap_sudoku.runs.task import scoop_is_running
 
 EXIT_FILE = "DEAP_SUDOKU_EXIT_FILE"
 
-if __name__ == "__main__":
+
+def _stopped_while_starting(signum: int, frame) -> None:
+    sys.stderr.write(f"interrupted by {signal.Signals(signum).name}\n")
+    raise SystemExit(128 + signum)
+
+
+def launch() -> None:
+    """Run the command line.  Until the command's own guard takes over, SIGINT and SIGTERM end the
+    process with one line and exit 130 or 143: loading numpy and DEAP takes a noticeable moment, and a
+    Ctrl-C then would otherwise print an import traceback."""
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, _stopped_while_starting)
+    from deap_sudoku.cli import main
+    from deap_sudoku.runs.task import scoop_is_running
     try:
         main()
     except SystemExit as exc:
@@ -31,3 +42,7 @@ if __name__ == "__main__":
             sys.stdout.flush()
             sys.stderr.flush()
             os._exit(code)
+
+
+if __name__ == "__main__":
+    launch()

@@ -45,7 +45,8 @@ class _Guarded(click.Group):
         if sys.stdout is None:
             click.echo("error: standard output is closed; give the command somewhere to write", err=True)
             ctx.exit(2)
-        previous = signal.signal(signal.SIGTERM, _terminated)
+        previous = {signal.SIGINT: signal.signal(signal.SIGINT, signal.default_int_handler),
+                    signal.SIGTERM: signal.signal(signal.SIGTERM, _terminated)}  # the launcher's until now
         try:
             result = super().invoke(ctx)
             sys.stdout.flush()
@@ -61,7 +62,8 @@ class _Guarded(click.Group):
             click.echo(f"error: cannot write to standard output: {exc.strerror}", err=True)
             ctx.exit(2)
         finally:
-            signal.signal(signal.SIGTERM, previous)
+            for signum, handler in previous.items():
+                signal.signal(signum, handler)
 
 
 class _Terminated(KeyboardInterrupt):

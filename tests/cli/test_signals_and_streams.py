@@ -99,3 +99,32 @@ def test_under_scoop_the_commands_exit_code_comes_back_without_a_traceback(tmp_p
     assert unsolved.returncode == 1 and "Traceback" not in unsolved.stderr, unsolved.stderr
     solved = subprocess.run(_command("solve", NINE, "--workers", "1"), capture_output=True, text=True, timeout=300)
     assert solved.returncode == 0 and "Traceback" not in solved.stderr, solved.stderr
+
+
+_SLOW_START = """
+import pathlib, sys, time
+class SlowClick:  # loading click (after the launcher's first lines) takes 5 s: time to be interrupted
+    def find_spec(self, name, path=None, target=None):
+        if name == "click":
+            pathlib.Path(marker).write_text("loading")
+            time.sleep(5)
+sys.meta_path.insert(0, SlowClick())
+marker, sys.argv = sys.argv[1], ["deap-sudoku", "convert", "-", "-", "--to", "grid"]
+from deap_sudoku.__main__ import launch
+launch()
+"""
+
+
+@pytest.mark.parametrize("signum, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_signal_while_the_command_line_loads_ends_it_with_one_line(signum, code, tmp_path):
+    """A Ctrl-C while numpy, DEAP and click load used to print an import traceback."""
+    marker = tmp_path / "loading"
+    process = subprocess.Popen([sys.executable, "-c", _SLOW_START, str(marker)], stdin=subprocess.DEVNULL,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_default_sigint)
+    deadline = time.monotonic() + 30
+    while not marker.exists() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    process.send_signal(signum)
+    _, stderr = process.communicate(timeout=60)
+    assert marker.exists() and process.returncode == code
+    assert stderr == f"interrupted by {signal.Signals(signum).name}\n"
