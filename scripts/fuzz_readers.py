@@ -14,7 +14,9 @@ with hypothesis's smallest failing example.
 
 Special files (``--special``, on by default): /dev/zero, /dev/urandom, /dev/null, an
 endless FIFO, an empty FIFO and a folder, each given to ``deap-sudoku check``: exit 2 with
-one line, no traceback, and the child's peak memory within 3x the 64 MiB input limit.
+one line, no traceback, and the child's peak memory within 3x the 64 MiB input limit.  Then
+a file just under the limit of 4x4 puzzles (3.9 million) through ``deap-sudoku convert``: the
+output must equal the input and the peak memory above a one-puzzle run stay within 3x the text.
 
 Checkpoints (``--checkpoints 1000``): a checkpoint of a memetic run stopped half way is
 damaged by 1-3 random bit flips, again and again, and resumed.  Each must be refused with
@@ -42,12 +44,14 @@ import numpy as np
 from hypothesis import HealthCheck, given, seed, settings
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from deap_sudoku.io.formats import MAX_FILE_BYTES  # noqa: E402
 from deap_sudoku.runs import recipes  # noqa: E402
 from deap_sudoku.runs.checkpoint import Checkpoint, CheckpointError, run_identity  # noqa: E402
 from tests.conftest import unsolvable  # noqa: E402
-from tests.fuzzing import check_cli, check_reader, hostile_inputs, reader_options  # noqa: E402
+from tests.fuzzing import check_cli, check_reader, four_by_fours, hostile_inputs, reader_options  # noqa: E402
 
 CHECK = [sys.executable, "-m", "deap_sudoku", "check"]
+CONVERT = [sys.executable, "-m", "deap_sudoku", "convert"]
 
 
 def special_files(outcomes: collections.Counter) -> None:
@@ -74,6 +78,33 @@ def special_files(outcomes: collections.Counter) -> None:
                 raise SystemExit(f"special file {name}: exit {returncode}, peak {peak_kib} KiB, output {lines}")
             outcomes[f"special file refused with one line: {name}"] += 1
             print(f"  {name}: exit 2 in {peak_kib // 1024} MiB, {lines[0]!r}", flush=True)
+
+
+def large_file(outcomes: collections.Counter) -> None:
+    """A file just under the 64 MiB limit of 4x4 puzzles (3.9 million) through ``convert``: it checks
+    the whole file, then streams it; its peak memory above a one-puzzle run must stay within 3x the text."""
+    with tempfile.TemporaryDirectory() as folder:
+        big, small = Path(folder, "big.txt"), Path(folder, "small.txt")
+        text = four_by_fours(MAX_FILE_BYTES - 1024)
+        big.write_text(text)
+        small.write_text(text[:17])
+        peaks, seconds = [], 0.0
+        for source in (small, big):
+            out = Path(folder, "out.txt")
+            started = time.perf_counter()
+            returncode, _, stderr, peak_kib = _run_measured([*CONVERT, str(source), str(out), "--to", "line"])
+            seconds = time.perf_counter() - started
+            if returncode != 0 or out.read_text() != source.read_text():
+                raise SystemExit(f"convert of {source.name}: exit {returncode}, {stderr.strip()!r}")
+            out.unlink()
+            peaks.append(peak_kib)
+        above = (peaks[1] - peaks[0]) / 1024
+        if above > 3 * len(text) / 2**20:
+            raise SystemExit(f"convert of {len(text) >> 20} MiB of 4x4 peaked {above:.0f} MiB above a one-puzzle run")
+        outcomes["large file converted in bounded memory"] += 1
+        print(f"  {len(text) / 2**20:.0f} MiB of 4x4 ({len(text) // 17:,} puzzles): convert in {seconds:.0f} s, "
+              f"peak {peaks[1] / 1024:.0f} MiB, {above:.0f} MiB above a one-puzzle run "
+              f"({above / (len(text) / 2**20):.1f}x the text)", flush=True)
 
 
 def _run_measured(command: list[str]) -> tuple[int, str, str, int]:
@@ -200,6 +231,7 @@ def main() -> None:
         cli()
     if args.special:
         special_files(outcomes)
+        large_file(outcomes)
     checkpoint_campaign(args.checkpoints, min(args.checkpoint_cli, args.checkpoints), args.seed, outcomes)
     print(f"{sum(outcomes.values())} inputs in {time.perf_counter() - start:.0f} s, no crash:")
     for outcome, count in sorted(outcomes.items()):

@@ -12,6 +12,7 @@ import random
 import tempfile
 from pathlib import Path
 
+import numpy as np
 from click.testing import CliRunner
 from hypothesis import strategies as st
 
@@ -118,3 +119,12 @@ def check_cli(data: bytes) -> int:
         lines = result.output.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("Error:"), result.output
     return result.exit_code
+
+
+def four_by_fours(size: int) -> str:
+    """About ``size`` bytes of distinct-looking 4x4 puzzles in the line format, 17 bytes each."""
+    rng = np.random.default_rng(0)
+    solved = np.frombuffer(b"1234341221434321", np.uint8)
+    grids = np.where(rng.random((size // 17, 16)) < 0.5, ord("0"), solved)
+    lines = np.concatenate([grids, np.full((len(grids), 1), ord("\n"))], axis=1).astype(np.uint8)
+    return lines.tobytes().decode()

@@ -19,12 +19,12 @@ import click
 
 from ..exact import (DIFFICULTIES, GenerationBudgetExceeded, SearchBudgetExceeded, count_solutions, dig_puzzle,
                      generate_graded, random_solution, reachable)
-from ..grid import Puzzle, Shape
+from ..grid import Puzzle, PuzzleError, Shape
 from ..io import formats
 from ..runs.interrupt import exit_code
 from .bench import bench_command
-from .common import (InputError, Progress, check_format, check_outputs, input_options, load, parse_box, plural,
-                     reading, write_puzzles)
+from .common import (InputError, Progress, PuzzleInput, check_format, check_outputs, input_options, parse_box,
+                     plural, reading, write_puzzles)
 from .solve import solve
 
 GRADED_ATTEMPTS = 10_000
@@ -106,23 +106,27 @@ def check(puzzle_file: str, fmt: str | None, box: str | None, alphabet: str | No
     """
     with reading(puzzle_file):
         text, source = formats.read_text(puzzle_file)
-        found, errors = formats.scan(text, format=fmt, box=parse_box(box), alphabet=alphabet, source=source)
-    if not found and not errors:
+        items = formats.iter_scan(text, format=fmt, box=parse_box(box), alphabet=alphabet, source=source)
+        worst, valid, errors = 0, 0, 0
+        for item in items:  # in file order, one at a time: a file of millions of puzzles is never a list
+            if isinstance(item, PuzzleError):
+                click.echo(f"bad: {item}")
+                worst, errors = 2, errors + 1
+                continue
+            line, puzzle = item
+            valid += 1
+            try:
+                count = count_solutions(puzzle, limit=2, max_nodes=max_nodes)
+                verdict = {0: "no solution", 1: "unique solution"}.get(count, "2 or more solutions")
+            except SearchBudgetExceeded:
+                count, verdict = -1, f"undecided within {max_nodes} search nodes"
+            click.echo(f"{source}:{line}: puzzle {valid}, {puzzle.shape.name}, {plural(puzzle.num_givens, 'given')} "
+                       f"({100 * puzzle.num_givens / puzzle.shape.cells:.0f} %), {verdict}")
+            if count != 1:
+                worst = max(worst, 1)
+    if not valid and not errors:
         raise InputError(f"{source}: no puzzle found (the input is empty)")
-    for error in errors:
-        click.echo(f"bad: {error}")
-    worst = 2 if errors else 0
-    for number, (line, puzzle) in enumerate(found, start=1):
-        try:
-            count = count_solutions(puzzle, limit=2, max_nodes=max_nodes)
-            verdict = {0: "no solution", 1: "unique solution"}.get(count, "2 or more solutions")
-        except SearchBudgetExceeded:
-            count, verdict = -1, f"undecided within {max_nodes} search nodes"
-        click.echo(f"{source}:{line}: puzzle {number}, {puzzle.shape.name}, {plural(puzzle.num_givens, 'given')} "
-                   f"({100 * puzzle.num_givens / puzzle.shape.cells:.0f} %), {verdict}")
-        if count != 1:
-            worst = max(worst, 1)
-    click.echo(f"{plural(len(found), 'valid puzzle')}, {plural(len(errors), 'error')}")
+    click.echo(f"{plural(valid, 'valid puzzle')}, {plural(errors, 'error')}")
     sys.exit(worst)
 
 
@@ -138,7 +142,10 @@ def convert(source_file: str, out: str, to_format: str, fmt: str | None, box: st
             to_alphabet: str | None, force: bool) -> None:
     """Convert every puzzle of FILE to another format."""
     check_outputs({"OUT": out}, force)
-    write_puzzles(out, load(source_file, fmt, box, alphabet), to_format, to_alphabet, force)
+    puzzles = PuzzleInput(source_file, fmt, box, alphabet)
+    for example in puzzles.examples.values():
+        check_format("--to", to_format, to_alphabet, example)
+    write_puzzles(out, puzzles, to_format, to_alphabet, force)
 
 
 @main.command()

@@ -15,6 +15,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterable
 
 import click
 
@@ -83,6 +84,41 @@ def load(path: str, fmt: str | None = None, box: str | None = None, alphabet: st
     return puzzles
 
 
+class PuzzleInput:
+    """A puzzle file read through once to check it whole, then again one puzzle at a time: every
+    bad puzzle is reported before any work starts, and memory stays a small multiple of the text
+    however many puzzles the file holds (a list of them would take about 11 times the text of 4x4s).
+
+    ``len()`` is the number of puzzles, iteration gives them, ``examples`` the first of each size.
+    """
+
+    def __init__(self, path: str, fmt: str | None = None, box: str | None = None, alphabet: str | None = None):
+        self.options = dict(format=fmt, box=parse_box(box), alphabet=alphabet)
+        self.count, self.examples = 0, {}
+        with reading(path):
+            self.text, self.source = formats.read_text(path)
+            errors = []
+            for item in self._items():
+                if isinstance(item, PuzzleError):
+                    errors.append(item)
+                else:
+                    self.count += 1
+                    self.examples.setdefault(item[1].shape, item[1])
+            if errors:
+                raise PuzzleFileError(errors, source=self.source)
+        if not self.count:
+            raise InputError(f"{path}: no puzzle found")
+
+    def _items(self):
+        return formats.iter_scan(self.text, **self.options, source=self.source)
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __iter__(self):
+        return (puzzle for _, puzzle in self._items())
+
+
 # -- run options: which algorithm takes which -------------------------------------------------
 
 _RUN_OPTIONS = {
@@ -141,7 +177,7 @@ MAX_POPULATION_BYTES = 4 << 30
 PEAK_BYTES_PER_CELL = 40  # measured: a 36x36 block GA of 1000 peaks 49 MiB above the bare import
 
 
-def refuse_huge_population(population: int | None, puzzles: list[Puzzle]) -> None:
+def refuse_huge_population(population: int | None, puzzles: Iterable[Puzzle]) -> None:
     """Refuse, before allocating anything, a population whose run would need more than 4 GiB
     (grids, offspring and the batched fitness's temporaries: ``PEAK_BYTES_PER_CELL`` per cell)."""
     if population is None:
@@ -242,12 +278,19 @@ def write_text(path: str, text: str, force: bool) -> None:
         raise InputError(f"{path}: {exc.strerror or exc}") from None
 
 
-def write_puzzles(out: str, puzzles: list[Puzzle], fmt: str, alphabet: str | None, force: bool) -> None:
+def write_puzzles(out: str, puzzles: Iterable[Puzzle], fmt: str, alphabet: str | None, force: bool) -> None:
+    """Write ``puzzles`` as they come, atomically to a file (never replacing one without ``force``) or
+    to standard output for ``-``; check the format against every size first (:func:`check_format`)."""
     try:
-        text = formats.dumps(puzzles, format=fmt, alphabet=alphabet)
+        formats.write(out, puzzles, format=fmt, alphabet=alphabet, overwrite=force)
     except ValueError as exc:
         raise InputError(f"{out}: {exc}") from None
-    write_text(out, text, force)
+    except FileExistsError as exc:
+        raise InputError(f"{exc}; use --force to replace it") from None
+    except OSError as exc:
+        if out == "-":
+            raise  # the command's guard says that standard output failed
+        raise InputError(f"{out}: {exc.strerror or exc}") from None
 
 
 # -- progress and messages on standard error ---------------------------------------------------
@@ -287,7 +330,7 @@ class Progress:
             self.bar.render_progress()
 
 
-def warm_up_announced(algorithm: str, puzzles: list[Puzzle], *, quiet: bool = False,
+def warm_up_announced(algorithm: str, puzzles: Iterable[Puzzle], *, quiet: bool = False,
                       compiled: bool | None = True) -> None:
     """Compile or load ``algorithm``'s kernels for every shape in ``puzzles`` before any clock starts
     (``compiled``: see :func:`~deap_sudoku.runs.task.warm_up`), saying so on standard error when it

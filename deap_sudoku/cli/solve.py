@@ -18,10 +18,10 @@ from ..runs.checkpoint import Checkpoint, run_identity
 from ..runs.interrupt import INTERRUPTED, exit_code, graceful, requested
 from ..runs.portfolio import portfolio
 from ..runs.task import RunResult, Task, run_task, scoop_is_running
-from .common import (ALGORITHMS, DEFAULT_ALGORITHM, InputError, Progress, check_format, check_outputs, check_plot,
-                     check_scoop, given, input_options, load, open_checkpoint, options_for, plural,
-                     refuse_huge_population,
-                     rerun_under_scoop, run_options, scoop_options, warm_up_announced, write_puzzles)
+from .common import (ALGORITHMS, DEFAULT_ALGORITHM, InputError, Progress, PuzzleInput, check_format, check_outputs,
+                     check_plot, check_scoop, given, input_options, open_checkpoint, options_for, plural,
+                     refuse_huge_population, rerun_under_scoop, run_options, scoop_options, warm_up_announced,
+                     write_puzzles)
 
 POSEDNESS_NODES = 1000
 
@@ -82,11 +82,11 @@ def solve(ctx: click.Context, puzzle_file: str, algorithm: str, fmt: str | None,
             raise click.UsageError(f"{option} does not apply to --workers: the chains run on other processes")
     check_outputs({"--out": out, "--plot": plot, "--checkpoint": checkpoint}, force, resumable=("--checkpoint",))
     check_plot(plot)
-    puzzles = load(puzzle_file, fmt, box, alphabet)
+    puzzles = PuzzleInput(puzzle_file, fmt, box, alphabet)
     if out is not None:
-        for puzzle in {p.shape: p for p in puzzles}.values():
-            check_format("--out-format", out_format, alphabet, puzzle)
-    refuse_huge_population(options.get("population"), puzzles)
+        for example in puzzles.examples.values():
+            check_format("--out-format", out_format, alphabet, example)
+    refuse_huge_population(options.get("population"), puzzles.examples.values())
     saving = None
     if checkpoint is not None:
         saving = _checkpoint(checkpoint, checkpoint_every or 10, algorithm, puzzles, seed, options)
@@ -94,7 +94,8 @@ def solve(ctx: click.Context, puzzle_file: str, algorithm: str, fmt: str | None,
         sys.exit(rerun_under_scoop(ctx, workers, hosts, hostfile, drop=("hosts", "hostfile")))
     # Small grids start in Python and load numba only if the run lasts (propagation.choice); a
     # time budget is kept to the tenth of a second, so with one the kernels are loaded off its clock.
-    warm_up_announced(algorithm, puzzles, quiet=quiet, compiled=True if "max_seconds" in options else None)
+    warm_up_announced(algorithm, puzzles.examples.values(), quiet=quiet,
+                      compiled=True if "max_seconds" in options else None)
 
     pictures = out != "-"  # with --out - standard output holds the results alone
     several = len(puzzles) > 1
@@ -204,8 +205,9 @@ def _posedness(puzzle: Puzzle, result: RunResult) -> str:
     return ""
 
 
-def _checkpoint(path: str, every: int, algorithm: str, puzzles: list[Puzzle], seed: int, options: dict) -> Checkpoint:
+def _checkpoint(path: str, every: int, algorithm: str, puzzles: PuzzleInput, seed: int, options: dict) -> Checkpoint:
     """The checkpoint of a GA run on one puzzle; a file of another run is refused before anything runs."""
     if len(puzzles) != 1:
         raise InputError(f"--checkpoint needs a file with one puzzle; this one has {len(puzzles)}")
-    return open_checkpoint(path, every, run_identity(puzzles[0], algorithm, seed, options), puzzles[0])
+    puzzle = next(iter(puzzles))
+    return open_checkpoint(path, every, run_identity(puzzle, algorithm, seed, options), puzzle)

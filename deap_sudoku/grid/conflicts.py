@@ -8,7 +8,7 @@ import numpy as np
 
 from .shape import Shape
 
-__all__ = ["Conflict", "find_conflicts", "clashing_cells", "problems", "value_dtype"]
+__all__ = ["Conflict", "find_conflicts", "clashing_cells", "problems", "value_dtype", "have_conflicts"]
 
 
 def value_dtype(n: int) -> np.dtype:
@@ -42,6 +42,14 @@ def find_conflicts(shape: Shape, cells: np.ndarray) -> list[Conflict]:
         where = shape.units[unit][unit_values[unit] == value]
         conflicts.append(Conflict(int(unit), int(value), tuple(int(c) for c in where)))
     return conflicts
+
+
+def have_conflicts(shape: Shape, grids: np.ndarray) -> np.ndarray:
+    """One bool per row of ``grids`` (``(k, n*n)`` values in range): whether that grid repeats a
+    non-zero value in a unit.  The readers' batched test; :func:`find_conflicts` says which."""
+    units = np.sort(grids[:, shape.units], axis=-1)  # (k, 3n, n)
+    repeated = (units[..., 1:] == units[..., :-1]) & (units[..., 1:] > 0)
+    return repeated.any(axis=(1, 2))
 
 
 def clashing_cells(shape: Shape, cells: np.ndarray) -> np.ndarray:

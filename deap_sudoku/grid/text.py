@@ -39,11 +39,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .conflicts import problems
+from .conflicts import have_conflicts, problems
 from .errors import PuzzleError
 from .shape import MAX_SIDE, MIN_SIDE, Shape, box_shapes_for_side
 
-__all__ = ["FORMATS", "ALPHABETS", "MAX_ERRORS", "detect_format", "scan", "dumps"]
+__all__ = ["FORMATS", "ALPHABETS", "MAX_ERRORS", "detect_format", "iter_scan", "scan", "iter_dumps",
+           "dumps"]
 
 FORMATS = ("line", "grid", "dash", "lloyd")
 
@@ -79,44 +80,55 @@ class _TooManyErrors(Exception):
 
 
 class _Reader:
-    """Collects checked grids (line, shape, values) and located errors for one source."""
+    """Turns drafts into checked grids ``(line, shape, values)`` or located errors for one source,
+    kept in file order until the reading generator hands them on (:meth:`drain`)."""
 
     def __init__(self, source: str, box: tuple[int, int] | None):
         self.source = source
         self.box = Shape(*box) if box is not None else None
-        self.found: list[tuple[int, Shape, np.ndarray]] = []
-        self.errors: list[PuzzleError] = []
+        self.pending: list[tuple[int, Shape, np.ndarray] | PuzzleError] = []
+        self.errors = 0
+
+    def drain(self) -> list[tuple[int, Shape, np.ndarray] | PuzzleError]:
+        """What was read since the last call, in file order."""
+        done, self.pending = self.pending, []
+        return done
 
     def error(self, problem: str, line: int, column: int | None = None) -> None:
         """Record an error; past :data:`MAX_ERRORS`, stop reading the file."""
-        self.errors.append(PuzzleError(problem, source=self.source, line=line, column=column))
-        if len(self.errors) >= MAX_ERRORS:
-            self.errors.append(PuzzleError(f"more than {MAX_ERRORS} errors: stopped reading here",
-                                           source=self.source, line=line))
+        self.pending.append(PuzzleError(problem, source=self.source, line=line, column=column))
+        self.errors += 1
+        if self.errors >= MAX_ERRORS:
+            self.pending.append(PuzzleError(f"more than {MAX_ERRORS} errors: stopped reading here",
+                                            source=self.source, line=line))
             raise _TooManyErrors
+
+    def shape_for(self, size: int, line: int) -> Shape | None:
+        """The shape of a grid of ``size`` cells (the given box's, or the squarest), or None after
+        recording why there is none."""
+        if self.box is not None:
+            if size == self.box.cells:
+                return self.box
+            self.error(f"wrong number of cells: {size}, a {self.box.name} grid has {self.box.cells}", line)
+            return None
+        try:
+            return Shape.for_cells(size)
+        except ValueError:
+            self.error(f"wrong number of cells: {size} is not the cell count of a grid "
+                       f"tiled by boxes ({_valid_sizes_hint(size)})", line)
+            return None
 
     def finish(self, draft: _Draft) -> None:
         """Turn a draft into a puzzle, or record what is wrong with it."""
-        size = len(draft.values)
-        if self.box is not None:
-            shape = self.box
-            if size != shape.cells:
-                self.error(f"wrong number of cells: {size}, a {shape.name} grid has {shape.cells}",
-                           draft.start)
-                return
-        else:
-            try:
-                shape = Shape.for_cells(size)
-            except ValueError:
-                self.error(f"wrong number of cells: {size} is not the cell count of a grid "
-                           f"tiled by boxes ({_valid_sizes_hint(size)})", draft.start)
-                return
+        shape = self.shape_for(len(draft.values), draft.start)
+        if shape is None:
+            return
         values = np.asarray(draft.values, dtype=np.int64)
         found = problems(shape, values)
         for problem, cell in found:
             self.error(problem, *draft.places[cell])
         if not found:
-            self.found.append((draft.start, shape, values))
+            self.pending.append((draft.start, shape, values))
 
 
 _TILED_SIDES = frozenset(n for n in range(MIN_SIDE, MAX_SIDE + 1) if box_shapes_for_side(n))
@@ -149,47 +161,100 @@ def _symbol_table(alphabet: str) -> tuple[dict[str, int], str]:
     return table, symbols
 
 
-def _read_line(text: str, reader: _Reader, alphabet: str) -> None:
+_BLOCK_BYTES = 1 << 16
+"""The line reader's batch: about this many bytes of lines are parsed and checked at once (64 KiB: its
+temporaries, about 20 bytes per byte of 4x4 lines, stay near a megabyte)."""
+
+
+def _read_line(text: str, reader: _Reader, alphabet: str) -> Iterator:
+    """The line format, a batch of lines at a time: lines of plain symbols are decoded and checked
+    for conflicts with array operations; any other line (blank, comment, indented, too long,
+    unknown symbol, conflict) goes through :func:`_line_puzzle`, which says what is wrong."""
     table, symbols = _symbol_table(alphabet)
+    codes = np.full(256, -1, dtype=np.int16)  # byte -> value; -1: not a plain symbol
+    for ch, value in table.items():
+        if ch.isascii():
+            codes[ord(ch)] = value
+    sides = [reader.box.n] if reader.box is not None else sorted(_TILED_SIDES)
+    shapes = {n * n: reader.box or Shape.for_side(n) for n in sides if n <= len(symbols)}
+    data = text.encode("utf-8")
+    start, first = 0, 1
+    while start < len(data):
+        cut = start + _BLOCK_BYTES
+        end = len(data) if cut >= len(data) else data.find(b"\n", cut - 1)
+        end = len(data) if end < 0 else end
+        block = np.frombuffer(data, np.uint8, count=end - start, offset=start)
+        breaks = np.flatnonzero(block == 10)
+        starts = np.concatenate(([0], breaks + 1))
+        lengths = np.concatenate((breaks, [len(block)])) - starts
+        filled = np.flatnonzero(lengths)
+        lengths[filled] -= block[starts[filled] + lengths[filled] - 1] == 13  # CRLF
+        good = np.zeros(len(starts), dtype=bool)
+        grids: dict[int, tuple[Shape, np.ndarray, np.ndarray]] = {}
+        for size, shape in shapes.items():
+            rows = np.flatnonzero(lengths == size)
+            if not len(rows):
+                continue
+            values = codes[block[starts[rows, None].astype(np.int32) + np.arange(size, dtype=np.int32)]]
+            plain = ((values >= 0) & (values <= shape.n)).all(axis=1)
+            plain[plain] = ~have_conflicts(shape, values[plain])
+            good[rows[plain]] = True
+            where = np.full(len(starts), -1)
+            where[rows] = np.arange(len(rows))
+            grids[size] = shape, values, where
+        for i in range(len(starts)):
+            if good[i]:
+                shape, values, where = grids[int(lengths[i])]
+                yield first + i, shape, values[where[i]]
+            else:
+                line = data[start + starts[i]:start + starts[i] + lengths[i]].decode("utf-8").rstrip()
+                _line_puzzle(line, first + i, reader, table, symbols, alphabet)
+                yield from reader.drain()
+        start, first = end + 1, first + len(starts)
+
+
+def _line_puzzle(line: str, number: int, reader: _Reader, table: dict[str, int], symbols: str,
+                 alphabet: str) -> None:
+    """Read one line of the line format into ``reader``: a puzzle, an error, or nothing (blank, comment)."""
+    stripped = line.strip()
+    if not stripped or stripped.startswith("#"):
+        return
     empties = " or ".join(repr(e) for e in ALPHABETS[alphabet][1])
-    for number, line in _content_lines(text):
-        stripped = line.strip()
-        if not stripped or stripped.startswith("#"):
-            continue
-        indent = len(line) - len(line.lstrip())
-        unknown = next(((c, ch) for c, ch in enumerate(stripped, start=indent + 1) if ch not in table), None)
-        if unknown:
-            reader.error(f"unknown character {unknown[1]!r} for the {alphabet} alphabet "
-                         f"(empty is {empties})", number, unknown[0])
-            continue
-        if len(stripped) > _MAX_CELLS:
-            reader.error(f"wrong number of cells: {len(stripped)} is more than the {_MAX_CELLS} of the largest "
-                         f"grid ({MAX_SIDE}x{MAX_SIDE})", number)
-            continue
-        draft = _Draft(start=number)
-        for column, ch in enumerate(stripped, start=indent + 1):
-            draft.add(table[ch], number, column)
-        n = math.isqrt(len(draft.values))
-        too_big = next((i for i, v in enumerate(draft.values) if v > n), None)
-        if n * n == len(draft.values) and n in _TILED_SIDES and too_big is not None:
-            reader.error(f"character {stripped[too_big]!r} is not a value of a {n}x{n} grid "
-                         f"(values {symbols[0]}-{symbols[n - 1]}, empty is {empties})",
-                         number, indent + too_big + 1)
-            continue
-        reader.finish(draft)
+    indent = len(line) - len(line.lstrip())
+    unknown = next(((c, ch) for c, ch in enumerate(stripped, start=indent + 1) if ch not in table), None)
+    if unknown:
+        reader.error(f"unknown character {unknown[1]!r} for the {alphabet} alphabet "
+                     f"(empty is {empties})", number, unknown[0])
+        return
+    if len(stripped) > _MAX_CELLS:
+        reader.error(f"wrong number of cells: {len(stripped)} is more than the {_MAX_CELLS} of the largest "
+                     f"grid ({MAX_SIDE}x{MAX_SIDE})", number)
+        return
+    draft = _Draft(start=number)
+    for column, ch in enumerate(stripped, start=indent + 1):
+        draft.add(table[ch], number, column)
+    n = math.isqrt(len(draft.values))
+    too_big = next((i for i, v in enumerate(draft.values) if v > n), None)
+    if n * n == len(draft.values) and n in _TILED_SIDES and too_big is not None:
+        reader.error(f"character {stripped[too_big]!r} is not a value of a {n}x{n} grid "
+                     f"(values {symbols[0]}-{symbols[n - 1]}, empty is {empties})",
+                     number, indent + too_big + 1)
+        return
+    reader.finish(draft)
 
 
 _TOKEN = re.compile(r"[^\s|*]+")  # "|" box borders and "*" highlight marks separate values
 _BORDER = re.compile(r"^[-+=|\s]*-[-+=|\s]*$")
 
 
-def _read_rows(text: str, reader: _Reader, *, spaced: bool, alphabet: str = "digits") -> None:
+def _read_rows(text: str, reader: _Reader, *, spaced: bool, alphabet: str = "digits") -> Iterator:
     """The grid and dash formats: one grid row per line; a puzzle ends at a blank line or after n rows."""
     table, _ = _symbol_table(alphabet)
     table["-"] = 0
     block: list[tuple[int, list[tuple[int, str]]]] = []
     skipping = False  # after a row too long for any grid, until the next blank line
     for number, line in itertools.chain(_content_lines(text), [(0, "")]):
+        yield from reader.drain()
         stripped = line.strip()
         if stripped.startswith("#") or (spaced and _BORDER.match(stripped)):
             continue
@@ -252,9 +317,10 @@ def _token_value(token: str, table: dict[str, int], spaced: bool) -> int | None:
     return table.get(token)
 
 
-def _read_lloyd(text: str, reader: _Reader) -> None:
+def _read_lloyd(text: str, reader: _Reader) -> Iterator:
     lines = ((n, l) for n, l in _content_lines(text) if l.strip())
     for number, header in lines:
+        yield from reader.drain()
         header = header.strip()
         if not (header.isdecimal() and len(header) <= 3) or int(header) < 2 or int(header) ** 2 > MAX_SIDE:
             reader.error(f"expected the box order (2..{int(MAX_SIDE ** 0.5)}) on a line of its own, "
@@ -333,11 +399,12 @@ def detect_format(text: str, *, box: tuple[int, int] | None = None) -> str:
     return "line"
 
 
-def scan(text: str, *, format: str | None = None, box: tuple[int, int] | None = None,
-         alphabet: str | None = None, source: str = "<string>"
-         ) -> tuple[list[tuple[int, Shape, np.ndarray]], list[PuzzleError]]:
-    """Every valid grid as ``(line it starts on, shape, values)``, and every error, without raising
-    for bad puzzles.  The values are checked (:func:`~deap_sudoku.grid.conflicts.problems`).
+def iter_scan(text: str, *, format: str | None = None, box: tuple[int, int] | None = None,
+              alphabet: str | None = None, source: str = "<string>"
+              ) -> Iterator[tuple[int, Shape, np.ndarray] | PuzzleError]:
+    """Every valid grid as ``(line it starts on, shape, values)`` and every error, one at a time in
+    file order, so that a file of millions of puzzles never becomes a list of them.  The values are
+    checked (:func:`~deap_sudoku.grid.conflicts.problems`); reading stops after :data:`MAX_ERRORS` errors.
 
     :raises PuzzleError: for a ``box`` that is no Sudoku box shape.
     :raises ValueError: for an unknown format.
@@ -350,20 +417,37 @@ def scan(text: str, *, format: str | None = None, box: tuple[int, int] | None = 
     fmt = format or detect_format(text, box=box)
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
-    text = _lf_lines(text)
-    reader = _Reader(source, box)
+    return _items(_lf_lines(text), fmt, _Reader(source, box), alphabet)
+
+
+def _items(text: str, fmt: str, reader: _Reader, alphabet: str | None) -> Iterator:
+    if fmt == "line":
+        items = _read_line(text, reader, alphabet or "digits")
+    elif fmt == "grid":
+        items = _read_rows(text, reader, spaced=True)
+    elif fmt == "dash":
+        items = _read_rows(text, reader, spaced=False, alphabet=alphabet or "digits")
+    else:
+        items = _read_lloyd(text, reader)
     try:
-        if fmt == "line":
-            _read_line(text, reader, alphabet or "digits")
-        elif fmt == "grid":
-            _read_rows(text, reader, spaced=True)
-        elif fmt == "dash":
-            _read_rows(text, reader, spaced=False, alphabet=alphabet or "digits")
-        else:
-            _read_lloyd(text, reader)
+        yield from items
     except _TooManyErrors:
         pass
-    return reader.found, reader.errors
+    yield from reader.drain()
+
+
+def scan(text: str, *, format: str | None = None, box: tuple[int, int] | None = None,
+         alphabet: str | None = None, source: str = "<string>"
+         ) -> tuple[list[tuple[int, Shape, np.ndarray]], list[PuzzleError]]:
+    """:func:`iter_scan` as two lists: the valid grids and the errors.
+
+    :raises PuzzleError: for a ``box`` that is no Sudoku box shape.
+    :raises ValueError: for an unknown format.
+    """
+    found, errors = [], []
+    for item in iter_scan(text, format=format, box=box, alphabet=alphabet, source=source):
+        (errors if isinstance(item, PuzzleError) else found).append(item)
+    return found, errors
 
 
 # -- writing ---------------------------------------------------------------------------
@@ -396,16 +480,31 @@ def _dump_one(shape: Shape, cells: np.ndarray, fmt: str, alphabet: str) -> str:
     return "\r\n".join(lines) + "\r\n"
 
 
-def dumps(grids: Iterable[tuple[Shape, np.ndarray]], *, format: str = "line", alphabet: str | None = None) -> str:
-    """The text of ``(shape, cells)`` grids in ``format``; what :func:`scan` reads back to the same grids.
+def iter_dumps(grids: Iterable[tuple[Shape, np.ndarray]], *, format: str = "line",
+               alphabet: str | None = None) -> Iterator[str]:
+    """The text of ``(shape, cells)`` grids in ``format``, a grid at a time (with the blank line
+    between grids where the format has one): for writing many grids without one large string.
 
-    :raises ValueError: for an unknown format or alphabet, or a grid the format cannot hold.
+    :raises ValueError: for an unknown format or alphabet (at once), or a grid the format cannot hold
+        (when that grid's turn comes).
     """
     if format not in FORMATS:
         raise ValueError(f"unknown format {format!r}; choose from {', '.join(FORMATS)}")
     alphabet = alphabet or "digits"
     if alphabet not in ALPHABETS:
         raise ValueError(f"unknown alphabet {alphabet!r}; choose from {', '.join(ALPHABETS)}")
-    parts = [_dump_one(shape, cells, format, alphabet) for shape, cells in grids]
-    separator = "\n" if format in ("grid", "dash") else ""
-    return separator.join(parts)
+    return _dumped(grids, format, alphabet)
+
+
+def _dumped(grids: Iterable[tuple[Shape, np.ndarray]], fmt: str, alphabet: str) -> Iterator[str]:
+    separator = "\n" if fmt in ("grid", "dash") else ""
+    for number, (shape, cells) in enumerate(grids):
+        yield (separator if number else "") + _dump_one(shape, cells, fmt, alphabet)
+
+
+def dumps(grids: Iterable[tuple[Shape, np.ndarray]], *, format: str = "line", alphabet: str | None = None) -> str:
+    """The text of ``(shape, cells)`` grids in ``format``; what :func:`scan` reads back to the same grids.
+
+    :raises ValueError: for an unknown format or alphabet, or a grid the format cannot hold.
+    """
+    return "".join(iter_dumps(grids, format=format, alphabet=alphabet))

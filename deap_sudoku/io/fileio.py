@@ -6,13 +6,17 @@ import contextlib
 import glob
 import os
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
 __all__ = ["write_atomic", "remove_stale_temporaries", "read_limited"]
 
 
-def write_atomic(path: str | os.PathLike, data: str | bytes, *, overwrite: bool = False) -> None:
-    """Write ``data`` to ``path`` so that readers see the old file or the whole new one.
+def write_atomic(path: str | os.PathLike, data: str | bytes | Iterable[str | bytes], *,
+                 overwrite: bool = False) -> None:
+    """Write ``data`` (text, bytes, or an iterable of either, written as it comes) to ``path`` so
+    that readers see the old file or the whole new one; an exception while the iterable runs
+    leaves no file behind.
 
     The data goes to a temporary file in the same folder, is flushed to disk,
     and is then moved into place.  Without ``overwrite`` the move is a hard
@@ -26,13 +30,14 @@ def write_atomic(path: str | os.PathLike, data: str | bytes, *, overwrite: bool 
         raise FileExistsError(f"{target} exists; refusing to overwrite it")
     if target.exists() and not target.is_file():
         raise FileExistsError(f"{target} is not a regular file (a device, pipe or socket); refusing to replace it")
-    payload = data.encode("utf-8") if isinstance(data, str) else data
+    chunks = [data] if isinstance(data, (str, bytes, bytearray)) else data
     remove_stale_temporaries(target)
     fd, tmp = tempfile.mkstemp(dir=target.parent or ".", prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp")
     try:
         os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes it private; give it a normal file's mode
         with os.fdopen(fd, "wb") as handle:
-            handle.write(payload)
+            for chunk in chunks:
+                handle.write(chunk.encode("utf-8") if isinstance(chunk, str) else chunk)
             handle.flush()
             os.fsync(handle.fileno())
         if overwrite:

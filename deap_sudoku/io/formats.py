@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from ..grid import text as codec
 from ..grid.errors import PuzzleError, PuzzleFileError
@@ -18,22 +18,36 @@ from ..grid.text import ALPHABETS, FORMATS, MAX_ERRORS, detect_format
 from .fileio import read_limited, write_atomic
 
 __all__ = ["FORMATS", "ALPHABETS", "MAX_ERRORS", "MAX_FILE_BYTES", "loads", "dumps", "read", "write",
-           "detect_format", "scan", "read_text"]
+           "detect_format", "scan", "read_text", "iter_scan", "iter_dumps", "iter_read"]
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
 """Files larger than this are refused before they are read."""
+
+
+def iter_scan(text: str, *, format: str | None = None, box: tuple[int, int] | None = None,
+              alphabet: str | None = None, source: str = "<string>") -> Iterator[tuple[int, Puzzle] | PuzzleError]:
+    """Every good puzzle with the line it starts on, and every error, one at a time in file order:
+    a text of millions of puzzles is read in memory a small multiple of the text (the line format
+    in batches of about 256 KiB of lines).  Reading stops after :data:`MAX_ERRORS` errors.
+
+    :raises PuzzleError: for a ``box`` that is no Sudoku box shape.
+    """
+    for item in codec.iter_scan(text, format=format, box=box, alphabet=alphabet, source=source):
+        yield item if isinstance(item, PuzzleError) else (item[0], Puzzle._checked(item[1], item[2]))
 
 
 def scan(text: str, *, format: str | None = None, box: tuple[int, int] | None = None,
          alphabet: str | None = None, source: str = "<string>") -> tuple[list[tuple[int, Puzzle]], list[PuzzleError]]:
     """Every good puzzle with the line it starts on, and every error, without raising for bad puzzles.
 
-    For tools that report on a whole file (``deap-sudoku check``); :func:`loads` raises instead.
+    For tools that report on a whole file; :func:`loads` raises instead, :func:`iter_scan` streams.
 
     :raises PuzzleError: for a ``box`` that is no Sudoku box shape.
     """
-    found, errors = codec.scan(text, format=format, box=box, alphabet=alphabet, source=source)
-    return [(line, Puzzle._checked(shape, values)) for line, shape, values in found], errors
+    found, errors = [], []
+    for item in iter_scan(text, format=format, box=box, alphabet=alphabet, source=source):
+        (errors if isinstance(item, PuzzleError) else found).append(item)
+    return found, errors
 
 
 def loads(text: str, *, format: str | None = None, box: tuple[int, int] | None = None,
@@ -48,12 +62,17 @@ def loads(text: str, *, format: str | None = None, box: tuple[int, int] | None =
     return [puzzle for _, puzzle in found]
 
 
+def iter_dumps(puzzles: Iterable[Puzzle], *, format: str = "line", alphabet: str | None = None) -> Iterator[str]:
+    """:func:`dumps` a puzzle at a time, for writing many puzzles without one large string."""
+    return codec.iter_dumps(((p.shape, p.cells) for p in puzzles), format=format, alphabet=alphabet)
+
+
 def dumps(puzzles: Iterable[Puzzle], *, format: str = "line", alphabet: str | None = None) -> str:
     """The text of ``puzzles`` in ``format``; what :func:`loads` reads back to the same puzzles.
 
     :raises ValueError: for an unknown format or alphabet, or a puzzle the format cannot hold.
     """
-    return codec.dumps(((p.shape, p.cells) for p in puzzles), format=format, alphabet=alphabet)
+    return "".join(iter_dumps(puzzles, format=format, alphabet=alphabet))
 
 
 def read_text(path: str | os.PathLike) -> tuple[str, str]:
@@ -101,15 +120,48 @@ def read(path: str | os.PathLike, *, format: str | None = None, box: tuple[int, 
     return loads(text, format=format, box=box, alphabet=alphabet, source=source)
 
 
+def iter_read(path: str | os.PathLike, *, format: str | None = None, box: tuple[int, int] | None = None,
+              alphabet: str | None = None) -> Iterator[Puzzle]:
+    """The puzzles of the file at ``path`` (``-`` reads standard input) one at a time, in memory a
+    small multiple of the file's text however many puzzles it holds (:func:`read` keeps them all).
+
+    :raises PuzzleFileError: at the first bad puzzle, naming it; the puzzles before it have been given.
+    :raises PuzzleError: for a file that is too large or not UTF-8 text.
+    :raises OSError: when the file cannot be opened.
+    """
+    text, source = read_text(path)
+    for item in iter_scan(text, format=format, box=box, alphabet=alphabet, source=source):
+        if isinstance(item, PuzzleError):
+            raise PuzzleFileError([item], source=source)
+        yield item[1]
+
+
 def write(path: str | os.PathLike, puzzles: Iterable[Puzzle], *, format: str = "line",
           alphabet: str | None = None, overwrite: bool = False) -> None:
-    """Write ``puzzles`` to ``path`` atomically (``-`` writes standard output).
+    """Write ``puzzles`` (any iterable: they are written as they come) to ``path`` atomically
+    (``-`` writes standard output).
 
     :raises FileExistsError: if ``path`` exists and ``overwrite`` is false.
+    :raises ValueError: for an unknown format or alphabet, or a puzzle the format cannot hold (a file
+        is then left as it was).
     """
-    text = dumps(puzzles, format=format, alphabet=alphabet)
+    chunks = _batched(iter_dumps(puzzles, format=format, alphabet=alphabet))
     if str(path) == "-":
-        sys.stdout.write(text)
+        for chunk in chunks:
+            sys.stdout.write(chunk)
         sys.stdout.flush()
     else:
-        write_atomic(path, text, overwrite=overwrite)
+        write_atomic(path, chunks, overwrite=overwrite)
+
+
+def _batched(texts: Iterable[str], size: int = 1 << 16) -> Iterator[str]:
+    """``texts`` joined into pieces of about ``size`` characters: few large writes, bounded memory."""
+    pieces, length = [], 0
+    for text in texts:
+        pieces.append(text)
+        length += len(text)
+        if length >= size:
+            yield "".join(pieces)
+            pieces, length = [], 0
+    if pieces:
+        yield "".join(pieces)

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+from unittest import mock
+
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from deap_sudoku.grid import text as codec
+from deap_sudoku.grid.errors import PuzzleError
 
 from tests.fuzzing import check_cli, check_reader, hostile_inputs, reader_options
 
@@ -39,3 +45,34 @@ HOSTILE = [
 def test_known_hostile_files(data, outcome, code):
     assert check_reader(data, {"format": None, "box": None, "alphabet": None}) == outcome
     assert check_cli(data) == code
+
+
+_LINE_SYMBOLS = "0123456789.ABCDEFGx# "  # plain symbols of 4x4, 9x9 and 16x16, and what needs the slow path
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.one_of(st.sampled_from(["1234341221434321", "0000000000000000", "1200340000000000",
+                                           "4." * 8, "." * 81, "1" * 81, "534678912" + "0" * 72]),
+                          st.text(_LINE_SYMBOLS, min_size=0, max_size=20),
+                          st.text("01234", min_size=16, max_size=16),
+                          st.text("0123456789", min_size=81, max_size=81)), max_size=40),
+       st.sampled_from([None, (2, 2), (3, 3)]), st.sampled_from(["\n", "\r\n"]), st.sampled_from([1, 23, 1 << 18]))
+def test_the_line_readers_batched_path_reads_as_its_line_by_line_path(lines, box, end, block):
+    """Plain lines are decoded and checked in batches (of ``block`` bytes here); an indented line takes
+    the line-by-line path.  Both must find the same puzzles and the same errors (an indent moves every
+    column by one)."""
+    text = end.join(lines) + end
+    try:
+        with mock.patch.object(codec, "_BLOCK_BYTES", block):
+            batched = list(codec.iter_scan(text, format="line", box=box))
+    except PuzzleError:
+        return
+    single = list(codec.iter_scan(end.join(" " + line for line in lines) + end, format="line", box=box))
+    assert len(batched) == len(single)
+    for fast, slow in zip(batched, single):
+        if isinstance(fast, PuzzleError):
+            assert isinstance(slow, PuzzleError) and fast.problem == slow.problem and fast.line == slow.line
+            assert fast.column is None or fast.column + 1 == slow.column
+        else:
+            assert not isinstance(slow, PuzzleError)
+            assert fast[0] == slow[0] and fast[1] == slow[1] and fast[2].tolist() == slow[2].tolist()
