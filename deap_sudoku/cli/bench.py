@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import itertools
 import os
 import signal
 import sys
@@ -9,14 +11,17 @@ import sys
 import click
 
 from ..runs import bench, plots, registry
+from ..runs.bench import Plan
 from ..runs.interrupt import exit_code, graceful, requested
-from ..runs.task import RunResult, Task, run_all, scoop_is_running
-from .common import (ALGORITHMS, DEFAULT_ALGORITHM, Progress, check_outputs, check_plot, check_scoop, flag, given,
-                     load, options_for, plural, refuse_huge_population, rerun_under_scoop, run_options,
+from ..runs.task import RunResult, run_all, scoop_is_running
+from .common import (ALGORITHMS, DEFAULT_ALGORITHM, Progress, PuzzleInput, check_outputs, check_plot, check_scoop,
+                     flag, given, options_for, plural, refuse_huge_population, rerun_under_scoop, run_options,
                      scoop_options, warm_up_announced, write_text)
 
 SCOOP_OPTIONS = ("workers", "hosts", "hostfile")
 """The options that start SCOOP; the command SCOOP then runs gets every other option as given."""
+MISSING_SHOWN = 20
+"""Lines of missing runs on standard error after an interrupt (the JSON output lists them all)."""
 
 
 @click.command(name="bench")
@@ -61,35 +66,33 @@ def bench_command(ctx: click.Context, datasets: tuple[str, ...], algorithms: tup
     check_scoop(workers, hosts, hostfile)
     check_outputs({"--json": json_out, "--csv": csv_out, "--markdown": markdown_out, "--plot": plot}, force)
     check_plot(plot)
-    tasks = []
-    for path, name in zip(datasets, _dataset_names(datasets)):
-        puzzles = load(path)[:limit]
-        refuse_huge_population(run_params.get("population"), puzzles)
-        for algorithm in algorithms:
-            tasks += [Task(algorithm, puzzle, seed=seed + r, dataset=name, index=i, options=per_algorithm[algorithm])
-                      for i, puzzle in enumerate(puzzles) for r in range(runs)]
+    inputs = [(name, PuzzleInput(path)) for path, name in zip(datasets, _dataset_names(datasets))]
+    examples = {shape: puzzle for _, puzzles in inputs for shape, puzzle in puzzles.examples.items()}
+    refuse_huge_population(run_params.get("population"), examples.values())
+    plan = Plan(tuple(_dataset(name, puzzles, limit) for name, puzzles in inputs), algorithms, runs, seed,
+                per_algorithm)
     if workers is not None and not scoop_is_running():
         sys.exit(rerun_under_scoop(ctx, workers, hosts, hostfile, drop=SCOOP_OPTIONS))
     for algorithm in algorithms:  # compile or load kernels here, before any run's clock starts
-        warm_up_announced(algorithm, [t.puzzle for t in tasks if t.algorithm == algorithm], quiet=quiet)
+        warm_up_announced(algorithm, examples.values(), quiet=quiet)
 
     parallel = scoop_is_running()
     results: list[RunResult] = []
     signum = None
-    label = f"{plural(len(tasks), 'run')}" + (" on SCOOP workers" if parallel else "")
-    with graceful(cooperative=False), Progress(len(tasks), label, "runs", quiet=quiet) as bar:
+    label = f"{plural(len(plan), 'run')}" + (" on SCOOP workers" if parallel else "")
+    with graceful(cooperative=False), Progress(len(plan), label, "runs", quiet=quiet) as bar:
         try:
-            for result in run_all(tasks, parallel=parallel):
+            for result in run_all(plan, parallel=parallel):
                 results.append(result)
                 bar.advance()
         except KeyboardInterrupt:
             signum = requested() or signal.SIGINT
     with graceful(hold=True):  # from here a signal cannot cut the outputs short: they are being written anyway
         rows = bench.summarise(results, by=group_by)
-        missing = bench.missing_runs(tasks, results)
+        missing, missing_count = plan.missing(results)
         if "-" not in (json_out, csv_out, markdown_out):
             click.echo(bench.to_markdown(rows), nl=False)
-        for path, text in ((json_out, lambda: bench.to_json(rows, results, missing)),
+        for path, text in ((json_out, lambda: bench.to_json(rows, results, missing, missing_count)),
                            (csv_out, lambda: bench.to_csv(rows)),
                            (markdown_out, lambda: bench.to_markdown(rows))):
             if path is not None:
@@ -99,11 +102,19 @@ def bench_command(ctx: click.Context, datasets: tuple[str, ...], algorithms: tup
             plots.plot_summary(rows, plot, by=plot_by, title=title, overwrite=force)
         signum = signum or requested()
     if missing:
-        click.echo(f"{len(results)} of {plural(len(tasks), 'run')} finished; missing: "
-                   + "; ".join(bench.describe(task) for task in missing), err=True)
+        shown = "; ".join(missing[:MISSING_SHOWN]) + (f"; and {len(missing) - MISSING_SHOWN} more lines"
+                                                      if len(missing) > MISSING_SHOWN else "")
+        click.echo(f"{len(results)} of {plural(len(plan), 'run')} finished; missing {missing_count}: {shown}",
+                   err=True)
     if signum:
-        click.echo(f"interrupted: {len(results)} of {plural(len(tasks), 'run')} finished", err=True)
+        click.echo(f"interrupted: {len(results)} of {plural(len(plan), 'run')} finished", err=True)
         sys.exit(exit_code(signum))
+
+
+def _dataset(name: str, puzzles: PuzzleInput, limit: int | None) -> tuple:
+    """A :class:`Plan` dataset: the first ``limit`` puzzles of the file, read again each time."""
+    count = len(puzzles) if limit is None else min(len(puzzles), limit)
+    return name, functools.partial(itertools.islice, puzzles, count), count
 
 
 def _options(algorithms: tuple[str, ...], options: dict) -> dict[str, dict]:

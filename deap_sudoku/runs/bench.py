@@ -3,17 +3,19 @@ Markdown forms."""
 
 from __future__ import annotations
 
+import collections
 import csv
 import io
 import json
 import math
 import statistics
-from collections.abc import Iterable
-from dataclasses import fields
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field, fields
 
+from ..grid import Puzzle
 from .task import RunResult, Task
 
-__all__ = ["summarise", "wilson_interval", "missing_runs", "describe", "to_json", "to_csv", "to_markdown"]
+__all__ = ["Plan", "summarise", "wilson_interval", "to_json", "to_csv", "to_markdown"]
 
 
 def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
@@ -75,25 +77,74 @@ def summarise(results: Iterable[RunResult], *, by: str = "dataset") -> list[dict
     return rows
 
 
-def to_json(rows: list[dict], results: list[RunResult], missing: list[Task] = ()) -> str:
-    """The summary rows, every finished run, and (when a run was cut short) the runs still missing."""
+def to_json(rows: list[dict], results: list[RunResult], missing: list[str] = (), missing_count: int = 0) -> str:
+    """The summary rows, every finished run, and (when a run was cut short) the runs still missing:
+    ``missing_count`` of them, described by :meth:`Plan.missing`."""
     runs = [{f.name: getattr(r, f.name) for f in fields(r) if f.name not in ("grid", "note", "objective", "trace")}
             for r in results]
     document = {"summary": rows, "runs": runs}
     if missing:
-        document["missing"] = [describe(task) for task in missing]
+        document["missing"], document["missing_count"] = list(missing), missing_count
     return json.dumps(document, indent=2, allow_nan=True) + "\n"
 
 
-def missing_runs(tasks: list[Task], results: list[RunResult]) -> list[Task]:
-    """The tasks without a result, in task order."""
-    done = {(r.algorithm, r.dataset, r.index, r.seed) for r in results}
-    return [t for t in tasks if (t.algorithm, t.dataset, t.index, t.seed) not in done]
+@dataclass(frozen=True)
+class Plan:
+    """A benchmark: every puzzle x every algorithm x ``runs`` seeds (``seed``, ``seed + 1``, ...),
+    in that nesting order within each dataset.  The tasks are made as they are taken, so that
+    ``--runs 100000000`` costs no memory before its first run; ``len()`` counts them.
+
+    ``datasets`` holds ``(name, puzzles, count)``: ``puzzles()`` gives the dataset's puzzles
+    again on each call.  ``options`` holds each algorithm's run options.
+    """
+
+    datasets: tuple[tuple[str, Callable[[], Iterable[Puzzle]], int], ...]
+    algorithms: tuple[str, ...]
+    runs: int
+    seed: int = 0
+    options: dict = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return sum(count for _, _, count in self.datasets) * len(self.algorithms) * self.runs
+
+    def __iter__(self) -> Iterator[Task]:
+        for name, puzzles, _ in self.datasets:
+            for algorithm in self.algorithms:
+                options = self.options.get(algorithm, {})
+                for index, puzzle in enumerate(puzzles()):
+                    for run in range(self.runs):
+                        yield Task(algorithm, puzzle, seed=self.seed + run, dataset=name, index=index,
+                                   options=options)
+
+    def missing(self, results: Iterable[RunResult]) -> tuple[list[str], int]:
+        """The runs without a result, as lines with ranges of seeds (``hard.txt puzzle 3, tabu, seeds
+        5-99``), in plan order, and how many runs they are."""
+        done = collections.defaultdict(set)
+        for r in results:
+            done[r.dataset, r.algorithm, r.index].add(r.seed)
+        lines, count = [], 0
+        for name, _, puzzles in self.datasets:
+            for algorithm in self.algorithms:
+                for index in range(puzzles):
+                    seeds = done.get((name, algorithm, index), ())
+                    if len(seeds) == self.runs:
+                        continue
+                    for first, last in _gaps(seeds, self.seed, self.seed + self.runs):
+                        count += last - first + 1
+                        which = f"seed {first}" if first == last else f"seeds {first}-{last}"
+                        lines.append(f"{name} puzzle {index + 1}, {algorithm}, {which}")
+        return lines, count
 
 
-def describe(task: Task) -> str:
-    """A run as a person would name it: ``hard.txt puzzle 3, tabu, seed 1``."""
-    return f"{task.dataset} puzzle {task.index + 1}, {task.algorithm}, seed {task.seed}"
+def _gaps(done: Iterable[int], low: int, high: int) -> Iterator[tuple[int, int]]:
+    """The ranges ``(first, last)`` of ``low..high-1`` not in ``done``."""
+    start = low
+    for seed in sorted(done):
+        if seed > start:
+            yield start, seed - 1
+        start = max(start, seed + 1)
+    if start < high:
+        yield start, high - 1
 
 
 def to_csv(rows: list[dict]) -> str:

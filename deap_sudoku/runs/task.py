@@ -7,8 +7,9 @@ both run tasks here.
 
 from __future__ import annotations
 
+import collections
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -107,15 +108,22 @@ def run_task(task: Task, *, requested: Callable[[], object] | None = None,
                      outcome.note, outcome.objective, outcome.trace)
 
 
-def run_all(tasks: list[Task], *, parallel: bool = False) -> Iterator[RunResult]:
-    """Results in task order; with ``parallel``, the runs go to SCOOP workers (run under
-    ``python -m scoop``), which gives the same results for the same seeds, only faster.  SCOOP
-    notices a worker that dies and sends its run to another one, so no result is lost."""
-    if parallel:
-        from scoop import futures
-        yield from futures.map(run_task, tasks)
-    else:
+def run_all(tasks: Iterable[Task], *, parallel: bool = False, window: int = 256) -> Iterator[RunResult]:
+    """Results in task order, tasks taken as they are needed; with ``parallel``, the runs go to SCOOP
+    workers (run under ``python -m scoop``), at most ``window`` at a time, which gives the same
+    results for the same seeds, only faster.  SCOOP notices a worker that dies and sends its run
+    to another one, so no result is lost."""
+    if not parallel:
         yield from map(run_task, tasks)
+        return
+    from scoop import futures
+    pending: collections.deque = collections.deque()
+    for task in tasks:
+        pending.append(futures.submit(run_task, task))
+        if len(pending) >= window:
+            yield pending.popleft().result()
+    while pending:
+        yield pending.popleft().result()
 
 
 def scoop_is_running() -> bool:

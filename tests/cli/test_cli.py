@@ -402,10 +402,15 @@ def test_ctrl_c_or_sigterm_stops_bench_and_keeps_finished_runs(signum, code, tmp
     assert "interrupted:" in stderr and "Traceback" not in stderr
     document = json.loads(out.read_text())
     runs, missing = document["runs"], document["missing"]
-    assert 30 <= len(runs) < 60 and len(runs) + len(missing) == 60
+    assert 30 <= len(runs) < 60 and len(runs) + document["missing_count"] == 60
+    listed = set()
+    for line in missing:  # "expert.txt puzzle 4, tabu-swap, seeds 1-2" or "..., seed 2"
+        head, _, seeds = line.rpartition(", seed")
+        first, _, last = seeds.removeprefix("s").strip().partition("-")
+        listed |= {f"{head}, seed {s}" for s in range(int(first), int(last or first) + 1)}
     finished = {f"{r['dataset']} puzzle {r['index'] + 1}, tabu-swap, seed {r['seed']}" for r in runs}
-    assert not finished & set(missing)
-    assert f"missing: {missing[0]}" in stderr
+    assert len(listed) == document["missing_count"] and not finished & listed
+    assert f"missing {document['missing_count']}: {missing[0]}" in stderr
     assert "| easy.txt | tabu-swap | 30/30 |" in stdout
 
 

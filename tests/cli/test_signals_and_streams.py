@@ -3,6 +3,7 @@ standard streams end it with exit 2 and one line; an empty input is an error (is
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -128,3 +129,19 @@ def test_a_signal_while_the_command_line_loads_ends_it_with_one_line(signum, cod
     _, stderr = process.communicate(timeout=60)
     assert marker.exists() and process.returncode == code
     assert stderr == f"interrupted by {signal.Signals(signum).name}\n"
+
+
+def test_bench_starts_a_hundred_million_runs_at_once_and_stops_on_ctrl_c(tmp_path):
+    """bench --runs 100000000 used to build every task before the first run (3.6 GiB, minutes)."""
+    out = tmp_path / "runs.json"
+    process = subprocess.Popen(_command("bench", str(REPO / "data" / "4x4.txt"), "-a", "backtracking", "--runs",
+                                        "100000000", "--json", str(out), "-q"),
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_default_sigint)
+    time.sleep(4)
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130, stderr
+    finished = int(stderr.split("interrupted: ")[1].split(" of ")[0])
+    document = json.loads(out.read_text())
+    assert finished > 0 and len(document["runs"]) == finished
+    assert document["missing_count"] == 3 * 100_000_000 - finished and len(document["missing"]) == 3  # 3 puzzles
