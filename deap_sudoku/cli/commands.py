@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import itertools
 import os
 import random
 import signal
 import sys
+from collections.abc import Callable
 
 import click
 
@@ -21,7 +23,7 @@ from ..exact import (DIFFICULTIES, GenerationBudgetExceeded, SearchBudgetExceede
                      generate_graded, random_solution, reachable)
 from ..grid import Puzzle, PuzzleError, Shape
 from ..io import formats
-from ..runs.interrupt import exit_code
+from ..runs.interrupt import exit_code, graceful
 from .bench import bench_command
 from .common import (InputError, Progress, PuzzleInput, check_format, check_outputs, input_options, parse_box,
                      plural, reading, write_puzzles)
@@ -204,37 +206,69 @@ def generate(ctx: click.Context, box: str, givens_text: str | None, difficulty: 
         if ctx.get_parameter_source("max_seconds") is not click.core.ParameterSource.DEFAULT:
             raise click.UsageError("--max-seconds applies to --difficulty only")
         targets = _givens_targets(givens_text, shape)
-    paths = _output_paths(out, targets, count)
-    check_outputs({f"--out {path}" if path != out else "--out": path for path in paths.values()}, force)
+    path_of = _output_paths(out, targets, count, force)
     check_format("--format", fmt, alphabet, Puzzle([0] * shape.cells, box=shape))
     if difficulty is not None and not quiet:
         click.echo(f"making {plural(count, f'{difficulty} {shape.name} puzzle')}, up to {max_seconds:g} s each",
                    err=True)
-    made: dict[str, list[Puzzle]] = {}
     total = count * len(targets)
-    with Progress(total, f"making {plural(total, 'puzzle')}", "puzzles", quiet=quiet) as bar:
-        for i in range(count):
-            if difficulty is not None:
-                attempts = (random.Random((seed + i) * GRADED_ATTEMPTS + attempt) for attempt in range(GRADED_ATTEMPTS))
-                try:
-                    puzzles = [generate_graded(shape, difficulty, attempts, max_seconds=max_seconds)]
-                except GenerationBudgetExceeded as exc:
-                    click.echo(f"puzzle {i + 1}: {exc}; try a larger --max-seconds or another difficulty", err=True)
-                    if made:
-                        _write_made(made, fmt, alphabet, force)
-                        click.echo(f"wrote the {plural(i, 'puzzle')} made before it", err=True)
-                    sys.exit(1)
-            else:
-                rng = random.Random(seed + i)
-                solution, order = random_solution(shape, rng), rng.getstate()
-                puzzles = []
-                for _, givens in targets:
-                    rng.setstate(order)  # the same cells in the same order for every share: nested sets
-                    puzzles.append(dig_puzzle(solution, givens, rng, unique=unique))
-            for (label, _), puzzle in zip(targets, puzzles):
-                made.setdefault(paths[label, i], []).append(puzzle)
-                bar.advance()
-    _write_made(made, fmt, alphabet, force)
+    one_per_file = "{index}" in out
+    writers: dict[str, formats.PuzzleWriter] = {}  # open files, written as the puzzles are made
+    try:
+        with Progress(total, f"making {plural(total, 'puzzle')}", "puzzles", quiet=quiet) as bar:
+            for i in range(count):
+                if difficulty is not None:
+                    attempts = (random.Random((seed + i) * GRADED_ATTEMPTS + attempt)
+                                for attempt in range(GRADED_ATTEMPTS))
+                    try:
+                        puzzles = [generate_graded(shape, difficulty, attempts, max_seconds=max_seconds)]
+                    except GenerationBudgetExceeded as exc:
+                        click.echo(f"puzzle {i + 1}: {exc}; try a larger --max-seconds or another difficulty",
+                                   err=True)
+                        if i:
+                            _close(writers)
+                            click.echo(f"wrote the {plural(i, 'puzzle')} made before it", err=True)
+                        sys.exit(1)
+                else:
+                    rng = random.Random(seed + i)
+                    solution, order = random_solution(shape, rng), rng.getstate()
+                    puzzles = []
+                    for _, givens in targets:
+                        rng.setstate(order)  # the same cells in the same order for every share: nested sets
+                        puzzles.append(dig_puzzle(solution, givens, rng, unique=unique))
+                for (label, _), puzzle in zip(targets, puzzles):
+                    path = path_of(label, i)
+                    if path not in writers:
+                        writers[path] = _writer(path, fmt, alphabet, force)
+                    writers[path].write(puzzle)
+                    if one_per_file:
+                        _close({path: writers.pop(path)})
+                    bar.advance()
+    except KeyboardInterrupt:
+        _close(writers)  # the puzzles made so far, each file whole
+        raise
+    except BaseException:
+        for writer in writers.values():
+            writer.discard()
+        raise
+    _close(writers)
+
+
+def _writer(path: str, fmt: str, alphabet: str | None, force: bool) -> formats.PuzzleWriter:
+    try:
+        return formats.PuzzleWriter(path, format=fmt, alphabet=alphabet, overwrite=force)
+    except FileExistsError as exc:
+        raise InputError(f"{exc}; use --force to replace it") from None
+    except OSError as exc:
+        raise InputError(f"{path}: {exc.strerror or exc}") from None
+
+
+def _close(writers: dict[str, formats.PuzzleWriter]) -> None:
+    """Close every writer, signals held: a Ctrl-C now cannot cut a file short."""
+    with graceful(hold=True):
+        for writer in writers.values():
+            writer.close()
+        writers.clear()
 
 
 def _givens_targets(text: str, shape: Shape) -> list[tuple[str, int]]:
@@ -260,20 +294,23 @@ def _givens_targets(text: str, shape: Shape) -> list[tuple[str, int]]:
     return targets
 
 
-def _output_paths(out: str, targets: list[tuple[str, int]], count: int) -> dict[tuple[str, int], str]:
-    """The file of every (givens label, puzzle index): ``--out`` with ``{share}`` and ``{index}`` filled in."""
+def _output_paths(out: str, targets: list[tuple[str, int]], count: int, force: bool) -> Callable[[str, int], str]:
+    """The file of every (givens label, puzzle index): ``--out`` with ``{share}`` and ``{index}`` filled
+    in; each is checked here, before any work, a batch at a time (never a list of ``--count`` names)."""
     if out == "-" and len(targets) > 1:
         raise click.UsageError("several --givens values make several sets; name their files with {share} in --out")
     if out != "-" and len(targets) > 1 and "{share}" not in out:
         raise click.UsageError(f"--out {out}: several --givens values make several sets; put {{share}} in it")
+
+    def path_of(label: str, index: int) -> str:
+        return out if out == "-" else out.format(share=label, index=index)
     try:
-        paths = {(label, i): out if out == "-" else out.format(share=label, index=i)
-                 for label, _ in targets for i in range(count)}
+        path_of(targets[0][0], 0)
     except (KeyError, IndexError, ValueError) as exc:
         raise click.UsageError(f"--out {out}: only {{share}} and {{index}} can be filled in ({exc})") from None
-    return paths
-
-
-def _write_made(made: dict[str, list[Puzzle]], fmt: str, alphabet: str | None, force: bool) -> None:
-    for path, puzzles in made.items():
-        write_puzzles(path, puzzles, fmt, alphabet, force)
+    indices = range(count) if "{index}" in out else range(1)
+    names = ((label, i) for i in indices for label, _ in targets)
+    while batch := list(itertools.islice(names, 10_000)):
+        paths = {path_of(label, i) for label, i in batch}
+        check_outputs({f"--out {path}" if path != out else "--out": path for path in paths}, force)
+    return path_of

@@ -496,10 +496,14 @@ def iter_dumps(grids: Iterable[tuple[Shape, np.ndarray]], *, format: str = "line
     return _dumped(grids, format, alphabet)
 
 
+def separator(fmt: str) -> str:
+    """The text between two grids in ``fmt``: a blank line in the grid and dash formats."""
+    return "\n" if fmt in ("grid", "dash") else ""
+
+
 def _dumped(grids: Iterable[tuple[Shape, np.ndarray]], fmt: str, alphabet: str) -> Iterator[str]:
-    separator = "\n" if fmt in ("grid", "dash") else ""
     for number, (shape, cells) in enumerate(grids):
-        yield (separator if number else "") + _dump_one(shape, cells, fmt, alphabet)
+        yield (separator(fmt) if number else "") + _dump_one(shape, cells, fmt, alphabet)
 
 
 def dumps(grids: Iterable[tuple[Shape, np.ndarray]], *, format: str = "line", alphabet: str | None = None) -> str:

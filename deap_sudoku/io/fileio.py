@@ -9,51 +9,91 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
-__all__ = ["write_atomic", "remove_stale_temporaries", "read_limited"]
+__all__ = ["write_atomic", "AtomicFile", "remove_stale_temporaries", "read_limited"]
 
 
 def write_atomic(path: str | os.PathLike, data: str | bytes | Iterable[str | bytes], *,
                  overwrite: bool = False) -> None:
     """Write ``data`` (text, bytes, or an iterable of either, written as it comes) to ``path`` so
-    that readers see the old file or the whole new one; an exception while the iterable runs
-    leaves no file behind.
-
-    The data goes to a temporary file in the same folder, is flushed to disk,
-    and is then moved into place.  Without ``overwrite`` the move is a hard
-    link, which fails if ``path`` exists, so an existing file is never
-    replaced even by a race.
+    that readers see the old file or the whole new one (:class:`AtomicFile`); an exception while
+    the iterable runs leaves no file behind.
 
     :raises FileExistsError: if ``path`` exists and ``overwrite`` is false.
     """
-    target = Path(path)
-    if not overwrite and target.exists():
-        raise FileExistsError(f"{target} exists; refusing to overwrite it")
-    if target.exists() and not target.is_file():
-        raise FileExistsError(f"{target} is not a regular file (a device, pipe or socket); refusing to replace it")
-    chunks = [data] if isinstance(data, (str, bytes, bytearray)) else data
-    remove_stale_temporaries(target)
-    fd, tmp = tempfile.mkstemp(dir=target.parent or ".", prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp")
-    try:
-        os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes it private; give it a normal file's mode
-        with os.fdopen(fd, "wb") as handle:
-            for chunk in chunks:
-                handle.write(chunk.encode("utf-8") if isinstance(chunk, str) else chunk)
-            handle.flush()
-            os.fsync(handle.fileno())
-        if overwrite:
-            os.replace(tmp, target)
-        else:
-            try:
-                os.link(tmp, target)
-            except FileExistsError:
-                raise FileExistsError(f"{target} exists; refusing to overwrite it") from None
-            except OSError:  # a file system without hard links: check, then move
-                if target.exists():
+    with AtomicFile(path, overwrite=overwrite) as out:
+        for chunk in [data] if isinstance(data, (str, bytes, bytearray)) else data:
+            out.write(chunk)
+
+
+class AtomicFile:
+    """A file written in pieces that appears at ``path`` whole on :meth:`commit`, or not at all.
+
+    The pieces go to a temporary file in the same folder (named with the writer's pid, so that
+    :func:`remove_stale_temporaries` can tell a dead writer's), which is flushed to disk and then
+    moved into place.  Without ``overwrite`` the move is a hard link, which fails if ``path``
+    exists, so an existing file is never replaced even by a race.  As a context manager it
+    commits when the block ends normally and discards on an exception.
+
+    :raises FileExistsError: if ``path`` exists and ``overwrite`` is false, or is not a regular file.
+    """
+
+    def __init__(self, path: str | os.PathLike, *, overwrite: bool = False) -> None:
+        self.target, self.overwrite = Path(path), overwrite
+        if not overwrite and self.target.exists():
+            raise FileExistsError(f"{self.target} exists; refusing to overwrite it")
+        if self.target.exists() and not self.target.is_file():
+            raise FileExistsError(f"{self.target} is not a regular file (a device, pipe or socket); "
+                                  "refusing to replace it")
+        remove_stale_temporaries(self.target)
+        fd, self.temporary = tempfile.mkstemp(dir=self.target.parent or ".",
+                                              prefix=f".{self.target.name}.{os.getpid()}.", suffix=".tmp")
+        try:
+            os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes it private; give it a normal file's mode
+            self.handle = os.fdopen(fd, "wb")
+        except BaseException:
+            os.close(fd)
+            os.unlink(self.temporary)
+            raise
+
+    def write(self, data: str | bytes) -> None:
+        self.handle.write(data.encode("utf-8") if isinstance(data, str) else data)
+
+    def commit(self) -> None:
+        """Move the whole file into place."""
+        target = self.target
+        try:
+            self.handle.flush()
+            os.fsync(self.handle.fileno())
+            self.handle.close()
+            if self.overwrite:
+                os.replace(self.temporary, target)
+            else:
+                try:
+                    os.link(self.temporary, target)
+                except FileExistsError:
                     raise FileExistsError(f"{target} exists; refusing to overwrite it") from None
-                os.replace(tmp, target)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+                except OSError:  # a file system without hard links: check, then move
+                    if target.exists():
+                        raise FileExistsError(f"{target} exists; refusing to overwrite it") from None
+                    os.replace(self.temporary, target)
+        finally:
+            self.discard()
+
+    def discard(self) -> None:
+        """Drop what was written (after :meth:`commit`, remove the temporary name only)."""
+        with contextlib.suppress(OSError):
+            self.handle.close()
+        if os.path.exists(self.temporary):
+            os.unlink(self.temporary)
+
+    def __enter__(self) -> AtomicFile:
+        return self
+
+    def __exit__(self, kind, value, traceback) -> None:
+        if kind is None:
+            self.commit()
+        else:
+            self.discard()
 
 
 def read_limited(handle, limit: int) -> bytearray:

@@ -15,10 +15,10 @@ from ..grid import text as codec
 from ..grid.errors import PuzzleError, PuzzleFileError
 from ..grid.puzzle import Puzzle
 from ..grid.text import ALPHABETS, FORMATS, MAX_ERRORS, detect_format
-from .fileio import read_limited, write_atomic
+from .fileio import AtomicFile, read_limited
 
 __all__ = ["FORMATS", "ALPHABETS", "MAX_ERRORS", "MAX_FILE_BYTES", "loads", "dumps", "read", "write",
-           "detect_format", "scan", "read_text", "iter_scan", "iter_dumps", "iter_read"]
+           "detect_format", "scan", "read_text", "iter_scan", "iter_dumps", "iter_read", "PuzzleWriter"]
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
 """Files larger than this are refused before they are read."""
@@ -145,23 +145,53 @@ def write(path: str | os.PathLike, puzzles: Iterable[Puzzle], *, format: str = "
     :raises ValueError: for an unknown format or alphabet, or a puzzle the format cannot hold (a file
         is then left as it was).
     """
-    chunks = _batched(iter_dumps(puzzles, format=format, alphabet=alphabet))
-    if str(path) == "-":
-        for chunk in chunks:
-            sys.stdout.write(chunk)
-        sys.stdout.flush()
-    else:
-        write_atomic(path, chunks, overwrite=overwrite)
+    with PuzzleWriter(path, format=format, alphabet=alphabet, overwrite=overwrite) as writer:
+        for puzzle in puzzles:
+            writer.write(puzzle)
 
 
-def _batched(texts: Iterable[str], size: int = 1 << 16) -> Iterator[str]:
-    """``texts`` joined into pieces of about ``size`` characters: few large writes, bounded memory."""
-    pieces, length = [], 0
-    for text in texts:
-        pieces.append(text)
-        length += len(text)
-        if length >= size:
-            yield "".join(pieces)
-            pieces, length = [], 0
-    if pieces:
-        yield "".join(pieces)
+class PuzzleWriter:
+    """Puzzles written one at a time to a file that appears whole when the writer is closed
+    (:class:`~deap_sudoku.io.fileio.AtomicFile`), or to standard output for ``-``.  As a context
+    manager it closes on a normal end and drops the file on an exception.
+
+    :raises FileExistsError: if ``path`` exists and ``overwrite`` is false.
+    :raises ValueError: for an unknown format or alphabet.
+    """
+
+    def __init__(self, path: str | os.PathLike, *, format: str = "line", alphabet: str | None = None,
+                 overwrite: bool = False) -> None:
+        codec.iter_dumps([], format=format, alphabet=alphabet)  # refuses an unknown format or alphabet now
+        self.format, self.alphabet, self.count = format, alphabet, 0
+        self.file = None if str(path) == "-" else AtomicFile(path, overwrite=overwrite)
+
+    def write(self, puzzle: Puzzle) -> None:
+        """Add ``puzzle``.  :raises ValueError: if the format cannot hold its size."""
+        text = dumps([puzzle], format=self.format, alphabet=self.alphabet)
+        if self.count:
+            text = codec.separator(self.format) + text
+        if self.file is None:
+            sys.stdout.write(text)
+        else:
+            self.file.write(text)
+        self.count += 1
+
+    def close(self) -> None:
+        """Finish: the file appears whole (standard output is flushed)."""
+        if self.file is None:
+            sys.stdout.flush()
+        else:
+            self.file.commit()
+
+    def discard(self) -> None:
+        if self.file is not None:
+            self.file.discard()
+
+    def __enter__(self) -> PuzzleWriter:
+        return self
+
+    def __exit__(self, kind, value, traceback) -> None:
+        if kind is None:
+            self.close()
+        else:
+            self.discard()
