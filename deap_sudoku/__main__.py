@@ -6,7 +6,8 @@ it too).  SCOOP catches a ``SystemExit`` of the program it runs and prints it as
 and its launcher exits 0 whatever the program's code.  So under SCOOP a run returns quietly and
 writes its exit code to the file that ``$DEAP_SUDOKU_EXIT_FILE`` names (set by the command that
 started SCOOP, :func:`deap_sudoku.cli.common.rerun_under_scoop`, which exits with it); an
-unsuccessful run then ends its process with the same code.
+unsuccessful run then ends its process with the same code.  It writes its pid to the file that
+``$DEAP_SUDOKU_ROOT_PID_FILE`` names, so that the starting command can pass it a Ctrl-C.
 """
 
 import os
@@ -14,6 +15,7 @@ import signal
 import sys
 
 EXIT_FILE = "DEAP_SUDOKU_EXIT_FILE"
+ROOT_PID_FILE = "DEAP_SUDOKU_ROOT_PID_FILE"
 
 
 def _stopped_while_starting(signum: int, frame) -> None:
@@ -29,6 +31,9 @@ def launch() -> None:
         signal.signal(signum, _stopped_while_starting)
     from deap_sudoku.cli import main
     from deap_sudoku.runs.task import scoop_is_running
+    if scoop_is_running() and os.environ.get(ROOT_PID_FILE):  # where the starting command sends a Ctrl-C
+        with open(os.environ[ROOT_PID_FILE], "w") as handle:
+            handle.write(f"{os.getpid()}\n")
     try:
         main()
     except SystemExit as exc:

@@ -80,11 +80,15 @@ def bench_command(ctx: click.Context, datasets: tuple[str, ...], algorithms: tup
     results: list[RunResult] = []
     signum = None
     label = f"{plural(len(plan), 'run')}" + (" on SCOOP workers" if parallel else "")
-    with graceful(cooperative=False), Progress(len(plan), label, "runs", quiet=quiet) as bar:
+    # Serially a signal interrupts the run at once.  Under SCOOP it is only recorded and answered
+    # between results: raised inside SCOOP, it would end up as some future's exception instead.
+    with graceful(cooperative=parallel), Progress(len(plan), label, "runs", quiet=quiet) as bar:
         try:
             for result in run_all(plan, parallel=parallel):
                 results.append(result)
                 bar.advance()
+                if (signum := requested()):
+                    break
         except KeyboardInterrupt:
             signum = requested() or signal.SIGINT
     with graceful(hold=True):  # from here a signal cannot cut the outputs short: they are being written anyway

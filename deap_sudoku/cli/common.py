@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import importlib.util
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -74,14 +75,6 @@ def reading(path: str):
         raise InputError(str(exc)) from None
     except OSError as exc:
         raise InputError(f"{path}: {exc.strerror or exc}") from None
-
-
-def load(path: str, fmt: str | None = None, box: str | None = None, alphabet: str | None = None) -> list[Puzzle]:
-    with reading(path):
-        puzzles = formats.read(path, format=fmt, box=parse_box(box), alphabet=alphabet)
-    if not puzzles:
-        raise InputError(f"{path}: no puzzle found")
-    return puzzles
 
 
 class PuzzleInput:
@@ -390,15 +383,33 @@ def rerun_under_scoop(ctx: click.Context, workers: int, hosts: str | None, hostf
     command = [entry, *_command_line(ctx, drop=drop)]
     with tempfile.TemporaryDirectory() as folder:
         exit_file = os.path.join(folder, "exit-code")  # SCOOP's launcher does not pass the code on
-        try:
-            launched = subprocess.run(launcher + command, env={**os.environ, "DEAP_SUDOKU_EXIT_FILE": exit_file})
-        except KeyboardInterrupt:
-            return 130
+        pid_file = os.path.join(folder, "root-pid")
+        env = {**os.environ, "DEAP_SUDOKU_EXIT_FILE": exit_file, "DEAP_SUDOKU_ROOT_PID_FILE": pid_file}
+        # In a session of its own, SCOOP's launcher and workers do not see the terminal's Ctrl-C; this
+        # process passes each SIGINT or SIGTERM to the command alone, which ends its runs and writes its
+        # outputs as it does serially.
+        launched = subprocess.Popen(launcher + command, env=env, start_new_session=True)
+        while True:
+            try:
+                launched.wait()
+                break
+            except KeyboardInterrupt as exc:
+                _forward(getattr(exc, "signum", signal.SIGINT), pid_file, launched)
         try:
             with open(exit_file) as handle:
                 return int(handle.read())
         except (OSError, ValueError):
             return launched.returncode or 1  # the command never got to say: it did not end well
+
+
+def _forward(signum: int, pid_file: str, launched: subprocess.Popen) -> None:
+    """Pass ``signum`` to the command SCOOP runs; before it has started, end SCOOP altogether."""
+    try:
+        with open(pid_file) as handle:
+            os.kill(int(handle.read()), signum)
+    except (OSError, ValueError):
+        with contextlib.suppress(OSError):
+            os.killpg(launched.pid, signal.SIGTERM)
 
 
 def _command_line(ctx: click.Context, *, drop: tuple[str, ...]) -> list[str]:

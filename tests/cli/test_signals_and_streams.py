@@ -178,3 +178,24 @@ def test_generate_streams_its_puzzles(tmp_path):
         tracemalloc.stop()
     assert result.exit_code == 0 and len(read(out)) == 3000
     assert peak < 256 << 10
+
+
+@pytest.mark.slow
+def test_ctrl_c_under_scoop_keeps_the_finished_runs(tmp_path):
+    """A Ctrl-C reaches the whole foreground process group: SCOOP used to die with the command, and
+    the table and JSON were lost in 1 of 4 trials (issue 16, point 7).  Now the command passes it on
+    to the program SCOOP runs, which writes its outputs like the serial path."""
+    out = tmp_path / "partial.json"
+    data = REPO / "data" / "testdata"
+    process = subprocess.Popen(_command("bench", str(data / "easy.txt"), str(data / "expert.txt"), "-a", "tabu-swap",
+                                        "--runs", "3", "--workers", "2", "--json", str(out), "-q"),
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                               preexec_fn=_default_sigint)
+    time.sleep(10)  # SCOOP starts and loads its kernels in a few seconds; the expert runs take seconds each
+    os.killpg(process.pid, signal.SIGINT)  # what a terminal's Ctrl-C does
+    stdout, stderr = process.communicate(timeout=120)  # the command answers at its next finished run
+    assert process.returncode == 130 and "Traceback" not in stderr, stderr
+    document = json.loads(out.read_text())
+    finished = len(document["runs"])
+    assert 1 <= finished < 60 and finished + document["missing_count"] == 60
+    assert f"interrupted: {finished} of 60 runs finished" in stderr and "| easy.txt | tabu-swap |" in stdout
