@@ -54,8 +54,8 @@ def test_solve_workers_starts_scoop_keeping_the_number_of_chains_and_dropping_th
 
     from deap_sudoku.cli import common, main
     started = []
-    monkeypatch.setattr(common.subprocess, "run",
-                        lambda command, env: started.append(command) or _exits_with(env, 0, command))
+    monkeypatch.setattr(common.subprocess, "Popen",
+                        lambda command, env, **_: started.append(command) or _exits_with(env, 0, command))
     hosts = tmp_path / "hosts.txt"
     hosts.write_text("127.0.0.1 3\n")
     path = tmp_path / "hard.txt"
@@ -74,7 +74,10 @@ def test_solve_workers_starts_scoop_keeping_the_number_of_chains_and_dropping_th
 
 
 def _exits_with(env: dict, code: int, command: list) -> subprocess.CompletedProcess:
-    """What the command run under SCOOP leaves behind: its exit code in the file the launch names."""
+    """What the command run under SCOOP leaves behind: its exit code in the file the launch names
+    (SCOOP's launcher itself exits 0), and a finished launch to wait for."""
     with open(env["DEAP_SUDOKU_EXIT_FILE"], "w") as handle:
         handle.write(f"{code}\n")
-    return subprocess.CompletedProcess(command, 0)
+    launched = subprocess.CompletedProcess(command, 0)
+    launched.wait = lambda: 0
+    return launched
