@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import os
+import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -60,3 +61,14 @@ def checkpoint_generation(path: Path) -> int | None:
         return saved_state(path)["generation"]
     except CheckpointError:
         return None
+
+
+def scoop_exits_with(env: dict, code: int, command: list) -> subprocess.CompletedProcess:
+    """A stand-in for the SCOOP launch in ``cli.common.rerun_under_scoop``: what the command run
+    under SCOOP leaves behind, its exit code in the file the launch names (SCOOP's launcher itself
+    exits 0), and a finished launch to wait for."""
+    with open(env["DEAP_SUDOKU_EXIT_FILE"], "w") as handle:
+        handle.write(f"{code}\n")
+    launched = subprocess.CompletedProcess(command, 0)
+    launched.wait = lambda: 0
+    return launched

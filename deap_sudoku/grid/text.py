@@ -44,7 +44,7 @@ from .errors import PuzzleError
 from .shape import MAX_SIDE, MIN_SIDE, Shape, box_shapes_for_side
 
 __all__ = ["FORMATS", "ALPHABETS", "MAX_ERRORS", "detect_format", "iter_scan", "scan", "iter_dumps",
-           "dumps"]
+           "dumps", "output_alphabet", "separator"]
 
 FORMATS = ("line", "grid", "dash", "lloyd")
 
@@ -488,12 +488,20 @@ def iter_dumps(grids: Iterable[tuple[Shape, np.ndarray]], *, format: str = "line
     :raises ValueError: for an unknown format or alphabet (at once), or a grid the format cannot hold
         (when that grid's turn comes).
     """
+    return _dumped(grids, format, output_alphabet(format, alphabet))
+
+
+def output_alphabet(format: str, alphabet: str | None) -> str:
+    """The alphabet to write ``format`` with (``digits`` by default).
+
+    :raises ValueError: for an unknown format or alphabet.
+    """
     if format not in FORMATS:
         raise ValueError(f"unknown format {format!r}; choose from {', '.join(FORMATS)}")
     alphabet = alphabet or "digits"
     if alphabet not in ALPHABETS:
         raise ValueError(f"unknown alphabet {alphabet!r}; choose from {', '.join(ALPHABETS)}")
-    return _dumped(grids, format, alphabet)
+    return alphabet
 
 
 def separator(fmt: str) -> str:

@@ -6,23 +6,19 @@ import contextlib
 import glob
 import os
 import tempfile
-from collections.abc import Iterable
 from pathlib import Path
 
 __all__ = ["write_atomic", "AtomicFile", "remove_stale_temporaries", "read_limited"]
 
 
-def write_atomic(path: str | os.PathLike, data: str | bytes | Iterable[str | bytes], *,
-                 overwrite: bool = False) -> None:
-    """Write ``data`` (text, bytes, or an iterable of either, written as it comes) to ``path`` so
-    that readers see the old file or the whole new one (:class:`AtomicFile`); an exception while
-    the iterable runs leaves no file behind.
+def write_atomic(path: str | os.PathLike, data: str | bytes, *, overwrite: bool = False) -> None:
+    """Write ``data`` to ``path`` so that readers see the old file or the whole new one
+    (:class:`AtomicFile`, for data that comes in pieces).
 
     :raises FileExistsError: if ``path`` exists and ``overwrite`` is false.
     """
     with AtomicFile(path, overwrite=overwrite) as out:
-        for chunk in [data] if isinstance(data, (str, bytes, bytearray)) else data:
-            out.write(chunk)
+        out.write(data)
 
 
 class AtomicFile:

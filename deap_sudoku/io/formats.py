@@ -161,7 +161,7 @@ class PuzzleWriter:
 
     def __init__(self, path: str | os.PathLike, *, format: str = "line", alphabet: str | None = None,
                  overwrite: bool = False) -> None:
-        codec.iter_dumps([], format=format, alphabet=alphabet)  # refuses an unknown format or alphabet now
+        codec.output_alphabet(format, alphabet)  # an unknown format or alphabet is refused now, not at the first puzzle
         self.format, self.alphabet, self.count = format, alphabet, 0
         self.file = None if str(path) == "-" else AtomicFile(path, overwrite=overwrite)
 

@@ -20,7 +20,7 @@ from deap_sudoku.exact import verify
 from deap_sudoku.propagation import choice
 from deap_sudoku.runs import registry, task
 
-from tests.conftest import REPO, unsolvable
+from tests.conftest import REPO, scoop_exits_with, unsolvable
 
 EASY = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
 NINE = str(REPO / "data" / "9x9.txt")
@@ -278,7 +278,7 @@ def test_bench_workers_starts_scoop_on_the_installed_entry_with_the_same_options
     from deap_sudoku.cli import common
     started = []
     monkeypatch.setattr(common.subprocess, "Popen",
-                        lambda command, env, **_: started.append(command) or _exits_with(env, 0, command))
+                        lambda command, env, **_: started.append(command) or scoop_exits_with(env, 0, command))
     hosts = tmp_path / "hosts.txt"
     hosts.write_text("127.0.0.1 3\n")
     data = str(REPO / "data" / "4x4.txt")
@@ -469,13 +469,3 @@ def test_counts_have_their_plurals():
     assert "1 valid puzzle, 0 errors" in one.output
     single = run("check", "-", input="1" + "." * 80 + "\n")
     assert ", 1 given (1 %)" in single.output
-
-
-def _exits_with(env: dict, code: int, command: list) -> subprocess.CompletedProcess:
-    """What the command run under SCOOP leaves behind: its exit code in the file the launch names
-    (SCOOP's launcher itself exits 0), and a finished launch to wait for."""
-    with open(env["DEAP_SUDOKU_EXIT_FILE"], "w") as handle:
-        handle.write(f"{code}\n")
-    launched = subprocess.CompletedProcess(command, 0)
-    launched.wait = lambda: 0
-    return launched

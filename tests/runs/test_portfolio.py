@@ -13,7 +13,7 @@ from deap_sudoku.exact import verify
 from deap_sudoku.runs.interrupt import INTERRUPTED
 from deap_sudoku.runs.portfolio import _chain, chains
 from deap_sudoku.runs.task import Task, run_task
-from tests.conftest import FORUM_HARDEST, unsolvable
+from tests.conftest import FORUM_HARDEST, scoop_exits_with, unsolvable
 
 
 def test_chains_are_seeded_one_apart_so_one_worker_is_the_serial_run():
@@ -55,7 +55,7 @@ def test_solve_workers_starts_scoop_keeping_the_number_of_chains_and_dropping_th
     from deap_sudoku.cli import common, main
     started = []
     monkeypatch.setattr(common.subprocess, "Popen",
-                        lambda command, env, **_: started.append(command) or _exits_with(env, 0, command))
+                        lambda command, env, **_: started.append(command) or scoop_exits_with(env, 0, command))
     hosts = tmp_path / "hosts.txt"
     hosts.write_text("127.0.0.1 3\n")
     path = tmp_path / "hard.txt"
@@ -71,13 +71,3 @@ def test_solve_workers_starts_scoop_keeping_the_number_of_chains_and_dropping_th
     for refused in (["--checkpoint", str(tmp_path / "c.ckpt")], ["--progress"], ["-a", "backtracking"]):
         assert CliRunner().invoke(main, ["solve", str(path), "--workers", "2", *refused]).exit_code == 2
     assert len(started) == 1  # refused before anything started
-
-
-def _exits_with(env: dict, code: int, command: list) -> subprocess.CompletedProcess:
-    """What the command run under SCOOP leaves behind: its exit code in the file the launch names
-    (SCOOP's launcher itself exits 0), and a finished launch to wait for."""
-    with open(env["DEAP_SUDOKU_EXIT_FILE"], "w") as handle:
-        handle.write(f"{code}\n")
-    launched = subprocess.CompletedProcess(command, 0)
-    launched.wait = lambda: 0
-    return launched
