@@ -167,16 +167,30 @@ def options_for(algorithm: str, options: dict) -> dict:
 
 
 MAX_POPULATION_BYTES = 4 << 30
-PEAK_BYTES_PER_CELL = 40  # measured: a 36x36 block GA of 1000 peaks 49 MiB above the bare import
+POPULATION_BYTES = ((16, 2190), (81, 2463), (256, 2921), (625, 4089), (1296, 6181))
+"""(cells, bytes): what one individual costs a GA run (its grid, fitness and offspring), the most of
+any GA at each size, traced by ``python benchmarks/population_memory.py``."""
+ALLOCATOR_MARGIN = 1.25
+
+
+def population_bytes(cells: int) -> float:
+    """Bytes a GA run allocates per individual on a grid of ``cells`` cells: :data:`POPULATION_BYTES`
+    with a quarter more for the allocator, linear between the measured sizes and along the last
+    slope beyond them."""
+    points = POPULATION_BYTES
+    (low, low_cost), (high, high_cost) = next(
+        ((a, b) for a, b in zip(points, points[1:]) if cells <= b[0]), points[-2:])
+    cost = low_cost + (high_cost - low_cost) * max(cells - low, 0) / (high - low)
+    return ALLOCATOR_MARGIN * cost
 
 
 def refuse_huge_population(population: int | None, puzzles: Iterable[Puzzle]) -> None:
     """Refuse, before allocating anything, a population whose run would need more than 4 GiB
-    (grids, offspring and the batched fitness's temporaries: ``PEAK_BYTES_PER_CELL`` per cell)."""
+    (:func:`population_bytes` per individual)."""
     if population is None:
         return
     cells = max(p.shape.cells for p in puzzles)
-    needed = population * cells * PEAK_BYTES_PER_CELL
+    needed = population * population_bytes(cells)
     if needed > MAX_POPULATION_BYTES:
         raise InputError(f"--population {population} of {cells}-cell grids needs about {needed / 2**30:.0f} GiB; "
                          f"the limit is {MAX_POPULATION_BYTES >> 30} GiB")

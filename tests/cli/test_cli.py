@@ -1,3 +1,4 @@
+import math
 import re
 import signal
 import subprocess
@@ -10,6 +11,7 @@ from click.testing import CliRunner
 from deap_sudoku import Puzzle, loads, read
 from deap_sudoku.cli import main
 from deap_sudoku.exact import solve as solve_exactly, verify
+from deap_sudoku.runs import registry
 
 from tests.conftest import REPO
 
@@ -98,8 +100,36 @@ def test_checkpoint_misuse_and_other_runs_files_are_refused_with_exit_2(tmp_path
 
 def test_a_population_that_cannot_fit_in_memory_is_refused_before_anything_runs():
     result = run("solve", str(REPO / "data" / "25x25.txt"), "-a", "block-ga", "--population", "1000000")
-    assert result.exit_code == 2 and "needs about 23 GiB; the limit is 4 GiB" in result.output
+    assert result.exit_code == 2 and "needs about 5 GiB; the limit is 4 GiB" in result.output
     assert run("bench", str(REPO / "data" / "25x25.txt"), "--population", "1000000").exit_code == 2
+
+
+@pytest.mark.parametrize("algorithm, name", [("cell-ga", "4x4"), ("block-ga", "9x9"), ("row-ga", "16x16")])
+def test_the_population_guard_counts_what_a_run_allocates(algorithm, name, monkeypatch):
+    """The guard once charged 40 bytes a cell for every size, less than a 4x4 run allocates (issue 16,
+    point 10).  One more individual's cost, traced as benchmarks/population_memory.py does over
+    populations of several fitness batches (made small here to keep the test fast), must lie between
+    the guard's figure and half of it."""
+    import tracemalloc
+    from deap_sudoku.algorithms import Stop
+    from deap_sudoku.cli.common import population_bytes
+    from deap_sudoku.runs import recipes
+    from deap_sudoku.tools import fitness
+    monkeypatch.setattr(fitness, "BATCH_CELLS", 1 << 12)
+    monkeypatch.setattr(recipes, "Stop", lambda **criteria: Stop(**{**criteria, "solved": math.nan,
+                                                                    "stagnation": False}))  # no early end
+    puzzle = read(REPO / "data" / f"{name}.txt")[0]
+    population = 4 * max(1, fitness.BATCH_CELLS // puzzle.shape.cells)
+    record = registry.algorithm(algorithm)
+    peaks = {}
+    for size in (population, 2 * population) * 2:  # the first pair may still load what a path needs
+        tracemalloc.start()
+        before = tracemalloc.get_traced_memory()[0]
+        record.run(puzzle, seed=0, population=size, max_generations=2)
+        peaks[size] = tracemalloc.get_traced_memory()[1] - before
+        tracemalloc.stop()
+    measured = (peaks[2 * population] - peaks[population]) / population
+    assert measured <= population_bytes(puzzle.shape.cells) <= 2 * measured
 
 
 def test_bad_input_exits_2_with_a_located_message(tmp_path):

@@ -3,6 +3,7 @@ returns DEAP's tuples; every fitness is optimal exactly on solutions; batched ==
 
 import random
 from functools import lru_cache
+from unittest import mock
 
 import numpy as np
 import pytest
@@ -232,6 +233,8 @@ def test_fitness_matches_a_set_based_reference_and_batches_agree(case):
         one_by_one = [evaluate(ind, puzzle=puzzle) for ind in ones]
         batched = batch_map(_registered(evaluate, puzzle), ones)
         assert np.allclose(batched, one_by_one)
+        with mock.patch("deap_sudoku.tools.fitness.BATCH_CELLS", 4 * shape.cells):  # batches of 4 and 2
+            assert np.allclose(batch_map(_registered(evaluate, puzzle), ones), one_by_one)
 
 
 def _registered(evaluate, puzzle):
