@@ -241,7 +241,7 @@ def test_bundled_testdata_is_graded_as_named():
 # -- solve with every algorithm, check, convert, bench ------------------------------------
 
 @pytest.mark.parametrize("algorithm, options", [("memetic", ["--max-seconds", "30"]), ("block-ga", ["--population", "100"]), ("restart-ga", []),
-                                                ("row-ga", []), ("cell-ga", []), ("tabu", []),
+                                                ("row-ga", []), ("cell-ga", ["--max-generations", "200"]), ("tabu", []),
                                                 ("backtracking", []), ("propagation", []),
                                                 ("analyzer", [])])
 def test_solve_with_every_algorithm(algorithm, options, tmp_path):
