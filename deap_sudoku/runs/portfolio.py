@@ -33,23 +33,29 @@ def chains(task: Task, workers: int) -> list[Task]:
     return [replace(task, seed=task.seed + k) for k in range(workers)]
 
 
-def _chain(task: Task, stop_file: str) -> RunResult:
-    """One chain on a worker: run until solved, its budget, or the stop file, which a chain that
-    solves the puzzle writes itself (the root may be running a chain too, since SCOOP's root works
-    on futures while it waits).  ``run_task`` warms the kernels up off the chain's clock."""
-    result = run_task(task, requested=lambda: os.path.exists(stop_file))
+def _chain(task: Task, stop_file: str, stop_asked: Callable[[], bool] | None = None) -> RunResult:
+    """One chain: run until solved, its budget, or ``stop_asked`` (by default: the stop file exists),
+    and write the stop file when solved, so the other chains end without waiting for the root.
+    ``run_task`` warms the kernels up off the chain's clock."""
+    result = run_task(task, requested=stop_asked or (lambda: os.path.exists(stop_file)))
     if result.solved:
         open(stop_file, "w").close()
     return result
 
 
+POLL_SECONDS = 0.05
+"""How often the root, busy with its own chain or waiting for the others, looks at theirs."""
+
+
 def portfolio(task: Task, workers: int, *, requested: Callable[[], object] | None = None) -> RunResult:
-    """Run ``workers`` seeded chains of ``task`` on SCOOP workers (under ``python -m scoop``) and
-    return the first verified solution, or, when none solves it, the best chain's result.
+    """Run ``workers`` seeded chains of ``task``, the first in this process and the others on SCOOP
+    workers (under ``python -m scoop``), and return the first verified solution, or, when none solves
+    it, the best chain's result.
 
     The result's ``seconds`` is the portfolio's wall time from the first chain's start (the
     workers' kernels are warmed up before it), its ``seed`` the winning chain's.  ``requested``
-    (e.g. Ctrl-C) is asked whenever a chain ends; a true answer stops the others.
+    (e.g. Ctrl-C) is asked between generations of the first chain and then while waiting; a true
+    answer stops every chain.
     """
     from scoop import _types, futures
 
@@ -57,8 +63,6 @@ def portfolio(task: Task, workers: int, *, requested: Callable[[], object] | Non
     list(futures.map(warm_up, [t.algorithm for t in tasks], [t.puzzle for t in tasks]))  # off the clock
     folder = tempfile.mkdtemp(prefix="deap-sudoku-portfolio-")
     stop_file = os.path.join(folder, "stop")
-    start = time.perf_counter()
-    seconds = None
     # SCOOP's root, idle while it waits, asks the broker where its futures are and resends those the
     # broker has no report of yet; workers report every 25 s, so a chain running for longer than
     # that was started a second time (measured: a 25 s chain twice, and the other chain starved).
@@ -66,14 +70,30 @@ def portfolio(task: Task, workers: int, *, requested: Callable[[], object] | Non
     asking = _types.FutureQueue.askForPreviousFutures
     _types.FutureQueue.askForPreviousFutures = lambda queue: None
     try:
-        pending = {futures.submit(_chain, chain, stop_file) for chain in tasks}
-        finished: list[RunResult] = []
-        while pending:
-            done, pending = futures.wait(pending, return_when=futures.FIRST_COMPLETED)
-            finished += [future.result() for future in done]
+        start = time.perf_counter()
+        pending = {futures.submit(_chain, chain, stop_file) for chain in tasks[1:]}
+        polled = [start]
+
+        def stop_asked() -> bool:
+            if time.perf_counter() - polled[0] > POLL_SECONDS:
+                polled[0] = time.perf_counter()
+                _poll(pending)
+            return os.path.exists(stop_file) or (requested is not None and bool(requested()))
+
+        _poll(pending)  # every other chain leaves for a worker before this one starts
+        finished = [_chain(tasks[0], stop_file, stop_asked)]
+        seconds = None
+        while True:
             if seconds is None and (any(r.solved for r in finished) or (requested is not None and requested())):
                 seconds = time.perf_counter() - start
                 open(stop_file, "w").close()  # the others stop within a generation, freeing their workers
+            if not pending:
+                break
+            done = _poll(pending)
+            pending -= done
+            finished += [future.result() for future in done]
+            if not done:
+                time.sleep(POLL_SECONDS)
     finally:
         _types.FutureQueue.askForPreviousFutures = asking
         if os.path.exists(stop_file):
@@ -81,7 +101,18 @@ def portfolio(task: Task, workers: int, *, requested: Callable[[], object] | Non
         os.rmdir(folder)
     seconds = seconds if seconds is not None else time.perf_counter() - start
     winners = [result for result in finished if result.solved]
-    return replace(winners[0] if winners else min(finished, key=_badness), seconds=seconds)
+    if winners:  # a chain that solved it as another's stop file appeared says "interrupted"
+        return replace(winners[0], seconds=seconds, note="solved")
+    return replace(min(finished, key=_badness), seconds=seconds)
+
+
+def _poll(pending: set) -> set:
+    """The futures of ``pending`` that have ended.  ``Future.done`` also sends a future held in this
+    process to SCOOP's broker and reads the broker's messages; the root never waits inside SCOOP,
+    where it would run chains itself.  (SCOOP keeps the last future submitted in the submitting
+    process, and its broker may answer an old request of the root with another: the root then ran
+    two chains one after the other while a worker idled, 5 of 10 trials of 2 chains on 2 workers.)"""
+    return {future for future in pending if future.done()}
 
 
 def _badness(result: RunResult) -> float:

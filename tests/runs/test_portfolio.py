@@ -49,6 +49,59 @@ def test_solve_workers_returns_the_first_verified_solution_of_every_puzzle(tmp_p
     assert all(verify(solution, Puzzle.parse(FORUM_HARDEST)) for solution in read(out))
 
 
+# Every chain first takes a second of generations and logs where and when it ran: sitecustomize is imported by
+# every Python process started with its folder on PYTHONPATH, SCOOP's workers included.
+LOG_CHAINS = """
+import os
+log = os.environ.get("DEAP_SUDOKU_TEST_CHAIN_LOG")
+if log:
+    import time
+    import deap_sudoku.runs.task as runs_task
+    _run = runs_task.run_task
+
+    def run_task(task, **options):
+        started = time.time()
+        for _ in range(20):  # a second of generations, asking between them whether to stop
+            time.sleep(0.05)
+            options["requested"]()
+        result = _run(task, **options)
+        with open(log, "a") as handle:
+            handle.write(f"{task.puzzle.cells.tobytes().hex()} {os.getpid()} {started} {time.time()}\\n")
+        return result
+
+    runs_task.run_task = run_task
+"""
+
+
+@pytest.mark.slow
+def test_the_chains_of_a_portfolio_run_at_once_in_different_processes(tmp_path):
+    """The root used to wait inside SCOOP, which ran futures there: in 5 of 10 trials both chains
+    ran one after the other in one process while the other worker idled.  Now the root runs the
+    first chain and sends the other to a worker: for each of eight puzzles, two processes at once.
+    (Two chains that solve it at once: the one that sees the other's stop file says "interrupted",
+    which solve took for a Ctrl-C until the portfolio reported a solved winner as solved.)"""
+    import os
+    givens = FORUM_HARDEST.replace(".", "0")
+    puzzles = [givens[:k] + "0" + givens[k + 1:] for k in range(81) if givens[k] != "0"][:8]  # eight others
+    path = tmp_path / "eight.txt"
+    path.write_text("\n".join(puzzles) + "\n")
+    (tmp_path / "sitecustomize.py").write_text(LOG_CHAINS)
+    log = tmp_path / "chains.log"
+    env = {**os.environ, "DEAP_SUDOKU_TEST_CHAIN_LOG": str(log),
+           "PYTHONPATH": os.pathsep.join(filter(None, [str(tmp_path), os.environ.get("PYTHONPATH")]))}
+    done = subprocess.run([sys.executable, "-m", "deap_sudoku", "solve", str(path), "--workers", "2",
+                           "--max-seconds", "20"], capture_output=True, text=True, timeout=300, env=env)
+    assert done.returncode == 0, done.stderr[-3000:]
+    records = [line.split() for line in log.read_text().splitlines()]
+    assert len(records) == 16, (log.read_text(), done.stderr[-3000:])
+    by_puzzle = {}
+    for puzzle, pid, started, ended in records:
+        by_puzzle.setdefault(puzzle, []).append((pid, float(started), float(ended)))
+    for runs in by_puzzle.values():
+        (first, start_1, end_1), (second, start_2, end_2) = runs
+        assert first != second and start_1 < end_2 and start_2 < end_1, runs
+
+
 def test_solve_workers_starts_scoop_keeping_the_number_of_chains_and_dropping_the_hosts(monkeypatch, tmp_path):
     from click.testing import CliRunner
 
