@@ -9,7 +9,7 @@ no run may end early (solved or stagnant), and
 the difference of the last two peaks over P is what one more individual costs (its
 grid, its fitness, its offspring and its share of the batched fitness).  The
 table sets the guard that refuses a --population too big for memory
-(``deap_sudoku.cli.common.population_bytes``), and the last columns check the
+(``deap_sudoku.cli.common.population_bytes``), and the last column checks the
 guard against the measurement: it must never be below it.
 """
 
@@ -77,8 +77,7 @@ def main() -> None:
     print("|---|" + "---:|" * (len(algorithms) + 1))
     ratios = []
     for side, row in measured.items():
-        guard = {name: population_bytes(side * side) for name in algorithms}
-        ratio = min(guard[name] / row[name] for name in algorithms)
+        ratio = population_bytes(side * side) / max(row.values())
         ratios.append(ratio)
         print(f"| {side}x{side} | " + " | ".join(f"{row[name] / 1024:.1f}" for name in algorithms)
               + f" | {ratio:.2f} |")
