@@ -26,7 +26,7 @@ from ..io import formats
 from ..runs.interrupt import exit_code, graceful
 from .bench import bench_command
 from .common import (InputError, Progress, PuzzleInput, check_format, check_outputs, input_options, parse_box,
-                     plural, reading, write_puzzles)
+                     plural, reading, write_puzzles, writing)
 from .solve import solve
 
 GRADED_ATTEMPTS = 10_000
@@ -255,12 +255,8 @@ def generate(ctx: click.Context, box: str, givens_text: str | None, difficulty: 
 
 
 def _writer(path: str, fmt: str, alphabet: str | None, force: bool) -> formats.PuzzleWriter:
-    try:
+    with writing(path):
         return formats.PuzzleWriter(path, format=fmt, alphabet=alphabet, overwrite=force)
-    except FileExistsError as exc:
-        raise InputError(f"{exc}; use --force to replace it") from None
-    except OSError as exc:
-        raise InputError(f"{path}: {exc.strerror or exc}") from None
 
 
 def _close(writers: dict[str, formats.PuzzleWriter]) -> None:

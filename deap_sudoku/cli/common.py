@@ -272,32 +272,38 @@ def check_format(option: str, fmt: str, alphabet: str | None, puzzle: Puzzle) ->
         raise click.UsageError(f"{option} {fmt}: {exc}") from None
 
 
+@contextlib.contextmanager
+def writing(path: str):
+    """Turn an output file that exists (without ``--force``) or cannot be written into a one-line
+    message and exit code 2; a failure of standard output (``-``) goes on to the command's guard."""
+    try:
+        yield
+    except FileExistsError as exc:
+        raise InputError(f"{exc}; use --force to replace it") from None
+    except OSError as exc:
+        if path == "-":
+            raise
+        raise InputError(f"{path}: {exc.strerror or exc}") from None
+
+
 def write_text(path: str, text: str, force: bool) -> None:
     """Write to a file atomically (never replacing one without ``force``), or to standard output for ``-``."""
     if path == "-":
         click.echo(text, nl=False)
         return
-    try:
+    with writing(path):
         write_atomic(path, text, overwrite=force)
-    except FileExistsError as exc:
-        raise InputError(f"{exc}; use --force to replace it") from None
-    except OSError as exc:
-        raise InputError(f"{path}: {exc.strerror or exc}") from None
 
 
 def write_puzzles(out: str, puzzles: Iterable[Puzzle], fmt: str, alphabet: str | None, force: bool) -> None:
     """Write ``puzzles`` as they come, atomically to a file (never replacing one without ``force``) or
-    to standard output for ``-``; check the format against every size first (:func:`check_format`)."""
-    try:
-        formats.write(out, puzzles, format=fmt, alphabet=alphabet, overwrite=force)
-    except ValueError as exc:
-        raise InputError(f"{out}: {exc}") from None
-    except FileExistsError as exc:
-        raise InputError(f"{exc}; use --force to replace it") from None
-    except OSError as exc:
-        if out == "-":
-            raise  # the command's guard says that standard output failed
-        raise InputError(f"{out}: {exc.strerror or exc}") from None
+    to standard output for ``-`` (the callers check the format against every size before any work,
+    :func:`check_format`)."""
+    with writing(out):
+        try:
+            formats.write(out, puzzles, format=fmt, alphabet=alphabet, overwrite=force)
+        except ValueError as exc:
+            raise InputError(f"{out}: {exc}") from None
 
 
 # -- progress and messages on standard error ---------------------------------------------------

@@ -28,7 +28,7 @@ def iter_scan(text: str, *, format: str | None = None, box: tuple[int, int] | No
               alphabet: str | None = None, source: str = "<string>") -> Iterator[tuple[int, Puzzle] | PuzzleError]:
     """Every good puzzle with the line it starts on, and every error, one at a time in file order:
     a text of millions of puzzles is read in memory a small multiple of the text (the line format
-    in batches of about 256 KiB of lines).  Reading stops after :data:`MAX_ERRORS` errors.
+    in batches of about 64 KiB of lines).  Reading stops after :data:`MAX_ERRORS` errors.
 
     :raises PuzzleError: for a ``box`` that is no Sudoku box shape.
     """
