@@ -101,9 +101,7 @@ def portfolio(task: Task, workers: int, *, requested: Callable[[], object] | Non
         os.rmdir(folder)
     seconds = seconds if seconds is not None else time.perf_counter() - start
     winners = [result for result in finished if result.solved]
-    if winners:  # a chain that solved it as another's stop file appeared says "interrupted"
-        return replace(winners[0], seconds=seconds, note="solved")
-    return replace(min(finished, key=_badness), seconds=seconds)
+    return replace(winners[0] if winners else min(finished, key=_badness), seconds=seconds)
 
 
 def _poll(pending: set) -> set:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..algorithms.generational import INTERRUPTED
 from ..exact import verify
 from ..grid.puzzle import Puzzle
 from ..propagation.choice import prefer_compiled
@@ -102,10 +103,14 @@ def run_task(task: Task, *, requested: Callable[[], object] | None = None,
     outcome = record.run(task.puzzle, seed=task.seed, **extras, **task.options)
     seconds = time.perf_counter() - start
     puzzle = task.puzzle
+    solved = bool(verify(outcome.grid, puzzle))
+    # A stop asked for in the generation that solved it (a Ctrl-C, another chain's stop file) does
+    # not make the run "interrupted": it is solved.
+    note = "solved" if solved and outcome.note == INTERRUPTED else outcome.note
     return RunResult(task.algorithm, task.dataset, task.index, task.seed, puzzle.num_givens / puzzle.shape.cells,
-                     bool(verify(outcome.grid, puzzle)), float(outcome.fitness), outcome.generations, outcome.steps,
+                     solved, float(outcome.fitness), outcome.generations, outcome.steps,
                      outcome.evaluations, seconds, [int(v) for v in np.asarray(outcome.grid).tolist()],
-                     outcome.note, outcome.objective, outcome.trace)
+                     note, outcome.objective, outcome.trace)
 
 
 def run_all(tasks: Iterable[Task], *, parallel: bool = False, window: int = 256) -> Iterator[RunResult]:

@@ -6,10 +6,11 @@ import subprocess
 import sys
 import time
 
+import numpy as np
 import pytest
 
 from deap_sudoku import Puzzle, read
-from deap_sudoku.exact import verify
+from deap_sudoku.exact import solve as solve_exactly, verify
 from deap_sudoku.runs.interrupt import INTERRUPTED
 from deap_sudoku.runs.portfolio import _chain, chains
 from deap_sudoku.runs.task import Task, run_task
@@ -34,6 +35,17 @@ def test_a_chain_stops_within_a_generation_once_the_stop_file_exists(tmp_path):
     assert time.perf_counter() - start < 5 and result.note == INTERRUPTED and not result.solved
     stop_file.unlink()
     assert run_task(Task("memetic", unsolvable(), options={"max_generations": 3})).note != INTERRUPTED
+
+
+@pytest.mark.parametrize("name", ["memetic", "block-ga"])
+def test_a_run_that_solves_as_a_stop_is_asked_is_solved_not_interrupted(name):
+    """Two chains that solve at once: the one that sees the other's stop file said "interrupted",
+    and solve took that for a Ctrl-C and stopped its file."""
+    solution = solve_exactly(Puzzle.parse(FORUM_HARDEST))
+    cells = np.array(solution.cells)
+    cells[:3] = 0  # solved as the first population is made, before the first ask
+    result = run_task(Task(name, Puzzle(cells.tolist())), requested=lambda: True)
+    assert result.solved and result.note == "solved"
 
 
 @pytest.mark.slow
@@ -77,9 +89,7 @@ if log:
 def test_the_chains_of_a_portfolio_run_at_once_in_different_processes(tmp_path):
     """The root used to wait inside SCOOP, which ran futures there: in 5 of 10 trials both chains
     ran one after the other in one process while the other worker idled.  Now the root runs the
-    first chain and sends the other to a worker: for each of eight puzzles, two processes at once.
-    (Two chains that solve it at once: the one that sees the other's stop file says "interrupted",
-    which solve took for a Ctrl-C until the portfolio reported a solved winner as solved.)"""
+    first chain and sends the other to a worker: for each of eight puzzles, two processes at once."""
     import os
     givens = FORUM_HARDEST.replace(".", "0")
     puzzles = [givens[:k] + "0" + givens[k + 1:] for k in range(81) if givens[k] != "0"][:8]  # eight others
