@@ -1,5 +1,6 @@
 """The propagation kernel: the Python reference and its compiled twin agree exactly, and the rules hold."""
 
+import functools
 import random
 
 import numpy as np
@@ -47,12 +48,18 @@ def test_compiled_twin_equals_the_reference(state, hidden, locked):
         assert compiled.tolist() == reference
 
 
+@functools.lru_cache(maxsize=None)
+def _line_box_segments(shape: Shape) -> list[tuple[list[int], list[int], list[int]]]:
+    """Every (segment, line, box) where a line crosses a box, from the shape's own rows, columns and boxes."""
+    return [(sorted(set(line) & set(box)), line, box) for line in shape.units[:2 * shape.n].tolist()
+            for box in shape.boxes.tolist() if set(line) & set(box)]
+
+
 def _naive_fixed_point(shape: Shape, cands: list[int]) -> list[int] | None:
     """The three rules as written, one value at a time, to a fixed point (``None``: a contradiction).
     Box-line reduction here looks at every cell of a segment, decided ones included."""
     cands, t = list(cands), tables(shape)
-    segments = [(seg, line, box) for seg in t.segments for line in shape.units[:2 * shape.n].tolist()
-                for box in shape.boxes.tolist() if set(seg) == set(line) & set(box)]
+    segments = _line_box_segments(shape)
     while True:
         before = list(cands)
         for c, m in enumerate(cands):
