@@ -88,8 +88,8 @@ def _naive_fixed_point(shape: Shape, cands: list[int]) -> list[int] | None:
 @settings(max_examples=40, deadline=None)
 @given(states())
 def test_box_line_reduction_reaches_the_rules_fixed_point(state):
-    """The kernels skip decided cells when they look for confined values (their values have left
-    every peer already); the fixed point must be the one of the rules applied as written."""
+    """The kernel's box-line pass (segment unions, each segment against its line's and box's others)
+    must reach the fixed point of the rules applied as written, one value at a time."""
     shape, cands, _ = state
     naive = _naive_fixed_point(shape, cands)
     reference = list(cands)
