@@ -32,9 +32,9 @@ from deap_sudoku.runs.recipes import memetic
 from deap_sudoku.tools.fitness import eval_collisions
 
 
-def kept_together(puzzle: Puzzle, values: np.ndarray, cells: list[int]) -> list[int]:
+def kept_together(repair: PropagationRepair, values: np.ndarray, cells: list[int]) -> list[int]:
     """The ``cells`` that propagation accepts one after the other, each fixed to its value."""
-    repair, rules = PropagationRepair(puzzle, compiled=False), tables(puzzle.shape)
+    rules = tables(repair.puzzle.shape)
     cands, kept = repair.candidates(), []
     for c in cells:
         bit = 1 << (int(values[c]) - 1)
@@ -87,7 +87,7 @@ def main() -> None:
                "clash_free": len(free), "orders": []}
         if collisions:
             for seed in range(args.orders):
-                kept = kept_together(puzzle, values, random.Random(seed).sample(free, len(free)))
+                kept = kept_together(repair, values, random.Random(seed).sample(free, len(free)))
                 answer, nodes, seconds = extends(puzzle, values, kept, args.max_nodes)
                 row["orders"].append({"kept": len(kept), "answer": answer, "nodes": nodes, "seconds": seconds})
         rows.append(row)
