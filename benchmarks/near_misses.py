@@ -85,13 +85,12 @@ def main() -> None:
         free = [c for c in open_cells if c not in clash]
         row = {"instance": index, "control": control, "collisions": collisions, "open": len(open_cells),
                "clash_free": len(free), "orders": []}
-        if collisions:
-            for seed in range(args.orders):
-                kept = kept_together(repair, values, random.Random(seed).sample(free, len(free)))
-                answer, nodes, seconds = extends(puzzle, values, kept, args.max_nodes)
-                row["orders"].append({"kept": len(kept), "answer": answer, "nodes": nodes, "seconds": seconds})
+        for seed in range(args.orders):  # a solved run became its control, so there are always collisions
+            kept = kept_together(repair, values, random.Random(seed).sample(free, len(free)))
+            answer, nodes, seconds = extends(puzzle, values, kept, args.max_nodes)
+            row["orders"].append({"kept": len(kept), "answer": answer, "nodes": nodes, "seconds": seconds})
         rows.append(row)
-        kept = ", ".join(str(o["kept"]) for o in row["orders"]) or "-"
+        kept = ", ".join(str(o["kept"]) for o in row["orders"])
         answers = ", ".join(f"{o['answer']} ({o['nodes']} nodes)" for o in row["orders"])
         name = f"{index} (control)" if control else index
         print(f"| {name} | {collisions} | {len(open_cells)} | {len(free)} | {kept} | {answers} |", flush=True)
