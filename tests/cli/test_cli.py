@@ -13,7 +13,7 @@ from deap_sudoku.cli import main
 from deap_sudoku.exact import solve as solve_exactly, verify
 from deap_sudoku.runs import registry
 
-from tests.conftest import REPO
+from tests.conftest import REPO, sitecustomize_env
 
 EASY = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
 
@@ -401,9 +401,7 @@ def test_bench_under_scoop_gives_the_serial_results(fault, tmp_path):
     parallel = tmp_path / "scoop.json"
     env = dict(os.environ)
     if fault:
-        (tmp_path / "sitecustomize.py").write_text(KILL_ONE_WORKER)
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(tmp_path), env.get("PYTHONPATH")]))
-        env["DEAP_SUDOKU_TEST_KILL_MARKER"] = str(tmp_path / "killed")
+        env = sitecustomize_env(tmp_path, KILL_ONE_WORKER, DEAP_SUDOKU_TEST_KILL_MARKER=str(tmp_path / "killed"))
     completed = subprocess.run([sys.executable, "-m", "deap_sudoku", *arguments, "--workers", "2",
                                 "--hosts", "127.0.0.1", "--json", str(parallel)],
                                capture_output=True, text=True, timeout=300, cwd=tmp_path, env=env)

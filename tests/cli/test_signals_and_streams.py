@@ -19,7 +19,7 @@ from deap_sudoku import read
 from deap_sudoku.cli import main, solve as solve_module
 from deap_sudoku.runs import interrupt
 
-from tests.conftest import REPO
+from tests.conftest import REPO, sitecustomize_env
 
 NINE = str(REPO / "data" / "9x9.txt")
 SLOW_GENERATE = ["generate", "--box", "5x5", "--count", "50", "--givens", "40%"]
@@ -205,9 +205,7 @@ def test_ctrl_c_under_scoop_keeps_the_finished_runs(tmp_path):
     saves and exits like the serial path; no SCOOP process outlives the command."""
     out = tmp_path / "partial.json"
     data = REPO / "data" / "testdata"
-    (tmp_path / "sitecustomize.py").write_text(SLOW_SAVES)
-    env = {**os.environ, "DEAP_SUDOKU_TEST_SLOW_SAVES": "1",
-           "PYTHONPATH": os.pathsep.join(filter(None, [str(tmp_path), os.environ.get("PYTHONPATH")]))}
+    env = sitecustomize_env(tmp_path, SLOW_SAVES, DEAP_SUDOKU_TEST_SLOW_SAVES="1")
     process = subprocess.Popen(_command("bench", str(data / "easy.txt"), str(data / "expert.txt"), "-a", "tabu-swap",
                                         "--runs", "3", "--max-seconds", "2", "--workers", "2", "--json", str(out),
                                         "-q"),

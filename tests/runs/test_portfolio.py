@@ -14,7 +14,7 @@ from deap_sudoku.exact import solve as solve_exactly, verify
 from deap_sudoku.runs.interrupt import INTERRUPTED
 from deap_sudoku.runs.portfolio import _chain, chains
 from deap_sudoku.runs.task import Task, run_task
-from tests.conftest import FORUM_HARDEST, scoop_exits_with, unsolvable
+from tests.conftest import FORUM_HARDEST, scoop_exits_with, sitecustomize_env, unsolvable
 
 
 def test_chains_are_seeded_one_apart_so_one_worker_is_the_serial_run():
@@ -90,15 +90,12 @@ def test_the_chains_of_a_portfolio_run_at_once_in_different_processes(tmp_path):
     """The root used to wait inside SCOOP, which ran futures there: in 5 of 10 trials both chains
     ran one after the other in one process while the other worker idled.  Now the root runs the
     first chain and sends the other to a worker: for each of eight puzzles, two processes at once."""
-    import os
     givens = FORUM_HARDEST.replace(".", "0")
     puzzles = [givens[:k] + "0" + givens[k + 1:] for k in range(81) if givens[k] != "0"][:8]  # eight others
     path = tmp_path / "eight.txt"
     path.write_text("\n".join(puzzles) + "\n")
-    (tmp_path / "sitecustomize.py").write_text(LOG_CHAINS)
     log = tmp_path / "chains.log"
-    env = {**os.environ, "DEAP_SUDOKU_TEST_CHAIN_LOG": str(log),
-           "PYTHONPATH": os.pathsep.join(filter(None, [str(tmp_path), os.environ.get("PYTHONPATH")]))}
+    env = sitecustomize_env(tmp_path, LOG_CHAINS, DEAP_SUDOKU_TEST_CHAIN_LOG=str(log))
     done = subprocess.run([sys.executable, "-m", "deap_sudoku", "solve", str(path), "--workers", "2",
                            "--max-seconds", "20"], capture_output=True, text=True, timeout=300, env=env)
     assert done.returncode == 0, done.stderr[-3000:]
