@@ -56,7 +56,7 @@ def encode(puzzle) -> tuple[list[int], list[list[int]], dict[int, tuple[int, int
     for unit in t.units:
         for v in range(1, puzzle.n + 1):
             places = [var[c, v] for c in unit if (c, v) in var]
-            if places and not any(cands[c] == 1 << (v - 1) for c in unit):
+            if places:  # a value decided in the unit is gone from its open cells: no places left
                 exactly_one(places)
     return cands, clauses, {i: key for key, i in var.items()}
 
