@@ -83,9 +83,12 @@ class PropagationRepair:
         shape = self.puzzle.shape
         values = shape.check_grid(values, "values").astype(np.int64)
         keep = _cell_indices(keep, shape.cells)
-        _generator(rng)
-        if isinstance(noise, bool) or not isinstance(noise, (int, float)) or not 0 <= noise <= 1:
-            raise ValueError(f"noise must be a probability 0..1, not {noise!r}")
+        return self._rebuild(values, keep, _generator(rng), _probability(noise))
+
+    def _rebuild(self, values: np.ndarray, keep: np.ndarray, rng: np.random.Generator,
+                 noise: float) -> tuple[np.ndarray, int]:
+        """:meth:`rebuild` of arguments already checked (int64 values and cells): the operators' hot path."""
+        shape = self.puzzle.shape
         draws = Draws.new(rng, self._open_array, shape.cells, shape.n, noise)
         if self._compiled():
             grid, failed = rebuild_compiled(self._root_array, values, keep, draws, shape, self.locked_candidates)
@@ -104,8 +107,12 @@ class PropagationRepair:
         """``values`` with every box made a permutation: a box's repeated or empty cells take its
         missing values in random order.  Of two equal cells the fixed one (a given, or forced by
         propagation) keeps its value, else the earlier one."""
-        out = self.puzzle.shape.check_grid(values, "values").astype(np.int64)
-        keys = _generator(rng).random(self._box_order.shape)
+        return self._as_block_permutation(self.puzzle.shape.check_grid(values, "values").astype(np.int64),
+                                          _generator(rng))
+
+    def _as_block_permutation(self, out: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """:meth:`as_block_permutation` in place on an int64 grid already checked."""
+        keys = rng.random(self._box_order.shape)
         if self._compiled():
             fill_boxes(out, self._box_order, keys)
         else:
@@ -115,8 +122,11 @@ class PropagationRepair:
 
     def clashing(self, values: np.ndarray) -> np.ndarray:
         """Cells sharing their value with another cell of their row or column, in increasing order."""
+        return self._clashing(self.puzzle.shape.check_grid(values, "values"))
+
+    def _clashing(self, values: np.ndarray) -> np.ndarray:
         lines = self._lines
-        grid = self.puzzle.shape.check_grid(values, "values")[lines]  # (2n, n)
+        grid = values[lines]  # (2n, n)
         same = grid[:, :, None] == grid[:, None, :]
         clash = same.sum(axis=2) > 1
         cells = np.zeros(self.puzzle.shape.cells, dtype=bool)
@@ -125,11 +135,14 @@ class PropagationRepair:
 
     def destroy(self, values: np.ndarray, rng: np.random.Generator, share: float = 0.5) -> np.ndarray:
         """Cells to keep: all open cells except the clashing ones and ``share`` of each one's peers."""
-        clash = self.clashing(values)
+        return self._destroy(self.puzzle.shape.check_grid(values, "values"), _generator(rng), share)
+
+    def _destroy(self, values: np.ndarray, rng: np.random.Generator, share: float) -> np.ndarray:
+        clash = self._clashing(values)
         drop = np.zeros(self.puzzle.shape.cells, dtype=bool)
         drop[clash] = True
         peers = self._peers[clash]
-        drop[peers[_generator(rng).random(peers.shape) < share]] = True
+        drop[peers[rng.random(peers.shape) < share]] = True
         return self._open_array[~drop[self._open_array]]
 
 
@@ -153,6 +166,12 @@ def _generator(rng: object) -> np.random.Generator:
     return rng
 
 
+def _probability(noise: object) -> float:
+    if isinstance(noise, bool) or not isinstance(noise, (int, float)) or not 0 <= noise <= 1:
+        raise ValueError(f"noise must be a probability 0..1, not {noise!r}")
+    return noise
+
+
 def _numpy_rng(rng) -> np.random.Generator:
     return np.random.default_rng(rng.getrandbits(64))
 
@@ -163,12 +182,12 @@ def mut_repair(individual: Individual, *, repair: PropagationRepair, noise: floa
     """Rebuild ``individual`` keeping its clash-free cells (Lamarckian repair); a mutation by contract:
     changed in place, returned as a tuple, its fitness left for the algorithm to invalidate."""
     generator = _numpy_rng(rng or random)
-    values = np.asarray(individual)
+    values = repair.puzzle.shape.check_grid(individual, "mut_repair: individual").astype(np.int64)
     clash = np.zeros(values.size, dtype=bool)
-    clash[repair.clashing(values)] = True
+    clash[repair._clashing(values)] = True
     keep = repair._open_array[~clash[repair._open_array]]
-    rebuilt, _ = repair.rebuild(values, keep, generator, noise)
-    individual[:] = repair.as_block_permutation(rebuilt, generator)
+    rebuilt, _ = repair._rebuild(values, keep, generator, _probability(noise))
+    individual[:] = repair._as_block_permutation(rebuilt, generator)
     return (individual,)
 
 
@@ -177,7 +196,8 @@ def mut_destroy_repair(individual: Individual, *, repair: PropagationRepair, sha
                        noise: float = 0.0, rng: random.Random | None = None) -> tuple[Individual]:
     """Large-neighbourhood move: free the clashing cells and ``share`` of their peers, rebuild them."""
     generator = _numpy_rng(rng or random)
-    values = np.asarray(individual)
-    rebuilt, _ = repair.rebuild(values, repair.destroy(values, generator, share), generator, noise)
-    individual[:] = repair.as_block_permutation(rebuilt, generator)
+    values = repair.puzzle.shape.check_grid(individual, "mut_destroy_repair: individual").astype(np.int64)
+    keep = repair._destroy(values, generator, share)
+    rebuilt, _ = repair._rebuild(values, keep, generator, _probability(noise))
+    individual[:] = repair._as_block_permutation(rebuilt, generator)
     return (individual,)

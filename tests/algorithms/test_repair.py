@@ -6,6 +6,7 @@ import random
 from functools import lru_cache
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -19,6 +20,7 @@ from deap_sudoku.algorithms.repair_kernel import Draws, rebuild_compiled, rebuil
 from deap_sudoku.exact import verify
 from deap_sudoku.propagation import propagate
 
+_NINE = Puzzle(np.zeros(81, dtype=np.int8), box=(3, 3))
 BOXES = [(2, 2), (2, 3), (3, 2), (3, 3), (3, 4), (4, 4)]
 
 
@@ -195,3 +197,14 @@ def test_a_memetic_run_is_the_same_whichever_kernel_runs_when(monkeypatch):
     assert len(calls) > 6
     assert ([ind.tolist() for ind in population], logbook.select("min")) == runs[True] == runs[False]
     assert choice.prefer_compiled(82, 9) and not choice.prefer_compiled(64 * 64, 64)
+
+
+@pytest.mark.parametrize("move", [mut_repair, mut_destroy_repair])
+@pytest.mark.parametrize("compiled", [False, True])
+@pytest.mark.parametrize("values, message", [([1] * 80, r"shape \(80,\)"), ([10] + [1] * 80, "holds 10"),
+                                             ([-1] + [1] * 80, "holds -1")])
+def test_repair_moves_refuse_what_would_read_past_their_tables(move, compiled, values, message):
+    """The moves check the individual once, then run the kernel unchecked: the one check must hold."""
+    repair = PropagationRepair(_NINE, compiled=compiled)
+    with pytest.raises(ValueError, match=f"{move.__name__}: individual .*{message}"):
+        move(np.array(values, dtype=np.int8), repair=repair, rng=random.Random(0))
