@@ -154,9 +154,8 @@ def _search_compiled(puzzle: Puzzle, limit: int, budget: _Budget, hidden: bool, 
     from .search_compiled import EXHAUSTED, FOUND, depth_first
 
     propagator = Propagator(puzzle.shape, hidden=hidden, locked=locked)
-    cands, queue = initial_masks(puzzle)
-    root = np.array(cands, dtype=np.int64)
-    if not propagator.run(root, queue):
+    root, consistent = propagator.run_givens(puzzle.cells)
+    if not consistent:
         return SearchResult((), 1, True)
     levels = int(np.count_nonzero(np.bitwise_count(root) > 1)) + 1  # each level decides one more cell
     states = np.empty((levels, puzzle.shape.cells), dtype=np.int64)

@@ -34,9 +34,11 @@ def find_conflicts(shape: Shape, cells: np.ndarray) -> list[Conflict]:
     """Every value repeated inside a unit (empty cells ignored), in unit order."""
     conflicts = []
     unit_values = cells[shape.units]
-    # A quick vectorised test first: most grids have no conflict at all.
-    counts = np.zeros((len(shape.units), max(shape.n, int(cells.max(initial=0))) + 1), dtype=np.int32)
-    np.add.at(counts, (np.repeat(np.arange(len(shape.units)), shape.n), unit_values.ravel()), 1)
+    # A quick vectorised count first: most grids have no conflict at all.  (bincount, not np.add.at:
+    # a tenth of the time, and a solver's answer passes through here on its way out.)
+    units, width = len(shape.units), max(shape.n, int(cells.max(initial=0))) + 1
+    slots = (np.arange(units) * width)[:, None] + unit_values
+    counts = np.bincount(slots.ravel(), minlength=units * width).reshape(units, width)
     counts[:, 0] = 0
     for unit, value in zip(*np.nonzero(counts > 1)):
         where = shape.units[unit][unit_values[unit] == value]

@@ -17,7 +17,7 @@ import numpy as np
 from ..grid.shape import Shape
 from .tables import arrays
 
-__all__ = ["Propagator", "propagate_arrays", "propagate_nb", "eliminate", "mark_units", "popcount"]
+__all__ = ["Propagator", "propagate_arrays", "propagate_nb", "given_masks", "eliminate", "mark_units", "popcount"]
 
 
 @numba.njit(cache=True)
@@ -132,6 +132,39 @@ def propagate_nb(cands, stack, top, dirty, scanning, unions, full, peers, units,
             return True
 
 
+@numba.njit(cache=True)
+def given_masks(values, cands, stack, units, cell_units, full):
+    """Candidate bitmasks of a puzzle's ``values`` (0: empty) with every given's value already
+    removed from its units' empty cells, one pass per unit rather than one per given and peer; the
+    cells this leaves decided go on ``stack``.  Returns the stack top, or -1 when a cell is left
+    without candidates.  Propagating on from here reaches :func:`propagate_nb`'s fixed point from
+    the givens: the same eliminations, made in another order, and a fixed point does not depend on it.
+    """
+    n = units.shape[1]
+    taken = np.zeros(units.shape[0], dtype=np.int64)
+    for u in range(units.shape[0]):
+        acc = 0
+        for i in range(n):
+            v = values[units[u, i]]
+            if v:
+                acc |= np.int64(1) << (v - 1)
+        taken[u] = acc
+    top = 0
+    for c in range(values.shape[0]):
+        v = values[c]
+        if v:
+            cands[c] = np.int64(1) << (v - 1)
+            continue
+        m = full & ~(taken[cell_units[c, 0]] | taken[cell_units[c, 1]] | taken[cell_units[c, 2]])
+        if m == 0:
+            return -1
+        cands[c] = m
+        if (m & (m - 1)) == 0:
+            stack[top] = c
+            top += 1
+    return top
+
+
 class Propagator:
     """The compiled kernel for one shape and rule set, its tables and scratch space set up once, for
     callers that propagate again and again (exact search propagates at every node)."""
@@ -140,7 +173,7 @@ class Propagator:
         t = arrays(shape)
         self._n = shape.n
         self._tables = (t.full, *t.kernel_args(), hidden, locked)
-        self._cell_units = t.cell_units
+        self._units, self._cell_units, self._full = t.units, t.cell_units, t.full
         self._stack = np.empty(2 * shape.cells + 1, dtype=np.int64)
         self._dirty = np.zeros(t.units.shape[0], dtype=np.bool_)
         self._scanning = np.zeros_like(self._dirty)
@@ -172,6 +205,21 @@ class Propagator:
             raise TypeError(f"cands must be a writeable, contiguous int64 array of {cells} bitmasks")
         if cands.min() < 0 or cands.max() >= 1 << self._n:
             raise ValueError(f"cands holds bits beyond the {self._n} values of the grid")
+
+    def run_givens(self, values: np.ndarray) -> tuple[np.ndarray, bool]:
+        """The candidate bitmasks of a puzzle's cell ``values`` (0: empty) propagated to a fixed
+        point, and False on a contradiction: what :meth:`run` gives on the givens' masks with the
+        givens queued, in a fraction of the time (an exact search's root)."""
+        values = np.asarray(values)
+        if values.shape != (self._n * self._n,) or not np.issubdtype(values.dtype, np.integer) \
+                or values.size and (values.min() < 0 or values.max() > self._n):
+            raise ValueError(f"values must be {self._n * self._n} whole numbers 0..{self._n}")
+        cands = np.empty(values.shape[0], dtype=np.int64)
+        top = given_masks(values.astype(np.int64), cands, self._stack, self._units, self._cell_units, self._full)
+        if top < 0:
+            return cands, False
+        self._dirty[:] = True
+        return cands, self._propagate(cands, top)
 
     def run_cell(self, cands: np.ndarray, cell: int) -> bool:
         """Propagate the one cell just decided (a search node): only its units are scanned."""

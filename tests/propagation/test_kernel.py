@@ -8,10 +8,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from deap_sudoku import Puzzle, Shape
+from deap_sudoku import Puzzle, Shape, find_conflicts
 from deap_sudoku.exact import random_solution
 from deap_sudoku.propagation import (arrays, initial_masks, mask_sets, propagate, propagate_arrays, propagate_masks,
                                      tables)
+from deap_sudoku.propagation.compiled import Propagator
 
 from tests.conftest import SHAPES
 
@@ -150,3 +151,34 @@ def test_the_analyzer_reaches_the_naked_singles_fixed_point(box, seed, keep):
     puzzle = Puzzle(cells, box=shape)
     result, naked = analyze(puzzle), propagate(puzzle, hidden_singles=False)
     assert not result.contradiction and np.array_equal(result.values, naked.values)
+
+
+@st.composite
+def puzzles(draw):
+    """A partly emptied solution with a few empty cells then given random values where the grid
+    allows them (such puzzles often have no solution)."""
+    box = draw(st.sampled_from(SHAPES))
+    rng = random.Random(draw(st.integers(0, 2**32 - 1)))
+    shape = Shape(*box)
+    keep = draw(st.floats(0.1, 0.8))
+    cells = np.where(np.array([rng.random() < keep for _ in range(shape.cells)]), random_solution(shape, rng).cells, 0)
+    for cell in rng.sample(range(shape.cells), draw(st.integers(0, 6))):
+        if not cells[cell]:
+            trial = cells.copy()
+            trial[cell] = rng.randint(1, shape.n)
+            if not find_conflicts(shape, trial):
+                cells = trial
+    return Puzzle(cells, box=shape)
+
+
+@settings(max_examples=150, deadline=None)
+@given(puzzles(), st.booleans(), st.booleans())
+def test_the_roots_seeding_reaches_the_fixed_point_of_the_givens(puzzle, hidden, locked):
+    """``run_givens`` removes each given's value from its units at once and then propagates: the same
+    verdict and fixed point as queueing every given (what exact search's root did before)."""
+    reference, queue = initial_masks(puzzle)
+    ok = propagate_masks(reference, queue, tables(puzzle.shape), hidden=hidden, locked=locked)
+    cands, consistent = Propagator(puzzle.shape, hidden=hidden, locked=locked).run_givens(puzzle.cells)
+    assert consistent == ok
+    if ok:
+        assert cands.tolist() == reference
