@@ -15,14 +15,13 @@ from ..propagation.compiled import mark_units, popcount, propagate_nb
 __all__ = ["rebuild", "fill_boxes"]
 
 @numba.njit(cache=True)
-def rebuild(root, values, keep, order, ranks, ignore, full, peers, units, cell_units, segments, segment_len,
-                line_segs, box_segs, line_rest, box_rest, locked):
+def rebuild(root, values, keep, order, ranks, ignore, full, peers, units, cell_units, geometry, locked):
     cells = root.shape[0]
     n = units.shape[1]
     stack = np.empty(2 * cells + 1, dtype=np.int64)
     dirty = np.zeros(units.shape[0], dtype=np.bool_)
     scanning = np.zeros(units.shape[0], dtype=np.bool_)
-    unions = np.empty(segments.shape[0], dtype=np.int64)
+    unions = np.empty(n * (geometry[0] + geometry[1]), dtype=np.int64)
     cands = root.copy()
     top = 0
     for c in keep:
@@ -33,7 +32,7 @@ def rebuild(root, values, keep, order, ranks, ignore, full, peers, units, cell_u
             top += 1
             mark_units(dirty, cell_units, c)
     if top > 0 and not propagate_nb(cands, stack, top, dirty, scanning, unions, full, peers, units, cell_units,
-                                     segments, segment_len, line_segs, box_segs, line_rest, box_rest, True, locked):
+                                     geometry, True, locked):
         cands[:] = root
     open_cells = order.copy()
     n_open = open_cells.shape[0]
@@ -83,8 +82,8 @@ def rebuild(root, values, keep, order, ranks, ignore, full, peers, units, cell_u
             dirty[:] = False
             mark_units(dirty, cell_units, best)
             stack[0] = best
-            if propagate_nb(trial, stack, 1, dirty, scanning, unions, full, peers, units, cell_units, segments,
-                             segment_len, line_segs, box_segs, line_rest, box_rest, True, locked):
+            if propagate_nb(trial, stack, 1, dirty, scanning, unions, full, peers, units, cell_units, geometry,
+                             True, locked):
                 cands, trial = trial, cands
                 placed = True
                 break

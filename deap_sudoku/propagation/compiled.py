@@ -50,10 +50,120 @@ def eliminate(cands, cell, mask, stack, top, dirty, cell_units):
 
 
 @numba.njit(cache=True)
-def propagate_nb(cands, stack, top, dirty, scanning, unions, full, peers, units, cell_units, segments,
-                 segment_len, line_segs, box_segs, line_rest, box_rest, hidden, locked):
+def _box_line(cands, unions, geometry, stack, top, dirty, cell_units):
+    """One box-line reduction pass over every line-box segment; returns the stack top (-1 on a
+    contradiction) and whether anything was eliminated.
+
+    ``unions`` (scratch) gets each segment's candidates: first row ``r``'s segment in box column
+    ``j`` at ``r * (n // w) + j``, then column ``c``'s in box row ``i`` at ``n * h + c * (n // h) + i``.
+    A value in a segment's union that no other segment of its line holds (not in the line's
+    "twice" mask) but another segment of its box does is removed from the rest of the box, and the
+    same with line and box swapped.  A pass applies every rule found on the unions of its start:
+    eliminations only shrink them, so each rule still holds.
+    """
+    h, w = geometry[0], geometry[1]
+    n = h * w
+    stacks, bands = n // w, n // h  # boxes across and down
+    for r in range(n):
+        for j in range(stacks):
+            acc = 0
+            for q in range(w):
+                acc |= cands[r * n + j * w + q]
+            unions[r * stacks + j] = acc
+    cols = n * stacks
+    unions[cols:cols + n * bands] = 0
+    for r in range(n):
+        i = r // h
+        for c in range(n):
+            unions[cols + c * bands + i] |= cands[r * n + c]
+    changed = False
+    for r in range(n):  # row segments: r, box column j
+        i = r // h
+        once = 0
+        twice = 0
+        for j in range(stacks):
+            m = unions[r * stacks + j]
+            twice |= once & m
+            once |= m
+        for j in range(stacks):
+            box_once = 0
+            box_twice = 0
+            for k in range(h):
+                m = unions[(i * h + k) * stacks + j]
+                box_twice |= box_once & m
+                box_once |= m
+            here = unions[r * stacks + j]
+            to_box = here & ~twice & box_twice    # the row's only segment with it: not elsewhere in the box
+            to_line = here & ~box_twice & twice   # the box's only segment with it: not elsewhere in the row
+            if to_box:
+                for k in range(h):
+                    rr = i * h + k
+                    if rr != r:
+                        for q in range(w):
+                            cell = rr * n + j * w + q
+                            if cands[cell] & to_box:
+                                top = eliminate(cands, cell, to_box, stack, top, dirty, cell_units)
+                                if top < 0:
+                                    return top, changed
+                                changed = True
+            if to_line:
+                for jj in range(stacks):
+                    if jj != j:
+                        for q in range(w):
+                            cell = r * n + jj * w + q
+                            if cands[cell] & to_line:
+                                top = eliminate(cands, cell, to_line, stack, top, dirty, cell_units)
+                                if top < 0:
+                                    return top, changed
+                                changed = True
+    for c in range(n):  # column segments: c, box row i
+        j = c // w
+        once = 0
+        twice = 0
+        for i in range(bands):
+            m = unions[cols + c * bands + i]
+            twice |= once & m
+            once |= m
+        for i in range(bands):
+            box_once = 0
+            box_twice = 0
+            for k in range(w):
+                m = unions[cols + (j * w + k) * bands + i]
+                box_twice |= box_once & m
+                box_once |= m
+            here = unions[cols + c * bands + i]
+            to_box = here & ~twice & box_twice
+            to_line = here & ~box_twice & twice
+            if to_box:
+                for k in range(w):
+                    cc = j * w + k
+                    if cc != c:
+                        for q in range(h):
+                            cell = (i * h + q) * n + cc
+                            if cands[cell] & to_box:
+                                top = eliminate(cands, cell, to_box, stack, top, dirty, cell_units)
+                                if top < 0:
+                                    return top, changed
+                                changed = True
+            if to_line:
+                for ii in range(bands):
+                    if ii != i:
+                        for q in range(h):
+                            cell = (ii * h + q) * n + c
+                            if cands[cell] & to_line:
+                                top = eliminate(cands, cell, to_line, stack, top, dirty, cell_units)
+                                if top < 0:
+                                    return top, changed
+                                changed = True
+    return top, changed
+
+
+@numba.njit(cache=True)
+def propagate_nb(cands, stack, top, dirty, scanning, unions, full, peers, units, cell_units, geometry, hidden, locked):
     """:func:`~deap_sudoku.propagation.kernel.propagate_masks` on arrays: ``stack[:top]`` is the queue,
-    ``dirty`` the units to scan (a bool per unit), ``scanning`` and ``unions`` scratch space."""
+    ``dirty`` the units to scan (a bool per unit), ``scanning`` and ``unions`` scratch space.  The
+    same rules and the same fixed point; the box-line pass (:func:`_box_line`) finds its segments
+    by arithmetic on ``geometry`` (box rows, box columns), not in the reference's order."""
     n = units.shape[1]
     while True:
         while top > 0:
@@ -98,36 +208,9 @@ def propagate_nb(cands, stack, top, dirty, scanning, unions, full, peers, units,
             continue
         if not locked:
             return True
-        for s in range(segments.shape[0]):
-            acc = 0
-            for i in range(segment_len[s]):
-                acc |= cands[segments[s, i]]
-            unions[s] = acc
-        changed = False
-        for s in range(segments.shape[0]):
-            in_line = 0
-            in_box = 0
-            for i in range(line_segs.shape[1]):
-                if line_segs[s, i] >= 0:
-                    in_line |= unions[line_segs[s, i]]
-            for i in range(box_segs.shape[1]):
-                if box_segs[s, i] >= 0:
-                    in_box |= unions[box_segs[s, i]]
-            for side in range(2):
-                if side == 0:
-                    confined = unions[s] & ~in_line & in_box
-                    rest = box_rest[s]
-                else:
-                    confined = unions[s] & ~in_box & in_line
-                    rest = line_rest[s]
-                if confined:
-                    for i in range(rest.shape[0]):
-                        c = rest[i]
-                        if c >= 0 and cands[c] & confined:
-                            top = eliminate(cands, c, confined, stack, top, dirty, cell_units)
-                            if top < 0:
-                                return False
-                            changed = True
+        top, changed = _box_line(cands, unions, geometry, stack, top, dirty, cell_units)
+        if top < 0:
+            return False
         if not changed:
             return True
 
@@ -177,7 +260,7 @@ class Propagator:
         self._stack = np.empty(2 * shape.cells + 1, dtype=np.int64)
         self._dirty = np.zeros(t.units.shape[0], dtype=np.bool_)
         self._scanning = np.zeros_like(self._dirty)
-        self._unions = np.empty(t.segments.shape[0], dtype=np.int64)
+        self._unions = np.empty(t.segments, dtype=np.int64)
 
     def run(self, cands: np.ndarray, queue, dirty: np.ndarray | None = None) -> bool:
         """Propagate the cells of ``queue`` through ``cands`` in place; ``dirty``: the units to scan
@@ -245,8 +328,8 @@ def propagate_arrays(cands: np.ndarray, queue, shape: Shape, *, hidden: bool = T
                      dirty: np.ndarray | None = None) -> bool:
     """Propagate the singletons in ``queue`` through the ``int64`` bitmasks ``cands`` in place.
 
-    The same rules, order and result as
+    The same rules, fixed point and verdict as
     :func:`~deap_sudoku.propagation.kernel.propagate_masks` on the same
-    inputs; ``dirty`` is a bool per unit (all units when not given).
+    inputs (a rule's eliminations are the same in any order, so a fixed point does not depend on it); ``dirty`` is a bool per unit (all units when not given).
     """
     return Propagator(shape, hidden=hidden, locked=locked).run(cands, queue, dirty)

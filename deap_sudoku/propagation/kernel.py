@@ -7,8 +7,8 @@ takes it and removes it from its peers (naked single), and a value with one
 place left in a unit goes there (hidden single); box-line reduction (a value
 confined to one line-box intersection) is optional.  Exact search, the
 initialisers and the memetic repair all stand on :func:`propagate_masks`; its
-compiled twin (:mod:`deap_sudoku.propagation.compiled`) repeats it step for
-step, which the tests check.
+compiled twin (:mod:`deap_sudoku.propagation.compiled`) applies the same rules
+and reaches the same fixed point and verdict, which the tests check.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ def propagate_masks(cands: list[int], queue: list[int], t: Tables, *, hidden: bo
     with ``locked``, to a fixed point.  ``dirty`` holds the units whose cells
     changed since ``cands`` was last at a fixed point (all units when not
     given); only those are scanned for hidden singles, in increasing order
-    (an order the compiled twin repeats exactly), which keeps a search node
+    (as the compiled twin does), which keeps a search node
     cheap on large grids.  ``queue`` and ``dirty`` are consumed.
     """
     if not isinstance(t, Tables):

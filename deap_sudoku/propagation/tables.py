@@ -2,8 +2,8 @@
 
 The same tables in two forms: Python tuples, which the reference kernel's
 inner loops index fastest (:func:`tables`), and padded ``int64`` arrays with
-``-1`` pads, the form the compiled twin indexes (:func:`arrays`).  Both come
-from one :func:`_segments` computation over :class:`~deap_sudoku.grid.shape.Shape`.
+``-1`` pads, the form the compiled twin indexes (:func:`arrays`); the compiled
+twin finds the line-box segments by arithmetic on the box shape instead.
 """
 
 from __future__ import annotations
@@ -41,24 +41,25 @@ class Tables:
 
 @dataclass(frozen=True)
 class Arrays:
-    """The same tables as padded ``int64`` arrays (``-1`` pads), for the compiled kernels."""
+    """The tables the compiled kernels index, as padded ``int64`` arrays (``-1`` pads).  Their box-line
+    pass walks the line-box segments by arithmetic on ``geometry`` (``box_rows, box_cols``) instead
+    of through segment tables: cells are row-major, so a row's segments are runs of cells."""
 
     n: int
     full: np.int64
     peers: np.ndarray        # (cells, peers)
     units: np.ndarray        # (3n, n)
     cell_units: np.ndarray   # (cells, 3)
-    segments: np.ndarray     # (segments, longest), with segment_len
-    segment_len: np.ndarray
-    line_segs: np.ndarray    # the line's other segments, per segment
-    box_segs: np.ndarray     # the box's other segments, per segment
-    line_rest: np.ndarray    # the line's cells outside the segment
-    box_rest: np.ndarray     # the box's cells outside the segment
+    geometry: np.ndarray     # (box_rows, box_cols)
+
+    @property
+    def segments(self) -> int:
+        """How many line-box segments the grid has (the box-line pass's scratch space)."""
+        return int(self.n * (self.geometry[0] + self.geometry[1]))
 
     def kernel_args(self) -> tuple:
         """The tables in the order the compiled kernels take them, after ``full``."""
-        return (self.peers, self.units, self.cell_units, self.segments, self.segment_len, self.line_segs,
-                self.box_segs, self.line_rest, self.box_rest)
+        return (self.peers, self.units, self.cell_units, self.geometry)
 
 
 @functools.lru_cache(maxsize=None)
@@ -101,7 +102,5 @@ def arrays(shape: Shape) -> Arrays:
     """The padded array tables of ``shape`` (cached), built from :func:`tables`."""
     require(shape, Shape, "shape")
     t = tables(shape)
-    parts = list(zip(*t.intersections))
-    segment_len = np.array([len(s) for s in t.segments], dtype=np.int64)
     return Arrays(t.n, np.int64(t.full), _padded(t.peers), _padded(t.units), _padded(t.cell_units),
-                  _padded(t.segments), segment_len, *(_padded(p) for p in parts[1:]))
+                  np.array([shape.box_rows, shape.box_cols], dtype=np.int64))
