@@ -55,7 +55,8 @@ def _box_line(cands, unions, geometry, stack, top, dirty, cell_units):
     contradiction) and whether anything was eliminated.
 
     ``unions`` (scratch) gets each segment's candidates: first row ``r``'s segment in box column
-    ``j`` at ``r * (n // w) + j``, then column ``c``'s in box row ``i`` at ``n * h + c * (n // h) + i``.
+    ``j`` at ``r * (n // w) + j``, then column ``c``'s in box row ``i`` at ``n * h + c * (n // h) + i``,
+    then per box the values in two or more of its row segments, and of its column segments.
     A value in a segment's union that no other segment of its line holds (not in the line's
     "twice" mask) but another segment of its box does is removed from the rest of the box, and the
     same with line and box swapped.  A pass applies every rule found on the unions of its start:
@@ -76,6 +77,23 @@ def _box_line(cands, unions, geometry, stack, top, dirty, cell_units):
         i = r // h
         for c in range(n):
             unions[cols + c * bands + i] |= cands[r * n + c]
+    boxes = cols + n * bands  # then each box's values in two or more of its row segments, and column segments
+    for i in range(bands):
+        for j in range(stacks):
+            once = 0
+            twice = 0
+            for k in range(h):
+                m = unions[(i * h + k) * stacks + j]
+                twice |= once & m
+                once |= m
+            unions[boxes + i * stacks + j] = twice
+            once = 0
+            twice = 0
+            for k in range(w):
+                m = unions[cols + (j * w + k) * bands + i]
+                twice |= once & m
+                once |= m
+            unions[boxes + n + i * stacks + j] = twice
     changed = False
     for r in range(n):  # row segments: r, box column j
         i = r // h
@@ -86,12 +104,7 @@ def _box_line(cands, unions, geometry, stack, top, dirty, cell_units):
             twice |= once & m
             once |= m
         for j in range(stacks):
-            box_once = 0
-            box_twice = 0
-            for k in range(h):
-                m = unions[(i * h + k) * stacks + j]
-                box_twice |= box_once & m
-                box_once |= m
+            box_twice = unions[boxes + i * stacks + j]
             here = unions[r * stacks + j]
             to_box = here & ~twice & box_twice    # the row's only segment with it: not elsewhere in the box
             to_line = here & ~box_twice & twice   # the box's only segment with it: not elsewhere in the row
@@ -125,12 +138,7 @@ def _box_line(cands, unions, geometry, stack, top, dirty, cell_units):
             twice |= once & m
             once |= m
         for i in range(bands):
-            box_once = 0
-            box_twice = 0
-            for k in range(w):
-                m = unions[cols + (j * w + k) * bands + i]
-                box_twice |= box_once & m
-                box_once |= m
+            box_twice = unions[boxes + n + i * stacks + j]
             here = unions[cols + c * bands + i]
             to_box = here & ~twice & box_twice
             to_line = here & ~box_twice & twice
@@ -260,7 +268,7 @@ class Propagator:
         self._stack = np.empty(2 * shape.cells + 1, dtype=np.int64)
         self._dirty = np.zeros(t.units.shape[0], dtype=np.bool_)
         self._scanning = np.zeros_like(self._dirty)
-        self._unions = np.empty(t.segments, dtype=np.int64)
+        self._unions = np.empty(t.box_line_scratch, dtype=np.int64)
 
     def run(self, cands: np.ndarray, queue, dirty: np.ndarray | None = None) -> bool:
         """Propagate the cells of ``queue`` through ``cands`` in place; ``dirty``: the units to scan

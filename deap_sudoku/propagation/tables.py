@@ -53,9 +53,9 @@ class Arrays:
     geometry: np.ndarray     # (box_rows, box_cols)
 
     @property
-    def segments(self) -> int:
-        """How many line-box segments the grid has (the box-line pass's scratch space)."""
-        return int(self.n * (self.geometry[0] + self.geometry[1]))
+    def box_line_scratch(self) -> int:
+        """The box-line pass's scratch space: one mask per line-box segment and two per box."""
+        return int(self.n * (self.geometry[0] + self.geometry[1] + 2))
 
     def kernel_args(self) -> tuple:
         """The tables in the order the compiled kernels take them, after ``full``."""
