@@ -227,9 +227,10 @@ def propagate_nb(cands, stack, top, dirty, scanning, unions, full, peers, units,
 def given_masks(values, cands, stack, units, cell_units, full):
     """Candidate bitmasks of a puzzle's ``values`` (0: empty) with every given's value already
     removed from its units' empty cells, one pass per unit rather than one per given and peer; the
-    cells this leaves decided go on ``stack``.  Returns the stack top, or -1 when a cell is left
-    without candidates.  Propagating on from here reaches :func:`propagate_nb`'s fixed point from
-    the givens: the same eliminations, made in another order, and a fixed point does not depend on it.
+    cells this leaves decided go on ``stack``.  Returns the stack top, or -1 on a contradiction (a
+    value given twice in a unit, or a cell left without candidates).  Propagating on from here
+    reaches :func:`propagate_nb`'s fixed point from the givens: the same eliminations, made in
+    another order, and a fixed point does not depend on it.
     """
     n = units.shape[1]
     taken = np.zeros(units.shape[0], dtype=np.int64)
@@ -238,7 +239,10 @@ def given_masks(values, cands, stack, units, cell_units, full):
         for i in range(n):
             v = values[units[u, i]]
             if v:
-                acc |= np.int64(1) << (v - 1)
+                bit = np.int64(1) << (v - 1)
+                if acc & bit:
+                    return -1
+                acc |= bit
         taken[u] = acc
     top = 0
     for c in range(values.shape[0]):

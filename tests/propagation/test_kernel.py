@@ -182,3 +182,15 @@ def test_the_roots_seeding_reaches_the_fixed_point_of_the_givens(puzzle, hidden,
     assert consistent == ok
     if ok:
         assert cands.tolist() == reference
+
+
+@pytest.mark.parametrize("hidden, locked", [(False, False), (True, True)])
+def test_the_roots_seeding_refuses_a_value_given_twice_in_a_unit(hidden, locked):
+    """``run_givens`` takes raw values, which need not be a valid puzzle: two equal givens in one box
+    are a contradiction, as they are when every given is queued."""
+    shape = Shape(2, 2)
+    values = np.zeros(shape.cells, dtype=np.int64)
+    values[0], values[5] = 3, 3  # r1c1 and r2c2: the same box
+    cands = np.array([1 << (v - 1) if v else 0b1111 for v in values], dtype=np.int64)
+    assert not propagate_arrays(cands, [0, 5], shape, hidden=hidden, locked=locked)
+    assert Propagator(shape, hidden=hidden, locked=locked).run_givens(values)[1] is False
