@@ -50,120 +50,89 @@ def eliminate(cands, cell, mask, stack, top, dirty, cell_units):
 
 
 @numba.njit(cache=True)
-def _box_line(cands, unions, geometry, stack, top, dirty, cell_units):
-    """One box-line reduction pass over every line-box segment; returns the stack top (-1 on a
-    contradiction) and whether anything was eliminated.
-
-    ``unions`` (scratch) gets each segment's candidates: first row ``r``'s segment in box column
-    ``j`` at ``r * (n // w) + j``, then column ``c``'s in box row ``i`` at ``n * h + c * (n // h) + i``,
-    then per box the values in two or more of its row segments, and of its column segments.
-    A value in a segment's union that no other segment of its line holds (not in the line's
-    "twice" mask) but another segment of its box does is removed from the rest of the box, and the
-    same with line and box swapped.  A pass applies every rule found on the unions of its start:
-    eliminations only shrink them, so each rule still holds.
-    """
-    h, w = geometry[0], geometry[1]
-    n = h * w
-    stacks, bands = n // w, n // h  # boxes across and down
-    for r in range(n):
-        for j in range(stacks):
+def _segment_unions(cands, unions, base, twice_base, n, along, across, seg_len, group):
+    """Each segment's candidates, line by line (line ``l``'s segment ``j`` at ``base + l * segs + j``),
+    then per box the values two or more of its segments hold (at ``twice_base + g * segs + j`` for
+    the ``g``-th group of ``group`` lines).  Cell ``p`` of line ``l`` is ``l * across + p * along``:
+    rows have ``along`` 1 and ``across`` n, columns the other way round."""
+    segs = n // seg_len
+    for line in range(n):
+        for j in range(segs):
             acc = 0
-            for q in range(w):
-                acc |= cands[r * n + j * w + q]
-            unions[r * stacks + j] = acc
-    cols = n * stacks
-    unions[cols:cols + n * bands] = 0
-    for r in range(n):
-        i = r // h
-        for c in range(n):
-            unions[cols + c * bands + i] |= cands[r * n + c]
-    boxes = cols + n * bands  # then each box's values in two or more of its row segments, and column segments
-    for i in range(bands):
-        for j in range(stacks):
+            for q in range(j * seg_len, (j + 1) * seg_len):
+                acc |= cands[line * across + q * along]
+            unions[base + line * segs + j] = acc
+    for g in range(n // group):
+        for j in range(segs):
             once = 0
             twice = 0
-            for k in range(h):
-                m = unions[(i * h + k) * stacks + j]
+            for k in range(group):
+                m = unions[base + (g * group + k) * segs + j]
                 twice |= once & m
                 once |= m
-            unions[boxes + i * stacks + j] = twice
-            once = 0
-            twice = 0
-            for k in range(w):
-                m = unions[cols + (j * w + k) * bands + i]
-                twice |= once & m
-                once |= m
-            unions[boxes + n + i * stacks + j] = twice
+            unions[twice_base + g * segs + j] = twice
+
+
+@numba.njit(cache=True)
+def _confine(cands, unions, base, twice_base, n, along, across, seg_len, group, stack, top, dirty, cell_units):
+    """Box-line reduction for the rows or the columns (laid out as in :func:`_segment_unions`);
+    returns the stack top (-1 on a contradiction) and whether anything was eliminated.  A value
+    in a segment that no other segment of its line holds, but another segment of its box does,
+    leaves the rest of the box; one no other segment of its box holds leaves the rest of the line."""
+    segs = n // seg_len
     changed = False
-    for r in range(n):  # row segments: r, box column j
-        i = r // h
+    for line in range(n):
+        first = line - line % group
         once = 0
         twice = 0
-        for j in range(stacks):
-            m = unions[r * stacks + j]
+        for j in range(segs):
+            m = unions[base + line * segs + j]
             twice |= once & m
             once |= m
-        for j in range(stacks):
-            box_twice = unions[boxes + i * stacks + j]
-            here = unions[r * stacks + j]
-            to_box = here & ~twice & box_twice    # the row's only segment with it: not elsewhere in the box
-            to_line = here & ~box_twice & twice   # the box's only segment with it: not elsewhere in the row
-            if to_box:
-                for k in range(h):
-                    rr = i * h + k
-                    if rr != r:
-                        for q in range(w):
-                            cell = rr * n + j * w + q
-                            if cands[cell] & to_box:
-                                top = eliminate(cands, cell, to_box, stack, top, dirty, cell_units)
-                                if top < 0:
-                                    return top, changed
-                                changed = True
-            if to_line:
-                for jj in range(stacks):
-                    if jj != j:
-                        for q in range(w):
-                            cell = r * n + jj * w + q
-                            if cands[cell] & to_line:
-                                top = eliminate(cands, cell, to_line, stack, top, dirty, cell_units)
-                                if top < 0:
-                                    return top, changed
-                                changed = True
-    for c in range(n):  # column segments: c, box row i
-        j = c // w
-        once = 0
-        twice = 0
-        for i in range(bands):
-            m = unions[cols + c * bands + i]
-            twice |= once & m
-            once |= m
-        for i in range(bands):
-            box_twice = unions[boxes + n + i * stacks + j]
-            here = unions[cols + c * bands + i]
+        for j in range(segs):
+            box_twice = unions[twice_base + (line // group) * segs + j]
+            here = unions[base + line * segs + j]
             to_box = here & ~twice & box_twice
             to_line = here & ~box_twice & twice
             if to_box:
-                for k in range(w):
-                    cc = j * w + k
-                    if cc != c:
-                        for q in range(h):
-                            cell = (i * h + q) * n + cc
+                for other in range(first, first + group):
+                    if other != line:
+                        for q in range(j * seg_len, (j + 1) * seg_len):
+                            cell = other * across + q * along
                             if cands[cell] & to_box:
                                 top = eliminate(cands, cell, to_box, stack, top, dirty, cell_units)
                                 if top < 0:
                                     return top, changed
                                 changed = True
             if to_line:
-                for ii in range(bands):
-                    if ii != i:
-                        for q in range(h):
-                            cell = (ii * h + q) * n + c
-                            if cands[cell] & to_line:
-                                top = eliminate(cands, cell, to_line, stack, top, dirty, cell_units)
-                                if top < 0:
-                                    return top, changed
-                                changed = True
+                for q in range(n):
+                    if q // seg_len != j:
+                        cell = line * across + q * along
+                        if cands[cell] & to_line:
+                            top = eliminate(cands, cell, to_line, stack, top, dirty, cell_units)
+                            if top < 0:
+                                return top, changed
+                            changed = True
     return top, changed
+
+
+@numba.njit(cache=True)
+def _box_line(cands, unions, geometry, stack, top, dirty, cell_units):
+    """One box-line reduction pass over every line-box segment, rows then columns, on the segment
+    unions of the pass's start (eliminations only shrink them, so every rule found still holds);
+    returns the stack top (-1 on a contradiction) and whether anything was eliminated.  ``unions``
+    is scratch space for ``n * (h + w + 2)`` masks, ``geometry`` the box shape ``(h, w)``."""
+    h, w = geometry[0], geometry[1]
+    n = h * w
+    cols, row_twice = n * h, n * (h + w)
+    col_twice = row_twice + n
+    _segment_unions(cands, unions, 0, row_twice, n, 1, n, w, h)
+    _segment_unions(cands, unions, cols, col_twice, n, n, 1, h, w)
+    top, by_rows = _confine(cands, unions, 0, row_twice, n, 1, n, w, h, stack, top, dirty, cell_units)
+    if top < 0:
+        return top, by_rows
+    top, by_cols = _confine(cands, unions, cols, col_twice, n, n, 1, h, w, stack, top, dirty, cell_units)
+    return top, by_rows or by_cols
 
 
 @numba.njit(cache=True)
