@@ -10,7 +10,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ..propagation.compiled import mark_units, popcount, propagate_nb
+from ..propagation.compiled import box_line_scratch, mark_units, popcount, propagate_nb
 
 __all__ = ["rebuild", "fill_boxes"]
 
@@ -21,7 +21,7 @@ def rebuild(root, values, keep, order, ranks, ignore, full, peers, units, cell_u
     stack = np.empty(2 * cells + 1, dtype=np.int64)
     dirty = np.zeros(units.shape[0], dtype=np.bool_)
     scanning = np.zeros(units.shape[0], dtype=np.bool_)
-    unions = np.empty(n * (geometry[0] + geometry[1] + 2), dtype=np.int64)  # Arrays.box_line_scratch
+    unions = box_line_scratch(geometry)
     cands = root.copy()
     top = 0
     for c in keep:

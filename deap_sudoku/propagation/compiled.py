@@ -17,7 +17,8 @@ import numpy as np
 from ..grid.shape import Shape
 from .tables import arrays
 
-__all__ = ["Propagator", "propagate_arrays", "propagate_nb", "given_masks", "eliminate", "mark_units", "popcount"]
+__all__ = ["Propagator", "propagate_arrays", "propagate_nb", "given_masks", "box_line_scratch", "eliminate",
+           "mark_units", "popcount"]
 
 
 @numba.njit(cache=True)
@@ -117,11 +118,18 @@ def _confine(cands, unions, base, twice_base, n, along, across, seg_len, group, 
 
 
 @numba.njit(cache=True)
+def box_line_scratch(geometry):
+    """Scratch space for :func:`_box_line` (its ``unions``): one mask per line-box segment, two per box."""
+    h, w = geometry[0], geometry[1]
+    return np.empty(h * w * (h + w + 2), dtype=np.int64)
+
+
+@numba.njit(cache=True)
 def _box_line(cands, unions, geometry, stack, top, dirty, cell_units):
     """One box-line reduction pass over every line-box segment, rows then columns, on the segment
     unions of the pass's start (eliminations only shrink them, so every rule found still holds);
     returns the stack top (-1 on a contradiction) and whether anything was eliminated.  ``unions``
-    is scratch space for ``n * (h + w + 2)`` masks, ``geometry`` the box shape ``(h, w)``."""
+    is :func:`box_line_scratch`, ``geometry`` the box shape ``(h, w)``."""
     h, w = geometry[0], geometry[1]
     n = h * w
     cols, row_twice = n * h, n * (h + w)
@@ -241,7 +249,7 @@ class Propagator:
         self._stack = np.empty(2 * shape.cells + 1, dtype=np.int64)
         self._dirty = np.zeros(t.units.shape[0], dtype=np.bool_)
         self._scanning = np.zeros_like(self._dirty)
-        self._unions = np.empty(t.box_line_scratch, dtype=np.int64)
+        self._unions = box_line_scratch(t.geometry)
 
     def run(self, cands: np.ndarray, queue, dirty: np.ndarray | None = None) -> bool:
         """Propagate the cells of ``queue`` through ``cands`` in place; ``dirty``: the units to scan

@@ -52,11 +52,6 @@ class Arrays:
     cell_units: np.ndarray   # (cells, 3)
     geometry: np.ndarray     # (box_rows, box_cols)
 
-    @property
-    def box_line_scratch(self) -> int:
-        """The box-line pass's scratch space: one mask per line-box segment and two per box."""
-        return int(self.n * (self.geometry[0] + self.geometry[1] + 2))
-
     def kernel_args(self) -> tuple:
         """The tables in the order the compiled kernels take them, after ``full``."""
         return (self.peers, self.units, self.cell_units, self.geometry)
