@@ -1,7 +1,7 @@
 """How hard are the instances for a constraint-programming solver?  A second yardstick for the GA's targets.
 
     pip install ortools         # this script only; the package never imports it
-    python benchmarks/cpsat_yardstick.py SET.txt [--instances 3] [--max-seconds 120] [--json FILE]
+    python benchmarks/cpsat_yardstick.py SET.txt [--instances 3] [--max-seconds 120] [--json FILE [--force]]
 
     e.g. python benchmarks/cpsat_yardstick.py ../instance-sets/36x36/inst36x36_50.txt --instances 2
 
@@ -16,11 +16,10 @@ reported unsolved.  ``benchmarks/cdcl_yardstick.py`` is the clause-learning SAT 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import time
 from pathlib import Path
-
-from ortools.sat.python import cp_model
 
 from deap_sudoku import read
 from deap_sudoku.exact import verify
@@ -28,6 +27,8 @@ from deap_sudoku.exact import verify
 
 def solve(puzzle, max_seconds: float) -> tuple[bool, float]:
     """Whether CP-SAT found a verified solution within ``max_seconds``, and the wall time."""
+    from ortools.sat.python import cp_model
+
     start = time.perf_counter()
     n, shape = puzzle.n, puzzle.shape
     model = cp_model.CpModel()
@@ -53,11 +54,14 @@ def main() -> None:
     parser.add_argument("--instances", type=int, default=3)
     parser.add_argument("--max-seconds", type=float, default=120.0)
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--force", action="store_true", help="replace an existing --json file")
     args = parser.parse_args()
     if args.instances < 1 or not args.max_seconds > 0:
         parser.error("--instances must be at least 1 and --max-seconds more than 0")
-    if args.json is not None and args.json.exists():
-        parser.error(f"{args.json} exists; it is not overwritten")
+    if args.json is not None and args.json.exists() and not args.force:
+        parser.error(f"{args.json} exists; it is not overwritten without --force")
+    if importlib.util.find_spec("ortools") is None:
+        raise SystemExit("this benchmark needs OR-Tools: pip install ortools")
     puzzles = read(args.set)[:args.instances]
     print("| instance | solved | seconds |\n|---:|---|---:|")
     rows = []
