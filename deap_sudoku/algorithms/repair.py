@@ -135,7 +135,8 @@ class PropagationRepair:
 
     def destroy(self, values: np.ndarray, rng: np.random.Generator, share: float = 0.5) -> np.ndarray:
         """Cells to keep: all open cells except the clashing ones and ``share`` of each one's peers."""
-        return self._destroy(self.puzzle.shape.check_grid(values, "values"), _generator(rng), share)
+        return self._destroy(self.puzzle.shape.check_grid(values, "values"), _generator(rng),
+                             _probability(share, "share"))
 
     def _destroy(self, values: np.ndarray, rng: np.random.Generator, share: float) -> np.ndarray:
         clash = self._clashing(values)
@@ -166,10 +167,10 @@ def _generator(rng: object) -> np.random.Generator:
     return rng
 
 
-def _probability(noise: object) -> float:
-    if isinstance(noise, bool) or not isinstance(noise, (int, float)) or not 0 <= noise <= 1:
-        raise ValueError(f"noise must be a probability 0..1, not {noise!r}")
-    return noise
+def _probability(value: object, name: str = "noise") -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+        raise ValueError(f"{name} must be a probability 0..1, not {value!r}")
+    return value
 
 
 def _numpy_rng(rng) -> np.random.Generator:
@@ -197,7 +198,7 @@ def mut_destroy_repair(individual: Individual, *, repair: PropagationRepair, sha
     """Large-neighbourhood move: free the clashing cells and ``share`` of their peers, rebuild them."""
     generator = _numpy_rng(rng or random)
     values = repair.puzzle.shape.check_grid(individual, "mut_destroy_repair: individual").astype(np.int64)
-    keep = repair._destroy(values, generator, share)
+    keep = repair._destroy(values, generator, _probability(share, "share"))
     rebuilt, _ = repair._rebuild(values, keep, generator, _probability(noise))
     individual[:] = repair._as_block_permutation(rebuilt, generator)
     return (individual,)

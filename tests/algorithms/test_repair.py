@@ -15,6 +15,7 @@ from deap_sudoku.tools.fitness import collision_map, eval_collisions
 from deap_sudoku.exact.generate import dig_puzzle, random_solution
 from deap_sudoku.tools.individual import Individual
 from deap_sudoku.tools.init import init_block_permutation
+from deap_sudoku.algorithms.memetic import memetic_toolbox
 from deap_sudoku.algorithms.repair import PropagationRepair, mut_destroy_repair, mut_repair
 from deap_sudoku.algorithms.repair_kernel import Draws, rebuild_compiled, rebuild_reference
 from deap_sudoku.exact import verify
@@ -208,3 +209,16 @@ def test_repair_moves_refuse_what_would_read_past_their_tables(move, compiled, v
     repair = PropagationRepair(_NINE, compiled=compiled)
     with pytest.raises(ValueError, match=f"{move.__name__}: individual .*{message}"):
         move(np.array(values, dtype=np.int8), repair=repair, rng=random.Random(0))
+
+
+@pytest.mark.parametrize("name, value", [("share", 1.5), ("share", -0.1), ("share", True), ("noise", 2)])
+def test_a_probability_outside_0_to_1_is_refused_before_any_work(name, value):
+    """``share`` read as a probability would free every peer above 1 and none below 0, silently."""
+    repair = PropagationRepair(_NINE)
+    with pytest.raises(ValueError, match=f"{name} must be a probability 0..1"):
+        mut_destroy_repair(np.array(_NINE.cells, dtype=np.int8), repair=repair, rng=random.Random(0), **{name: value})
+    with pytest.raises(ValueError, match=f"{name} must be a probability 0..1"):
+        memetic_toolbox(_NINE, rng=random.Random(0), **{name: value})
+    if name == "share":
+        with pytest.raises(ValueError, match="share must be a probability 0..1"):
+            repair.destroy(np.array(_NINE.cells), np.random.default_rng(0), share=value)
