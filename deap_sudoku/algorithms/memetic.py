@@ -30,7 +30,7 @@ from ..tools.individual import Individual, clone
 from ..tools.init import init_block_permutation
 from ..tools.selection import sel_tournament
 from .generational import Checkpointer, Run, Stop
-from .repair import PropagationRepair, _probability, mut_destroy_repair, mut_repair
+from .repair import PropagationRepair, check_probability, mut_destroy_repair, mut_repair
 
 __all__ = ["memetic_toolbox", "ea_memetic", "REFUTED"]
 
@@ -48,7 +48,7 @@ def memetic_toolbox(puzzle: Puzzle, *, rng: random.Random, share: float = 0.5, n
     Every part that draws is bound to ``rng``.  A ``share`` or ``noise`` outside 0..1 is refused
     here, before a run starts.
     """
-    _probability(share, "share"), _probability(noise, "noise")
+    check_probability(share, "share"), check_probability(noise, "noise")
     repair = PropagationRepair(puzzle, locked_candidates, compiled)
     toolbox = base.Toolbox()
     toolbox.register("individual", init_block_permutation, Individual, puzzle=puzzle, restrict=True, rng=rng)

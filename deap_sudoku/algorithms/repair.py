@@ -83,7 +83,7 @@ class PropagationRepair:
         shape = self.puzzle.shape
         values = shape.check_grid(values, "values").astype(np.int64)
         keep = _cell_indices(keep, shape.cells)
-        return self._rebuild(values, keep, _generator(rng), _probability(noise))
+        return self._rebuild(values, keep, _generator(rng), check_probability(noise))
 
     def _rebuild(self, values: np.ndarray, keep: np.ndarray, rng: np.random.Generator,
                  noise: float) -> tuple[np.ndarray, int]:
@@ -136,7 +136,7 @@ class PropagationRepair:
     def destroy(self, values: np.ndarray, rng: np.random.Generator, share: float = 0.5) -> np.ndarray:
         """Cells to keep: all open cells except the clashing ones and ``share`` of each one's peers."""
         return self._destroy(self.puzzle.shape.check_grid(values, "values"), _generator(rng),
-                             _probability(share, "share"))
+                             check_probability(share, "share"))
 
     def _destroy(self, values: np.ndarray, rng: np.random.Generator, share: float) -> np.ndarray:
         clash = self._clashing(values)
@@ -167,7 +167,8 @@ def _generator(rng: object) -> np.random.Generator:
     return rng
 
 
-def _probability(value: object, name: str = "noise") -> float:
+def check_probability(value: object, name: str = "noise") -> float:
+    """``value`` itself when it is a probability 0..1 (not a bool), else a ValueError naming ``name``."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
         raise ValueError(f"{name} must be a probability 0..1, not {value!r}")
     return value
@@ -187,7 +188,7 @@ def mut_repair(individual: Individual, *, repair: PropagationRepair, noise: floa
     clash = np.zeros(values.size, dtype=bool)
     clash[repair._clashing(values)] = True
     keep = repair._open_array[~clash[repair._open_array]]
-    rebuilt, _ = repair._rebuild(values, keep, generator, _probability(noise))
+    rebuilt, _ = repair._rebuild(values, keep, generator, check_probability(noise))
     individual[:] = repair._as_block_permutation(rebuilt, generator)
     return (individual,)
 
@@ -198,7 +199,7 @@ def mut_destroy_repair(individual: Individual, *, repair: PropagationRepair, sha
     """Large-neighbourhood move: free the clashing cells and ``share`` of their peers, rebuild them."""
     generator = _numpy_rng(rng or random)
     values = repair.puzzle.shape.check_grid(individual, "mut_destroy_repair: individual").astype(np.int64)
-    keep = repair._destroy(values, generator, _probability(share, "share"))
-    rebuilt, _ = repair._rebuild(values, keep, generator, _probability(noise))
+    keep = repair._destroy(values, generator, check_probability(share, "share"))
+    rebuilt, _ = repair._rebuild(values, keep, generator, check_probability(noise))
     individual[:] = repair._as_block_permutation(rebuilt, generator)
     return (individual,)

@@ -50,7 +50,8 @@ class Puzzle:
 
     @classmethod
     def _checked(cls, shape: Shape, values: np.ndarray) -> Puzzle:
-        """A puzzle from values the caller has already run through :func:`problems` (the readers do)."""
+        """A puzzle from values the caller has already run through :func:`problems` (the readers do),
+        or proved valid otherwise (an exact search's solution, decided by propagation)."""
         puzzle = cls.__new__(cls)
         puzzle._freeze(shape, values)
         return puzzle
