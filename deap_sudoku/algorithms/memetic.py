@@ -48,7 +48,8 @@ def memetic_toolbox(puzzle: Puzzle, *, rng: random.Random, share: float = 0.5, n
     Every part that draws is bound to ``rng``.  A ``share`` or ``noise`` outside 0..1 is refused
     here, before a run starts.
     """
-    check_probability(share, "share"), check_probability(noise, "noise")
+    check_probability(share, "share")
+    check_probability(noise, "noise")
     repair = PropagationRepair(puzzle, locked_candidates, compiled)
     toolbox = base.Toolbox()
     toolbox.register("individual", init_block_permutation, Individual, puzzle=puzzle, restrict=True, rng=rng)

@@ -319,6 +319,7 @@ def propagate_arrays(cands: np.ndarray, queue, shape: Shape, *, hidden: bool = T
 
     The same rules, fixed point and verdict as
     :func:`~deap_sudoku.propagation.kernel.propagate_masks` on the same
-    inputs (a rule's eliminations are the same in any order, so a fixed point does not depend on it); ``dirty`` is a bool per unit (all units when not given).
+    inputs (a rule's eliminations are the same in any order, so a fixed point does not
+    depend on it); ``dirty`` is a bool per unit (all units when not given).
     """
     return Propagator(shape, hidden=hidden, locked=locked).run(cands, queue, dirty)
