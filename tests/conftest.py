@@ -64,6 +64,15 @@ def unsolvable() -> Puzzle:
     raise AssertionError("no unsolvable variant found")
 
 
+def wide_puzzle(open_cells: int) -> Puzzle:
+    """A 64x64 puzzle, wider than the compiled kernels hold: a pattern grid (each row the one above
+    shifted by a box width, each band by one more) with ``open_cells`` cells emptied, seeded."""
+    side = 64
+    cells = np.array([(8 * (row % 8) + row // 8 + col) % side + 1 for row in range(side) for col in range(side)])
+    cells[np.random.default_rng(0).choice(side * side, open_cells, replace=False)] = 0
+    return Puzzle(cells, box=(8, 8))
+
+
 def checkpoint_generation(path: Path) -> int | None:
     """The generation a checkpoint file holds, or None while it does not exist or is being replaced."""
     try:

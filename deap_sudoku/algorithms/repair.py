@@ -25,7 +25,7 @@ import numpy as np
 
 from ..grid.puzzle import Puzzle
 from ..propagation import initial_masks, propagate_masks, tables
-from ..propagation.choice import charged, prefer_compiled
+from ..propagation.choice import MAX_COMPILED_SIDE, charged, check_compiled, prefer_compiled
 from ..tools.individual import Individual, grid_operator
 from .repair_kernel import Draws, fill_boxes, fill_boxes_reference, rebuild_compiled, rebuild_reference
 
@@ -49,6 +49,7 @@ class PropagationRepair:
     consistent: bool = field(init=False)
 
     def __post_init__(self) -> None:
+        check_compiled(self.compiled, self.puzzle.n)
         cands, queue = initial_masks(self.puzzle)
         self.consistent = propagate_masks(cands, queue, tables(self.puzzle.shape), hidden=True, locked=True)
         if not self.consistent:  # keep the givens, drop what the failed propagation removed
@@ -56,7 +57,8 @@ class PropagationRepair:
         self._root = cands
         self._open = [c for c, m in enumerate(cands) if m & (m - 1)]
         self._open_array = np.array(self._open, dtype=np.int64)
-        self._root_array = np.array(cands, dtype=np.int64)
+        # only the compiled twin reads it, and its int64 masks hold no wider grid
+        self._root_array = np.array(cands, dtype=np.int64) if self.puzzle.n <= MAX_COMPILED_SIDE else None
         self.fixed = np.array([c for c, m in enumerate(cands) if not m & (m - 1)], dtype=np.intp)
         shape = self.puzzle.shape
         fixed = np.zeros(shape.cells, dtype=bool)

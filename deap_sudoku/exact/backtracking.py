@@ -16,7 +16,7 @@ import numpy as np
 from ..grid.conflicts import value_dtype
 from ..grid.puzzle import Puzzle
 from ..propagation import initial_masks, mask_values, propagate_masks, tables
-from ..propagation.choice import MAX_COMPILED_SIDE, charged, prefer_compiled
+from ..propagation.choice import charged, check_compiled, prefer_compiled
 
 __all__ = ["SearchResult", "SearchBudgetExceeded", "search", "solve", "count_solutions", "is_unique"]
 
@@ -41,8 +41,7 @@ class SearchResult:
 def _use_compiled(puzzle: Puzzle, compiled: bool | None) -> bool:
     if compiled is None:
         return prefer_compiled(puzzle.shape.cells, puzzle.n)
-    if compiled and puzzle.n > MAX_COMPILED_SIDE:
-        raise ValueError(f"the compiled kernel holds sides up to {MAX_COMPILED_SIDE}, not {puzzle.n}")
+    check_compiled(compiled, puzzle.n)
     return compiled
 
 

@@ -18,8 +18,8 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-__all__ = ["COMPILED_FROM_CELLS", "MAX_COMPILED_SIDE", "LOADING_SECONDS", "prefer_compiled", "charged",
-           "python_seconds"]
+__all__ = ["COMPILED_FROM_CELLS", "MAX_COMPILED_SIDE", "LOADING_SECONDS", "prefer_compiled", "check_compiled",
+           "charged", "python_seconds"]
 
 COMPILED_FROM_CELLS = 82
 """Grids with at least this many cells use the compiled kernels from the start (measured with
@@ -42,6 +42,12 @@ def prefer_compiled(cells: int, side: int) -> bool:
     if side > MAX_COMPILED_SIDE:
         return False
     return cells >= COMPILED_FROM_CELLS or "numba" in sys.modules or _spent[0] >= LOADING_SECONDS
+
+
+def check_compiled(compiled: bool | None, side: int) -> None:
+    """Refuse ``compiled=True`` for a grid of ``side`` values that the compiled kernels cannot hold."""
+    if compiled and side > MAX_COMPILED_SIDE:
+        raise ValueError(f"the compiled kernels hold sides up to {MAX_COMPILED_SIDE}, not {side}")
 
 
 @contextmanager

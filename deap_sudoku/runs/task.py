@@ -17,7 +17,7 @@ import numpy as np
 from ..algorithms.generational import INTERRUPTED
 from ..exact import verify
 from ..grid.puzzle import Puzzle
-from ..propagation.choice import prefer_compiled
+from ..propagation.choice import MAX_COMPILED_SIDE, prefer_compiled
 from .registry import Objective, Trace, algorithm
 
 __all__ = ["Task", "RunResult", "run_task", "run_all", "scoop_is_running", "warm_up"]
@@ -69,12 +69,14 @@ def warm_up(name: str, puzzle: Puzzle, compiled: bool | None = True) -> None:
 
     ``compiled=None`` loads only what :mod:`~deap_sudoku.propagation.choice` would use from the
     start: one small puzzle then never waits for numba (``deap-sudoku solve``), while a
-    benchmark loads everything before its first clock starts.
+    benchmark loads everything before its first clock starts.  A grid wider than
+    :data:`~deap_sudoku.propagation.choice.MAX_COMPILED_SIDE` runs in Python: nothing to load.
     """
     record = algorithm(name)
     key = (name, puzzle.shape.name)
     if record.warm_up is not None and key not in _WARM:
-        if compiled is not None or prefer_compiled(puzzle.shape.cells, puzzle.shape.n):
+        wanted = compiled is not None or prefer_compiled(puzzle.shape.cells, puzzle.shape.n)
+        if wanted and puzzle.shape.n <= MAX_COMPILED_SIDE:
             record.warm_up(puzzle, compiled)  # else the first run starts in Python, which loads nothing
         _WARM.add(key)
 

@@ -20,6 +20,7 @@ from deap_sudoku.algorithms.repair import PropagationRepair, mut_destroy_repair,
 from deap_sudoku.algorithms.repair_kernel import Draws, rebuild_compiled, rebuild_reference
 from deap_sudoku.exact import verify
 from deap_sudoku.propagation import propagate
+from tests.conftest import wide_puzzle
 
 _NINE = Puzzle(np.zeros(81, dtype=np.int8), box=(3, 3))
 BOXES = [(2, 2), (2, 3), (3, 2), (3, 3), (3, 4), (4, 4)]
@@ -222,3 +223,15 @@ def test_a_probability_outside_0_to_1_is_refused_before_any_work(name, value):
     if name == "share":
         with pytest.raises(ValueError, match="share must be a probability 0..1"):
             repair.destroy(np.array(_NINE.cells), np.random.default_rng(0), share=value)
+
+
+
+def test_a_grid_wider_than_the_compiled_kernels_repairs_in_python_and_refuses_compiled():
+    """64 values overflow the compiled kernels' int64 masks: asked for, they are refused at once;
+    left to choose, the repair runs in Python (it used to fail building its int64 root masks)."""
+    puzzle = wide_puzzle(40)
+    with pytest.raises(ValueError, match="sides up to 62, not 64"):
+        PropagationRepair(puzzle, compiled=True)
+    individual = np.array(puzzle.cells, dtype=np.int8)
+    mut_repair(individual, repair=PropagationRepair(puzzle), rng=random.Random(0))
+    assert verify(individual, puzzle)

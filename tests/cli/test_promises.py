@@ -14,13 +14,13 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from deap_sudoku import load_sample, loads, read
+from deap_sudoku import load_sample, loads, read, write
 from deap_sudoku.cli import main
 from deap_sudoku.exact import verify
 from deap_sudoku.propagation import choice
 from deap_sudoku.runs import registry, task
 
-from tests.conftest import REPO, scoop_exits_with, unsolvable
+from tests.conftest import REPO, scoop_exits_with, unsolvable, wide_puzzle
 
 EASY = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
 NINE = str(REPO / "data" / "9x9.txt")
@@ -193,6 +193,20 @@ def test_a_first_run_that_starts_in_python_waits_for_no_warm_up(monkeypatch):
     assert calls == []
     task.warm_up("backtracking", read(REPO / "data" / "16x16.txt")[0], None)
     assert calls == [(16, None)]
+
+
+@pytest.mark.parametrize("algorithm", ["memetic", "backtracking"])
+def test_a_grid_wider_than_the_compiled_kernels_is_solved_in_python(algorithm, tmp_path):
+    """A time budget warms up every kernel before the clock starts; a 64x64 grid has none to warm
+    up, so it runs on the Python twins (the warm-up used to force the compiled repair: OverflowError)."""
+    puzzle = wide_puzzle(40)
+    path = tmp_path / "wide.txt"
+    write(path, [puzzle], format="lloyd")
+    out = tmp_path / "solved.txt"
+    result = run("solve", str(path), "-a", algorithm, "--max-seconds", "60", "--quiet", "--out", str(out),
+                 "--out-format", "lloyd")
+    assert result.exit_code == 0, result.output
+    assert verify(read(out)[0], puzzle)
 
 
 # -- progress ---------------------------------------------------------------------------------
