@@ -225,7 +225,6 @@ def test_a_probability_outside_0_to_1_is_refused_before_any_work(name, value):
             repair.destroy(np.array(_NINE.cells), np.random.default_rng(0), share=value)
 
 
-
 def test_a_grid_wider_than_the_compiled_kernels_repairs_in_python_and_refuses_compiled():
     """64 values overflow the compiled kernels' int64 masks: asked for, they are refused at once;
     left to choose, the repair runs in Python (it used to fail building its int64 root masks)."""
