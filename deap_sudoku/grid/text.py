@@ -25,6 +25,22 @@ needs nothing above the grid geometry.
     line ``1``, then ``k*k`` rows of tab-separated values with a trailing tab,
     ``-1`` for empty, CRLF line endings.
 
+Box shapes.  A side alone names a box shape only by convention: 6x6 and
+12x12 grids come in 2x3 and 3x2 (3x4 and 4x3) boxes.  Readers assume the
+squarest shape with fewer rows than columns (:func:`~deap_sudoku.grid.shape.box_shapes_for_side`)
+unless told otherwise, by the caller (``box=``, ``--box``) or by the file:
+
+- a comment line ``# box RxC`` in the line, grid and dash formats states the
+  shape of every puzzle after it, up to the next such line; the writers put
+  one before each puzzle whose shape a reader would not assume;
+- box borders in the grid format (the ``|`` and ``---+---`` lines of
+  ``str(puzzle)``) state the shape of the puzzle they draw;
+- the lloyd format holds square boxes only, and its writer refuses others.
+
+A puzzle that breaks the shape its file states is an error naming the line; a
+puzzle with clashes under the assumed shape and none under another shape of
+its side is an error that names that shape and ``--box``.
+
 Every reader reports every bad puzzle of a file at once, each error naming
 the source, line and column.
 """
@@ -44,7 +60,7 @@ from .errors import PuzzleError
 from .shape import MAX_SIDE, MIN_SIDE, Shape, box_shapes_for_side
 
 __all__ = ["FORMATS", "ALPHABETS", "MAX_ERRORS", "detect_format", "iter_scan", "scan", "iter_dumps",
-           "dumps", "output_alphabet", "separator"]
+           "dumps", "output_alphabet", "separator", "shape_statement", "TextWriter"]
 
 FORMATS = ("line", "grid", "dash", "lloyd")
 
@@ -86,6 +102,7 @@ class _Reader:
     def __init__(self, source: str, box: tuple[int, int] | None):
         self.source = source
         self.box = Shape(*box) if box is not None else None
+        self.stated: tuple[Shape, int] | None = None  # the shape the file states, and the line it does so on
         self.pending: list[tuple[int, Shape, np.ndarray] | PuzzleError] = []
         self.errors = 0
 
@@ -103,13 +120,38 @@ class _Reader:
                                             source=self.source, line=line))
             raise _TooManyErrors
 
+    def statement(self, stripped: str, line: int) -> bool:
+        """Whether ``stripped`` (a comment line without its surrounding blanks) is a ``# box RxC``
+        line; if it is, the shape it states holds for the puzzles after it (or an error is recorded)."""
+        match = _STATEMENT.fullmatch(stripped)
+        if match is None:
+            return False
+        try:
+            shape = Shape(int(match[1]), int(match[2]))
+        except ValueError as exc:
+            self.error(f"{stripped!r} states no Sudoku box shape: {exc}", line, 1)
+            return True
+        if self.box is not None and shape != self.box:
+            self.error(f"the file states box {shape} here, but box {self.box} was asked for "
+                       f"(--box {self.box}); drop one of them", line, 1)
+            return True
+        self.stated = shape, line
+        return True
+
     def shape_for(self, size: int, line: int) -> Shape | None:
-        """The shape of a grid of ``size`` cells (the given box's, or the squarest), or None after
-        recording why there is none."""
+        """The shape of a grid of ``size`` cells (the given box's, the one the file states, or the
+        squarest), or None after recording why there is none."""
         if self.box is not None:
             if size == self.box.cells:
                 return self.box
             self.error(f"wrong number of cells: {size}, a {self.box.name} grid has {self.box.cells}", line)
+            return None
+        if self.stated is not None:
+            shape, stated_at = self.stated
+            if size == shape.cells:
+                return shape
+            self.error(f"wrong number of cells: {size}, but line {stated_at} states box {shape} for the "
+                       f"puzzles after it, and a {shape.name} grid has {shape.cells}", line)
             return None
         try:
             return Shape.for_cells(size)
@@ -118,17 +160,58 @@ class _Reader:
                        f"tiled by boxes ({_valid_sizes_hint(size)})", line)
             return None
 
-    def finish(self, draft: _Draft) -> None:
-        """Turn a draft into a puzzle, or record what is wrong with it."""
-        shape = self.shape_for(len(draft.values), draft.start)
+    def finish(self, draft: _Draft, drawn: tuple[Shape, int] | None = None) -> None:
+        """Turn a draft into a puzzle, or record what is wrong with it; ``drawn`` is the box shape
+        the puzzle's own borders draw, with the line they start on."""
+        shape = self.shape_for(len(draft.values), draft.start) if drawn is None else self.drawn_shape(*drawn)
         if shape is None:
             return
         values = np.asarray(draft.values, dtype=np.int64)
         found = problems(shape, values)
+        if found and self.box is None and self.stated is None and drawn is None:
+            other = _clean_shape(shape, values)
+            if other is not None:
+                problem, cell = found[0]
+                self.error(f"{problem}, with the {shape} boxes assumed for a {shape.n}x{shape.n} grid; it reads "
+                           f"cleanly with {other} boxes: give --box {other} (box=({other.box_rows}, "
+                           f"{other.box_cols}) in Python) or put a '# box {other}' line before it",
+                           *draft.places[cell])
+                return
         for problem, cell in found:
             self.error(problem, *draft.places[cell])
         if not found:
             self.pending.append((draft.start, shape, values))
+
+    def drawn_shape(self, shape: Shape, line: int) -> Shape | None:
+        """``shape``, drawn by a grid's box borders from ``line`` on, unless the caller or the file
+        states another (recorded as an error)."""
+        if self.box is not None and self.box != shape:
+            self.error(f"the box borders draw {shape} boxes, but box {self.box} was asked for (--box {self.box})",
+                       line)
+            return None
+        if self.stated is not None and self.stated[0] != shape:
+            self.error(f"the box borders draw {shape} boxes, but line {self.stated[1]} states box "
+                       f"{self.stated[0]}", line)
+            return None
+        return shape
+
+
+def _clean_shape(shape: Shape, values: np.ndarray) -> Shape | None:
+    """Another box shape of ``shape``'s side under which ``values`` has no clash, if there is one."""
+    for rows, cols in box_shapes_for_side(shape.n):
+        other = Shape(rows, cols)
+        if other != shape and not problems(other, values):
+            return other
+    return None
+
+
+_STATEMENT = re.compile(r"#\s*box\s*:?\s*(\d{1,4})\s*[xX]\s*(\d{1,4})", re.IGNORECASE)
+"""A comment line that states the box shape of the puzzles after it: ``# box 3x2``."""
+
+
+def shape_statement(shape: Shape) -> str:
+    """The line that states ``shape`` for the puzzles after it in the line, grid and dash formats."""
+    return f"# box {shape}\n"
 
 
 _TILED_SIDES = frozenset(n for n in range(MIN_SIDE, MAX_SIDE + 1) if box_shapes_for_side(n))
@@ -203,10 +286,10 @@ def _read_line(text: str, reader: _Reader, alphabet: str) -> Iterator:
             where[rows] = np.arange(len(rows))
             grids[size] = shape, values, where
         for i in range(len(starts)):
-            if good[i]:
+            if good[i] and (reader.stated is None or reader.stated[0] == grids[int(lengths[i])][0]):
                 shape, values, where = grids[int(lengths[i])]
                 yield first + i, shape, values[where[i]]
-            else:
+            else:  # (a grid under a stated shape other than the one assumed above is read here too)
                 line = data[start + starts[i]:start + starts[i] + lengths[i]].decode("utf-8").rstrip()
                 _line_puzzle(line, first + i, reader, table, symbols, alphabet)
                 yield from reader.drain()
@@ -218,6 +301,7 @@ def _line_puzzle(line: str, number: int, reader: _Reader, table: dict[str, int],
     """Read one line of the line format into ``reader``: a puzzle, an error, or nothing (blank, comment)."""
     stripped = line.strip()
     if not stripped or stripped.startswith("#"):
+        reader.statement(stripped, number)
         return
     empties = " or ".join(repr(e) for e in ALPHABETS[alphabet][1])
     indent = len(line) - len(line.lstrip())
@@ -248,15 +332,23 @@ _BORDER = re.compile(r"^[-+=|\s]*-[-+=|\s]*$")
 
 
 def _read_rows(text: str, reader: _Reader, *, spaced: bool, alphabet: str = "digits") -> Iterator:
-    """The grid and dash formats: one grid row per line; a puzzle ends at a blank line or after n rows."""
+    """The grid and dash formats: one grid row per line; a puzzle ends at a blank line or after n rows.
+    In the grid format, box borders (``|`` in a row, ``---+---`` lines) are remembered to give the
+    puzzle's box shape."""
     table, _ = _symbol_table(alphabet)
     table["-"] = 0
-    block: list[tuple[int, list[tuple[int, str]]]] = []
+    block: list[_Row] = []
+    borders: list[tuple[int, int]] = []  # (rows above it, line) of each border line inside the block
     skipping = False  # after a row too long for any grid, until the next blank line
     for number, line in itertools.chain(_content_lines(text), [(0, "")]):
         yield from reader.drain()
         stripped = line.strip()
-        if stripped.startswith("#") or (spaced and _BORDER.match(stripped)):
+        if stripped.startswith("#"):
+            reader.statement(stripped, number)
+            continue
+        if spaced and _BORDER.match(stripped):
+            if block:
+                borders.append((len(block), number))
             continue
         if stripped:
             if skipping:
@@ -269,21 +361,33 @@ def _read_rows(text: str, reader: _Reader, *, spaced: bool, alphabet: str = "dig
             if len(tokens) > MAX_SIDE:
                 reader.error(f"row has more than {MAX_SIDE} values, more than the largest grid "
                              f"({MAX_SIDE}x{MAX_SIDE}) has", number)
-                block, skipping = [], True
+                block, borders, skipping = [], [], True
                 continue
-            block.append((number, tokens))
-            if len(block) == len(block[0][1]):  # a whole puzzle: finish it now, keep memory flat
-                _finish_rows(block, len(block), reader, table, spaced)
-                block = []
+            bars = tuple(sum(column <= bar for column, _ in tokens)
+                         for bar, ch in enumerate(line) if ch == "|") if spaced else ()
+            block.append(_Row(number, tokens, bars))
+            if len(block) == len(block[0].tokens):  # a whole puzzle: finish it now, keep memory flat
+                _finish_rows(block, len(block), reader, table, spaced, borders)
+                block, borders = [], []
             continue
         if block:
-            _finish_rows(block, len(block[0][1]), reader, table, spaced)
-        block, skipping = [], False
+            _finish_rows(block, len(block[0].tokens), reader, table, spaced, borders)
+        block, borders, skipping = [], [], False
 
 
-def _finish_rows(rows: list[tuple[int, list[tuple[int, str]]]], side: int, reader: _Reader,
-                 table: dict[str, int], spaced: bool) -> None:
-    first_line = rows[0][0]
+@dataclass
+class _Row:
+    """A row of the grid or dash format: its line, its ``(column, token)`` values, and for each
+    ``|`` border in it the number of values to its left."""
+
+    line: int
+    tokens: list[tuple[int, str]]
+    bars: tuple[int, ...]
+
+
+def _finish_rows(rows: list[_Row], side: int, reader: _Reader, table: dict[str, int], spaced: bool,
+                 borders: list[tuple[int, int]]) -> None:
+    first_line = rows[0].line
     try:
         Shape.for_side(side)
     except ValueError as exc:
@@ -293,20 +397,55 @@ def _finish_rows(rows: list[tuple[int, list[tuple[int, str]]]], side: int, reade
         reader.error(f"puzzle has {len(rows)} rows, expected {side} rows of {side} values", first_line)
         return
     draft = _Draft(start=first_line)
-    for number, tokens in rows:
-        if len(tokens) != side:
-            reader.error(f"row has {len(tokens)} values, expected {side} like the first row "
-                         f"of this puzzle (line {first_line})", number)
+    for row in rows:
+        if len(row.tokens) != side:
+            reader.error(f"row has {len(row.tokens)} values, expected {side} like the first row "
+                         f"of this puzzle (line {first_line})", row.line)
             return
-        for column, token in tokens:
+        for column, token in row.tokens:
             value = _token_value(token, table, spaced)
             if value is None:
                 kind = "value" if spaced else "character"
                 empty = "0, . or -" if spaced else "-"
-                reader.error(f"unknown {kind} {token!r} (empty is {empty})", number, column)
+                reader.error(f"unknown {kind} {token!r} (empty is {empty})", row.line, column)
                 return
-            draft.add(value, number, column)
-    reader.finish(draft)
+            draft.add(value, row.line, column)
+    barred = all(row.bars for row in rows)  # a | in some rows only separates values, as a space does
+    if not borders and not barred:
+        reader.finish(draft)
+        return
+    drawn = _drawn_shape(rows if barred else [_Row(row.line, row.tokens, ()) for row in rows], side, borders, reader)
+    if drawn is not None:
+        reader.finish(draft, (drawn, first_line))
+
+
+def _drawn_shape(rows: list[_Row], side: int, borders: list[tuple[int, int]], reader: _Reader) -> Shape | None:
+    """The box shape that a grid's borders draw: ``|`` after every ``box_cols`` values of each row,
+    a border line after every ``box_rows`` rows; None after recording where the borders are irregular."""
+    bars = rows[0].bars
+    for row in rows:
+        if row.bars != bars:
+            reader.error(f"the | box borders of this row differ from those of line {rows[0].line}", row.line)
+            return None
+    # Either kind of border alone gives the shape: the other side of the box is what is left.
+    cols = bars[0] if bars else side // max(borders[0][0], 1)
+    rows_per_band = borders[0][0] if borders else side // max(cols, 1)
+    if bars and (not cols or side % cols or bars != tuple(range(cols, side, cols))):
+        reader.error("the | box borders do not cut the rows into boxes of equal width", rows[0].line)
+        return None
+    if borders and (side % rows_per_band
+                    or [above for above, _ in borders] != list(range(rows_per_band, side, rows_per_band))):
+        reader.error("the border lines do not cut the grid into boxes of equal height", borders[0][1])
+        return None
+    try:
+        shape = Shape(rows_per_band, cols)
+    except ValueError as exc:
+        reader.error(f"the box borders draw no Sudoku box: {exc}", rows[0].line)
+        return None
+    if shape.n != side:
+        reader.error(f"the box borders draw {shape} boxes, which do not tile rows of {side} values", rows[0].line)
+        return None
+    return shape
 
 
 def _token_value(token: str, table: dict[str, int], spaced: bool) -> int | None:
@@ -483,12 +622,39 @@ def _dump_one(shape: Shape, cells: np.ndarray, fmt: str, alphabet: str) -> str:
 def iter_dumps(grids: Iterable[tuple[Shape, np.ndarray]], *, format: str = "line",
                alphabet: str | None = None) -> Iterator[str]:
     """The text of ``(shape, cells)`` grids in ``format``, a grid at a time (with the blank line
-    between grids where the format has one): for writing many grids without one large string.
+    between grids where the format has one, and a ``# box`` line where a grid's shape needs one):
+    for writing many grids without one large string.
 
     :raises ValueError: for an unknown format or alphabet (at once), or a grid the format cannot hold
         (when that grid's turn comes).
     """
-    return _dumped(grids, format, output_alphabet(format, alphabet))
+    writer = TextWriter(format, alphabet)
+    return (writer.text(shape, cells) for shape, cells in grids)
+
+
+class TextWriter:
+    """The text of grids written one after another in one format: the separator between grids, and
+    a ``# box RxC`` line (:func:`shape_statement`) before each grid whose box shape a reader of the
+    text so far would not assume, so that :func:`scan` reads every grid back with its shape.
+
+    :raises ValueError: for an unknown format or alphabet.
+    """
+
+    def __init__(self, format: str, alphabet: str | None = None) -> None:
+        self.format, self.alphabet = format, output_alphabet(format, alphabet)
+        self.count = 0
+        self.stated: Shape | None = None  # the last shape stated, which a reader applies from there on
+
+    def text(self, shape: Shape, cells: np.ndarray) -> str:
+        """The text of one more grid.  :raises ValueError: for a grid the format cannot hold."""
+        body = _dump_one(shape, cells, self.format, self.alphabet)
+        assumed = self.stated or Shape.for_side(shape.n)
+        head = separator(self.format) if self.count else ""
+        if shape != assumed:  # (never in lloyd, whose square boxes are always the shape assumed)
+            head += shape_statement(shape)
+            self.stated = shape
+        self.count += 1
+        return head + body
 
 
 def output_alphabet(format: str, alphabet: str | None) -> str:
@@ -507,11 +673,6 @@ def output_alphabet(format: str, alphabet: str | None) -> str:
 def separator(fmt: str) -> str:
     """The text between two grids in ``fmt``: a blank line in the grid and dash formats."""
     return "\n" if fmt in ("grid", "dash") else ""
-
-
-def _dumped(grids: Iterable[tuple[Shape, np.ndarray]], fmt: str, alphabet: str) -> Iterator[str]:
-    for number, (shape, cells) in enumerate(grids):
-        yield (separator(fmt) if number else "") + _dump_one(shape, cells, fmt, alphabet)
 
 
 def dumps(grids: Iterable[tuple[Shape, np.ndarray]], *, format: str = "line", alphabet: str | None = None) -> str:

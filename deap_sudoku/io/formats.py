@@ -161,20 +161,21 @@ class PuzzleWriter:
 
     def __init__(self, path: str | os.PathLike, *, format: str = "line", alphabet: str | None = None,
                  overwrite: bool = False) -> None:
-        codec.output_alphabet(format, alphabet)  # an unknown format or alphabet is refused now, not at the first puzzle
-        self.format, self.alphabet, self.count = format, alphabet, 0
+        self.encoder = codec.TextWriter(format, alphabet)  # an unknown format or alphabet is refused now
         self.file = None if str(path) == "-" else AtomicFile(path, overwrite=overwrite)
 
+    @property
+    def count(self) -> int:
+        """How many puzzles have been written."""
+        return self.encoder.count
+
     def write(self, puzzle: Puzzle) -> None:
-        """Add ``puzzle``.  :raises ValueError: if the format cannot hold its size."""
-        text = dumps([puzzle], format=self.format, alphabet=self.alphabet)
-        if self.count:
-            text = codec.separator(self.format) + text
+        """Add ``puzzle``.  :raises ValueError: if the format cannot hold its size or box shape."""
+        text = self.encoder.text(puzzle.shape, puzzle.cells)
         if self.file is None:
             sys.stdout.write(text)
         else:
             self.file.write(text)
-        self.count += 1
 
     def close(self) -> None:
         """Finish: the file appears whole (standard output is flushed)."""

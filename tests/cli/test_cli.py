@@ -228,7 +228,43 @@ def test_generate_by_difficulty_grades_as_asked():
     puzzles = loads(result.stdout)
     assert [grade(p)[0] for p in puzzles] == ["medium", "medium"]
     assert run("generate", "--difficulty", "easy", "--givens", "30").exit_code == 2
-    assert run("generate").exit_code == 2
+
+
+def test_generate_with_neither_givens_nor_difficulty_makes_a_unique_puzzle_with_the_default_share():
+    from deap_sudoku.cli.commands import DEFAULT_GIVENS
+    from deap_sudoku.exact import count_solutions
+    result = run("generate", "--seed", "4")
+    assert result.exit_code == 0, result.output
+    [puzzle] = loads(result.stdout)
+    assert puzzle.num_givens >= round(81 * float(DEFAULT_GIVENS.rstrip("%")) / 100)
+    assert count_solutions(puzzle, limit=2) == 1
+    assert DEFAULT_GIVENS in run("generate", "--help").output
+
+
+@pytest.mark.parametrize("box", ["3x2", "4x3", "5x4"])
+@pytest.mark.parametrize("fmt", ["line", "grid", "dash"])
+def test_generated_tall_boxes_check_and_solve_through_a_file(box, fmt, tmp_path):
+    path = tmp_path / f"{box}.{fmt}.txt"
+    made = run("generate", "--box", box, "--givens", "50%", "--any", "--count", "2", "--seed", "2",
+               "--format", fmt, "--out", str(path), "-q")
+    assert made.exit_code == 0, made.output
+    checked = run("check", str(path))
+    assert checked.exit_code in (0, 1) and "2 valid puzzles, 0 errors" in checked.output, checked.output  # 1: not unique (--any)
+    assert all(str(p.shape) == box for p in read(path))
+    solved = run("solve", str(path), "-a", "backtracking", "--out", str(tmp_path / "out.txt"), "--out-format", fmt)
+    assert solved.exit_code == 0, solved.output
+    assert all(verify(s, p) for s, p in zip(read(tmp_path / "out.txt"), read(path)))
+    pictures = "\n".join("" if l.startswith("puzzle") else l for l in solved.stdout.splitlines())
+    assert [str(s.shape) for s in loads(pictures)] == [box, box]  # the printed pictures read back too
+
+
+def test_an_ambiguous_shape_is_named_with_the_box_option(tmp_path):
+    path = tmp_path / "bare.txt"
+    made = run("generate", "--box", "4x3", "--givens", "60%", "--any", "--seed", "1", "-q")
+    path.write_text("".join(l for l in made.stdout.splitlines(True) if not l.startswith("#")))
+    checked = run("check", str(path))
+    assert checked.exit_code != 0 and "reads cleanly with 4x3 boxes: give --box 4x3" in checked.output
+    assert "1 valid puzzle, 0 errors" in run("check", str(path), "--box", "4x3").output
 
 
 def test_bundled_testdata_is_graded_as_named():
