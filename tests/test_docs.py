@@ -6,6 +6,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -15,12 +16,14 @@ from deap_sudoku.exact import verify
 from tests.conftest import REPO
 
 
-def _run_blocks(name: str, cwd: Path = REPO) -> dict:
+def _run_blocks(name: str, cwd: Path | None = None) -> dict:
+    """Every ``python`` block of ``name``, in one namespace, run from ``cwd`` (by default a new empty
+    folder outside the repository, as a user of the installed package runs them)."""
     text = (REPO / name).read_text()
     blocks = re.findall(r"```python\n(.*?)```", text, flags=re.S)
     assert blocks, f"{name} has no python block"
     before = os.getcwd()
-    os.chdir(cwd)
+    os.chdir(cwd or tempfile.mkdtemp(prefix="deap_sudoku_docs_"))
     try:
         namespace: dict = {}
         for block in blocks:
@@ -50,6 +53,12 @@ def test_readme_example_stops_at_the_generation_that_solves_the_puzzle(capsys):
     out = capsys.readouterr().out
     assert out.startswith(f"solved at generation {logbook[-1]['gen']}\n") and "no clashes" in out
     assert "solved at generation 10" in (REPO / "README.md").read_text()  # the comment tells the truth
+
+
+def test_every_page_with_python_blocks_is_run_here():
+    pages = {str(p.relative_to(REPO)) for p in [REPO / "README.md", *(REPO / "docs").glob("*.md")]
+             if "```python" in p.read_text()}
+    assert pages == {"README.md", "docs/extending.md", "docs/guide.md", "docs/tutorial.md"}
 
 
 def test_guide_code_runs(capsys):

@@ -31,8 +31,18 @@ def _band_cells(puzzle: Puzzle, bands: range | list[int]) -> np.ndarray:
 
 
 @grid_operator
-def cx_bands(ind1: Individual, ind2: Individual, *, puzzle: Puzzle, first: int, stop: int) -> tuple[Individual, Individual]:
-    """Exchange the horizontal bands of boxes ``first`` to ``stop - 1`` between the parents."""
+def cx_bands(ind1: Individual, ind2: Individual, *, puzzle: Puzzle, first: int = 0,
+             stop: int | None = None) -> tuple[Individual, Individual]:
+    """Exchange the horizontal bands of boxes ``first`` to ``stop - 1`` between the parents; by
+    default the upper half of the bands (``stop``: half the bands, at least one).
+
+    :raises ValueError: for a band range that is empty or outside the grid.
+    """
+    bands = puzzle.shape.box_cols  # n / box_rows bands
+    stop = max(bands // 2, 1) if stop is None else stop
+    if not 0 <= first < stop <= bands:
+        raise ValueError(f"cx_bands: bands {first} to {stop - 1} are not a range of the {bands} bands of a "
+                         f"{puzzle.shape.name} grid (0 <= first < stop <= {bands})")
     _swap(ind1, ind2, _band_cells(puzzle, range(first, stop)))
     return ind1, ind2
 

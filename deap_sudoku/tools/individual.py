@@ -6,18 +6,29 @@ ndarray individuals get wrong (measured with deap 1.4.4): a slice, copy or
 ``numpy.sort`` of one gets a fresh, *invalid* fitness instead of the fitness
 class, so it is never skipped by evaluation; ``deepcopy`` and pickling keep the
 fitness and are fast.
+
+DEAP's stock operators are safe on it: a slice is a copy (DEAP's advice for
+numpy individuals, which its ``cxTwoPoint`` needs), ``if ind == other`` asks
+whether the whole grids are equal (DEAP's ``HallOfFame``), and a write that
+cannot leave a grid (a real number, a value outside ``0..n``, a change of
+length, or any write by a DEAP operator meant for permutations, bits or real
+vectors) is refused with a message naming the package's operator to use.
 """
 
 from __future__ import annotations
 
 import functools
 import math
+import os
+import sys
 from collections.abc import Callable, Iterable, MutableSequence
 
 import numpy as np
 from deap import base
+from deap import tools as deap_tools
 
 from ..grid.conflicts import value_dtype
+from ..grid.shape import MIN_SIDE
 from ..grid.display import show
 from .fitness import fitness_weights
 
@@ -64,6 +75,38 @@ class Individual(np.ndarray):
         # Every new array of this type (view, slice, copy, ufunc result) starts unevaluated.
         self.fitness = self.fitness_class()
 
+    def __getitem__(self, key):
+        # A slice is a copy, as DEAP asks of numpy individuals: its cxTwoPoint swaps two slices in one
+        # statement, which with views would write the first child's cells into the second as well.
+        if type(key) is slice:
+            return np.ndarray.__getitem__(self.view(np.ndarray), key).copy()
+        return np.ndarray.__getitem__(self, key)
+
+    def __setitem__(self, key, value) -> None:
+        code = sys._getframe(1).f_code
+        if code not in _TRUSTED:  # DEAP's and the user's operators are checked; the package's own are trusted
+            if code.co_filename.startswith(_PACKAGE):
+                _TRUSTED.add(code)
+            else:
+                _check_write(self, code, value)
+        try:
+            np.ndarray.__setitem__(self.view(np.ndarray), key, value)  # (numpy would take the view from
+            # our __getitem__, which copies slices)
+        except ValueError as exc:
+            if "broadcast" not in str(exc):
+                raise
+            raise ValueError(f"a grid individual keeps its {self.size} cells; this write would change how many "
+                             f"({exc}): DEAP's cxMessyOnePoint is for individuals of varying length, "
+                             "use cx_band_two_point or cx_block_uniform") from None
+
+    def __eq__(self, other):
+        return _compared(np.asarray(self) == np.asarray(other), _CellsEqual)
+
+    def __ne__(self, other):
+        return _compared(np.asarray(self) != np.asarray(other), _CellsDiffer)
+
+    __hash__ = None  # (as numpy's: a mutable grid is no dictionary key)
+
     def __deepcopy__(self, memo: dict) -> Individual:
         return clone(self)
 
@@ -90,6 +133,75 @@ class Individual(np.ndarray):
             return show(self)._repr_html_()
         except ValueError:
             return None
+
+
+class _Comparison(np.ndarray):
+    """A cell-by-cell comparison of a grid individual; what is computed from it is plain numpy."""
+
+    def __array_wrap__(self, array: np.ndarray, context=None, return_scalar: bool = False):
+        return array[()] if return_scalar else np.asarray(array)
+
+
+class _CellsEqual(_Comparison):
+    """``ind == other`` cell by cell, which in an ``if`` asks whether the whole grids are equal:
+    DEAP's ``HallOfFame`` and ``list.index`` ask ``if ind == other`` and get ``numpy.array_equal``
+    instead of numpy's "truth value of an array is ambiguous"."""
+
+    def __bool__(self) -> bool:
+        return bool(np.all(self.view(np.ndarray)))
+
+
+class _CellsDiffer(_Comparison):
+    """``ind != other`` cell by cell, which in an ``if`` asks whether any cell differs."""
+
+    def __bool__(self) -> bool:
+        return bool(np.any(self.view(np.ndarray)))
+
+
+def _compared(cells, kind: type[np.ndarray]):
+    return cells.view(kind) if isinstance(cells, np.ndarray) else cells
+
+
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+_TRUSTED: set = set()  # code objects of the package that write into individuals
+
+_REFUSED_STOCK = {
+    # DEAP operator: (why it cannot apply to a grid, the package's operators to use instead)
+    "cxPartialyMatched": ("treats the individual as a permutation of 0..size-1", "cx_block_uniform or cx_bands"),
+    "cxUniformPartialyMatched": ("treats the individual as a permutation of 0..size-1", "cx_block_uniform"),
+    "cxOrdered": ("treats the individual as a permutation of 0..size-1", "cx_block_uniform or cx_row_uniform"),
+    "cxMessyOnePoint": ("changes the individuals' lengths", "cx_band_two_point"),
+    "cxBlend": ("writes real numbers", "cx_block_uniform or cx_cell_uniform"),
+    "cxESBlend": ("writes real numbers", "cx_block_uniform"),
+    "cxSimulatedBinary": ("writes real numbers", "cx_block_uniform"),
+    "cxSimulatedBinaryBounded": ("writes real numbers", "cx_block_uniform"),
+    "mutGaussian": ("writes real numbers", "mut_swap_in_box or mut_random_reset"),
+    "mutPolynomialBounded": ("writes real numbers", "mut_swap_in_box or mut_random_reset"),
+    "mutESLogNormal": ("writes real numbers", "mut_swap_in_box"),
+    "mutFlipBit": ("flips bits, writing 0s and 1s", "mut_random_reset"),
+}
+"""DEAP's stock operators that a grid individual refuses at their first write, with a message naming
+the package's equivalent (their results would be grids of wrong values, not Sudoku moves)."""
+_REFUSED_CODE = {getattr(deap_tools, name).__code__: name for name in _REFUSED_STOCK if hasattr(deap_tools, name)}
+
+
+def _check_write(individual: Individual, code, value) -> None:
+    """Refuse a write that would leave no grid: by a DEAP operator of :data:`_REFUSED_STOCK`, of a
+    real number, or of a value outside 0..n."""
+    name = _REFUSED_CODE.get(code)
+    if name is not None:
+        why, instead = _REFUSED_STOCK[name]
+        raise TypeError(f"deap.tools.{name} does not apply to Sudoku grid individuals: it {why}; use "
+                        f"deap_sudoku.tools.{instead}")
+    values = np.asarray(value)
+    if values.dtype.kind not in "biu":
+        raise TypeError(f"a grid individual's cells hold whole numbers, not {values.dtype} ({value!r:.40}); "
+                        "DEAP's real-valued operators do not apply to grids")
+    side = math.isqrt(individual.size)
+    if individual.ndim == 1 and side * side == individual.size and side >= MIN_SIDE and values.size and (
+            values.min() < 0 or values.max() > side):
+        bad = values[(values < 0) | (values > side)].flat[0]
+        raise ValueError(f"a {side}x{side} grid individual's cells hold 0..{side}, not {int(bad)}")
 
 
 class MaxIndividual(Individual):

@@ -79,8 +79,10 @@ def test_short_reprs_and_plain_results_from_individuals():
     ind.fitness.values = (3,)
     assert repr(ind) == "<Individual 9x9, fitness (3.0,)>"
     assert type(ind.max()) is np.uint8 and type(ind.sum()) is np.uint64
-    assert type(ind == ind) is np.ndarray and type(ind + 1) is np.ndarray
-    assert type(ind[:9]) is Individual and type(ind.copy()) is Individual  # views and copies stay individuals
+    assert isinstance(ind == ind, np.ndarray) and type(ind + 1) is np.ndarray
+    assert bool(ind == ind) and not bool(ind != ind.copy())  # in an `if`: the whole grid
+    assert type(ind.copy()) is Individual and type(ind.reshape(9, 9)) is Individual  # copies and views stay
+    assert type(ind[:9]) is np.ndarray  # a slice is a plain copy, as DEAP asks of numpy individuals
 
 
 def test_hall_of_fame_needs_no_similar_and_keeps_distinct_grids():
@@ -91,8 +93,9 @@ def test_hall_of_fame_needs_no_similar_and_keeps_distinct_grids():
     hof = HallOfFame(3)
     hof.update([first, second, first.copy()])
     assert len(hof) == 2
-    with pytest.raises(ValueError, match="ambiguous"):  # DEAP's own, with its default similar
-        deap_tools.HallOfFame(3).update([first, second, first])
+    theirs = deap_tools.HallOfFame(3)  # DEAP's own, with its default similar (operator.eq)
+    theirs.update([first, second, first.copy()])
+    assert len(theirs) == 2 and theirs[0].fitness.values == (3.0,)
 
 
 def test_show_refuses_a_grid_of_the_wrong_size():

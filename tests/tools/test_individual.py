@@ -20,11 +20,13 @@ def test_individual_is_a_small_flat_array_with_an_unevaluated_fitness():
     assert not ind.fitness.valid and ind.fitness.weights == (-1.0,)
 
 
-def test_slices_sorts_and_copies_are_never_valid():
+def test_sorts_and_copies_are_never_valid_and_slices_are_plain_copies():
     ind = _evaluated()
-    for derived in (ind[2:5], np.sort(ind), ind.copy(), ind.reshape(3, 3)):
+    for derived in (np.sort(ind), ind.copy(), ind.reshape(3, 3)):
         assert not derived.fitness.valid  # creator-made individuals report the class here
     assert not hasattr(ind + 0, "fitness")  # arithmetic gives a plain array
+    part = ind[2:5]
+    assert type(part) is np.ndarray and not np.shares_memory(part, ind)  # DEAP's advice for numpy individuals
     assert ind.fitness.valid
 
 

@@ -137,6 +137,21 @@ def test_two_point_band_crossover_swaps_the_middle_band_of_a_9x9():
     assert a.reshape(9, 9)[:, 0].tolist() == [2, 2, 2, 2, 2, 2, 1, 1, 1]
 
 
+@pytest.mark.parametrize("box, upper_rows", [((3, 3), 3), ((2, 2), 2), ((2, 4), 4), ((4, 2), 4)])
+def test_cx_bands_registers_like_the_other_crossovers_and_swaps_the_upper_half_by_default(box, upper_rows):
+    from deap import base
+    puzzle = Puzzle([0] * (box[0] * box[1]) ** 2, box=box)
+    n = puzzle.n
+    toolbox = base.Toolbox()
+    toolbox.register("mate", cx_bands, puzzle=puzzle)
+    a, b = Individual([1] * n * n), Individual([2] * n * n)
+    toolbox.mate(a, b)
+    assert a.reshape(n, n)[:, 0].tolist() == [2] * upper_rows + [1] * (n - upper_rows)
+    for first, stop in ((1, 1), (-1, 1), (0, n // box[0] + 1)):
+        with pytest.raises(ValueError, match="not a range of the"):
+            cx_bands(a, b, puzzle=puzzle, first=first, stop=stop)
+
+
 def test_diagonal_crossover_takes_band_i_from_parent_i():
     puzzle = Puzzle([0] * 81)
     parents = [Individual([v] * 81) for v in (1, 2, 3)]
