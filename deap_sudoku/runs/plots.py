@@ -146,6 +146,12 @@ def _log_seconds(axis, seconds: list[float]) -> None:
     positive = [value for value in seconds if value > 0]
     decades = math.log10(max(positive) / min(positive)) if positive else 0
     axis.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0) if decades <= 2 else (1.0,)))
+    if positive and decades <= 2:  # times close together: reach out to a 1-2-5 tick on either side
+        steps = [m * 10.0 ** e for e in range(math.floor(math.log10(min(positive))) - 1,
+                                               math.ceil(math.log10(max(positive))) + 2) for m in (1, 2, 5)]
+        low = max(step for step in steps if step <= min(positive) * 1.0001)
+        high = min(step for step in steps if step >= max(positive) * 0.9999 and step > low)
+        axis.set_ylim(low / 1.15, high * 1.15)
     axis.yaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
     axis.yaxis.set_minor_formatter(FuncFormatter(lambda value, _: ""))
 
