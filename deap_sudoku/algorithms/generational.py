@@ -20,6 +20,8 @@ from typing import Protocol
 import numpy as np
 from deap import base, tools
 
+from ..tools.individual import write_back
+
 __all__ = ["Stop", "Run", "Checkpointer", "ResumeError", "ea_generational", "evaluate_invalid", "one_child",
            "stop_reason",
            "INTERRUPTED", "HALTED"]
@@ -261,7 +263,10 @@ def _from_data(template, data: dict, what: str):
     if isinstance(individual, np.ndarray) and np.issubdtype(individual.dtype, np.integer) and cells.size and (
             cells.min() < np.iinfo(individual.dtype).min or cells.max() > np.iinfo(individual.dtype).max):
         raise ResumeError(f"the saved {what} holds values that this run's {individual.dtype} grids cannot")
-    individual[:] = cells if isinstance(individual, np.ndarray) else cells.tolist()
+    if isinstance(individual, np.ndarray):
+        individual[:] = cells
+    else:
+        write_back(individual, cells)
     if data["fitness"] is None:
         del individual.fitness.values
     else:

@@ -93,32 +93,51 @@ class GridView:
     givens: np.ndarray
     clashes: np.ndarray
     caption: str = ""
+    changed: np.ndarray | None = None
+    """One bool per cell: a given of the puzzle that the grid holds another value in (marked like a clash)."""
 
     @property
     def clash_count(self) -> int:
         """How many cells clash."""
         return int(self.clashes.sum())
 
+    @property
+    def changed_count(self) -> int:
+        """How many givens of the puzzle the grid changes."""
+        return 0 if self.changed is None else int(self.changed.sum())
+
+    @property
+    def empty_count(self) -> int:
+        """How many cells are empty."""
+        return int(np.count_nonzero(np.asarray(self.cells) == 0))
+
     def _summary(self) -> str:
-        clashes = f"{self.clash_count} cells clash" if self.clash_count else "no clashes"
-        return ", ".join(part for part in (self.caption, self.shape.name, clashes) if part)
+        wrong = [f"{count} {what}" for count, what in ((self.clash_count, "cells clash"),
+                                                        (self.changed_count, "givens changed"),
+                                                        (self.empty_count, "cells empty")) if count]
+        return ", ".join(part for part in (self.caption, self.shape.name, ", ".join(wrong) or "no clashes") if part)
+
+    def _marked(self) -> np.ndarray:
+        return self.clashes if self.changed is None else self.clashes | self.changed
 
     def __str__(self) -> str:
-        marks = self.clashes if self.clash_count else None
+        marks = self._marked() if self._marked().any() else None
         return f"{self._summary()}\n{format_grid(self.shape, self.cells, marks=marks)}"
 
     def __repr__(self) -> str:
         return f"<GridView {self._summary()}>"
 
     def _repr_html_(self) -> str:
-        return grid_html(self.shape, self.cells, givens=self.givens, clashes=self.clashes, caption=self._summary())
+        return grid_html(self.shape, self.cells, givens=self.givens, clashes=self._marked(), caption=self._summary())
 
 
 def show(grid: np.ndarray, puzzle: object | None = None, *, caption: str | None = None) -> GridView:
     """``grid`` (an individual, array or list of the whole grid) as a :class:`GridView`.
 
     With ``puzzle`` (a :class:`~deap_sudoku.grid.puzzle.Puzzle`, or a
-    :class:`~deap_sudoku.grid.shape.Shape`) its box shape and givens are used;
+    :class:`~deap_sudoku.grid.shape.Shape`) its box shape and givens are used,
+    and a given the grid changes is marked and counted like a clash; empty
+    cells are counted too, so "no clashes" means a full grid that keeps them;
     without, the conventional box shape for the grid's size and no givens.  The
     caption defaults to the grid's fitness, when it has a valid one.
     """
@@ -127,7 +146,9 @@ def show(grid: np.ndarray, puzzle: object | None = None, *, caption: str | None 
     if cells.size != shape.cells:
         raise ValueError(f"a grid of {cells.size} cells does not fit {shape.name}")
     givens = getattr(puzzle, "givens", np.zeros(shape.cells, dtype=bool))
+    given_values = getattr(puzzle, "cells", None)
+    changed = None if given_values is None else givens & (cells != given_values)
     if caption is None:
         fitness = getattr(grid, "fitness", None)
         caption = f"fitness {fitness.values}" if fitness is not None and fitness.valid else ""
-    return GridView(shape, cells, givens, clashing_cells(shape, cells), caption)
+    return GridView(shape, cells, givens, clashing_cells(shape, cells), caption, changed)

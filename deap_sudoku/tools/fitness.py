@@ -19,6 +19,12 @@ that the individual's fitness points the same way, so a maximised fitness on a
 minimising individual raises :class:`FitnessDirectionError` at the first
 evaluation instead of evolving away from the solution.  A fitness function of
 your own gets the same check by carrying ``weights`` (see ``docs/extending.md``).
+
+"Solved" means solved: each function also counts a grid's :func:`defects`
+(empty cells, changed givens) as cost, so only a full grid that keeps the
+puzzle's givens and repeats no value scores ``target(puzzle)``.  For the
+package's representations, which never empty a cell or touch a given, the
+scores are unchanged.
 """
 
 from __future__ import annotations
@@ -31,12 +37,13 @@ import numpy as np
 
 from ..grid.puzzle import Puzzle, require
 from ..grid.shape import Shape
+from .wrapping import wraps
 
 __all__ = [
     "eval_collisions", "eval_cell_collisions", "eval_column_box_collisions", "eval_distinct", "eval_threats",
     "eval_closeness", "eval_closeness_mk", "collision_map", "closeness_map", "cell_map",
     "unit_duplicates", "closeness_terms", "max_threats", "batch_map", "optimum", "FitnessDirectionError",
-    "check_direction", "fitness_weights",
+    "check_direction", "fitness_weights", "defects",
 ]
 
 
@@ -201,20 +208,58 @@ def check_direction(evaluate: Callable, individual: object) -> None:
         f"creator fitness with weights={wanted}")
 
 
-def _fitness(weight: float, batch: Callable, target: Callable[[Puzzle], float] = lambda puzzle: 0):
+def defects(grids: np.ndarray, puzzle: Puzzle) -> np.ndarray:
+    """For each row of ``grids`` (``(k, cells)``): its empty cells plus the givens of ``puzzle`` it
+    changes, what no solution has.  Every ``eval_*`` function counts them as cost, so a grid with an
+    empty cell or a changed given never scores the optimum (:func:`optimum`)."""
+    given = _given_cells(puzzle)
+    return np.count_nonzero(grids == 0, axis=1) + np.count_nonzero(grids[:, given] != puzzle.cells[given], axis=1)
+
+
+def _given_cells(puzzle: Puzzle) -> np.ndarray:
+    return np.flatnonzero(puzzle.cells)
+
+
+def _no_target(puzzle: Puzzle) -> int:
+    return 0
+
+
+def _all_distinct(puzzle: Puzzle) -> int:
+    return 3 * puzzle.n * puzzle.n
+
+
+def _no_threats(puzzle: Puzzle) -> int:
+    return max_threats(puzzle.shape)
+
+
+class _Batch:
+    """A fitness's batch kernel with the population checked and its :func:`defects` counted as cost:
+    an object, not a closure, so that a toolbox partial carrying it pickles."""
+
+    def __init__(self, kernel: Callable, cost_sign: int) -> None:
+        self.kernel, self.cost_sign = kernel, cost_sign
+        self.__name__, self.__doc__ = kernel.__name__, kernel.__doc__
+
+    def __call__(self, grids, puzzle: Puzzle, *args, **kwargs) -> np.ndarray:
+        grids = puzzle.shape.check_grid(_grids(grids), "population", many=True)
+        return self.kernel(grids, puzzle, *args, **kwargs) + self.cost_sign * defects(grids, puzzle)
+
+
+def _fitness(weight: float, batch: Callable, target: Callable[[Puzzle], float] = _no_target):
     """Give an ``eval_*`` function its direction (``weights``), its ``batch`` kernel and its solved
-    score (``target(puzzle)``), and check the individual's direction at every call."""
+    score (``target(puzzle)``), check the individual's direction at every call, and count its
+    :func:`defects` as cost."""
+    cost_sign = 1 if weight < 0 else -1
+
     def decorate(score: Callable) -> Callable:
-        @functools.wraps(score)
+        @wraps(score)
         def evaluate(individual, *, puzzle: Puzzle):
             check_direction(evaluate, individual)
-            puzzle.shape.check_grid(individual, "individual")
-            return score(individual, puzzle=puzzle)
-
-        @functools.wraps(batch)
-        def checked_batch(grids, puzzle: Puzzle, *args, **kwargs):
-            return batch(puzzle.shape.check_grid(_grids(grids), "population", many=True), puzzle, *args, **kwargs)
-        evaluate.weights, evaluate.batch, evaluate.target = (weight,), checked_batch, target
+            grid = puzzle.shape.check_grid(individual, "individual")
+            (value,) = score(individual, puzzle=puzzle)
+            wrong = int(defects(grid[None, :], puzzle)[0])
+            return (value + cost_sign * wrong,) if wrong else (value,)
+        evaluate.weights, evaluate.batch, evaluate.target = (weight,), _Batch(batch, cost_sign), target
         return evaluate
     return decorate
 
@@ -243,13 +288,13 @@ def eval_column_box_collisions(individual: np.ndarray, *, puzzle: Puzzle) -> tup
     return (int(_column_box_collisions(_one(individual), puzzle)[0]),)
 
 
-@_fitness(1.0, _distinct_values, target=lambda puzzle: 3 * puzzle.n * puzzle.n)
+@_fitness(1.0, _distinct_values, target=_all_distinct)
 def eval_distinct(individual: np.ndarray, *, puzzle: Puzzle) -> tuple[int]:
     """Distinct values summed over rows, columns and boxes (maximise; ``3n*n``, 243 for 9x9, is solved)."""
     return (int(_distinct_values(_one(individual), puzzle)[0]),)
 
 
-@_fitness(1.0, _threats, target=lambda puzzle: max_threats(puzzle.shape))
+@_fitness(1.0, _threats, target=_no_threats)
 def eval_threats(individual: np.ndarray, *, puzzle: Puzzle) -> tuple[int]:
     """``108 - threats``: row and column duplicates of a 9x9 block-permutation subtracted from
     their maximum, generalised by :func:`max_threats` (maximise)."""

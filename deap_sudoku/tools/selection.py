@@ -13,7 +13,6 @@ every operator) is a ``random.Random``; without one they draw from the
 
 from __future__ import annotations
 
-import functools
 import math
 import random
 from collections.abc import Callable, Sequence
@@ -22,6 +21,8 @@ from operator import attrgetter
 import numpy as np
 from deap import base
 
+from .wrapping import wraps
+
 __all__ = ["sel_tournament", "sel_roulette", "sel_stochastic_universal_sampling", "sel_truncation", "sel_elite_biased",
            "punish_same", "with_punish_same", "selection_weights"]
 
@@ -29,7 +30,7 @@ __all__ = ["sel_tournament", "sel_roulette", "sel_stochastic_universal_sampling"
 def _evaluated(select: Callable) -> Callable:
     """Check that the first argument is a sequence of individuals with a valid DEAP fitness, so a
     wrong argument is a TypeError or ValueError that says so, not an AttributeError inside."""
-    @functools.wraps(select)
+    @wraps(select)
     def checked(individuals, *args, **kwargs):
         if isinstance(individuals, (str, bytes, np.ndarray)) or not isinstance(individuals, Sequence):
             raise TypeError(f"{select.__name__} takes a list of individuals, not {type(individuals).__name__}")
