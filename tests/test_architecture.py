@@ -117,10 +117,17 @@ def _offences(tree: ast.Module) -> list[str]:
     return found
 
 
+RUN_EDGES = {"deap_sudoku.runs.user": ["random.seed"]}
+"""Where a run itself is the edge: a user's DEAP toolbox draws from the ``random`` module (``varAnd``,
+DEAP's operators), so its run seeds it, and gives the caller's state back afterwards."""
+
+
 def test_only_the_cli_prints_and_nothing_seeds_globally_or_draws_unseeded():
     offences = {name: found for name, tree in _modules().items()
                 if not name.startswith("deap_sudoku.cli") and (found := _offences(tree))}
-    assert offences == {}
+    allowed = {name: [f for f in found if f.split(": ")[1] not in RUN_EDGES.get(name, ())]
+               for name, found in offences.items()}
+    assert {name: found for name, found in allowed.items() if found} == {}
 
 
 @pytest.mark.parametrize("source, expected", [

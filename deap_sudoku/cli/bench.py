@@ -14,7 +14,7 @@ from ..runs import bench, plots, registry
 from ..runs.bench import Plan
 from ..runs.interrupt import exit_code, graceful, requested
 from ..runs.task import RunResult, run_all, scoop_is_running
-from .common import (ALGORITHMS, DEFAULT_ALGORITHM, Progress, PuzzleInput, check_outputs, check_plot, check_scoop,
+from .common import (ALGORITHM, ALGORITHM_HELP, DEFAULT_ALGORITHM, Progress, PuzzleInput, check_outputs, check_plot, check_scoop,
                      flag, given, options_for, plural, refuse_huge_population, rerun_under_scoop, run_options,
                      scoop_options, warm_up_announced, write_text)
 
@@ -26,8 +26,9 @@ MISSING_SHOWN = 20
 
 @click.command(name="bench")
 @click.argument("datasets", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
-@click.option("--algorithm", "-a", "algorithms", type=click.Choice(ALGORITHMS), multiple=True,
-              default=(DEFAULT_ALGORITHM,), show_default=True, help="Repeat for several algorithms.")
+@click.option("--algorithm", "-a", "algorithms", type=ALGORITHM, multiple=True,
+              default=(DEFAULT_ALGORITHM,), show_default=True,
+              help=f"Repeat for several algorithms: {ALGORITHM_HELP}.")
 @click.option("--runs", type=click.IntRange(min=1), default=1, show_default=True, help="Seeded runs per puzzle.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Run r uses seed SEED+r.")
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="Only the first N puzzles of each dataset.")

@@ -23,9 +23,10 @@ from ..exact import (DIFFICULTIES, GenerationBudgetExceeded, SearchBudgetExceede
                      generate_graded, random_solution, reachable)
 from ..grid import Puzzle, PuzzleError, Shape
 from ..io import formats
+from ..runs import registry
 from ..runs.interrupt import exit_code, graceful
 from .bench import bench_command
-from .common import (InputError, Progress, PuzzleInput, check_format, check_outputs, input_options, parse_box,
+from .common import (InputError, Progress, flag, PuzzleInput, check_format, check_outputs, input_options, parse_box,
                      plural, reading, write_puzzles, writing)
 from .solve import solve
 
@@ -92,6 +93,20 @@ def main() -> None:
 
 main.add_command(solve)
 main.add_command(bench_command)
+
+
+@main.command(name="algorithms")
+def algorithms_command() -> None:
+    """List the algorithms -a takes: the bundled ones and installed plug-ins, each with its kind, the
+    budgets it honours and where it comes from.  Your own need no listing: -a module:attribute."""
+    records = [*registry.ALGORITHMS.values(), *registry.plugins().values()]
+    width = max(len(r.name) for r in records)
+    for record in records:
+        budgets = ", ".join(flag(b) for b in registry.budgets(record)) or "none (runs to the end)"
+        click.echo(f"{record.name:<{width}}  {record.kind:<12}  budgets: {budgets};  {record.source}: "
+                   f"{record.description}")
+    for name, why in registry.plugin_errors().items():
+        click.echo(f"plug-in {name} not loaded: {why}", err=True)
 
 
 @main.command()

@@ -31,6 +31,25 @@ ALGORITHMS = tuple(registry.ALGORITHMS)
 DEFAULT_ALGORITHM = "memetic"
 
 
+class AlgorithmName(click.ParamType):
+    """``-a``: a bundled algorithm, an installed plug-in's, or a user's as ``module:attribute``,
+    resolved (imported) when the option is read, so a bad one is one line before any work."""
+
+    name = "NAME|module:attribute"
+
+    def convert(self, value, param, ctx):
+        try:
+            registry.algorithm(value)
+        except ValueError as exc:
+            self.fail(str(exc), param, ctx)
+        return value
+
+
+ALGORITHM = AlgorithmName()
+ALGORITHM_HELP = ("a bundled algorithm (" + ", ".join(ALGORITHMS) + "; 'deap-sudoku algorithms' lists them with "
+                  "plug-ins and budgets), or your own as module:attribute")
+
+
 class InputError(click.ClickException):
     """Bad input: a one-line message and exit code 2, never a traceback."""
 
@@ -126,6 +145,8 @@ _RUN_OPTIONS = {
     "max_generations": dict(type=click.IntRange(min=1), help="Generation budget"),
     "max_seconds": dict(type=click.FloatRange(min=0, min_open=True),
                         help="Wall-time budget per puzzle (s), kernel compilation not counted"),
+    "max_evaluations": dict(type=click.IntRange(min=1),
+                            help="Fitness-evaluation budget per puzzle (checked after each generation)"),
     "max_steps": dict(type=click.IntRange(min=1), help="Step budget"),
     "max_nodes": dict(type=click.IntRange(min=1), help="Search-node budget"),
 }

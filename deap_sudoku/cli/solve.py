@@ -18,7 +18,7 @@ from ..runs.checkpoint import Checkpoint, run_identity
 from ..runs.interrupt import INTERRUPTED, exit_code, graceful, requested
 from ..runs.portfolio import portfolio
 from ..runs.task import RunResult, Task, run_task, scoop_is_running
-from .common import (ALGORITHMS, DEFAULT_ALGORITHM, InputError, Progress, PuzzleInput, check_format, check_outputs,
+from .common import (ALGORITHM, DEFAULT_ALGORITHM, InputError, Progress, PuzzleInput, check_format, check_outputs,
                      check_plot, check_scoop, given, input_options, open_checkpoint, options_for, plural,
                      refuse_huge_population, rerun_under_scoop, run_options, scoop_options, warm_up_announced,
                      write_puzzles)
@@ -28,9 +28,9 @@ POSEDNESS_NODES = 1000
 
 @click.command()
 @click.argument("puzzle_file", metavar="FILE|-")
-@click.option("--algorithm", "-a", type=click.Choice(ALGORITHMS), default=DEFAULT_ALGORITHM, show_default=True,
+@click.option("--algorithm", "-a", type=ALGORITHM, default=DEFAULT_ALGORITHM, show_default=True,
               help="How to solve: " + "; ".join(f"{a.name}, {a.description}" for a in registry.ALGORITHMS.values())
-                   + ".")
+                   + "; or your own as module:attribute ('deap-sudoku algorithms' lists plug-ins too).")
 @input_options
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the run.")
 @run_options

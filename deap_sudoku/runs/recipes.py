@@ -13,6 +13,7 @@ composition out in full, and a test holds the two equal run for run.
 
 from __future__ import annotations
 
+import inspect
 import random
 import time
 from collections.abc import Callable
@@ -35,12 +36,20 @@ DEFAULT_SECONDS = 60.0
 """The memetic GA's default budget: wall time."""
 
 
-def _evolve(algorithm: Callable, toolbox, population_size: int, *, stop: Stop, **options):
-    """Run ``algorithm`` on a fresh population with a hall of fame of one and fitness statistics.
+def _evolve(puzzle: Puzzle, operators: dict | None, algorithm: Callable, toolbox, population_size: int, *,
+            stop: Stop, **options):
+    """Run ``algorithm`` on a fresh population with a hall of fame of one and fitness statistics,
+    after registering ``operators`` (``{"mutate": my_mutation}``) in place of the recipe's own: each
+    gets ``puzzle=`` when its signature takes it.
 
     The logbook also says what was optimised: ``logbook.fitness`` is the fitness's name (its
     ``eval_*`` function without the prefix) and ``logbook.target`` the value of a solved grid.
     """
+    for alias, operator in (operators or {}).items():
+        if not hasattr(toolbox, alias):
+            raise ValueError(f"this recipe registers no {alias!r} to replace; it has "
+                             f"{', '.join(sorted(n for n in vars(toolbox) if not n.startswith('_')))}")
+        toolbox.register(alias, operator, **({"puzzle": puzzle} if takes_puzzle(operator) else {}))
     hof = HallOfFame(1)
     population, logbook = algorithm(toolbox.population(n=population_size), toolbox, halloffame=hof,
                                     stats=fitness_statistics(), stop=stop, **options)
@@ -50,9 +59,18 @@ def _evolve(algorithm: Callable, toolbox, population_size: int, *, stop: Stop, *
     return population, logbook, hof
 
 
+def takes_puzzle(operator: Callable) -> bool:
+    """Whether ``operator`` has a ``puzzle`` parameter (the package's operators do, by keyword)."""
+    try:
+        return "puzzle" in inspect.signature(operator).parameters
+    except (TypeError, ValueError):
+        return False
+
+
 def memetic(puzzle: Puzzle, *, seed: int = 0, population_size: int = 4, cxpb: float = 0.2, stall: int = 20,
             share: float = 0.5, noise: float = 0.0, locked_candidates: bool = True, compiled: bool | None = None,
             max_generations: int | None = None, max_seconds: float | None = DEFAULT_SECONDS,
+            max_evaluations: int | None = None, operators: dict | None = None,
             checkpoint: Checkpointer | None = None,
             requested: Callable[[], object] | None = None, callback: Callback | None = None):
     """The project's best solver: the memetic GA of :mod:`deap_sudoku.algorithms.memetic`
@@ -62,17 +80,18 @@ def memetic(puzzle: Puzzle, *, seed: int = 0, population_size: int = 4, cxpb: fl
     started, rng = time.perf_counter(), random.Random(seed)
     toolbox = memetic_toolbox(puzzle, rng=rng, share=share, noise=noise, locked_candidates=locked_candidates,
                               compiled=compiled)
-    stop = Stop(solved=0, max_generations=max_generations, max_seconds=max_seconds, started=started,
-                requested=requested)
-    return _evolve(ea_memetic, toolbox, population_size, cxpb=cxpb, stall=stall, stop=stop, rng=rng,
-                   checkpoint=checkpoint, callback=callback)
+    stop = Stop(solved=0, max_generations=max_generations, max_seconds=max_seconds, max_evaluations=max_evaluations,
+                started=started, requested=requested)
+    return _evolve(puzzle, operators, ea_memetic, toolbox, population_size, cxpb=cxpb, stall=stall, stop=stop,
+                   rng=rng, checkpoint=checkpoint, callback=callback)
 
 
 def block_ga(puzzle: Puzzle, *, seed: int = 0, population_size: int = 200, init: str = "random",
              crossover_kind: str = "two_point", fitness: str = "cell_collisions", select: str = "truncation",
              keeping_percentage: float = 0.5, mutpb: float = 0.5, mutation_threshold: int = 1,
              in_box_pairs: bool = False, punish_same: bool = False, max_generations: int = 1000,
-             max_seconds: float | None = None, checkpoint: Checkpointer | None = None,
+             max_seconds: float | None = None, max_evaluations: int | None = None, operators: dict | None = None,
+             checkpoint: Checkpointer | None = None,
              requested: Callable[[], object] | None = None, callback: Callback | None = None):
     """Block GA as documented for the C++ "Sudoku Löser", improvements as switches (``examples/block_ga.py``)."""
     started, rng = time.perf_counter(), random.Random(seed)
@@ -97,8 +116,9 @@ def block_ga(puzzle: Puzzle, *, seed: int = 0, population_size: int = 200, init:
     toolbox.register("clone", clone)
     toolbox.register("map", batch_map)
     stop = Stop(solved=0, stagnation=True, max_generations=max_generations, max_seconds=max_seconds,
-                started=started, requested=requested)
-    return _evolve(ea_keep_refill, toolbox, population_size, mutpb=mutpb, keep=keeping_percentage,
+                max_evaluations=max_evaluations, started=started, requested=requested)
+    return _evolve(puzzle, operators, ea_keep_refill, toolbox, population_size, mutpb=mutpb,
+                   keep=keeping_percentage,
                    parents=3 if crossover_kind == "diagonal" else 2, stop=stop, rng=rng, checkpoint=checkpoint,
                    callback=callback)
 
@@ -110,7 +130,8 @@ BLOCK_GA_FITNESSES = {"cell_collisions": eval_cell_collisions, "closeness": eval
 
 def cell_ga(puzzle: Puzzle, *, seed: int = 0, population_size: int = 200, cxpb: float = 1.0, mutpb: float = 1.0,
             mutation_amount: int = 2, free_cells_only: bool = False, max_generations: int = 1000,
-            max_seconds: float | None = None, checkpoint: Checkpointer | None = None,
+            max_seconds: float | None = None, max_evaluations: int | None = None, operators: dict | None = None,
+            checkpoint: Checkpointer | None = None,
             requested: Callable[[], object] | None = None, callback: Callback | None = None):
     """Cell GA as documented for the report's Implementation 1 (``examples/cell_ga.py``)."""
     started, rng = time.perf_counter(), random.Random(seed)
@@ -119,14 +140,16 @@ def cell_ga(puzzle: Puzzle, *, seed: int = 0, population_size: int = 200, cxpb: 
     toolbox.register("mutate", mut_random_reset, puzzle=puzzle, k=mutation_amount, any_cell=not free_cells_only,
                      rng=rng)
     stop = Stop(solved=optimum(toolbox.evaluate.func, puzzle), max_generations=max_generations,
-                max_seconds=max_seconds, started=started, requested=requested)
-    return _evolve(ea_generational, toolbox, population_size, cxpb=cxpb, mutpb=mutpb, one_child_per_mating=True,
+                max_seconds=max_seconds, max_evaluations=max_evaluations, started=started, requested=requested)
+    return _evolve(puzzle, operators, ea_generational, toolbox, population_size, cxpb=cxpb, mutpb=mutpb,
+                   one_child_per_mating=True,
                    stop=stop, rng=rng, checkpoint=checkpoint, callback=callback)
 
 
 def row_permutation_ga(puzzle: Puzzle, *, seed: int = 0, population_size: int = 200, cxpb: float = 1.0,
                        mutpb: float = 1.0, elites_size: int = 10, k: int = 3, mutation_rate: float = 0.1,
                        restrict: bool = False, max_generations: int = 1000, max_seconds: float | None = None,
+                       max_evaluations: int | None = None, operators: dict | None = None,
                        checkpoint: Checkpointer | None = None, requested: Callable[[], object] | None = None,
                        callback: Callback | None = None):
     """Row-permutation GA as documented for the report's Implementation 2 (``examples/row_permutation_ga.py``)."""
@@ -134,15 +157,17 @@ def row_permutation_ga(puzzle: Puzzle, *, seed: int = 0, population_size: int = 
     toolbox = make_toolbox(puzzle, representation="row", restrict=restrict, fitness="column_box_collisions",
                            mate="row_uniform", mutate="swap_in_row", indpb=mutation_rate, select="tournament",
                            tournsize=k, rng=rng)
-    stop = Stop(solved=0, max_generations=max_generations, max_seconds=max_seconds, started=started,
-                requested=requested)
-    return _evolve(ea_generational, toolbox, population_size, cxpb=cxpb, mutpb=mutpb, elites=elites_size, stop=stop,
+    stop = Stop(solved=0, max_generations=max_generations, max_seconds=max_seconds, max_evaluations=max_evaluations,
+                started=started, requested=requested)
+    return _evolve(puzzle, operators, ea_generational, toolbox, population_size, cxpb=cxpb, mutpb=mutpb,
+                   elites=elites_size, stop=stop,
                    rng=rng, checkpoint=checkpoint, callback=callback)
 
 
 def block_ga_restart(puzzle: Puzzle, *, seed: int = 0, population_size: int = 200, mutpb: float = 1.0,
                      restart_every: int = 500, normalised_roulette: bool = False, restart_on_stall: int | None = None,
                      max_generations: int = 3000, max_seconds: float | None = None,
+                     max_evaluations: int | None = None, operators: dict | None = None,
                      checkpoint: Checkpointer | None = None, requested: Callable[[], object] | None = None,
                      callback: Callback | None = None):
     """Block GA with random restart as documented for the Python GA (``examples/block_ga_restart.py``)."""
@@ -151,8 +176,8 @@ def block_ga_restart(puzzle: Puzzle, *, seed: int = 0, population_size: int = 20
                            mate="block_uniform", mutate="swap_in_box", select="roulette", rng=rng)
     toolbox.register("select", sel_roulette, normalise=normalised_roulette, rng=rng)
     stop = Stop(solved=max_threats(puzzle.shape), max_generations=max_generations, max_seconds=max_seconds,
-                started=started, requested=requested)
-    return _evolve(ea_plus_children, toolbox, population_size, mutpb=mutpb,
+                max_evaluations=max_evaluations, started=started, requested=requested)
+    return _evolve(puzzle, operators, ea_plus_children, toolbox, population_size, mutpb=mutpb,
                    restart_every=None if restart_on_stall else restart_every, restart_after=restart_on_stall,
                    stop=stop, rng=rng, checkpoint=checkpoint, callback=callback)
 

@@ -2,13 +2,26 @@
 can be checkpointed and whether it stops cleanly on request.
 
 The command line, ``bench`` and the checkpoint identity all read this table;
-adding an algorithm is one :class:`Algorithm` record here.
+adding a bundled algorithm is one :class:`Algorithm` record here.  A user's
+algorithm is as first-class: :func:`algorithm` also finds it by import path
+(``mymod:my_ga``, the convention of uvicorn and celery) or by the name an
+installed plug-in gives it in the ``deap_sudoku.algorithms`` entry-point
+group; :mod:`deap_sudoku.runs.user` makes records from a toolbox factory, a
+function, or a bundled GA with operators replaced.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import functools
+import importlib
+import importlib.metadata
+import inspect
+import itertools
 import math
+import os
 import random
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -20,10 +33,15 @@ from ..propagation import analyze, propagate
 from ..tools.fitness import fitness_weights, optimum
 from . import recipes
 
-__all__ = ["Algorithm", "Objective", "Trace", "Outcome", "ALGORITHMS", "OPTIONS", "algorithm", "names", "takes"]
+__all__ = ["Algorithm", "Objective", "Trace", "Outcome", "ALGORITHMS", "OPTIONS", "ENTRY_POINTS", "algorithm", "names",
+           "takes", "plugins", "plugin_errors", "budgets", "from_function"]
+
+ENTRY_POINTS = "deap_sudoku.algorithms"
+"""The entry-point group through which installed packages add algorithms (an :class:`Algorithm`, or
+a function as :func:`deap_sudoku.runs.user.from_function` takes it)."""
 
 OPTIONS = ("population", "cxpb", "mutpb", "select", "fitness", "tournament_size", "max_generations", "max_seconds",
-           "max_steps", "max_nodes")
+           "max_evaluations", "max_steps", "max_nodes")
 """Every option a record may take, by its command-line name (``--max-seconds`` is ``max_seconds``)."""
 
 
@@ -57,14 +75,18 @@ class Trace:
     unit: str
     x: tuple[int, ...]
     series: dict[str, tuple[float, ...]]
+    evaluations: tuple[int, ...] | None = None
+    """Fitness evaluations spent by each ``x`` (cumulative), where the algorithm counts them."""
 
     @classmethod
     def from_logbook(cls, logbook, lower_is_better: bool) -> Trace:
-        """The course a logbook with ``gen``, ``min``, ``avg`` and ``max`` records (``fitness_statistics()``)
-        holds: the best of each generation and the mean."""
+        """The course a logbook with ``gen``, ``nevals``, ``min``, ``avg`` and ``max`` records
+        (``fitness_statistics()``) holds: the best of each generation, the mean, and the evaluations."""
+        nevals = logbook.select("nevals")
+        spent = tuple(itertools.accumulate(int(n) for n in nevals)) if None not in nevals else None
         return cls("generation", tuple(logbook.select("gen")),
                    {"best": tuple(map(float, logbook.select("min" if lower_is_better else "max"))),
-                    "mean": tuple(map(float, logbook.select("avg")))})
+                    "mean": tuple(map(float, logbook.select("avg")))}, spent)
 
 
 @dataclass(frozen=True)
@@ -108,6 +130,8 @@ class Algorithm:
     stoppable: bool = False
     warm_up: Callable[[Puzzle, bool | None], None] | None = None
     warm_up_message: str = ""
+    source: str = "bundled"
+    """Where the record comes from: ``bundled``, ``plug-in <distribution>`` or ``import path``."""
 
     @property
     def traced(self) -> bool:
@@ -193,7 +217,7 @@ def _propagation(puzzle: Puzzle, **_: object) -> Outcome:
     return Outcome(result.values, 0.0 if result.solved else math.nan, 0, 0, 0, note)
 
 
-_GA = ("population", "max_generations", "max_seconds")
+_GA = ("population", "max_generations", "max_seconds", "max_evaluations")
 _COMPILED = "compiling the {name} kernels (first run only; later runs load them from numba's cache)"
 
 ALGORITHMS: dict[str, Algorithm] = {a.name: a for a in (
@@ -224,8 +248,13 @@ ALGORITHMS: dict[str, Algorithm] = {a.name: a for a in (
 
 
 def takes(option: str) -> tuple[str, ...]:
-    """The algorithms that take ``option`` (one of :data:`OPTIONS`)."""
+    """The bundled algorithms that take ``option`` (one of :data:`OPTIONS`)."""
     return tuple(a.name for a in ALGORITHMS.values() if option in a.options)
+
+
+def budgets(record: Algorithm) -> tuple[str, ...]:
+    """The budgets (``max_*`` options) ``record`` honours."""
+    return tuple(option for option in record.options if option.startswith("max_"))
 
 
 def names(*, kind: str | None = None, **flags: bool) -> tuple[str, ...]:
@@ -236,8 +265,117 @@ def names(*, kind: str | None = None, **flags: bool) -> tuple[str, ...]:
 
 
 def algorithm(name: str) -> Algorithm:
-    """The record of ``name``; ``ValueError`` naming the choices for an unknown one."""
+    """The record of ``name``: a bundled algorithm, an installed plug-in's, or ``module:attribute``,
+    an :class:`Algorithm` or a function (see :func:`deap_sudoku.runs.user.from_function`) imported
+    by that path, the current folder first on the import path, as ``python -m`` would have it.
+
+    :raises ValueError: for a name that is none of these, or a path that does not import or names
+        something that is no algorithm, in one line.
+    """
+    record = ALGORITHMS.get(name)
+    if record is not None:
+        return record
+    if ":" in name:
+        return _imported(name)
+    found = plugins().get(name)
+    if found is None:
+        raise ValueError(f"unknown algorithm {name!r}; choose from {', '.join([*ALGORITHMS, *plugins()])}, "
+                         "or name your own as module:attribute")
+    return found
+
+
+@functools.lru_cache(maxsize=None)
+def _imported(path: str) -> Algorithm:
+    module_name, _, attribute = path.partition(":")
+    if not module_name or not attribute:
+        raise ValueError(f"algorithm {path!r}: an import path is module:attribute, e.g. mymod:my_ga")
+    if os.getcwd() not in sys.path and "" not in sys.path:
+        sys.path.insert(0, os.getcwd())
     try:
-        return ALGORITHMS[name]
-    except KeyError:
-        raise ValueError(f"unknown algorithm {name!r}; choose from {', '.join(ALGORITHMS)}") from None
+        target = importlib.import_module(module_name)
+    except Exception as exc:  # a user's module may fail in any way: say so in one line
+        raise ValueError(f"algorithm {path!r}: module {module_name!r} does not import: "
+                         f"{type(exc).__name__}: {exc}") from None
+    try:
+        target = functools.reduce(getattr, attribute.split("."), target)
+    except AttributeError:
+        raise ValueError(f"algorithm {path!r}: module {module_name!r} has no {attribute!r}") from None
+    return _as_algorithm(target, path, "import path")
+
+
+def _as_algorithm(target: object, name: str, source: str) -> Algorithm:
+    if isinstance(target, Algorithm):
+        return dataclasses.replace(target, name=name, source=source)
+    if callable(target) and not isinstance(target, type):
+        return dataclasses.replace(from_function(target, name=name), source=source)
+    raise ValueError(f"algorithm {name!r} is a {type(target).__name__}, not an algorithm: give an Algorithm "
+                     "(deap_sudoku.runs.user.from_toolbox or from_function makes one) or a function "
+                     "fn(puzzle, *, rng, max_seconds=None, ...)")
+
+
+def from_function(function: Callable, *, name: str, kind: str = "user", description: str = "") -> Algorithm:
+    """An algorithm that calls ``function(puzzle, *, rng, **budgets)`` once per run, with
+    ``rng = random.Random(seed)`` (also given as ``seed=`` if it has that parameter).
+
+    The budgets it honours are the options of :data:`~deap_sudoku.runs.registry.OPTIONS` it has as
+    parameters (``max_seconds=None``, ...); any other is refused before a run.  It returns an
+    :class:`~deap_sudoku.runs.registry.Outcome`, a grid (the best it found), or ``(grid, evaluations)``.
+    """
+    parameters = inspect.signature(function).parameters
+    if not any(p in parameters for p in ("rng", "seed")) and not _takes_any_keyword(parameters):
+        raise ValueError(f"algorithm {name!r}: {getattr(function, '__name__', function)} takes neither rng= "
+                         "nor seed=; an algorithm is fn(puzzle, *, rng, max_seconds=None, ...)")
+    options = tuple(option for option in OPTIONS if option in parameters)
+
+    def run(puzzle: Puzzle, *, seed: int, **given) -> Outcome:
+        extras = {"rng": random.Random(seed)} if "rng" in parameters else {}
+        if "seed" in parameters:
+            extras["seed"] = seed
+        return _outcome(function(puzzle, **extras, **given), puzzle)
+
+    return Algorithm(name, kind, description or (inspect.getdoc(function) or "").split("\n")[0], run, options,
+                     source="user")
+
+
+def _takes_any_keyword(parameters) -> bool:
+    return any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values())
+
+
+def _outcome(result: object, puzzle: Puzzle) -> Outcome:
+    """A function algorithm's result as an :class:`Outcome`."""
+    if isinstance(result, Outcome):
+        return result
+    evaluations = 0
+    if isinstance(result, tuple) and len(result) == 2 and np.ndim(result[1]) == 0:
+        result, evaluations = result
+    grid = np.asarray(result)
+    if grid.shape != (puzzle.shape.cells,):
+        raise ValueError(f"an algorithm returned {type(result).__name__} of shape {grid.shape}; return an Outcome, "
+                         f"a grid of {puzzle.shape.cells} cells, or (grid, evaluations)")
+    return Outcome(grid, float("nan"), 0, 0, int(evaluations), "")
+
+
+@functools.lru_cache(maxsize=1)
+def plugins() -> dict[str, Algorithm]:
+    """The algorithms installed packages register in the :data:`ENTRY_POINTS` group, by entry-point
+    name; one that fails to load is left out (:func:`plugin_errors` says why)."""
+    found = {}
+    for entry in importlib.metadata.entry_points(group=ENTRY_POINTS):
+        if entry.name in ALGORITHMS:
+            _PLUGIN_ERRORS[entry.name] = "its name is a bundled algorithm's"
+            continue
+        try:
+            distribution = getattr(entry.dist, "name", "?")
+            found[entry.name] = _as_algorithm(entry.load(), entry.name, f"plug-in {distribution}")
+        except Exception as exc:  # a broken plug-in must not break the command line
+            _PLUGIN_ERRORS[entry.name] = f"{type(exc).__name__}: {exc}"
+    return found
+
+
+_PLUGIN_ERRORS: dict[str, str] = {}
+
+
+def plugin_errors() -> dict[str, str]:
+    """Why each plug-in :func:`plugins` left out did not load."""
+    plugins()
+    return dict(_PLUGIN_ERRORS)

@@ -1,0 +1,120 @@
+"""A user's algorithms as first-class as the bundled ones: made from a toolbox factory and one of the
+package's loops, from any function, or from a bundled GA with some of its operators replaced.
+
+Each maker returns an :class:`~deap_sudoku.runs.registry.Algorithm` record, so everything that runs
+the bundled algorithms (``run_task``, ``bench``, ``solve``, SCOOP workers, budgets, the summaries
+and plots) runs it too.  On the command line, and in SCOOP workers, a module-level record or
+function is named by its import path, ``-a mymod:my_ga``.
+
+Budgets are keyword arguments: ``max_generations``, ``max_seconds`` and ``max_evaluations``
+(fitness evaluations, one per individual evaluated, batched or not).  A record honours those it
+names in ``options``; asking it for another is refused before any run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import inspect
+import random
+import sys
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from ..algorithms import Stop, ea_simple
+from ..grid.puzzle import Puzzle
+from ..tools import HallOfFame, fitness_statistics, optimum
+from ..tools.fitness import fitness_weights
+# from_function lives in the registry, which needs it to turn an imported function into a record.
+from .registry import Algorithm, Objective, Outcome, Trace, algorithm, from_function
+
+__all__ = ["from_toolbox", "from_function", "with_operators"]
+
+_LOOP_BUDGETS = ("max_generations", "max_seconds", "max_evaluations")
+
+
+def from_toolbox(make_toolbox: Callable, *, name: str, loop: Callable = ea_simple, population: int = 100,
+                 cxpb: float = 0.5, mutpb: float = 0.2, description: str = "") -> Algorithm:
+    """An algorithm that runs ``loop`` (:func:`~deap_sudoku.algorithms.ea_simple` or another of the
+    package's loops that takes ``stop=``) on the toolbox ``make_toolbox(puzzle, rng)`` builds, from a
+    population of ``population``, until solved or a budget ends.
+
+    Each run seeds its own ``random.Random(seed)`` (handed to ``make_toolbox``) and, at this edge, the
+    ``random`` module too, since DEAP's own operators draw from it.  The toolbox's ``evaluate`` must
+    be an ``eval_*`` function registered with ``puzzle=`` (or carry ``weights`` and ``target``), so
+    the run knows what a solved grid scores.
+    """
+    wants_rng = len(inspect.signature(make_toolbox).parameters) >= 2
+
+    def run(puzzle: Puzzle, *, seed: int, requested=None, progress=None, progress_every: int = 1,
+            population: int = population, cxpb: float = cxpb, mutpb: float = mutpb,
+            max_generations: int | None = None, max_seconds: float | None = None,
+            max_evaluations: int | None = None) -> Outcome:
+        started = time.perf_counter()
+        with _seeded_random_module(seed):
+            return _evolve(puzzle, seed, started, requested, progress, progress_every, population, cxpb, mutpb,
+                           max_generations, max_seconds, max_evaluations)
+
+    def _evolve(puzzle, seed, started, requested, progress, progress_every, population, cxpb, mutpb,
+                max_generations, max_seconds, max_evaluations) -> Outcome:
+        rng = random.Random(seed)
+        toolbox = make_toolbox(puzzle, rng) if wants_rng else make_toolbox(puzzle)
+        target = optimum(toolbox.evaluate, puzzle)
+        stop = Stop(solved=target, max_generations=max_generations, max_seconds=max_seconds,
+                    max_evaluations=max_evaluations, started=started, requested=requested)
+        callback = None
+        if progress is not None:
+            def callback(generation, members, logbook):
+                if generation % progress_every == 0:
+                    progress(f"generation {generation}: best fitness {max(i.fitness for i in members).values[0]:g}")
+        hof = HallOfFame(1)
+        _, logbook = loop(toolbox.population(n=population), toolbox, cxpb=cxpb, mutpb=mutpb, ngen=sys.maxsize,
+                          stats=fitness_statistics(), halloffame=hof, stop=stop, callback=callback)
+        lower = fitness_weights(toolbox.evaluate)[0] < 0
+        objective = Objective.of(toolbox.evaluate, puzzle)
+        return Outcome(np.asarray(hof[0]), float(hof[0].fitness.values[0]), int(logbook[-1]["gen"]), 0,
+                       int(sum(logbook.select("nevals"))), logbook.stop_reason, objective,
+                       Trace.from_logbook(logbook, lower))
+
+    return Algorithm(name, "ga", description or f"{getattr(make_toolbox, '__name__', 'a toolbox')} with "
+                     f"{getattr(loop, '__name__', 'a loop')}", run, ("population", "cxpb", "mutpb", *_LOOP_BUDGETS),
+                     stoppable=True, source="user")
+
+
+def with_operators(base: str, *, name: str | None = None, **operators: Callable) -> Algorithm:
+    """The bundled GA ``base`` (``"block-ga"``, ...) with some of its toolbox's operators replaced,
+    e.g. ``with_operators("block-ga", mutate=my_mutation)``: each is registered in place of the
+    recipe's own, with ``puzzle=`` when it takes one; everything else (loop, budgets, checkpoints)
+    stays as it is."""
+    record = algorithm(base)
+    if record.kind != "ga" or not record.checkpointable:
+        raise ValueError(f"with_operators takes a bundled GA ({', '.join(_bundled_gas())}), not {base!r}")
+    if not operators:
+        raise ValueError("with_operators needs at least one operator, e.g. mutate=my_mutation")
+    parts = ", ".join(f"{alias}={getattr(op, '__name__', op)}" for alias, op in operators.items())
+
+    def run(puzzle: Puzzle, **options) -> Outcome:
+        return record.run(puzzle, operators=operators, **options)
+
+    return dataclasses.replace(record, name=name or f"{base}+{parts}", description=f"{record.description}, {parts}",
+                               run=run, checkpointable=False, warm_up=record.warm_up, source="user")
+
+
+@contextlib.contextmanager
+def _seeded_random_module(seed: int):
+    """The ``random`` module seeded for one run, and given back to the caller as it was: DEAP's
+    ``varAnd`` and stock operators draw from it, so a run is reproducible only if it is seeded.
+    A run is an edge of the program, like the command line, where seeding belongs."""
+    saved = random.getstate()
+    random.seed(seed)
+    try:
+        yield
+    finally:
+        random.setstate(saved)
+
+
+def _bundled_gas() -> list[str]:
+    from .registry import ALGORITHMS
+    return [a.name for a in ALGORITHMS.values() if a.kind == "ga"]

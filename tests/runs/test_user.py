@@ -1,0 +1,185 @@
+"""A user's algorithm is a first-class algorithm: made from a toolbox factory, a function or a bundled
+GA with an operator replaced, found by import path or entry point, run with budgets (issue 33)."""
+
+import importlib.metadata
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from deap_sudoku import load_sample, make_toolbox
+from deap_sudoku.cli import main
+from deap_sudoku.exact import solve
+from deap_sudoku.runs import registry
+from deap_sudoku.runs.task import Task, run_task
+from deap_sudoku.runs.user import from_function, from_toolbox, with_operators
+
+from tests.conftest import REPO
+
+EASY = load_sample("testdata/easy.txt")
+HARD = load_sample("testdata/hard.txt")
+
+MODULE = '''
+import random
+
+from deap_sudoku import make_toolbox
+from deap_sudoku.runs.user import from_toolbox, with_operators
+from deap_sudoku.tools import mut_swap_in_box
+
+CALLS = []
+
+
+def mut_counted(individual, *, puzzle, rng=None):
+    """mut_swap_in_box that counts its calls."""
+    CALLS.append(1)
+    return mut_swap_in_box(individual, puzzle=puzzle, rng=rng)
+
+
+def my_toolbox(puzzle, rng):
+    return make_toolbox(puzzle, mutate="conflict_swap_in_box", rng=rng)
+
+
+my_ga = from_toolbox(my_toolbox, name="my_ga", population=60, cxpb=0.3, mutpb=0.8)
+block_ga_counted = with_operators("block-ga", mutate=mut_counted)
+
+
+def given_back(puzzle, *, rng, max_seconds=None):
+    """The puzzle as it is."""
+    return puzzle.cells
+
+
+NOT_AN_ALGORITHM = 42
+'''
+
+
+@pytest.fixture
+def user_module(tmp_path, monkeypatch):
+    """``usermod`` in an empty folder that is the current one, as a user's file beside their data."""
+    (tmp_path / "usermod.py").write_text(textwrap.dedent(MODULE))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    registry._imported.cache_clear()
+    yield tmp_path
+    sys.modules.pop("usermod", None)
+    registry._imported.cache_clear()
+
+
+def _toolbox_ga(population=60):
+    return from_toolbox(lambda puzzle, rng: make_toolbox(puzzle, mutate="conflict_swap_in_box", rng=rng),
+                        name="mine", population=population, cxpb=0.3, mutpb=0.8)
+
+
+def test_a_toolbox_factory_with_ea_simple_runs_like_a_bundled_ga_and_is_seeded():
+    record = _toolbox_ga()
+    first = record.run(EASY, seed=3, max_generations=300)
+    again = record.run(EASY, seed=3, max_generations=300)
+    other = record.run(EASY, seed=4, max_generations=300)
+    assert first.note == "solved" and np.array_equal(solve(EASY).cells, first.grid)
+    assert (first.generations, first.evaluations) == (again.generations, again.evaluations)
+    assert (first.generations, first.evaluations) != (other.generations, other.evaluations)
+    assert first.trace.evaluations[-1] == first.evaluations and first.objective.target == 0
+
+
+def test_a_toolbox_run_gives_the_random_module_back_as_it_found_it():
+    import random
+    random.seed(11)
+    expected = random.Random(11).random()
+    _toolbox_ga().run(EASY, seed=3, max_generations=5)
+    assert random.random() == expected
+
+
+def test_every_ga_honours_an_evaluation_budget():
+    for record in [_toolbox_ga(), registry.algorithm("block-ga"), registry.algorithm("row-ga")]:
+        outcome = record.run(HARD, seed=0, max_evaluations=500)
+        assert outcome.note in ("evaluations", "solved", "stagnation"), record.name
+        if outcome.note == "evaluations":
+            per_generation = outcome.evaluations / max(outcome.generations, 1)
+            assert 500 <= outcome.evaluations < 500 + 2 * per_generation + 200, record.name
+
+
+def test_a_function_is_an_algorithm_with_the_budgets_it_names():
+    def exact(puzzle, *, rng, max_seconds=None, max_nodes=None):
+        """Backtracking, as a user's function."""
+        return solve(puzzle, rng=rng).cells, 7
+    record = from_function(exact, name="exact")
+    assert record.options == ("max_seconds", "max_nodes") and record.description == "Backtracking, as a user's function."
+    outcome = record.run(EASY, seed=0, max_seconds=5.0)
+    assert outcome.evaluations == 7 and np.array_equal(outcome.grid, solve(EASY).cells)
+    with pytest.raises(ValueError, match="takes neither rng= nor seed="):
+        from_function(lambda puzzle: puzzle.cells, name="bad")
+
+
+def test_with_operators_uses_the_users_operator_inside_the_bundled_loop(user_module):
+    module = __import__("usermod")
+    record = registry.algorithm("usermod:block_ga_counted")
+    result = run_task(Task("usermod:block_ga_counted", EASY, options={"max_generations": 5}))
+    assert module.CALLS and result.algorithm == "usermod:block_ga_counted" and result.generations <= 5
+    assert record.source == "import path" and record.options == registry.algorithm("block-ga").options
+    with pytest.raises(ValueError, match="registers no 'mutant' to replace"):
+        with_operators("block-ga", mutant=module.mut_counted).run(EASY, seed=0, max_generations=1)
+    with pytest.raises(ValueError, match="takes a bundled GA"):
+        with_operators("tabu", mutate=module.mut_counted)
+
+
+def test_import_paths_resolve_from_the_current_folder_and_fail_in_one_line(user_module):
+    record = registry.algorithm("usermod:my_ga")
+    assert record.name == "usermod:my_ga" and record.kind == "ga" and "max_evaluations" in record.options
+    assert run_task(Task("usermod:given_back", EASY)).solved is False
+    for path, message in (("nomodule:x", "module 'nomodule' does not import: ModuleNotFoundError"),
+                          ("usermod:missing", "module 'usermod' has no 'missing'"),
+                          ("usermod:NOT_AN_ALGORITHM", "is a int, not an algorithm"),
+                          (":x", "an import path is module:attribute"), ("nonsense", "unknown algorithm")):
+        with pytest.raises(ValueError, match=message) as caught:
+            registry.algorithm(path)
+        assert "\n" not in str(caught.value)
+
+
+def test_plugins_come_from_the_entry_point_group(monkeypatch, user_module):
+    entries = [importlib.metadata.EntryPoint("their-ga", "usermod:my_ga", registry.ENTRY_POINTS),
+               importlib.metadata.EntryPoint("broken", "nomodule:x", registry.ENTRY_POINTS),
+               importlib.metadata.EntryPoint("memetic", "usermod:my_ga", registry.ENTRY_POINTS)]
+    monkeypatch.setattr(importlib.metadata, "entry_points", lambda group: [e for e in entries if e.group == group])
+    registry.plugins.cache_clear()
+    registry._PLUGIN_ERRORS.clear()
+    try:
+        assert registry.algorithm("their-ga").name == "their-ga" and registry.algorithm("memetic").kind == "ga"
+        listing = CliRunner().invoke(main, ["algorithms"])
+        assert listing.exit_code == 0 and "their-ga" in listing.stdout
+        assert "budgets: --max-generations, --max-seconds, --max-evaluations" in listing.stdout
+        assert "plug-in broken not loaded: ModuleNotFoundError" in listing.stderr
+        assert "plug-in memetic not loaded: its name is a bundled algorithm's" in listing.stderr
+    finally:
+        registry.plugins.cache_clear()
+        registry._PLUGIN_ERRORS.clear()
+
+
+def test_the_command_line_takes_a_users_algorithm_and_refuses_what_it_cannot_do(user_module):
+    data = str(REPO / "data" / "testdata" / "easy.txt")
+    bench = CliRunner().invoke(main, ["bench", data, "-a", "usermod:my_ga", "-a", "block-ga", "--runs", "2",
+                                      "--limit", "2", "--max-evaluations", "3000", "-q"])
+    assert bench.exit_code == 0, bench.output
+    assert "| easy.txt | usermod:my_ga |" in bench.stdout and "| easy.txt | block-ga |" in bench.stdout
+    refused = CliRunner().invoke(main, ["solve", data, "-a", "usermod:given_back", "--max-generations", "3"])
+    assert refused.exit_code == 2 and "--max-generations does not apply to usermod:given_back" in refused.output
+    missing = CliRunner().invoke(main, ["bench", data, "-a", "usermod:missing"])
+    assert missing.exit_code == 2 and "module 'usermod' has no 'missing'" in missing.output
+
+
+@pytest.mark.slow
+def test_scoop_workers_import_the_users_algorithm_by_the_same_path(user_module):
+    data = str(REPO / "data" / "testdata" / "easy.txt")
+    command = [sys.executable, "-m", "deap_sudoku", "bench", data, "-a", "usermod:my_ga", "--runs", "2", "--limit",
+               "2", "--max-generations", "40", "-q", "--json", "-"]
+    serial = subprocess.run(command, capture_output=True, text=True, timeout=120, cwd=user_module)
+    spread = subprocess.run(command + ["--workers", "2"], capture_output=True, text=True, timeout=120,
+                            cwd=user_module)
+    assert serial.returncode == 0 and spread.returncode == 0, spread.stderr[-2000:]
+
+    def runs(output):
+        import json
+        return [(r["index"], r["seed"], r["generations"], r["evaluations"], r["solved"])
+                for r in json.loads(output)["runs"]]
+    assert runs(spread.stdout) == runs(serial.stdout) and len(runs(serial.stdout)) == 4
