@@ -15,7 +15,8 @@ import pytest
 from tests.conftest import REPO
 
 PACKAGE = REPO / "deap_sudoku"
-LAYERS = ["_deferred", "_version", "grid", "io", "propagation", "exact", "tools", "algorithms", "runs", "cli"]
+LAYERS = ["_deferred", "_version", "grid", "io", "propagation", "exact", "tools", "algorithms", "runs", "experiments",
+          "cli"]
 FRONT_DOORS = {"deap_sudoku", "deap_sudoku.__main__"}  # they re-export and start the CLI: above every layer
 
 

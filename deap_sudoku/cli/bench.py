@@ -10,11 +10,12 @@ import sys
 
 import click
 
+from .. import experiments
 from ..runs import bench, plots, registry
 from ..runs.bench import Plan
 from ..runs.interrupt import exit_code, graceful, requested
 from ..runs.task import RunResult, run_all, scoop_is_running
-from .common import (ALGORITHM, ALGORITHM_HELP, DEFAULT_ALGORITHM, Progress, PuzzleInput, check_outputs, check_plot, check_scoop,
+from .common import (ALGORITHM, ALGORITHM_HELP, DEFAULT_ALGORITHM, InputError, Progress, PuzzleInput, check_outputs, check_plot, check_scoop,
                      flag, given, options_for, plural, refuse_huge_population, rerun_under_scoop, run_options,
                      scoop_options, warm_up_announced, write_text)
 
@@ -47,14 +48,18 @@ MISSING_SHOWN = 20
 @click.option("--group-by", type=click.Choice(["dataset", "givens"]), default="dataset", show_default=True,
               help="One table row per dataset file, or per grid size and share of givens (for sets of "
                    "one-puzzle files such as inst25x25_45_*.txt).")
+@click.option("--baseline", default=None, metavar="NAME",
+              help="Compare every other -a algorithm with this one, per dataset: Fisher's exact test on the solve "
+                   "rates and the log-rank test on the time to solve (evaluations, or seconds where an algorithm "
+                   "counts none), unsolved runs censored; needs scipy (the experiments extra).")
 @click.option("--force", is_flag=True, help="Overwrite output files that exist.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no compilation notice.")
 @scoop_options("Spread the runs over N SCOOP workers (started for you; same results as serial, seed for seed).")
 @click.pass_context
 def bench_command(ctx: click.Context, datasets: tuple[str, ...], algorithms: tuple[str, ...], runs: int, seed: int,
                   limit: int | None, json_out: str | None, csv_out: str | None, markdown_out: str | None,
-                  plot: str | None, plot_by: str, group_by: str, force: bool, quiet: bool, workers: int | None,
-                  hosts: str | None, hostfile: str | None, **run_params) -> None:
+                  plot: str | None, plot_by: str, group_by: str, baseline: str | None, force: bool, quiet: bool,
+                  workers: int | None, hosts: str | None, hostfile: str | None, **run_params) -> None:
     """Every puzzle x every algorithm x RUNS seeded runs, with a results table.
 
     The table goes to standard output (unless --json - or --csv - claims it), progress and notices
@@ -67,6 +72,7 @@ def bench_command(ctx: click.Context, datasets: tuple[str, ...], algorithms: tup
     check_scoop(workers, hosts, hostfile)
     check_outputs({"--json": json_out, "--csv": csv_out, "--markdown": markdown_out, "--plot": plot}, force)
     check_plot(plot)
+    check_baseline(baseline, algorithms)
     inputs = [(name, PuzzleInput(path)) for path, name in zip(datasets, _dataset_names(datasets))]
     examples = {shape: puzzle for _, puzzles in inputs for shape, puzzle in puzzles.examples.items()}
     refuse_huge_population(run_params.get("population"), examples.values())
@@ -94,12 +100,15 @@ def bench_command(ctx: click.Context, datasets: tuple[str, ...], algorithms: tup
             signum = requested() or signal.SIGINT
     with graceful(hold=True):  # from here a signal cannot cut the outputs short: they are being written anyway
         rows = bench.summarise(results, by=group_by)
+        comparison = experiments.compare(results, baseline) if baseline is not None and results else []
+        table = bench.to_markdown(rows) + (f"\nAgainst {baseline}:\n\n{experiments.to_markdown(comparison)}"
+                                           if comparison else "")
         missing, missing_count = plan.missing(results)
         if "-" not in (json_out, csv_out, markdown_out):
-            click.echo(bench.to_markdown(rows), nl=False)
-        for path, text in ((json_out, lambda: bench.to_json(rows, results, missing, missing_count)),
+            click.echo(table, nl=False)
+        for path, text in ((json_out, lambda: bench.to_json(rows, results, missing, missing_count, comparison)),
                            (csv_out, lambda: bench.to_csv(rows)),
-                           (markdown_out, lambda: bench.to_markdown(rows))):
+                           (markdown_out, lambda: table)):
             if path is not None:
                 write_text(path, text(), force)
         if plot is not None and rows:
@@ -114,6 +123,21 @@ def bench_command(ctx: click.Context, datasets: tuple[str, ...], algorithms: tup
     if signum:
         click.echo(f"interrupted: {len(results)} of {plural(len(plan), 'run')} finished", err=True)
         sys.exit(exit_code(signum))
+
+
+def check_baseline(baseline: str | None, algorithms: tuple[str, ...]) -> None:
+    """Refuse, before any work, a --baseline that is not one of the -a algorithms, or one with no
+    other algorithm to compare, or scipy missing."""
+    if baseline is None:
+        return
+    if baseline not in algorithms:
+        raise click.UsageError(f"--baseline {baseline} is not one of the -a algorithms ({', '.join(algorithms)})")
+    if len(algorithms) < 2:
+        raise click.UsageError("--baseline needs at least one other -a algorithm to compare with it")
+    try:
+        import scipy.stats  # noqa: F401
+    except ImportError:
+        raise InputError(f"--baseline needs scipy: {experiments.analysis.INSTALL}") from None
 
 
 def _dataset(name: str, puzzles: PuzzleInput, limit: int | None) -> tuple:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, fields
 from ..grid import Puzzle
 from .task import RunResult, Task
 
-__all__ = ["Plan", "summarise", "wilson_interval", "to_json", "to_csv", "to_markdown"]
+__all__ = ["Plan", "summarise", "wilson_interval", "ert", "to_json", "to_csv", "to_markdown"]
 
 
 def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
@@ -28,6 +28,17 @@ def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[f
     low = 0.0 if successes == 0 else max(0.0, min(p, centre - half))
     high = 1.0 if successes == trials else min(1.0, max(p, centre + half))
     return low, high
+
+
+def ert(results: Iterable[RunResult]) -> float:
+    """The expected running time in evaluations, as COCO defines it: every evaluation of every run,
+    solved or not, over the number of solved runs (infinite when none solved; NaN for an algorithm
+    that counts no evaluations, such as the exact solvers)."""
+    results = list(results)
+    solved = sum(r.solved for r in results)
+    if not any(r.evaluations for r in results):
+        return math.nan
+    return sum(r.evaluations for r in results) / solved if solved else math.inf
 
 
 def _median_iqr(values: list[float]) -> tuple[float, float, float]:
@@ -71,18 +82,26 @@ def summarise(results: Iterable[RunResult], *, by: str = "dataset") -> list[dict
         for key in ("generations", "steps", "evaluations", "seconds"):
             median, q1, q3 = _median_iqr([float(getattr(r, key)) for r in mine])
             row.update({f"{key}_median": median, f"{key}_q1": q1, f"{key}_q3": q3})
+        row["ert"] = ert(mine)
+        for key in ("evaluations", "seconds"):  # of the solved runs alone: never a mean of censored times
+            median, q1, q3 = _median_iqr([float(getattr(r, key)) for r in mine if r.solved])
+            row.update({f"{key}_to_solve_median": median, f"{key}_to_solve_q1": q1, f"{key}_to_solve_q3": q3})
         rows.append(row)
     if by == "givens":  # by size, then share of givens, not in the order the files came
         rows.sort(key=lambda r: (r["algorithm"], sides[r["dataset"], r["algorithm"]], r["givens_share"]))
     return rows
 
 
-def to_json(rows: list[dict], results: list[RunResult], missing: list[str] = (), missing_count: int = 0) -> str:
-    """The summary rows, every finished run, and (when a run was cut short) the runs still missing:
-    ``missing_count`` of them, described by :meth:`Plan.missing`."""
+def to_json(rows: list[dict], results: list[RunResult], missing: list[str] = (), missing_count: int = 0,
+            comparison: list[dict] = ()) -> str:
+    """The summary rows, every finished run, the ``comparison`` with a baseline if there is one, and
+    (when a run was cut short) the runs still missing: ``missing_count`` of them, described by
+    :meth:`Plan.missing`."""
     runs = [{f.name: getattr(r, f.name) for f in fields(r) if f.name not in ("grid", "note", "objective", "trace")}
             for r in results]
     document = {"summary": rows, "runs": runs}
+    if comparison:
+        document["comparison"] = list(comparison)
     if missing:
         document["missing"], document["missing_count"] = list(missing), missing_count
     return json.dumps(document, indent=2, allow_nan=True) + "\n"
@@ -159,12 +178,14 @@ def to_csv(rows: list[dict]) -> str:
 
 def to_markdown(rows: list[dict]) -> str:
     lines = ["| dataset | algorithm | solved | rate (95 % CI) | generations median (IQR) | steps median (IQR) | "
-             "evaluations median (IQR) | seconds median (IQR) |", "|---|---|---:|---:|---:|---:|---:|---:|"]
+             "evaluations median (IQR) | seconds median (IQR) | ERT (evaluations) |",
+             "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
     for row in rows:
         cells = [row["dataset"], row["algorithm"], f"{row['solved']}/{row['runs']}",
                  f"{100 * row['rate']:.0f} % ({100 * row['rate_low']:.0f}-{100 * row['rate_high']:.0f})"]
         for key, digits in (("generations", 0), ("steps", 0), ("evaluations", 0), ("seconds", 3)):
             cells.append(f"{row[f'{key}_median']:.{digits}f} ({row[f'{key}_q1']:.{digits}f}-"
                          f"{row[f'{key}_q3']:.{digits}f})")
+        cells.append("-" if math.isnan(row["ert"]) else "∞" if math.isinf(row["ert"]) else f"{row['ert']:.0f}")
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
