@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 import functools
 import itertools
 import os
@@ -52,14 +53,19 @@ MISSING_SHOWN = 20
               help="Compare every other -a algorithm with this one, per dataset: Fisher's exact test on the solve "
                    "rates and the log-rank test on the time to solve (evaluations, or seconds where an algorithm "
                    "counts none), unsolved runs censored; needs scipy (the experiments extra).")
+@click.option("--results", "results_path", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Keep every run in this JSON-lines file as it finishes; run again, the same command skips the "
+                   "runs the file holds (a killed experiment resumes), and files of several machines merge by "
+                   "concatenation.")
 @click.option("--force", is_flag=True, help="Overwrite output files that exist.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no compilation notice.")
 @scoop_options("Spread the runs over N SCOOP workers (started for you; same results as serial, seed for seed).")
 @click.pass_context
 def bench_command(ctx: click.Context, datasets: tuple[str, ...], algorithms: tuple[str, ...], runs: int, seed: int,
                   limit: int | None, json_out: str | None, csv_out: str | None, markdown_out: str | None,
-                  plot: str | None, plot_by: str, group_by: str, baseline: str | None, force: bool, quiet: bool,
-                  workers: int | None, hosts: str | None, hostfile: str | None, **run_params) -> None:
+                  plot: str | None, plot_by: str, group_by: str, baseline: str | None, results_path: str | None,
+                  force: bool, quiet: bool, workers: int | None, hosts: str | None, hostfile: str | None,
+                  **run_params) -> None:
     """Every puzzle x every algorithm x RUNS seeded runs, with a results table.
 
     The table goes to standard output (unless --json - or --csv - claims it), progress and notices
@@ -78,20 +84,35 @@ def bench_command(ctx: click.Context, datasets: tuple[str, ...], algorithms: tup
     refuse_huge_population(run_params.get("population"), examples.values())
     plan = Plan(tuple(_dataset(name, puzzles, limit) for name, puzzles in inputs), algorithms, runs, seed,
                 per_algorithm)
+    store = _results_file(results_path, plan)
     if workers is not None and not scoop_is_running():
         sys.exit(rerun_under_scoop(ctx, workers, hosts, hostfile, drop=SCOOP_OPTIONS))
     for algorithm in algorithms:  # compile or load kernels here, before any run's clock starts
         warm_up_announced(algorithm, examples.values(), quiet=quiet)
 
     parallel = scoop_is_running()
-    results: list[RunResult] = []
+    results: list[RunResult] = [store.result(task) for task in plan if store.check(task)] if store else []
+    todo = len(plan) - len(results)
+    if results and not quiet:
+        click.echo(f"{results_path}: {plural(len(results), 'run')} of {len(plan)} already done, "
+                   f"{todo} to go", err=True)
     signum = None
-    label = f"{plural(len(plan), 'run')}" + (" on SCOOP workers" if parallel else "")
+    label = f"{plural(todo, 'run')}" + (" on SCOOP workers" if parallel else "")
+    tasks = collections.deque()  # the tasks handed out, whose results come back in the same order
+
+    def handed_out():
+        for task in plan:
+            if store is None or not store.check(task):
+                tasks.append(task)
+                yield task
     # Serially a signal interrupts the run at once.  Under SCOOP it is only recorded and answered
     # between results: raised inside SCOOP, it would end up as some future's exception instead.
-    with graceful(cooperative=parallel), Progress(len(plan), label, "runs", quiet=quiet) as bar:
+    with graceful(cooperative=parallel), Progress(todo, label, "runs", quiet=quiet) as bar:
         try:
-            for result in run_all(plan, parallel=parallel):
+            for result in run_all(handed_out(), parallel=parallel):
+                task = tasks.popleft()
+                if store is not None:
+                    store.append(task, result)
                 results.append(result)
                 bar.advance()
                 if (signum := requested()):
@@ -123,6 +144,27 @@ def bench_command(ctx: click.Context, datasets: tuple[str, ...], algorithms: tup
     if signum:
         click.echo(f"interrupted: {len(results)} of {plural(len(plan), 'run')} finished", err=True)
         sys.exit(exit_code(signum))
+
+
+def _results_file(path: str | None, plan: Plan) -> experiments.ResultsFile | None:
+    """The --results file, read and checked against the plan before any work: one line for a file
+    that cannot serve this experiment (another run in one of its places, not a results file)."""
+    if path is None:
+        return None
+    if path == "-":
+        raise click.UsageError("--results needs a file name: it is read back to resume")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+        raise InputError(f"--results {path}: the folder {folder} does not exist or is not writable")
+    try:
+        store = experiments.ResultsFile(path)
+        for task in plan:
+            store.check(task)
+    except experiments.StoreError as exc:
+        raise InputError(f"--results {exc}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"--results {path}: {getattr(exc, 'strerror', None) or exc}") from None
+    return store
 
 
 def check_baseline(baseline: str | None, algorithms: tuple[str, ...]) -> None:

@@ -1,0 +1,109 @@
+"""Experiments that survive: every run on disk as it finishes, a killed experiment resumed to the
+uninterrupted result, files merged by concatenation, a file for another experiment refused (issue 33)."""
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from click.testing import CliRunner
+
+from deap_sudoku import load_sample
+from deap_sudoku.cli import main
+from deap_sudoku.experiments import ResultsFile, StoreError
+from deap_sudoku.runs.task import Task, run_task
+
+from tests.conftest import REPO
+
+EASY = load_sample("testdata/easy.txt")
+DATA = str(REPO / "data" / "testdata" / "medium.txt")
+
+
+def _task(seed=0, **options):
+    return Task("block-ga", EASY, seed=seed, dataset="easy.txt", options=options or {"max_generations": 3})
+
+
+def test_a_run_is_on_disk_when_append_returns_and_reads_back_equal(tmp_path):
+    store = ResultsFile(tmp_path / "r.jsonl")
+    task = _task()
+    result = run_task(task)
+    store.append(task, result)
+    again = ResultsFile(tmp_path / "r.jsonl")
+    assert again.check(task) and again.result(task) == result  # objective and trace included
+    assert not again.check(_task(seed=1))
+
+
+def test_a_line_cut_short_by_a_kill_is_dropped_and_the_file_made_whole(tmp_path):
+    path = tmp_path / "r.jsonl"
+    store = ResultsFile(path)
+    store.append(_task(), run_task(_task()))
+    whole = path.read_bytes()
+    path.write_bytes(whole + whole[:57])  # a second line cut off by SIGKILL
+    assert len(ResultsFile(path).done) == 1 and path.read_bytes() == whole
+
+
+def test_a_file_of_another_experiment_or_another_kind_is_refused_naming_the_line(tmp_path):
+    path = tmp_path / "r.jsonl"
+    ResultsFile(path).append(_task(), run_task(_task()))
+    with pytest.raises(StoreError, match=r"r\.jsonl:1: holds block-ga on easy\.txt puzzle 1, seed 0 with other"):
+        ResultsFile(path).check(_task(max_generations=4))
+    other = tmp_path / "notes.jsonl"
+    other.write_text('{"format": "deap_sudoku.run/1", "identity": [], "result": {}}\n')
+    with pytest.raises(StoreError, match=r"notes\.jsonl:1: not a run record of deap_sudoku"):
+        ResultsFile(other)
+
+
+def _bench(*extra, cwd=None):
+    return [sys.executable, "-m", "deap_sudoku", "bench", DATA, "-a", "block-ga", "-a", "row-ga", "--runs", "3",
+            "--limit", "3", "--max-generations", "25", "-q", *extra]
+
+
+def _comparable(path):
+    runs = json.loads(path.read_text())["runs"]
+    return sorted((r["dataset"], r["index"], r["algorithm"], r["seed"], r["solved"], r["fitness"], r["generations"],
+                   r["evaluations"]) for r in runs)
+
+
+@pytest.mark.slow
+def test_an_experiment_killed_at_random_resumes_to_the_uninterrupted_results(tmp_path):
+    whole = subprocess.run(_bench("--results", str(tmp_path / "whole.jsonl"), "--json", str(tmp_path / "whole.json")),
+                           capture_output=True, text=True, timeout=300)
+    assert whole.returncode == 0, whole.stderr
+    expected = _comparable(tmp_path / "whole.json")
+    assert len(expected) == 18
+    rng = random.Random(5)
+    for attempt in range(3):
+        results = tmp_path / f"killed{attempt}.jsonl"
+        started = subprocess.Popen(_bench("--results", str(results)), stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 60
+        wanted = rng.randint(1, 14)  # kill after a random number of finished runs, mid-run
+        while time.monotonic() < deadline and (not results.exists() or
+                                               results.read_bytes().count(b"\n") < wanted):
+            time.sleep(0.01)
+        time.sleep(rng.random() * 0.05)
+        started.send_signal(signal.SIGKILL)
+        started.wait()
+        kept = results.read_bytes().count(b"\n")
+        assert 0 < kept < 18
+        resumed = subprocess.run(_bench("--results", str(results), "--json", str(tmp_path / f"resumed{attempt}.json")),
+                                 capture_output=True, text=True, timeout=300)
+        assert resumed.returncode == 0, resumed.stderr
+        assert results.read_bytes().count(b"\n") == 18  # the runs it held were not run again
+        assert _comparable(tmp_path / f"resumed{attempt}.json") == expected
+
+
+def test_results_of_two_machines_merge_by_concatenation(tmp_path):
+    first, second, merged = tmp_path / "a.jsonl", tmp_path / "b.jsonl", tmp_path / "all.jsonl"
+    common = [DATA, "-a", "block-ga", "--limit", "2", "--max-generations", "20", "-q"]
+    assert CliRunner().invoke(main, ["bench", *common, "--runs", "2", "--results", str(first)]).exit_code == 0
+    assert CliRunner().invoke(main, ["bench", *common, "--runs", "2", "--seed", "2", "--results",
+                                     str(second)]).exit_code == 0
+    merged.write_bytes(first.read_bytes() + second.read_bytes())
+    together = CliRunner().invoke(main, ["bench", *common, "--runs", "4", "--results", str(merged), "--json", "-"])
+    assert together.exit_code == 0
+    assert len(json.loads(together.stdout)["runs"]) == 8 and merged.read_bytes().count(b"\n") == 8  # nothing rerun
