@@ -12,6 +12,7 @@ import sys
 import click
 
 from .. import experiments
+from ..experiments import plots as experiment_plots
 from ..runs import bench, plots, registry
 from ..runs.bench import Plan
 from ..runs.interrupt import exit_code, graceful, requested
@@ -49,6 +50,12 @@ MISSING_SHOWN = 20
 @click.option("--group-by", type=click.Choice(["dataset", "givens"]), default="dataset", show_default=True,
               help="One table row per dataset file, or per grid size and share of givens (for sets of "
                    "one-puzzle files such as inst25x25_45_*.txt).")
+@click.option("--ecdf", type=click.Path(dir_okay=False), default=None,
+              help="Draw the run-time ECDF, the share of runs solved against evaluations (log axis), one line per "
+                   "algorithm, as an image.")
+@click.option("--fixed-budget", type=click.Path(dir_okay=False), default=None,
+              help="Draw the median best-so-far fitness against evaluations with its interquartile band, one line per "
+                   "GA and a panel per fitness, as an image.")
 @click.option("--baseline", default=None, metavar="NAME",
               help="Compare every other -a algorithm with this one, per dataset: Fisher's exact test on the solve "
                    "rates and the log-rank test on the time to solve (evaluations, or seconds where an algorithm "
@@ -63,7 +70,8 @@ MISSING_SHOWN = 20
 @click.pass_context
 def bench_command(ctx: click.Context, datasets: tuple[str, ...], algorithms: tuple[str, ...], runs: int, seed: int,
                   limit: int | None, json_out: str | None, csv_out: str | None, markdown_out: str | None,
-                  plot: str | None, plot_by: str, group_by: str, baseline: str | None, results_path: str | None,
+                  plot: str | None, plot_by: str, group_by: str, ecdf: str | None, fixed_budget: str | None,
+                  baseline: str | None, results_path: str | None,
                   force: bool, quiet: bool, workers: int | None, hosts: str | None, hostfile: str | None,
                   **run_params) -> None:
     """Every puzzle x every algorithm x RUNS seeded runs, with a results table.
@@ -76,8 +84,10 @@ def bench_command(ctx: click.Context, datasets: tuple[str, ...], algorithms: tup
     algorithms = tuple(dict.fromkeys(algorithms))
     per_algorithm = _options(algorithms, given(run_params))
     check_scoop(workers, hosts, hostfile)
-    check_outputs({"--json": json_out, "--csv": csv_out, "--markdown": markdown_out, "--plot": plot}, force)
-    check_plot(plot)
+    check_outputs({"--json": json_out, "--csv": csv_out, "--markdown": markdown_out, "--plot": plot,
+                   "--ecdf": ecdf, "--fixed-budget": fixed_budget}, force)
+    for path in (plot, ecdf, fixed_budget):
+        check_plot(path)
     check_baseline(baseline, algorithms)
     inputs = [(name, PuzzleInput(path)) for path, name in zip(datasets, _dataset_names(datasets))]
     examples = {shape: puzzle for _, puzzles in inputs for shape, puzzle in puzzles.examples.items()}
@@ -132,9 +142,17 @@ def bench_command(ctx: click.Context, datasets: tuple[str, ...], algorithms: tup
                            (markdown_out, lambda: table)):
             if path is not None:
                 write_text(path, text(), force)
+        title = f"{', '.join(algorithms)} on {_datasets_title(datasets)}"
         if plot is not None and rows:
-            title = f"{', '.join(algorithms)} on {_datasets_title(datasets)}"
             plots.plot_summary(rows, plot, by=plot_by, title=title, overwrite=force)
+        if ecdf is not None and results:
+            experiment_plots.plot_ecdf(results, ecdf, title=_datasets_title(datasets), overwrite=force)
+        if fixed_budget is not None and results:
+            try:
+                experiment_plots.plot_fixed_budget(results, fixed_budget, title=_datasets_title(datasets),
+                                                   overwrite=force)
+            except ValueError as exc:
+                click.echo(f"--fixed-budget not drawn: {exc}", err=True)
         signum = signum or requested()
     if missing:
         shown = "; ".join(missing[:MISSING_SHOWN]) + (f"; and {len(missing) - MISSING_SHOWN} more lines"

@@ -3,6 +3,7 @@
 on disk as it finishes so that a killed experiment resumes and experiments merge."""
 
 from .analysis import compare, to_markdown
+from .experiment import run_experiment
 from .store import ResultsFile, StoreError
 
-__all__ = ["compare", "to_markdown", "ResultsFile", "StoreError"]
+__all__ = ["run_experiment", "compare", "to_markdown", "ResultsFile", "StoreError"]

@@ -18,7 +18,7 @@ from ..algorithms.generational import INTERRUPTED
 from ..exact import verify
 from ..grid.puzzle import Puzzle
 from ..propagation.choice import MAX_COMPILED_SIDE, prefer_compiled
-from .registry import Objective, Trace, algorithm
+from .registry import Algorithm, Objective, Trace, algorithm
 
 __all__ = ["Task", "RunResult", "run_task", "run_all", "scoop_is_running", "warm_up"]
 
@@ -33,6 +33,8 @@ class Task:
     dataset: str = ""
     index: int = 0
     options: dict = field(default_factory=dict)
+    record: Algorithm | None = None
+    """The algorithm itself, for one that no name reaches (made in a notebook): runs in this process only."""
 
 
 @dataclass(frozen=True)
@@ -90,8 +92,9 @@ def run_task(task: Task, *, requested: Callable[[], object] | None = None,
     (every ``progress_every`` generations or steps) and ``checkpoint`` go to algorithms that take
     them (see :class:`~deap_sudoku.runs.registry.Algorithm`).
     """
-    record = algorithm(task.algorithm)
-    warm_up(task.algorithm, task.puzzle)
+    record = task.record or algorithm(task.algorithm)
+    if task.record is None:
+        warm_up(task.algorithm, task.puzzle)
     extras = {"requested": requested} if record.stoppable else {}
     if progress is not None and record.stoppable:
         extras["progress"] = progress

@@ -1,0 +1,128 @@
+"""The field's two views of an experiment, one line per algorithm: the run-time ECDF (the share of
+runs solved within a number of evaluations, log axis, as IOHprofiler and COCO draw it) and the
+fixed-budget curve (the median best-so-far fitness at each number of evaluations, with its
+interquartile band), which still tells algorithms apart where none solves.
+
+Like :mod:`deap_sudoku.runs.plots`, these draw with matplotlib's object interface on the ``ax`` given
+or a new figure, return the figure, and write it to ``path`` atomically when one is given.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..runs.plots import _STYLES, _figure, _save
+from ..runs.task import RunResult
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
+__all__ = ["plot_ecdf", "plot_fixed_budget", "best_so_far"]
+
+
+def _by_algorithm(results: Iterable[RunResult]) -> dict[str, list[RunResult]]:
+    groups: dict[str, list[RunResult]] = {}
+    for result in results:
+        groups.setdefault(result.algorithm, []).append(result)
+    return groups
+
+
+def plot_ecdf(results: Iterable[RunResult], path: str | None = None, *, title: str = "", ax: Axes | None = None,
+              overwrite: bool = False):
+    """The share of runs solved (of all runs, unsolved ones included) against the evaluations it took,
+    one step line per algorithm; algorithms that count no evaluations are drawn against seconds on
+    a figure of their own only if no algorithm counts any (a note in the legend says which)."""
+    groups = _by_algorithm(results)
+    counted = {name: runs for name, runs in groups.items() if any(r.evaluations for r in runs)}
+    measure = "evaluations" if counted else "seconds"
+    figure = ax.figure if ax is not None else _figure(figsize=(9, 4.2))
+    axis = ax if ax is not None else figure.add_subplot()
+    for (name, runs), (marker, line) in zip((counted or groups).items(), _STYLES * 10):
+        times = np.sort([getattr(r, measure) for r in runs if r.solved]).astype(float)
+        spent = max([getattr(r, measure) for r in runs] + [1e-9])
+        shares = np.arange(1, len(times) + 1) / len(runs)
+        xs = np.concatenate(([times[0] if len(times) else spent], times, [spent]))
+        ys = np.concatenate(([0.0], shares, [shares[-1] if len(shares) else 0.0]))
+        axis.step(xs, 100 * ys, where="post", linestyle=line, label=f"{name} ({len(times)}/{len(runs)} solved)")
+        if len(times):
+            axis.plot(times, 100 * shares, marker, markersize=3, linestyle="none", color=axis.lines[-1].get_color())
+    left_out = sorted(set(groups) - set(counted)) if counted else []
+    axis.set_xscale("log")
+    axis.set_xlabel(f"{measure} (log scale)")
+    axis.set_ylabel("runs solved (%)")
+    axis.set_ylim(-2, 102)
+    axis.grid(True, which="major", alpha=0.3)
+    axis.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False,
+                title=("left out, no evaluations counted:\n" + ", ".join(left_out)) if left_out else None,
+                title_fontsize=7)
+    if title:
+        (figure.suptitle if ax is None else axis.set_title)(title)
+    return _save(figure, path, overwrite)
+
+
+def best_so_far(result: RunResult, budgets: np.ndarray) -> np.ndarray:
+    """The best fitness ``result`` had found within each of ``budgets`` evaluations (NaN before its
+    first evaluated generation); after its run ended, what it ended with."""
+    trace = result.trace
+    spent = np.asarray(trace.evaluations, dtype=float)
+    best = np.asarray(trace.series["best"], dtype=float)
+    lower = result.objective.lower_is_better
+    running = np.minimum.accumulate(best) if lower else np.maximum.accumulate(best)
+    index = np.searchsorted(spent, budgets, side="right") - 1
+    values = running[np.clip(index, 0, None)]
+    values[index < 0] = np.nan
+    return values
+
+
+def plot_fixed_budget(results: Iterable[RunResult], path: str | None = None, *, title: str = "",
+                      ax: Axes | None = None, overwrite: bool = False, points: int = 60):
+    """The median best-so-far fitness against evaluations (log axis), with the band from the first to
+    the third quartile, one line per algorithm whose runs trace fitness against evaluations (GAs).
+    Algorithms that optimise different fitnesses (the block GA's cell collisions, the memetic GA's
+    collisions) are never drawn on one axis: each fitness gets a panel of its own.
+
+    :raises ValueError: when no run traces fitness against evaluations, or several fitnesses are to
+        be drawn on the one ``ax`` given.
+    """
+    groups = {name: [r for r in runs if r.trace is not None and r.trace.evaluations and r.objective is not None]
+              for name, runs in _by_algorithm(results).items()}
+    groups = {name: runs for name, runs in groups.items() if runs}
+    if not groups:
+        raise ValueError("no run traces its fitness against evaluations (the GAs do; tabu and exact solvers do not)")
+    panels: dict = {}
+    for name, runs in groups.items():
+        panels.setdefault(runs[0].objective, {})[name] = runs
+    if ax is not None and len(panels) > 1:
+        raise ValueError(f"these algorithms optimise {len(panels)} different fitnesses, which one axis cannot show; "
+                         "leave ax= out for a panel each")
+    figure = ax.figure if ax is not None else _figure(figsize=(7.5, 1.2 + 3.2 * len(panels)))
+    axes = [ax] if ax is not None else figure.subplots(len(panels), 1, squeeze=False, sharex=True)[:, 0]
+    low = min(r.trace.evaluations[0] for runs in groups.values() for r in runs)
+    high = max(r.trace.evaluations[-1] for runs in groups.values() for r in runs)
+    budgets = np.unique(np.geomspace(max(low, 1), max(high, low + 1, 2), points).round())
+    styles = iter(_STYLES * 10)
+    for axis, (objective, members) in zip(axes, panels.items()):
+        for name, runs in members.items():
+            marker, line = next(styles)
+            curves = np.array([best_so_far(r, budgets) for r in runs])
+            with warnings.catch_warnings():  # budgets before any run's first generation: NaN, not drawn
+                warnings.simplefilter("ignore", RuntimeWarning)
+                q1, median, q3 = np.nanpercentile(curves, [25, 50, 75], axis=0)
+            drawn = axis.plot(budgets, median, linestyle=line, marker=marker, markersize=3,
+                              markevery=max(len(budgets) // 12, 1), label=f"{name} ({len(runs)} runs)")
+            axis.fill_between(budgets, q1, q3, alpha=0.2, color=drawn[0].get_color(), linewidth=0)
+        axis.axhline(objective.target, color="0.4", linestyle=":", linewidth=1,
+                     label=f"target {objective.target:g} (solved)")
+        axis.set_xscale("log")
+        direction = "lower" if objective.lower_is_better else "higher"
+        axis.set_ylabel(f"best-so-far {objective.name}\n({direction} is better),\nmedian and quartiles")
+        axis.grid(True, which="major", alpha=0.3)
+        axis.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False)
+    axes[-1].set_xlabel("evaluations (log scale)")
+    if title:
+        (figure.suptitle if ax is None else axes[0].set_title)(title)
+    return _save(figure, path, overwrite)

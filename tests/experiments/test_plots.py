@@ -1,0 +1,71 @@
+"""The run-time ECDF and the fixed-budget curve draw what the runs hold (issue 33)."""
+
+import math
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+pytest.importorskip("matplotlib")
+
+from deap_sudoku.cli import main
+from deap_sudoku.experiments.plots import best_so_far, plot_ecdf, plot_fixed_budget
+from deap_sudoku.runs.registry import Objective, Trace
+from deap_sudoku.runs.task import RunResult
+
+from tests.conftest import REPO
+
+COLLISIONS = Objective("collisions", 0.0, True)
+
+
+def _run(algorithm, solved, evaluations, trace=None, objective=COLLISIONS, seed=0):
+    return RunResult(algorithm, "d", 0, seed, 0.4, solved, 0.0 if solved else 3.0, 3, 0, evaluations, 1.0, [0] * 81,
+                     objective=objective, trace=trace)
+
+
+def _trace(spent, best):
+    return Trace("generation", tuple(range(len(spent))), {"best": tuple(best), "mean": tuple(best)}, tuple(spent))
+
+
+def test_the_ecdf_steps_up_at_each_solved_run_and_counts_the_unsolved_ones():
+    runs = [_run("a", True, 20, seed=1), _run("a", True, 10, seed=2), _run("a", False, 50, seed=3)]
+    figure = plot_ecdf(runs)
+    [axis] = figure.axes
+    step = axis.get_lines()[0]
+    assert list(step.get_xdata()) == [10, 10, 20, 50]
+    assert np.allclose(step.get_ydata(), [0, 100 / 3, 200 / 3, 200 / 3])
+    assert axis.get_xscale() == "log" and "(2/3 solved)" in axis.get_legend().get_texts()[0].get_text()
+
+
+def test_best_so_far_is_the_running_best_within_each_budget():
+    run = _run("a", False, 30, _trace([10, 20, 30], [5, 3, 4]))
+    values = best_so_far(run, np.array([5, 10, 25, 100]))
+    assert math.isnan(values[0]) and list(values[1:]) == [5, 3, 3]
+    higher = _run("b", False, 30, _trace([10, 20, 30], [5, 3, 7]), Objective("distinct", 243.0, False))
+    assert list(best_so_far(higher, np.array([30]))) == [7]
+
+
+def test_the_fixed_budget_curve_is_the_median_with_its_quartiles_and_one_panel_per_fitness():
+    runs = [_run("a", False, 30, _trace([10, 20, 30], [9 - k, 6 - k, 4 - k]), seed=k) for k in range(3)]
+    figure = plot_fixed_budget(runs, points=5)
+    [axis] = figure.axes
+    median = axis.get_lines()[0]
+    at_30 = list(median.get_xdata()).index(30)
+    assert median.get_ydata()[at_30] == 3  # the runs end at 4, 3 and 2
+    other = [_run("c", False, 30, _trace([10, 30], [60, 40]), Objective("cell_collisions", 0.0, True))]
+    assert len(plot_fixed_budget(runs + other).axes) == 2
+    with pytest.raises(ValueError, match="2 different fitnesses"):
+        plot_fixed_budget(runs + other, ax=figure.axes[0])
+    with pytest.raises(ValueError, match="no run traces its fitness against evaluations"):
+        plot_fixed_budget([_run("exact", True, 0)])
+
+
+def test_bench_draws_both_from_its_runs(tmp_path):
+    data = str(REPO / "data" / "testdata" / "easy.txt")
+    result = CliRunner().invoke(main, ["bench", data, "-a", "block-ga", "-a", "row-ga", "--runs", "2", "--limit", "1",
+                                       "--max-generations", "10", "-q", "--ecdf", str(tmp_path / "e.png"),
+                                       "--fixed-budget", str(tmp_path / "f.png")])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "e.png").stat().st_size > 10_000 and (tmp_path / "f.png").stat().st_size > 10_000
+    refused = CliRunner().invoke(main, ["bench", data, "--ecdf", str(tmp_path / "e.xyz")])
+    assert refused.exit_code == 2 and "unknown image extension" in refused.output
