@@ -154,6 +154,11 @@ def bench_command(ctx: click.Context, datasets: tuple[str, ...], algorithms: tup
             except ValueError as exc:
                 click.echo(f"--fixed-budget not drawn: {exc}", err=True)
         signum = signum or requested()
+    failed = [r for r in results if r.error]
+    if failed:
+        first = failed[0]
+        click.echo(f"{plural(len(failed), 'run')} failed, counted as unsolved; the first: {first.algorithm} on "
+                   f"{first.dataset} puzzle {first.index + 1}, seed {first.seed}: {first.error}", err=True)
     if missing:
         shown = "; ".join(missing[:MISSING_SHOWN]) + (f"; and {len(missing) - MISSING_SHOWN} more lines"
                                                       if len(missing) > MISSING_SHOWN else "")

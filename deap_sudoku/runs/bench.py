@@ -76,7 +76,7 @@ def summarise(results: Iterable[RunResult], *, by: str = "dataset") -> list[dict
         successes = sum(r.solved for r in mine)
         low, high = wilson_interval(successes, len(mine))
         row = {"dataset": dataset, "algorithm": algorithm, "series": series[dataset, algorithm],
-               "runs": len(mine), "solved": successes,
+               "runs": len(mine), "solved": successes, "failed": sum(bool(r.error) for r in mine),
                "rate": successes / len(mine), "rate_low": low, "rate_high": high,
                "givens_share": statistics.fmean(r.givens_share for r in mine)}
         for key in ("generations", "steps", "evaluations", "seconds"):

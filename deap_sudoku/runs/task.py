@@ -8,6 +8,7 @@ both run tasks here.
 from __future__ import annotations
 
 import collections
+import math
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -60,6 +61,8 @@ class RunResult:
     note: str = ""
     objective: Objective | None = None
     trace: Trace | None = None
+    error: str = ""
+    """What a user's algorithm raised in this run (``ValueError: ...``); the run counts as unsolved."""
 
 
 _WARM: set[tuple[str, str]] = set()
@@ -86,7 +89,8 @@ def warm_up(name: str, puzzle: Puzzle, compiled: bool | None = True) -> None:
 def run_task(task: Task, *, requested: Callable[[], object] | None = None,
              progress: Callable[[str], None] | None = None, progress_every: int | None = None,
              checkpoint=None) -> RunResult:
-    """Do one run with the registry's record of ``task.algorithm``; the grid is verified here.
+    """Do one run with the registry's record of ``task.algorithm``; the grid is verified here.  A user's
+    algorithm that raises gives a failed run (``error`` says what it raised), so an experiment goes on.
 
     The kernels are warmed up first (:func:`warm_up`), off the clock.  ``requested``, ``progress``
     (every ``progress_every`` generations or steps) and ``checkpoint`` go to algorithms that take
@@ -105,9 +109,17 @@ def run_task(task: Task, *, requested: Callable[[], object] | None = None,
             raise ValueError(f"{task.algorithm} cannot be checkpointed")
         extras["checkpoint"] = checkpoint
     start = time.perf_counter()
-    outcome = record.run(task.puzzle, seed=task.seed, **extras, **task.options)
-    seconds = time.perf_counter() - start
     puzzle = task.puzzle
+    try:
+        outcome = record.run(task.puzzle, seed=task.seed, **extras, **task.options)
+    except Exception as exc:
+        if record.source == "bundled":
+            raise  # a bundled algorithm that fails is a bug of this package: never hidden
+        error = f"{type(exc).__name__}: {exc}".splitlines()[0]
+        return RunResult(task.algorithm, task.dataset, task.index, task.seed, puzzle.num_givens / puzzle.shape.cells,
+                         False, math.nan, 0, 0, 0, time.perf_counter() - start, puzzle.cells.tolist(),
+                         "failed", error=error)
+    seconds = time.perf_counter() - start
     solved = bool(verify(outcome.grid, puzzle))
     # A stop asked for in the generation that solved it (a Ctrl-C, another chain's stop file) does
     # not make the run "interrupted": it is solved.

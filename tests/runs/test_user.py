@@ -52,6 +52,13 @@ def given_back(puzzle, *, rng, max_seconds=None):
 
 
 NOT_AN_ALGORITHM = 42
+
+
+def fails_on_odd_seeds(puzzle, *, seed, max_seconds=None):
+    """Raises on odd seeds."""
+    if seed % 2:
+        raise RuntimeError("lost my way\\nsecond line")
+    return puzzle.cells
 '''
 
 
@@ -166,6 +173,22 @@ def test_the_command_line_takes_a_users_algorithm_and_refuses_what_it_cannot_do(
     assert refused.exit_code == 2 and "--max-generations does not apply to usermod:given_back" in refused.output
     missing = CliRunner().invoke(main, ["bench", data, "-a", "usermod:missing"])
     assert missing.exit_code == 2 and "module 'usermod' has no 'missing'" in missing.output
+
+
+def test_a_run_that_raises_is_a_failed_run_and_the_experiment_goes_on(user_module, tmp_path):
+    data = str(REPO / "data" / "testdata" / "easy.txt")
+    results = tmp_path / "runs.jsonl"
+    bench = CliRunner().invoke(main, ["bench", data, "-a", "usermod:fails_on_odd_seeds", "-a", "backtracking",
+                                      "--runs", "4", "--limit", "1", "-q", "--results", str(results), "--json", "-"])
+    assert bench.exit_code == 0, bench.output
+    runs = __import__("json").loads(bench.stdout)["runs"]
+    assert [r["error"] for r in runs if r["algorithm"] == "usermod:fails_on_odd_seeds"] == \
+        ["", "RuntimeError: lost my way", "", "RuntimeError: lost my way"]
+    assert "2 runs failed, counted as unsolved; the first: usermod:fails_on_odd_seeds on easy.txt puzzle 1, " \
+           "seed 1: RuntimeError: lost my way" in bench.stderr
+    assert results.read_text().count("lost my way") == 2  # kept, not retried
+    with pytest.raises(ValueError, match="unknown algorithm"):  # a bundled one's error is never hidden
+        run_task(Task("nonsense", EASY))
 
 
 @pytest.mark.slow
