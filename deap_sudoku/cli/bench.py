@@ -12,6 +12,7 @@ import sys
 import click
 
 from .. import experiments
+from ..experiments import iohprofiler
 from ..experiments import plots as experiment_plots
 from ..runs import bench, plots, registry
 from ..runs.bench import Plan
@@ -56,6 +57,9 @@ MISSING_SHOWN = 20
 @click.option("--fixed-budget", type=click.Path(dir_okay=False), default=None,
               help="Draw the median best-so-far fitness against evaluations with its interquartile band, one line per "
                    "GA and a panel per fitness, as an image.")
+@click.option("--iohprofiler", "ioh_folder", type=click.Path(file_okay=False), default=None, metavar="FOLDER",
+              help="Also write the runs in IOHprofiler's data format (with the ioh package's own logger) to this new "
+                   "folder, for IOHanalyzer: the GAs' best-so-far fitness against evaluations.")
 @click.option("--baseline", default=None, metavar="NAME",
               help="Compare every other -a algorithm with this one, per dataset: Fisher's exact test on the solve "
                    "rates and the log-rank test on the time to solve (evaluations, or seconds where an algorithm "
@@ -71,7 +75,7 @@ MISSING_SHOWN = 20
 def bench_command(ctx: click.Context, datasets: tuple[str, ...], algorithms: tuple[str, ...], runs: int, seed: int,
                   limit: int | None, json_out: str | None, csv_out: str | None, markdown_out: str | None,
                   plot: str | None, plot_by: str, group_by: str, ecdf: str | None, fixed_budget: str | None,
-                  baseline: str | None, results_path: str | None,
+                  ioh_folder: str | None, baseline: str | None, results_path: str | None,
                   force: bool, quiet: bool, workers: int | None, hosts: str | None, hostfile: str | None,
                   **run_params) -> None:
     """Every puzzle x every algorithm x RUNS seeded runs, with a results table.
@@ -89,6 +93,7 @@ def bench_command(ctx: click.Context, datasets: tuple[str, ...], algorithms: tup
     for path in (plot, ecdf, fixed_budget):
         check_plot(path)
     check_baseline(baseline, algorithms)
+    check_ioh_folder(ioh_folder)
     inputs = [(name, PuzzleInput(path)) for path, name in zip(datasets, _dataset_names(datasets))]
     examples = {shape: puzzle for _, puzzles in inputs for shape, puzzle in puzzles.examples.items()}
     refuse_huge_population(run_params.get("population"), examples.values())
@@ -153,6 +158,9 @@ def bench_command(ctx: click.Context, datasets: tuple[str, ...], algorithms: tup
                                                    overwrite=force)
             except ValueError as exc:
                 click.echo(f"--fixed-budget not drawn: {exc}", err=True)
+        if ioh_folder is not None and results:
+            for line in iohprofiler.export_iohprofiler(results, ioh_folder):
+                click.echo(f"--iohprofiler: {line}", err=True)
         signum = signum or requested()
     failed = [r for r in results if r.error]
     if failed:
@@ -188,6 +196,18 @@ def _results_file(path: str | None, plan: Plan) -> experiments.ResultsFile | Non
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"--results {path}: {getattr(exc, 'strerror', None) or exc}") from None
     return store
+
+
+def check_ioh_folder(folder: str | None) -> None:
+    """Refuse, before any work, an --iohprofiler folder that holds files, or the ioh package missing."""
+    if folder is None:
+        return
+    if os.path.exists(folder) and (not os.path.isdir(folder) or os.listdir(folder)):
+        raise InputError(f"--iohprofiler {folder}: exists and is not an empty folder; export into a new one")
+    try:
+        import ioh  # noqa: F401
+    except ImportError:
+        raise InputError(f"--iohprofiler needs the ioh package: {iohprofiler.INSTALL}") from None
 
 
 def check_baseline(baseline: str | None, algorithms: tuple[str, ...]) -> None:

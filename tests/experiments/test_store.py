@@ -107,3 +107,36 @@ def test_results_of_two_machines_merge_by_concatenation(tmp_path):
     together = CliRunner().invoke(main, ["bench", *common, "--runs", "4", "--results", str(merged), "--json", "-"])
     assert together.exit_code == 0
     assert len(json.loads(together.stdout)["runs"]) == 8 and merged.read_bytes().count(b"\n") == 8  # nothing rerun
+
+
+def test_the_iohprofiler_export_is_read_by_iohprofilers_own_reader(tmp_path):
+    inspector = pytest.importorskip("iohinspector", reason="the [test] extra installs IOHprofiler's reader")
+    data = str(REPO / "data" / "testdata" / "easy.txt")
+    folder = tmp_path / "ioh"
+    result = CliRunner().invoke(main, ["bench", data, "-a", "row-ga", "-a", "memetic", "-a", "backtracking",
+                                       "--runs", "3", "--limit", "2", "--max-generations", "30", "-q", "--json", "-",
+                                       "--iohprofiler", str(folder)])
+    assert result.exit_code == 0, result.output
+    assert "--iohprofiler: backtracking: left out: it traces no fitness against evaluations" in result.stderr
+    runs = {(r["algorithm"], r["index"], r["seed"]): r for r in json.loads(result.stdout)["runs"]}
+    manager = inspector.DataManager()
+    for algorithm in sorted(os.listdir(folder)):
+        manager.add_folder(str(folder / algorithm))
+    overview = manager.overview
+    assert sorted(overview["algorithm_name"].unique().to_list()) == ["memetic", "row-ga"]
+    assert overview.height == 12 and set(overview["dimension"].to_list()) == {81}
+    assert set(overview["instance"].to_list()) == {1, 2}
+    table = manager.load(monotonic=False, include_meta_data=True)
+    for (algorithm, instance), rows in table.group_by(["algorithm_name", "instance"]):
+        spent = sorted(r["evaluations"] for key, r in runs.items() if key[0] == algorithm and key[1] == instance - 1)
+        assert sorted(rows.group_by("run_id").agg(last=inspector_max("evaluations"))["last"].to_list()) == spent
+        assert rows["raw_y"].min() == min(r["fitness"] for key, r in runs.items()
+                                          if key[0] == algorithm and key[1] == instance - 1)
+    with pytest.raises(FileExistsError, match="not empty"):
+        from deap_sudoku.experiments.iohprofiler import export_iohprofiler
+        export_iohprofiler([], folder)
+
+
+def inspector_max(column):
+    import polars
+    return polars.col(column).max()
