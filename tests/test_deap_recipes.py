@@ -23,7 +23,6 @@ from deap_sudoku.exact import solve
 from deap_sudoku.tools import (clone, cx_block_uniform, eval_collisions, eval_threats, fitness_statistics,
                                init_block_permutation, mut_swap_in_box, optimum)
 
-from tests.conftest import REPO
 
 PUZZLE = load_sample("testdata/easy.txt")
 

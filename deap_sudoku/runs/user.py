@@ -54,28 +54,23 @@ def from_toolbox(make_toolbox: Callable, *, name: str, loop: Callable = ea_simpl
             max_evaluations: int | None = None) -> Outcome:
         started = time.perf_counter()
         with _seeded_random_module(seed):
-            return _evolve(puzzle, seed, started, requested, progress, progress_every, population, cxpb, mutpb,
-                           max_generations, max_seconds, max_evaluations)
-
-    def _evolve(puzzle, seed, started, requested, progress, progress_every, population, cxpb, mutpb,
-                max_generations, max_seconds, max_evaluations) -> Outcome:
-        rng = random.Random(seed)
-        toolbox = make_toolbox(puzzle, rng) if wants_rng else make_toolbox(puzzle)
-        target = optimum(toolbox.evaluate, puzzle)
-        stop = Stop(solved=target, max_generations=max_generations, max_seconds=max_seconds,
-                    max_evaluations=max_evaluations, started=started, requested=requested)
-        callback = None
-        if progress is not None:
-            def callback(generation, members, logbook):
-                if generation % progress_every == 0:
-                    progress(f"generation {generation}: best fitness {max(i.fitness for i in members).values[0]:g}")
-        hof = HallOfFame(1)
-        _, logbook = loop(toolbox.population(n=population), toolbox, cxpb=cxpb, mutpb=mutpb, ngen=sys.maxsize,
-                          stats=fitness_statistics(), halloffame=hof, stop=stop, callback=callback)
+            rng = random.Random(seed)
+            toolbox = make_toolbox(puzzle, rng) if wants_rng else make_toolbox(puzzle)
+            stop = Stop(solved=optimum(toolbox.evaluate, puzzle), max_generations=max_generations,
+                        max_seconds=max_seconds, max_evaluations=max_evaluations, started=started,
+                        requested=requested)
+            callback = None
+            if progress is not None:
+                def callback(generation, members, logbook):
+                    if generation % progress_every == 0:
+                        best = max(i.fitness for i in members).values[0]
+                        progress(f"generation {generation}: best fitness {best:g}")
+            hof = HallOfFame(1)
+            _, logbook = loop(toolbox.population(n=population), toolbox, cxpb=cxpb, mutpb=mutpb, ngen=sys.maxsize,
+                              stats=fitness_statistics(), halloffame=hof, stop=stop, callback=callback)
         lower = fitness_weights(toolbox.evaluate)[0] < 0
-        objective = Objective.of(toolbox.evaluate, puzzle)
         return Outcome(np.asarray(hof[0]), float(hof[0].fitness.values[0]), int(logbook[-1]["gen"]), 0,
-                       int(sum(logbook.select("nevals"))), logbook.stop_reason, objective,
+                       int(sum(logbook.select("nevals"))), logbook.stop_reason, Objective.of(toolbox.evaluate, puzzle),
                        Trace.from_logbook(logbook, lower))
 
     return Algorithm(name, "ga", description or f"{getattr(make_toolbox, '__name__', 'a toolbox')} with "
@@ -86,10 +81,10 @@ def from_toolbox(make_toolbox: Callable, *, name: str, loop: Callable = ea_simpl
 def with_operators(base: str, *, name: str | None = None, **operators: Callable) -> Algorithm:
     """The bundled GA ``base`` (``"block-ga"``, ...) with some of its toolbox's operators replaced,
     e.g. ``with_operators("block-ga", mutate=my_mutation)``: each is registered in place of the
-    recipe's own, with ``puzzle=`` when it takes one; everything else (loop, budgets, checkpoints)
-    stays as it is."""
+    recipe's own, with ``puzzle=`` when it takes one; the loop and the budgets stay as they are
+    (checkpoints do not: a checkpoint names the bundled recipe it resumes)."""
     record = algorithm(base)
-    if record.kind != "ga" or not record.checkpointable:
+    if record.kind != "ga" or record.source != "bundled":
         raise ValueError(f"with_operators takes a bundled GA ({', '.join(_bundled_gas())}), not {base!r}")
     if not operators:
         raise ValueError("with_operators needs at least one operator, e.g. mutate=my_mutation")
