@@ -18,9 +18,9 @@ from ..runs import bench, plots, registry
 from ..runs.bench import Plan
 from ..runs.interrupt import exit_code, graceful, requested
 from ..runs.task import RunResult, run_all, scoop_is_running
-from .common import (ALGORITHM, ALGORITHM_HELP, DEFAULT_ALGORITHM, InputError, Progress, PuzzleInput, check_outputs, check_plot, check_scoop,
-                     flag, given, options_for, plural, refuse_huge_population, rerun_under_scoop, run_options,
-                     scoop_options, warm_up_announced, write_text)
+from .common import (ALGORITHM, ALGORITHM_HELP, DEFAULT_ALGORITHM, InputError, Progress, PuzzleInput, check_outputs,
+                     check_plot, check_scoop, flag, given, options_for, plural, refuse_huge_population,
+                     rerun_under_scoop, run_options, scoop_options, warm_up_announced, write_text)
 
 SCOOP_OPTIONS = ("workers", "hosts", "hostfile")
 """The options that start SCOOP; the command SCOOP then runs gets every other option as given."""
@@ -89,7 +89,7 @@ def bench_command(ctx: click.Context, datasets: tuple[str, ...], algorithms: tup
     per_algorithm = _options(algorithms, given(run_params))
     check_scoop(workers, hosts, hostfile)
     check_outputs({"--json": json_out, "--csv": csv_out, "--markdown": markdown_out, "--plot": plot,
-                   "--ecdf": ecdf, "--fixed-budget": fixed_budget}, force)
+                   "--ecdf": ecdf, "--fixed-budget": fixed_budget}, force, inputs=datasets)
     for path in (plot, ecdf, fixed_budget):
         check_plot(path)
     check_baseline(baseline, algorithms)
@@ -99,7 +99,7 @@ def bench_command(ctx: click.Context, datasets: tuple[str, ...], algorithms: tup
     refuse_huge_population(run_params.get("population"), examples.values())
     plan = Plan(tuple(_dataset(name, puzzles, limit) for name, puzzles in inputs), algorithms, runs, seed,
                 per_algorithm)
-    store = _results_file(results_path, plan)
+    store = _results_file(results_path, plan, datasets)
     if workers is not None and not scoop_is_running():
         sys.exit(rerun_under_scoop(ctx, workers, hosts, hostfile, drop=SCOOP_OPTIONS))
     for algorithm in algorithms:  # compile or load kernels here, before any run's clock starts
@@ -140,12 +140,11 @@ def bench_command(ctx: click.Context, datasets: tuple[str, ...], algorithms: tup
         table = bench.to_markdown(rows) + (f"\nAgainst {baseline}:\n\n{experiments.to_markdown(comparison)}"
                                            if comparison else "")
         missing, missing_count = plan.missing(results)
-        if "-" not in (json_out, csv_out, markdown_out):
-            click.echo(table, nl=False)
-        for path, text in ((json_out, lambda: bench.to_json(rows, results, missing, missing_count, comparison)),
-                           (csv_out, lambda: bench.to_csv(rows)),
-                           (markdown_out, lambda: table)):
-            if path is not None:
+        # The files first: a standard output that fails (a full disk, a closed pipe) costs its own copy only.
+        outputs = ((json_out, lambda: bench.to_json(rows, results, missing, missing_count, comparison)),
+                   (csv_out, lambda: bench.to_csv(rows)), (markdown_out, lambda: table))
+        for path, text in outputs:
+            if path is not None and path != "-":
                 write_text(path, text(), force)
         title = f"{', '.join(algorithms)} on {_datasets_title(datasets)}"
         if plot is not None and rows:
@@ -161,6 +160,8 @@ def bench_command(ctx: click.Context, datasets: tuple[str, ...], algorithms: tup
         if ioh_folder is not None and results:
             for line in iohprofiler.export_iohprofiler(results, ioh_folder):
                 click.echo(f"--iohprofiler: {line}", err=True)
+        stdout = next((text for path, text in outputs if path == "-"), lambda: table)
+        click.echo(stdout(), nl=False)
         signum = signum or requested()
     failed = [r for r in results if r.error]
     if failed:
@@ -177,13 +178,13 @@ def bench_command(ctx: click.Context, datasets: tuple[str, ...], algorithms: tup
         sys.exit(exit_code(signum))
 
 
-def _results_file(path: str | None, plan: Plan) -> experiments.ResultsFile | None:
+def _results_file(path: str | None, plan: Plan, datasets: tuple[str, ...]) -> experiments.ResultsFile | None:
     """The --results file, read and checked against the plan before any work: one line for a file
-    that cannot serve this experiment (another run in one of its places, not a results file)."""
+    that cannot serve this experiment (another run in one of its places, not a results file, one of
+    the datasets, a name that cannot be written)."""
     if path is None:
         return None
-    if path == "-":
-        raise click.UsageError("--results needs a file name: it is read back to resume")
+    check_outputs({"--results": path}, False, resumable=("--results",), inputs=datasets)
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
         raise InputError(f"--results {path}: the folder {folder} does not exist or is not writable")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import io
 import itertools
 import os
 import random
@@ -45,6 +46,7 @@ class _Guarded(click.Group):
     """
 
     def invoke(self, ctx: click.Context):
+        sys.stderr = _Messages(sys.stderr)
         if sys.stdout is None:
             click.echo("error: standard output is closed; give the command somewhere to write", err=True)
             ctx.exit(2)
@@ -67,6 +69,45 @@ class _Guarded(click.Group):
         finally:
             for signum, handler in previous.items():
                 signal.signal(signum, handler)
+
+
+class _Messages(io.TextIOBase):
+    """Standard error for messages only: when it is closed or fails (``2>&-``, a full disk, a gone
+    terminal), the messages are dropped and the work and its files go on; only the terminal's copy
+    of the messages is lost."""
+
+    def __init__(self, stream) -> None:
+        self.stream = stream.stream if isinstance(stream, _Messages) else stream
+
+    def write(self, text: str) -> int:
+        if self.stream is not None:
+            try:
+                self.stream.write(text)
+            except (OSError, ValueError):
+                self.stream = None
+        return len(text)
+
+    def flush(self) -> None:
+        if self.stream is not None:
+            try:
+                self.stream.flush()
+            except (OSError, ValueError):
+                self.stream = None
+
+    def isatty(self) -> bool:
+        try:
+            return self.stream is not None and self.stream.isatty()
+        except (OSError, ValueError):
+            return False
+
+    def fileno(self) -> int:
+        if self.stream is None:
+            raise OSError(errno.EBADF, "standard error is closed")
+        return self.stream.fileno()
+
+    @property
+    def encoding(self) -> str:
+        return getattr(self.stream, "encoding", None) or "utf-8"
 
 
 class _Terminated(KeyboardInterrupt):
@@ -158,7 +199,7 @@ def check(puzzle_file: str, fmt: str | None, box: str | None, alphabet: str | No
 def convert(source_file: str, out: str, to_format: str, fmt: str | None, box: str | None, alphabet: str | None,
             to_alphabet: str | None, force: bool) -> None:
     """Convert every puzzle of FILE to another format."""
-    check_outputs({"OUT": out}, force)
+    check_outputs({"OUT": out}, force, inputs=(source_file,))
     puzzles = PuzzleInput(source_file, fmt, box, alphabet)
     for example in puzzles.examples.values():
         check_format("--to", to_format, to_alphabet, example)

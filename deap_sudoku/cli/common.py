@@ -22,7 +22,7 @@ import click
 
 from ..grid import Puzzle, PuzzleError, PuzzleFileError
 from ..io import formats
-from ..io.fileio import write_atomic
+from ..io.fileio import name_problem, write_atomic
 from ..runs import plots, registry
 from ..runs.checkpoint import Checkpoint, CheckpointError
 from ..runs.task import warm_up
@@ -92,6 +92,8 @@ def reading(path: str):
                                        if more else "")) from None
     except PuzzleError as exc:
         raise InputError(str(exc)) from None
+    except BrokenPipeError:
+        raise  # standard output closed under the command (| head): the command's guard says so, not the input
     except OSError as exc:
         raise InputError(f"{path}: {exc.strerror or exc}") from None
 
@@ -219,12 +221,15 @@ def refuse_huge_population(population: int | None, puzzles: Iterable[Puzzle]) ->
 
 # -- outputs, checked before any work ---------------------------------------------------------
 
-def check_outputs(outputs: dict[str, str | None], force: bool, *, resumable: tuple[str, ...] = ()) -> None:
+def check_outputs(outputs: dict[str, str | None], force: bool, *, resumable: tuple[str, ...] = (),
+                  inputs: tuple[str, ...] = ()) -> None:
     """Refuse, before any work, outputs that cannot be written: a missing or read-only folder, a
     folder given as a file, anything but a regular file (a device, pipe or socket is never
     replaced, even with ``force``), an existing file without ``force``, one file named by two
-    options, or standard output (``-``) claimed by two options.  ``outputs`` maps option names
-    (``--out``) to paths; the ``resumable`` ones (``--checkpoint``) may exist, to be read back."""
+    options, standard output (``-``) claimed by two options, one of the ``inputs`` (with ``force``
+    too: a run never writes onto what it reads), a symbolic link to nothing, or a name too long
+    once the temporary name beside it is counted.  ``outputs`` maps option names (``--out``) to
+    paths; the ``resumable`` ones (``--checkpoint``) may exist, to be read back."""
     stdout = [option for option, path in outputs.items() if path == "-"]
     if len(stdout) > 1:
         raise click.UsageError(f"{' and '.join(stdout)} both write to standard output; give one of them a file")
@@ -246,6 +251,13 @@ def check_outputs(outputs: dict[str, str | None], force: bool, *, resumable: tup
         if os.path.exists(path) and not os.path.isfile(path):
             raise InputError(f"{option} {path}: not a regular file (a device, pipe or socket); refusing to replace "
                              "it" + ("; use - for standard output" if option not in resumable else ""))
+        for source in inputs:
+            if source != "-" and os.path.exists(path) and os.path.exists(source) and os.path.samefile(path, source):
+                raise InputError(f"{option} {path} is also an input ({source}); refusing to write onto it, "
+                                 "--force or not: give the output another name")
+        problem = name_problem(path)
+        if problem is not None:
+            raise InputError(f"{option} {path}: {problem}")
         if os.path.exists(path) and not force and option not in resumable:
             raise InputError(f"{option} {path} exists; refusing to overwrite it; use --force to replace it")
 
@@ -336,7 +348,7 @@ class Progress:
     def __init__(self, total: int, label: str, unit: str, *, quiet: bool = False) -> None:
         self.unit, self.started, self.done = unit, time.perf_counter(), 0
         self.bar = None
-        if not quiet and total > 1 and sys.stderr.isatty():
+        if not quiet and total > 1 and sys.stderr is not None and sys.stderr.isatty():
             self.bar = click.progressbar(length=total, label=label, file=sys.stderr, show_pos=True, show_eta=True,
                                          item_show_func=lambda rate: rate)
 

@@ -80,7 +80,8 @@ def solve(ctx: click.Context, puzzle_file: str, algorithm: str, fmt: str | None,
     for option, value in (("--checkpoint", checkpoint), ("--progress", progress_every)):
         if workers is not None and value is not None:
             raise click.UsageError(f"{option} does not apply to --workers: the chains run on other processes")
-    check_outputs({"--out": out, "--plot": plot, "--checkpoint": checkpoint}, force, resumable=("--checkpoint",))
+    check_outputs({"--out": out, "--plot": plot, "--checkpoint": checkpoint}, force, resumable=("--checkpoint",),
+                  inputs=(puzzle_file,))
     check_plot(plot)
     puzzles = PuzzleInput(puzzle_file, fmt, box, alphabet)
     if out is not None:

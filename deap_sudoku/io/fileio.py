@@ -8,7 +8,7 @@ import os
 import tempfile
 from pathlib import Path
 
-__all__ = ["write_atomic", "AtomicFile", "remove_stale_temporaries", "read_limited"]
+__all__ = ["write_atomic", "AtomicFile", "remove_stale_temporaries", "read_limited", "name_problem"]
 
 
 def write_atomic(path: str | os.PathLike, data: str | bytes, *, overwrite: bool = False) -> None:
@@ -90,6 +90,30 @@ class AtomicFile:
             self.commit()
         else:
             self.discard()
+
+
+TEMPORARY_EXTRA = len(".{name}.{pid}.XXXXXXXX.tmp") - len("{name}") - len("{pid}") + 10
+"""What :class:`AtomicFile`'s temporary name adds to the target's (dots, a pid of up to 10 digits, the
+random part, ``.tmp``)."""
+
+
+def name_problem(path: str | os.PathLike) -> str | None:
+    """Why ``path`` cannot be written atomically, before anything is written: a name whose temporary
+    twin (:class:`AtomicFile`) is longer than the folder allows, or a symbolic link to nothing; None
+    when it can."""
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    try:
+        limit = os.pathconf(folder, "PC_NAME_MAX")
+    except (OSError, ValueError):
+        limit = 255
+    length = len(os.fsencode(target.name))
+    if length + TEMPORARY_EXTRA > limit:
+        return (f"the name is {length} bytes; with the temporary name written beside it first, that is over this "
+                f"folder's limit of {limit}: give a name of at most {limit - TEMPORARY_EXTRA} bytes")
+    if target.is_symlink() and not target.exists():
+        return f"is a symbolic link to {os.readlink(target)}, which does not exist; give another name"
+    return None
 
 
 def read_limited(handle, limit: int) -> bytearray:

@@ -1,0 +1,78 @@
+"""Nothing a user wrote or waited for is lost (issue 39, first part): files never depend on standard
+output or error, an output is never one of the inputs, and names that cannot be written are refused
+before any work."""
+
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import REPO
+
+pytestmark = pytest.mark.slow  # each test starts the command as a user does, with its real streams
+
+
+def _command(*args):
+    return [sys.executable, "-m", "deap_sudoku", *args]
+
+
+@pytest.fixture
+def puzzles(tmp_path):
+    path = tmp_path / "a.txt"
+    shutil.copy(REPO / "data" / "9x9.txt", path)
+    return path
+
+
+def test_bench_writes_its_files_though_standard_output_is_full(puzzles, tmp_path):
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(_command("bench", str(puzzles), "-a", "backtracking", "--runs", "3", "--json",
+                                       str(tmp_path / "r.json"), "--csv", str(tmp_path / "r.csv"), "--markdown",
+                                       str(tmp_path / "r.md")), stdout=full, stderr=subprocess.PIPE, text=True,
+                              timeout=120)
+    assert done.returncode == 2 and "cannot write to standard output" in done.stderr
+    assert (tmp_path / "r.json").stat().st_size and (tmp_path / "r.csv").stat().st_size
+    assert "| a.txt | backtracking | 15/15 |" in (tmp_path / "r.md").read_text()
+
+
+@pytest.mark.parametrize("args", [("solve", "{a}", "--out", "{a}", "--force"),
+                                  ("bench", "{a}", "--json", "{a}", "--force"),
+                                  ("convert", "{a}", "{a}", "--to", "grid", "--force"),
+                                  ("bench", "{a}", "--results", "{a}")])
+def test_an_output_that_is_an_input_is_refused_before_any_work(args, puzzles):
+    before = puzzles.read_bytes()
+    done = subprocess.run(_command(*(a.format(a=puzzles) for a in args)), capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 2 and "is also an input" in done.stderr and not done.stdout
+    assert puzzles.read_bytes() == before
+
+
+def test_a_dangling_link_and_a_name_too_long_are_refused_before_any_work(puzzles, tmp_path):
+    (tmp_path / "o.txt").symlink_to(tmp_path / "nowhere" / "o.txt")
+    for out, message in ((tmp_path / "o.txt", "is a symbolic link to"), (tmp_path / ("x" * 240 + ".txt"),
+                                                                         "with the temporary name")):
+        for args in (("solve", str(puzzles), "-a", "backtracking", "--out", str(out)),
+                     ("bench", str(puzzles), "-a", "backtracking", "--json", str(out)),
+                     ("generate", "--out", str(out))):
+            done = subprocess.run(_command(*args), capture_output=True, text=True, timeout=120)
+            assert done.returncode == 2 and message in done.stderr and "solved" not in done.stdout, args
+
+
+def test_a_closed_or_full_standard_error_costs_only_the_messages(puzzles, tmp_path):
+    out = tmp_path / "s.txt"
+    for redirect in ("2>&-", "2>/dev/full"):
+        out.unlink(missing_ok=True)
+        done = subprocess.run(f"{sys.executable} -m deap_sudoku solve {puzzles} -a backtracking --out {out} "
+                              f">/dev/null {redirect}", shell=True, timeout=120)
+        assert done.returncode == 0, redirect
+        assert len(out.read_text().splitlines()) == 5
+
+
+def test_a_reader_that_stops_early_is_not_blamed_on_the_input(tmp_path):
+    many = tmp_path / "many.txt"
+    many.write_text("1.3..4.2.1.3..2.\n" * 20000)  # enough lines to fill the pipe that head stops reading
+    done = subprocess.run(f"{sys.executable} -m deap_sudoku check {many} | head -1", shell=True,
+                          capture_output=True, text=True, timeout=120)
+    assert done.stdout.startswith(f"{many}:1: puzzle 1")
+    assert "Broken pipe" in done.stderr and f"{many}: Broken pipe" not in done.stderr
