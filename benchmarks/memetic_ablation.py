@@ -1,15 +1,18 @@
-"""What each part of the memetic GA buys: the solver with one part switched off at a time.
+"""What each part of the memetic GA buys: the solver with one part switched off at a time, as an
+experiment of the public API (``deap_sudoku.experiments.run_experiment``), so it is rerun or
+extended with the same code a user compares their own ideas with.
 
-    python benchmarks/memetic_ablation.py [--seeds 3] [--workers 2] [--json benchmarks/results/memetic_ablation.json]
+    python benchmarks/memetic_ablation.py [--seeds 3] [--workers 2] [--results runs.jsonl]
+                                          [--json benchmarks/results/memetic_ablation.json]
 
-Variants: the default (4 slots, cxpb 0.2, stall 20); no crossover (cxpb 0:
-every child is a local-search move); crossover only (cxpb 1: no
-destroy-and-rebuild move, children are repaired crossovers); no restarts (a
-slot never restarts); a population of one (a single local-search chain with
-restarts); a population of ten.  Data: the shared forum_hardest_1106 (9x9)
-and the Lloyd & Amos 25x25 set at 45 % givens, every puzzle, --seeds seeded
-runs each, 10 s per run and no generation budget (so a population of one is not
-cut short by generations), one process per run.
+Variants (``deap_sudoku.runs.user.variant`` of ``memetic``): the default (4 slots, cxpb 0.2, stall
+20); no crossover (cxpb 0: every child is a local-search move); crossover only (cxpb 1: no
+destroy-and-rebuild move, children are repaired crossovers); no restarts (a slot never restarts);
+a population of one (a single local-search chain with restarts); a population of ten.  Data: the
+shared forum_hardest_1106 (9x9) and the Lloyd & Amos 25x25 set at 45 % givens, every puzzle,
+--seeds seeded runs each, 10 s and no generation budget per run (so a population of one is not cut
+short by generations), in --workers processes.  With --results the runs are kept as they finish,
+and a rerun does only what is missing.
 """
 
 from __future__ import annotations
@@ -17,17 +20,17 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import time
-from concurrent.futures import ProcessPoolExecutor
+import sys
 from pathlib import Path
 
 from deap_sudoku import read
-from deap_sudoku.runs import recipes
+from deap_sudoku.experiments import run_experiment
+from deap_sudoku.runs.user import variant
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
 LIMIT = 10.0
 VARIANTS = {
-    "default": {},
+    "default": None,
     "no crossover": {"cxpb": 0.0},
     "crossover only": {"cxpb": 1.0},
     "no restarts": {"stall": 10**9},
@@ -36,13 +39,10 @@ VARIANTS = {
 }
 
 
-def one(job: tuple[str, object, int]) -> tuple[bool, float]:
-    variant, puzzle, seed = job
-    start = time.perf_counter()
-    _, _, hof = recipes.memetic(puzzle, seed=seed, max_seconds=LIMIT, max_generations=10**9,
-                                **VARIANTS[variant])
-    seconds = time.perf_counter() - start
-    return hof[0].fitness.values[0] == 0 and seconds <= LIMIT, seconds
+def arms() -> list:
+    """The experiment's algorithms: the bundled memetic GA and its variants."""
+    return ["memetic" if settings is None else variant("memetic", name=name, **settings)
+            for name, settings in VARIANTS.items()]
 
 
 def main() -> None:
@@ -50,28 +50,32 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--puzzles", type=int, default=None, help="only the first N of each set")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--results", type=Path, default=None, help="keep the runs here; a rerun does what is missing")
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()
     files = sorted((SHARED / "lloyd_amos_aco" / "general").glob("inst25x25_45_*.txt"),
                    key=lambda p: int(p.stem.rsplit("_", 1)[1]))
-    sets = {"forum_hardest_1106": read(SHARED / "tdoku_data" / "forum_hardest_1106.txt"),
-            "25x25 at 45 %": [read(f)[0] for f in files]}
+    sets = {"forum_hardest_1106": read(SHARED / "tdoku_data" / "forum_hardest_1106.txt")[:args.puzzles],
+            "25x25 at 45 %": [read(f)[0] for f in files][:args.puzzles]}
+    budget = {"max_seconds": LIMIT, "max_generations": 10**9}
+    names = ["memetic" if settings is None else name for name, settings in VARIANTS.items()]
+    results = run_experiment(arms(), sets, runs=args.seeds, options={name: budget for name in names},
+                             results=args.results, workers=args.workers,
+                             progress=lambda done, total: print(f"\r{done}/{total} runs", end="", file=sys.stderr))
+    print(file=sys.stderr)
     rows = []
     print(f"| set | variant | solved within {LIMIT:g} s | median (s) | mean (s) | max (s) |")
     print("|---|---|---:|---:|---:|---:|")
-    with ProcessPoolExecutor(args.workers) as pool:
-        for name, puzzles in sets.items():
-            puzzles = puzzles[:args.puzzles]
-            for variant in VARIANTS:
-                results = list(pool.map(one, [(variant, p, seed) for p in puzzles for seed in range(args.seeds)],
-                                         chunksize=8))
-                seconds = [s for _, s in results]
-                row = {"set": name, "variant": variant, "solved": sum(ok for ok, _ in results), "runs": len(results),
-                       "median_s": statistics.median(seconds), "mean_s": statistics.fmean(seconds),
-                       "max_s": max(seconds)}
-                rows.append(row)
-                print(f"| {name} | {variant} | {row['solved']}/{row['runs']} | {row['median_s']:.3f} | "
-                      f"{row['mean_s']:.2f} | {row['max_s']:.2f} |", flush=True)
+    for dataset in sets:
+        for label, name in zip(VARIANTS, names):
+            mine = [r for r in results if r.dataset == dataset and r.algorithm == name]
+            seconds = [r.seconds for r in mine]
+            row = {"set": dataset, "variant": label, "solved": sum(r.solved and r.seconds <= LIMIT for r in mine),
+                   "runs": len(mine), "median_s": statistics.median(seconds), "mean_s": statistics.fmean(seconds),
+                   "max_s": max(seconds)}
+            rows.append(row)
+            print(f"| {dataset} | {label} | {row['solved']}/{row['runs']} | {row['median_s']:.3f} | "
+                  f"{row['mean_s']:.2f} | {row['max_s']:.2f} |", flush=True)
     if args.json:
         args.json.write_text(json.dumps(rows, indent=2) + "\n")
 

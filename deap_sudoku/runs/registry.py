@@ -34,7 +34,7 @@ from ..tools.fitness import fitness_weights, optimum
 from . import recipes
 
 __all__ = ["Algorithm", "Objective", "Trace", "Outcome", "ALGORITHMS", "OPTIONS", "ENTRY_POINTS", "algorithm", "names",
-           "takes", "plugins", "plugin_errors", "budgets", "from_function"]
+           "takes", "plugins", "plugin_errors", "budgets", "from_function", "generation_progress"]
 
 ENTRY_POINTS = "deap_sudoku.algorithms"
 """The entry-point group through which installed packages add algorithms (an :class:`Algorithm`, or
@@ -139,6 +139,17 @@ class Algorithm:
         return self.kind != "exact"
 
 
+def generation_progress(progress: Callable[[str], None] | None, every: int) -> Callable | None:
+    """A loop's ``callback`` that hands ``progress`` a line every ``every`` generations (None without one)."""
+    if progress is None:
+        return None
+
+    def callback(generation, population, logbook):
+        if generation % every == 0:
+            progress(f"generation {generation}: best fitness {max(i.fitness for i in population).values[0]:g}")
+    return callback
+
+
 def _ga(recipe: Callable, **renamed: str) -> Callable[..., Outcome]:
     """A GA's ``run``: command-line option names become the recipe's keywords (``renamed`` maps the
     ones that differ, e.g. ``population="population_size"``)."""
@@ -146,15 +157,9 @@ def _ga(recipe: Callable, **renamed: str) -> Callable[..., Outcome]:
 
     def run(puzzle: Puzzle, *, seed: int, requested=None, progress=None, progress_every: int = 1, checkpoint=None,
             **options) -> Outcome:
-        callback = None
-        if progress is not None:
-            def callback(generation, population, logbook):
-                if generation % progress_every == 0:
-                    best = max(ind.fitness for ind in population).values[0]
-                    progress(f"generation {generation}: best fitness {best:g}")
         keywords = {renamed.get(name, name): value for name, value in options.items()}
-        _, logbook, hof = recipe(puzzle, seed=seed, requested=requested, callback=callback, checkpoint=checkpoint,
-                                 **keywords)
+        _, logbook, hof = recipe(puzzle, seed=seed, requested=requested, checkpoint=checkpoint,
+                                 callback=generation_progress(progress, progress_every), **keywords)
         lower = hof[0].fitness.weights[0] < 0
         objective = Objective(logbook.fitness, float(logbook.target), lower)
         trace = Trace.from_logbook(logbook, lower)

@@ -28,9 +28,9 @@ from ..grid.puzzle import Puzzle
 from ..tools import HallOfFame, fitness_statistics, optimum
 from ..tools.fitness import fitness_weights
 # from_function lives in the registry, which needs it to turn an imported function into a record.
-from .registry import Algorithm, Objective, Outcome, Trace, algorithm, from_function
+from .registry import Algorithm, Objective, Outcome, Trace, algorithm, from_function, generation_progress
 
-__all__ = ["from_toolbox", "from_function", "with_operators"]
+__all__ = ["from_toolbox", "from_function", "with_operators", "variant"]
 
 _LOOP_BUDGETS = ("max_generations", "max_seconds", "max_evaluations")
 
@@ -59,15 +59,10 @@ def from_toolbox(make_toolbox: Callable, *, name: str, loop: Callable = ea_simpl
             stop = Stop(solved=optimum(toolbox.evaluate, puzzle), max_generations=max_generations,
                         max_seconds=max_seconds, max_evaluations=max_evaluations, started=started,
                         requested=requested)
-            callback = None
-            if progress is not None:
-                def callback(generation, members, logbook):
-                    if generation % progress_every == 0:
-                        best = max(i.fitness for i in members).values[0]
-                        progress(f"generation {generation}: best fitness {best:g}")
             hof = HallOfFame(1)
             _, logbook = loop(toolbox.population(n=population), toolbox, cxpb=cxpb, mutpb=mutpb, ngen=sys.maxsize,
-                              stats=fitness_statistics(), halloffame=hof, stop=stop, callback=callback)
+                              stats=fitness_statistics(), halloffame=hof, stop=stop,
+                              callback=generation_progress(progress, progress_every))
         lower = fitness_weights(toolbox.evaluate)[0] < 0
         return Outcome(np.asarray(hof[0]), float(hof[0].fitness.values[0]), int(logbook[-1]["gen"]), 0,
                        int(sum(logbook.select("nevals"))), logbook.stop_reason, Objective.of(toolbox.evaluate, puzzle),
@@ -108,6 +103,27 @@ def _seeded_random_module(seed: int):
         yield
     finally:
         random.setstate(saved)
+
+
+def variant(base: str, *, name: str, **settings) -> Algorithm:
+    """The bundled algorithm ``base`` with some of its recipe's settings fixed, e.g.
+    ``variant("memetic", name="no crossover", cxpb=0.0)``: an ablation's arm, or a parameter study's
+    point.  A setting that is also a run option (``cxpb``, ``population``) is no longer one."""
+    record = algorithm(base)
+    if record.source != "bundled":
+        raise ValueError(f"variant takes a bundled algorithm, not {base!r}")
+    if not settings:
+        raise ValueError("variant needs at least one setting, e.g. cxpb=0.0")
+    recipe = {{"population": "population_size"}.get(key, key): value for key, value in settings.items()}
+
+    def run(puzzle: Puzzle, **options) -> Outcome:
+        return record.run(puzzle, **options, **recipe)
+
+    described = ", ".join(f"{key}={value}" for key, value in settings.items())
+    fixed = set(settings) | ({"population"} if "population_size" in recipe else set())
+    return dataclasses.replace(record, name=name, description=f"{record.description}, {described}", run=run,
+                               options=tuple(o for o in record.options if o not in fixed),
+                               checkpointable=False, source="user")
 
 
 def _bundled_gas() -> list[str]:

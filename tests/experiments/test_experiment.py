@@ -1,0 +1,46 @@
+"""run_experiment from Python: records made in the session, variants of a bundled algorithm, forked
+workers with the serial results, and results kept for a rerun (issue 33)."""
+
+import pytest
+
+from deap_sudoku.experiments import run_experiment
+from deap_sudoku.io.samples import load_samples
+from deap_sudoku.runs.user import variant
+
+HARD = load_samples("testdata/hard.txt")[:3]
+
+
+def _view(results):
+    return [(r.dataset, r.index, r.algorithm, r.seed, r.solved, r.generations, r.evaluations) for r in results]
+
+
+def test_a_variant_fixes_its_settings_and_leaves_the_other_options():
+    one = variant("memetic", name="population of one", population_size=1)
+    assert "population" not in one.options and "max_evaluations" in one.options
+    assert one.run(HARD[0], seed=0, max_generations=3).trace.evaluations[0] == 1  # one slot made at the start
+    no_crossover = variant("memetic", name="no crossover", cxpb=0.0)
+    assert "cxpb" not in no_crossover.options and no_crossover.description.endswith("cxpb=0.0")
+    with pytest.raises(ValueError, match="needs at least one setting"):
+        variant("memetic", name="same")
+
+
+def test_forked_workers_run_records_with_the_serial_results(tmp_path):
+    arms = [variant("memetic", name="no crossover", cxpb=0.0), "row-ga"]
+    options = {"no crossover": {"max_generations": 30}, "row-ga": {"max_generations": 30}}
+    serial = run_experiment(arms, {"hard": HARD}, runs=2, options=options)
+    forked = run_experiment(arms, {"hard": HARD}, runs=2, options=options, workers=2,
+                            results=tmp_path / "runs.jsonl")
+    assert _view(forked) == _view(serial) and len(serial) == 12
+    seen = []
+    again = run_experiment(arms, {"hard": HARD}, runs=3, options=options, results=tmp_path / "runs.jsonl",
+                           progress=lambda done, total: seen.append((done, total)))
+    assert _view(again[:12]) == _view(serial) and len(again) == 18 and seen[0] == (13, 18) and seen[-1] == (18, 18)
+
+
+def test_options_an_algorithm_does_not_take_and_records_over_scoop_are_refused():
+    with pytest.raises(ValueError, match="backtracking takes max_nodes, max_seconds, not max_generations"):
+        run_experiment(["backtracking"], {"hard": HARD}, runs=1, options={"backtracking": {"max_generations": 3}})
+    with pytest.raises(ValueError, match="parallel runs need algorithms by name"):
+        run_experiment([variant("memetic", name="v", cxpb=0.0)], {"hard": HARD}, runs=1, parallel=True)
+    with pytest.raises(ValueError, match="not both"):
+        run_experiment(["memetic"], {"hard": HARD}, runs=1, parallel=True, workers=2)
