@@ -304,7 +304,8 @@ def generate(ctx: click.Context, box: str, givens_text: str | None, difficulty: 
                     path = path_of(label, i)
                     if path not in writers:
                         writers[path] = _writer(path, fmt, alphabet, force)
-                    writers[path].write(puzzle)
+                    with writing(path):  # a full disk is blamed on the file, not on standard output
+                        writers[path].write(puzzle)
                     if one_per_file:
                         _close({path: writers.pop(path)})
                     bar.advance()
@@ -326,9 +327,16 @@ def _writer(path: str, fmt: str, alphabet: str | None, force: bool) -> formats.P
 def _close(writers: dict[str, formats.PuzzleWriter]) -> None:
     """Close every writer, signals held: a Ctrl-C now cannot cut a file short."""
     with graceful(hold=True):
-        for writer in writers.values():
-            writer.close()
-        writers.clear()
+        try:
+            for path, writer in list(writers.items()):
+                with writing(path):  # another writer got there first, or the disk filled: one line naming it
+                    writer.close()
+                del writers[path]
+        except BaseException:
+            for writer in writers.values():  # the others leave no temporary file behind
+                writer.discard()
+            writers.clear()
+            raise
 
 
 def _givens_targets(text: str, shape: Shape) -> list[tuple[str, int]]:
@@ -372,5 +380,5 @@ def _output_paths(out: str, targets: list[tuple[str, int]], count: int, force: b
     names = ((label, i) for i in indices for label, _ in targets)
     while batch := list(itertools.islice(names, 10_000)):
         paths = {path_of(label, i) for label, i in batch}
-        check_outputs({f"--out {path}" if path != out else "--out": path for path in paths}, force)
+        check_outputs([("--out", path) for path in sorted(paths)], force)
     return path_of

@@ -221,33 +221,40 @@ def refuse_huge_population(population: int | None, puzzles: Iterable[Puzzle]) ->
 
 # -- outputs, checked before any work ---------------------------------------------------------
 
-def check_outputs(outputs: dict[str, str | None], force: bool, *, resumable: tuple[str, ...] = (),
-                  inputs: tuple[str, ...] = ()) -> None:
+def check_outputs(outputs: dict[str, str | None] | list[tuple[str, str]], force: bool, *,
+                  resumable: tuple[str, ...] = (), inputs: tuple[str, ...] = ()) -> None:
     """Refuse, before any work, outputs that cannot be written: a missing or read-only folder, a
     folder given as a file, anything but a regular file (a device, pipe or socket is never
     replaced, even with ``force``), an existing file without ``force``, one file named by two
     options, standard output (``-``) claimed by two options, one of the ``inputs`` (with ``force``
     too: a run never writes onto what it reads), a symbolic link to nothing, or a name too long
     once the temporary name beside it is counted.  ``outputs`` maps option names (``--out``) to
-    paths; the ``resumable`` ones (``--checkpoint``) may exist, to be read back."""
-    stdout = [option for option, path in outputs.items() if path == "-"]
+    paths (or is a list of such pairs, for one option with many files); the ``resumable`` ones
+    (``--checkpoint``) may exist, to be read back."""
+    outputs = list(outputs.items()) if isinstance(outputs, dict) else outputs
+    stdout = [option for option, path in outputs if path == "-"]
     if len(stdout) > 1:
         raise click.UsageError(f"{' and '.join(stdout)} both write to standard output; give one of them a file")
-    for option in resumable:
-        if outputs.get(option) == "-":
+    for option, path in outputs:
+        if option in resumable and path == "-":
             raise click.UsageError(f"{option} needs a file: it is read back to resume")
-    named = [(option, path) for option, path in outputs.items() if path is not None and path != "-"]
-    for number, (option, path) in enumerate(named):
-        for other, other_path in named[number + 1:]:
-            if os.path.realpath(path) == os.path.realpath(other_path):
-                raise click.UsageError(f"{option} and {other} name the same file, {path}; give them different names")
+    named = [(option, path) for option, path in outputs if path is not None and path != "-"]
+    claimed: dict[str, tuple[str, str]] = {}  # real path -> who names it (one pass: thousands of names stay fast)
+    for option, path in named:
+        other = claimed.setdefault(os.path.realpath(path), (option, path))
+        if other != (option, path):
+            raise click.UsageError(f"{other[0]} and {option} name the same file, {path}; give them different names")
+    folders_checked: set[str] = set()
+    for option, path in named:
         folder = os.path.dirname(os.path.abspath(path))
         if os.path.isdir(path):
             raise InputError(f"{option} {path}: is a folder; give a file name")
-        if not os.path.isdir(folder):
-            raise InputError(f"{option} {path}: the folder {folder} does not exist")
-        if not os.access(folder, os.W_OK):
-            raise InputError(f"{option} {path}: the folder {folder} is not writable")
+        if folder not in folders_checked:
+            if not os.path.isdir(folder):
+                raise InputError(f"{option} {path}: the folder {folder} does not exist")
+            if not os.access(folder, os.W_OK):
+                raise InputError(f"{option} {path}: the folder {folder} is not writable")
+            folders_checked.add(folder)
         if os.path.exists(path) and not os.path.isfile(path):
             raise InputError(f"{option} {path}: not a regular file (a device, pipe or socket); refusing to replace "
                              "it" + ("; use - for standard output" if option not in resumable else ""))

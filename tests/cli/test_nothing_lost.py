@@ -1,6 +1,6 @@
 """Nothing a user wrote or waited for is lost (issue 39, first part): files never depend on standard
-output or error, an output is never one of the inputs, and names that cannot be written are refused
-before any work."""
+output or error, an output is never one of the inputs, names that cannot be written are refused
+before any work, a lost race for a file is one line, and thousands of output names are checked fast."""
 
 import os
 import shutil
@@ -76,3 +76,33 @@ def test_a_reader_that_stops_early_is_not_blamed_on_the_input(tmp_path):
                           capture_output=True, text=True, timeout=120)
     assert done.stdout.startswith(f"{many}:1: puzzle 1")
     assert "Broken pipe" in done.stderr and f"{many}: Broken pipe" not in done.stderr
+
+
+def test_generate_loses_a_race_for_its_file_in_one_line_and_leaves_no_temporary_file(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from deap_sudoku.cli import main
+    from deap_sudoku.io import fileio
+    commit = fileio.AtomicFile.commit
+
+    def raced(self):
+        self.target.write_text("another writer's\n")  # it got there between the check and the end
+        return commit(self)
+    monkeypatch.setattr(fileio.AtomicFile, "commit", raced)
+    out = tmp_path / "g.txt"
+    done = CliRunner().invoke(main, ["generate", "--box", "2x2", "--count", "3", "--out", str(out), "-q"])
+    assert done.exit_code == 2 and f"{out} exists; refusing to overwrite it; use --force" in done.output
+    assert out.read_text() == "another writer's\n" and sorted(p.name for p in tmp_path.iterdir()) == ["g.txt"]
+
+
+def test_two_thousand_index_names_are_checked_in_linear_time(tmp_path):
+    import time
+    (tmp_path / "d").mkdir()
+    started = time.perf_counter()
+    runner = subprocess.Popen(_command("generate", "--box", "2x2", "--count", "2000", "--out",
+                                       str(tmp_path / "d" / "g_{index}.txt"), "-q"))
+    while not (tmp_path / "d" / "g_0.txt").exists() and runner.poll() is None:
+        time.sleep(0.005)
+    first = time.perf_counter() - started
+    assert runner.wait(timeout=120) == 0 and len(list((tmp_path / "d").iterdir())) == 2000
+    assert first < 1.0, f"the first puzzle was written after {first:.2f} s"  # 31 s when the check was quadratic
