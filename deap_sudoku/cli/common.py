@@ -207,16 +207,39 @@ def population_bytes(cells: int) -> float:
     return ALLOCATOR_MARGIN * cost
 
 
+def memory_allowed() -> tuple[int, str]:
+    """The bytes a run of this process may still allocate, and what sets that: 4 GiB, the address
+    space left under ``ulimit -v`` (RLIMIT_AS), or the control group's memory limit (v2 or v1)."""
+    allowed = [(MAX_POPULATION_BYTES, "this package's limit")]
+    try:
+        import resource
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+        if soft != resource.RLIM_INFINITY:
+            with open("/proc/self/statm") as handle:
+                used = int(handle.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+            allowed.append((soft - used, "the address space that ulimit -v leaves this process"))
+    except (ImportError, OSError, ValueError):
+        pass
+    for path in ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"):
+        with contextlib.suppress(OSError, ValueError):
+            with open(path) as handle:
+                value = handle.read().strip()
+            if value != "max" and int(value) < 1 << 60:
+                allowed.append((int(value), f"the memory limit of this process's control group ({path})"))
+    return min(allowed)
+
+
 def refuse_huge_population(population: int | None, puzzles: Iterable[Puzzle]) -> None:
-    """Refuse, before allocating anything, a population whose run would need more than 4 GiB
-    (:func:`population_bytes` per individual)."""
+    """Refuse, before allocating anything, a population whose run would need more memory than the
+    process may have (:func:`memory_allowed`; :func:`population_bytes` per individual)."""
     if population is None:
         return
     cells = max(p.shape.cells for p in puzzles)
     needed = population * population_bytes(cells)
-    if needed > MAX_POPULATION_BYTES:
-        raise InputError(f"--population {population} of {cells}-cell grids needs about {needed / 2**30:.0f} GiB; "
-                         f"the limit is {MAX_POPULATION_BYTES >> 30} GiB")
+    allowed, why = memory_allowed()
+    if needed > allowed:
+        raise InputError(f"--population {population} of {cells}-cell grids needs about {needed / 2**30:.1f} GiB; "
+                         f"{why} is {max(allowed, 0) / 2**30:.1f} GiB")
 
 
 # -- outputs, checked before any work ---------------------------------------------------------

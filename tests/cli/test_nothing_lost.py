@@ -106,3 +106,14 @@ def test_two_thousand_index_names_are_checked_in_linear_time(tmp_path):
     first = time.perf_counter() - started
     assert runner.wait(timeout=120) == 0 and len(list((tmp_path / "d").iterdir())) == 2000
     assert first < 1.0, f"the first puzzle was written after {first:.2f} s"  # 31 s when the check was quadratic
+
+
+def test_the_population_guard_uses_the_memory_the_process_may_have(tmp_path):
+    puzzle = tmp_path / "p36.txt"
+    assert subprocess.run(_command("generate", "--box", "6x6", "--any", "--givens", "50%", "--format", "grid",
+                                   "--out", str(puzzle), "-q"), timeout=120).returncode == 0
+    done = subprocess.run(f"ulimit -v 1048576; {sys.executable} -m deap_sudoku solve {puzzle} -a block-ga "
+                          "--population 200000 --max-generations 1", shell=True, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "needs about 1.4 GiB; the address space that ulimit -v leaves this process is" in done.stderr
