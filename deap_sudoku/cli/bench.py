@@ -19,7 +19,7 @@ from ..runs.bench import Plan
 from ..runs.interrupt import exit_code, graceful, requested
 from ..runs.task import RunResult, run_all, scoop_is_running
 from .common import (ALGORITHM, ALGORITHM_HELP, DEFAULT_ALGORITHM, InputError, Progress, PuzzleInput, check_outputs,
-                     check_plot, check_scoop, flag, given, options_for, plural, refuse_huge_population,
+                     check_plot, check_scoop, flag, given, hold_lock, options_for, plural, refuse_huge_population,
                      rerun_under_scoop, run_options, scoop_options, warm_up_announced, write_text)
 
 SCOOP_OPTIONS = ("workers", "hosts", "hostfile")
@@ -99,8 +99,9 @@ def bench_command(ctx: click.Context, datasets: tuple[str, ...], algorithms: tup
     refuse_huge_population(run_params.get("population"), examples.values())
     plan = Plan(tuple(_dataset(name, puzzles, limit) for name, puzzles in inputs), algorithms, runs, seed,
                 per_algorithm)
-    store = _results_file(results_path, plan, datasets)
-    if workers is not None and not scoop_is_running():
+    rerun = workers is not None and not scoop_is_running()  # the run under SCOOP takes the lock, not this one
+    store = _results_file(results_path, plan, datasets, lock=not rerun)
+    if rerun:
         sys.exit(rerun_under_scoop(ctx, workers, hosts, hostfile, drop=SCOOP_OPTIONS))
     for algorithm in algorithms:  # compile or load kernels here, before any run's clock starts
         warm_up_announced(algorithm, examples.values(), quiet=quiet)
@@ -178,7 +179,8 @@ def bench_command(ctx: click.Context, datasets: tuple[str, ...], algorithms: tup
         sys.exit(exit_code(signum))
 
 
-def _results_file(path: str | None, plan: Plan, datasets: tuple[str, ...]) -> experiments.ResultsFile | None:
+def _results_file(path: str | None, plan: Plan, datasets: tuple[str, ...], *,
+                  lock: bool = True) -> experiments.ResultsFile | None:
     """The --results file, read and checked against the plan before any work: one line for a file
     that cannot serve this experiment (another run in one of its places, not a results file, one of
     the datasets, a name that cannot be written)."""
@@ -189,6 +191,8 @@ def _results_file(path: str | None, plan: Plan, datasets: tuple[str, ...]) -> ex
     if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
         raise InputError(f"--results {path}: the folder {folder} does not exist or is not writable")
     try:
+        if lock:
+            hold_lock(path)  # one experiment per results file
         store = experiments.ResultsFile(path)
         for task in plan:
             store.check(task)

@@ -22,7 +22,7 @@ import click
 
 from ..grid import Puzzle, PuzzleError, PuzzleFileError
 from ..io import formats
-from ..io.fileio import name_problem, write_atomic
+from ..io.fileio import FileInUse, lock_for_writing, name_problem, release, write_atomic
 from ..runs import plots, registry
 from ..runs.checkpoint import Checkpoint, CheckpointError
 from ..runs.task import warm_up
@@ -292,6 +292,18 @@ def check_outputs(outputs: dict[str, str | None] | list[tuple[str, str]], force:
             raise InputError(f"{option} {path} exists; refusing to overwrite it; use --force to replace it")
 
 
+def hold_lock(path: str) -> None:
+    """Lock ``path`` for writing (:func:`~deap_sudoku.io.fileio.lock_for_writing`) until the command
+    ends, or its process does, however it ends.
+
+    :raises FileInUse: naming the process that holds it.
+    """
+    lock_for_writing(path)
+    context = click.get_current_context(silent=True)
+    if context is not None:
+        context.call_on_close(lambda: release(path))
+
+
 def open_checkpoint(path: str, every: int, identity: dict, puzzle: Puzzle) -> Checkpoint:
     """The checkpoint of a run on ``puzzle``, read once so that a damaged file or another run's is
     refused before any work.  Says on standard error where the run resumes and what a save cut
@@ -299,7 +311,10 @@ def open_checkpoint(path: str, every: int, identity: dict, puzzle: Puzzle) -> Ch
     checkpoint = Checkpoint(path, every, identity, puzzle=puzzle,
                             warn=lambda message: click.echo(f"warning: {message}", err=True))
     try:
+        hold_lock(path)  # one run per checkpoint: a second would damage it
         state = checkpoint.read()
+    except FileInUse as exc:
+        raise InputError(str(exc)) from None
     except CheckpointError as exc:
         raise InputError(str(exc)) from None
     if checkpoint.dropped:

@@ -11,6 +11,7 @@ import os
 from collections.abc import Callable, Iterable, Mapping
 
 from ..grid.puzzle import Puzzle
+from ..io.fileio import lock_for_writing, release
 from ..runs.bench import Plan
 from ..runs.registry import Algorithm, algorithm
 from ..runs.task import RunResult, run_all, run_task
@@ -53,7 +54,17 @@ def run_experiment(algorithms: Iterable[str | Algorithm], datasets: Mapping[str,
                 tuple(records), runs, seed, options)
     tasks = [dataclasses.replace(task, record=records[task.algorithm][0]) if records[task.algorithm][1] else task
              for task in plan]
-    store = ResultsFile(results) if results is not None else None
+    if results is not None:
+        lock_for_writing(results)  # one experiment per file while this call runs
+    try:
+        return _run(tasks, ResultsFile(results) if results is not None else None, parallel, workers, progress)
+    finally:
+        if results is not None:
+            release(results)
+
+
+def _run(tasks: list, store: ResultsFile | None, parallel: bool, workers: int | None,
+         progress: Callable[[int, int], None] | None) -> list[RunResult]:
     finished = [store.result(task) for task in tasks if store.check(task)] if store is not None else []
     pending = [task for task in tasks if store is None or not store.check(task)]
     total = len(finished) + len(pending)

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import glob
 import os
 import tempfile
 from pathlib import Path
 
-__all__ = ["write_atomic", "AtomicFile", "remove_stale_temporaries", "read_limited", "name_problem"]
+__all__ = ["write_atomic", "AtomicFile", "remove_stale_temporaries", "read_limited", "name_problem",
+           "lock_for_writing", "release", "FileInUse"]
 
 
 def write_atomic(path: str | os.PathLike, data: str | bytes, *, overwrite: bool = False) -> None:
@@ -114,6 +116,60 @@ def name_problem(path: str | os.PathLike) -> str | None:
     if target.is_symlink() and not target.exists():
         return f"is a symbolic link to {os.readlink(target)}, which does not exist; give another name"
     return None
+
+
+class FileInUse(OSError):
+    """Another process holds the lock of a file this one would write (:func:`lock_for_writing`)."""
+
+
+_LOCKS: dict[str, object] = {}  # lock path -> the open file holding this process's lock
+
+
+def lock_for_writing(path: str | os.PathLike) -> None:
+    """Make this process the one writer of ``path`` until it ends: an advisory lock (``flock``) on
+    ``PATH.lock``, which also names the holder.  The kernel drops the lock when the process ends,
+    however it ends, so a killed run never leaves a stale one; the lock file is removed at a normal
+    exit.  Taking it twice in one process is a no-op; where ``fcntl`` does not exist, nothing is locked.
+
+    :raises FileInUse: naming the process that holds it.
+    """
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not on POSIX
+        return
+    lock = str(Path(path)) + ".lock"
+    if lock in _LOCKS:
+        return
+    handle = open(lock, "a+")
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.seek(0)
+        holder = handle.read().strip() or "another process"
+        handle.close()
+        raise FileInUse(f"{path} is in use by {holder}; wait for it to end, or give this run another file") from None
+    handle.seek(0)
+    handle.truncate()
+    handle.write(f"process {os.getpid()} on {os.uname().nodename}\n")
+    handle.flush()
+    _LOCKS[lock] = handle
+    if len(_LOCKS) == 1:
+        atexit.register(_release_all)
+
+
+def release(path: str | os.PathLike) -> None:
+    """Give up this process's lock of ``path`` (:func:`lock_for_writing`), removing the lock file."""
+    lock = str(Path(path)) + ".lock"
+    handle = _LOCKS.pop(lock, None)
+    if handle is not None:
+        with contextlib.suppress(OSError):
+            os.unlink(lock)  # while still holding it: no other process has it to lose
+        handle.close()
+
+
+def _release_all() -> None:
+    for lock in list(_LOCKS):
+        release(lock.removesuffix(".lock"))
 
 
 def read_limited(handle, limit: int) -> bytearray:

@@ -117,3 +117,24 @@ def test_the_population_guard_uses_the_memory_the_process_may_have(tmp_path):
                           timeout=120)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "needs about 1.4 GiB; the address space that ulimit -v leaves this process is" in done.stderr
+
+
+HOLD = "from deap_sudoku.io.fileio import lock_for_writing; import sys, time; lock_for_writing(sys.argv[1]); " \
+       "print('held', flush=True); time.sleep(60)"
+
+
+def test_one_writer_per_results_file_and_checkpoint_and_a_killed_holder_leaves_no_stale_lock(puzzles, tmp_path):
+    one = tmp_path / "one.txt"
+    one.write_text(puzzles.read_text().splitlines()[0] + "\n")
+    for target, args in ((tmp_path / "runs.jsonl", ("bench", str(puzzles), "-a", "backtracking", "--results")),
+                         (tmp_path / "run.ckpt", ("solve", str(one), "--max-generations", "5", "--checkpoint"))):
+        holder = subprocess.Popen([sys.executable, "-c", HOLD, str(target)], stdout=subprocess.PIPE, text=True)
+        assert holder.stdout.readline() == "held\n"
+        refused = subprocess.run(_command(*args, str(target)), capture_output=True, text=True, timeout=120)
+        assert refused.returncode == 2 and f"is in use by process {holder.pid}" in refused.stderr, refused.stderr
+        assert not target.exists()  # refused before any work
+        holder.kill()  # SIGKILL: the kernel drops the lock, the lock file stays
+        holder.wait()
+        done = subprocess.run(_command(*args, str(target)), capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        assert target.exists() and not (tmp_path / (target.name + ".lock")).exists()  # removed at a normal end
