@@ -20,7 +20,7 @@ from ..runs.interrupt import exit_code, graceful, requested
 from ..runs.task import RunResult, run_all, scoop_is_running
 from .common import (ALGORITHM, ALGORITHM_HELP, DEFAULT_ALGORITHM, InputError, Progress, PuzzleInput, check_outputs,
                      check_plot, check_scoop, flag, given, hold_lock, options_for, plural, refuse_huge_population,
-                     rerun_under_scoop, run_options, scoop_options, warm_up_announced, write_text)
+                     rerun_under_scoop, run_options, scoop_options, starter_gone, warm_up_announced, write_text)
 
 SCOOP_OPTIONS = ("workers", "hosts", "hostfile")
 """The options that start SCOOP; the command SCOOP then runs gets every other option as given."""
@@ -131,6 +131,10 @@ def bench_command(ctx: click.Context, datasets: tuple[str, ...], algorithms: tup
                     store.append(task, result)
                 results.append(result)
                 bar.advance()
+                if parallel and starter_gone():  # no files: a rerun may be writing them already
+                    click.echo("the command that started SCOOP is gone; stopping, the finished runs kept only in "
+                               "--results", err=True)
+                    sys.exit(1)
                 if (signum := requested()):
                     break
         except KeyboardInterrupt:

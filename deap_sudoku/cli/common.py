@@ -467,6 +467,26 @@ def check_scoop(workers: int | None, hosts: str | None, hostfile: str | None) ->
         raise click.UsageError("give --hosts or --hostfile, not both")
 
 
+PARENT_PID = "DEAP_SUDOKU_PARENT_PID"
+"""The pid of the command that started SCOOP, for the command it runs there (:func:`starter_gone`)."""
+
+
+def starter_gone() -> bool:
+    """Whether, under SCOOP, the command that started it has died (a SIGKILL, a closed terminal):
+    the run there then stops, writes nothing a rerun may already be writing, and SCOOP's launcher
+    ends the workers as the run ends."""
+    pid = os.environ.get(PARENT_PID)
+    if not pid:
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except (PermissionError, ValueError):
+        return False
+    return False
+
+
 def rerun_under_scoop(ctx: click.Context, workers: int, hosts: str | None, hostfile: str | None, *,
                       drop: tuple[str, ...]) -> int:
     """Run this very command again under ``python -m scoop`` (which starts a file, so it is given the
@@ -482,7 +502,8 @@ def rerun_under_scoop(ctx: click.Context, workers: int, hosts: str | None, hostf
     with tempfile.TemporaryDirectory() as folder:
         exit_file = os.path.join(folder, "exit-code")  # SCOOP's launcher does not pass the code on
         pid_file = os.path.join(folder, "root-pid")
-        env = {**os.environ, "DEAP_SUDOKU_EXIT_FILE": exit_file, "DEAP_SUDOKU_ROOT_PID_FILE": pid_file}
+        env = {**os.environ, "DEAP_SUDOKU_EXIT_FILE": exit_file, "DEAP_SUDOKU_ROOT_PID_FILE": pid_file,
+               PARENT_PID: str(os.getpid())}
         # In a session of its own, SCOOP's launcher and workers do not see the terminal's Ctrl-C; this
         # process passes each SIGINT or SIGTERM to the command alone, which ends its runs and writes its
         # outputs as it does serially.

@@ -138,3 +138,38 @@ def test_one_writer_per_results_file_and_checkpoint_and_a_killed_holder_leaves_n
         done = subprocess.run(_command(*args, str(target)), capture_output=True, text=True, timeout=120)
         assert done.returncode == 0, done.stderr
         assert target.exists() and not (tmp_path / (target.name + ".lock")).exists()  # removed at a normal end
+
+
+def _processes_started_by(pid: int) -> list[int]:
+    """The processes whose environment says the command ``pid`` started their SCOOP."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/environ", "rb") as handle:
+                    if f"DEAP_SUDOKU_PARENT_PID={pid}\0".encode() in handle.read():
+                        found.append(int(entry))
+            except OSError:
+                pass
+    return found
+
+
+def test_killing_the_parent_of_workers_ends_them_and_writes_nothing(shared_data, tmp_path):
+    import signal
+    import time
+    sets = sorted((shared_data / "lloyd_amos_aco" / "general").glob("inst25x25_45_*.txt"))[:12]
+    out = tmp_path / "late.json"
+    parent = subprocess.Popen(_command("bench", *map(str, sets), "-a", "memetic", "--runs", "3", "--max-seconds", "2",
+                                       "-q", "--workers", "2", "--json", str(out)),
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while len(_processes_started_by(parent.pid)) < 3 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _processes_started_by(parent.pid), "SCOOP never started"
+    time.sleep(1)
+    parent.send_signal(signal.SIGKILL)
+    parent.wait()
+    deadline = time.monotonic() + 30
+    while _processes_started_by(parent.pid) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert _processes_started_by(parent.pid) == [] and not out.exists()
