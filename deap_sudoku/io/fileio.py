@@ -7,6 +7,7 @@ import contextlib
 import glob
 import os
 import tempfile
+import time
 from pathlib import Path
 
 __all__ = ["write_atomic", "AtomicFile", "remove_stale_temporaries", "read_limited", "name_problem",
@@ -45,6 +46,7 @@ class AtomicFile:
         remove_stale_temporaries(self.target)
         fd, self.temporary = tempfile.mkstemp(dir=self.target.parent or ".",
                                               prefix=f".{self.target.name}.{os.getpid()}.", suffix=".tmp")
+        _hold(fd)  # a live writer's temporary is locked: another writer never takes it for a dead one's
         try:
             os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes it private; give it a normal file's mode
             self.handle = os.fdopen(fd, "wb")
@@ -182,18 +184,54 @@ def read_limited(handle, limit: int) -> bytearray:
     return data
 
 
+STALE_AFTER = 1.0
+"""Seconds a temporary file must be old before it can be taken for a dead writer's (the moment
+between its creation and its writer's lock)."""
+
+
 def remove_stale_temporaries(path: str | os.PathLike) -> list[Path]:
-    """Delete the temporary files that writes of ``path`` left behind when their process was killed
-    (its id is in the name and it no longer runs); return them.  A live process's are kept."""
+    """Delete the temporary files that writes of ``path`` left behind when their writer was killed,
+    and return them.  A live writer holds an advisory lock on its temporary file, which a writer in
+    another PID namespace (a container sharing the folder, whose process ids this one cannot see)
+    holds too, so a file is stale only when the process id in its name does not run here, nobody
+    holds its lock, and it is older than :data:`STALE_AFTER`."""
     target = Path(path)
     removed = []
     for leftover in target.parent.glob(glob.escape(f".{target.name}.") + "*.tmp"):
         writer = leftover.name[len(target.name) + 2:].split(".", 1)[0]
-        if writer.isdigit() and not _running(int(writer)):
-            with contextlib.suppress(FileNotFoundError):
-                leftover.unlink()
+        try:
+            if time.time() - leftover.stat().st_mtime < STALE_AFTER or not writer.isdigit():
+                continue
+            if _unlocked_unlink(leftover, int(writer)):
                 removed.append(leftover)
+        except FileNotFoundError:
+            continue
     return removed
+
+
+def _hold(fd: int) -> None:
+    with contextlib.suppress(ImportError, OSError):
+        import fcntl
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
+def _unlocked_unlink(leftover: Path, writer: int) -> bool:
+    """Delete ``leftover`` if its writer is gone: the process id in its name does not run here and
+    nobody holds its lock; whether it was deleted."""
+    if _running(writer):
+        return False
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not on POSIX: the process id is all there is
+        leftover.unlink()
+        return True
+    with open(leftover, "rb") as handle:
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            return False  # a live writer, in this PID namespace or another
+        leftover.unlink()  # while holding the lock: no writer can hold it now
+    return True
 
 
 def _running(pid: int) -> bool:

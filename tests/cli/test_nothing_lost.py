@@ -173,3 +173,24 @@ def test_killing_the_parent_of_workers_ends_them_and_writes_nothing(shared_data,
     while _processes_started_by(parent.pid) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert _processes_started_by(parent.pid) == [] and not out.exists()
+
+
+def test_a_live_writers_temporary_is_never_taken_for_a_dead_ones(tmp_path):
+    """A writer in another PID namespace has a process id this one cannot see: only the lock on its
+    temporary file tells that it lives."""
+    import fcntl
+    import time
+
+    from deap_sudoku.io.fileio import STALE_AFTER, remove_stale_temporaries
+    target = tmp_path / "g.txt"
+    live, dead = tmp_path / ".g.txt.999999.abc.tmp", tmp_path / ".g.txt.999998.def.tmp"
+    live.write_text("1,500 puzzles being written\n")
+    dead.write_text("left by a killed writer\n")
+    old = time.time() - 10 * STALE_AFTER
+    for leftover in (live, dead):
+        os.utime(leftover, (old, old))
+    with open(live, "rb") as holder:
+        fcntl.flock(holder.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)  # the other namespace's live writer
+        assert remove_stale_temporaries(target) == [dead]
+        assert live.exists() and not dead.exists()
+    assert remove_stale_temporaries(target) == [live]  # its writer gone, it is stale

@@ -299,6 +299,9 @@ def test_temporaries_of_killed_writers_are_removed_when_the_checkpoint_is_opened
     live = tmp_path / f".run.ckpt.{os.getpid()}.x3y4.tmp"
     stale.write_bytes(b"half")
     live.write_bytes(b"being written")
+    old = time.time() - 10  # older than STALE_AFTER: past the moment between a file's creation and its lock
+    for leftover in (stale, live):
+        os.utime(leftover, (old, old))
     assert Checkpoint(path, 1, {}).read() is None
     assert not stale.exists() and live.exists()
 
