@@ -1,5 +1,6 @@
 """A user's algorithms as first-class as the bundled ones: made from a toolbox factory and one of the
-package's loops, from any function, or from a bundled GA with some of its operators replaced.
+package's loops, from any function, from a bundled GA with some of its operators replaced, or from a
+bundled algorithm with some of its settings fixed (an ablation's arm).
 
 Each maker returns an :class:`~deap_sudoku.runs.registry.Algorithm` record, so everything that runs
 the bundled algorithms (``run_task``, ``bench``, ``solve``, SCOOP workers, budgets, the summaries
