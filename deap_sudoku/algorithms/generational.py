@@ -263,10 +263,7 @@ def _from_data(template, data: dict, what: str):
     if isinstance(individual, np.ndarray) and np.issubdtype(individual.dtype, np.integer) and cells.size and (
             cells.min() < np.iinfo(individual.dtype).min or cells.max() > np.iinfo(individual.dtype).max):
         raise ResumeError(f"the saved {what} holds values that this run's {individual.dtype} grids cannot")
-    if isinstance(individual, np.ndarray):
-        individual[:] = cells
-    else:
-        write_back(individual, cells)
+    write_back(individual, cells)
     if data["fitness"] is None:
         del individual.fitness.values
     else:

@@ -100,14 +100,13 @@ def bench_command(ctx: click.Context, datasets: tuple[str, ...], algorithms: tup
     plan = Plan(tuple(_dataset(name, puzzles, limit) for name, puzzles in inputs), algorithms, runs, seed,
                 per_algorithm)
     rerun = workers is not None and not scoop_is_running()  # the run under SCOOP takes the lock, not this one
-    store = _results_file(results_path, plan, datasets, lock=not rerun)
+    store, results = _results_file(results_path, plan, datasets, lock=not rerun)
     if rerun:
         sys.exit(rerun_under_scoop(ctx, workers, hosts, hostfile, drop=SCOOP_OPTIONS))
     for algorithm in algorithms:  # compile or load kernels here, before any run's clock starts
         warm_up_announced(algorithm, examples.values(), quiet=quiet)
 
     parallel = scoop_is_running()
-    results: list[RunResult] = [store.result(task) for task in plan if store.check(task)] if store else []
     todo = len(plan) - len(results)
     if results and not quiet:
         click.echo(f"{results_path}: {plural(len(results), 'run')} of {len(plan)} already done, "
@@ -184,27 +183,23 @@ def bench_command(ctx: click.Context, datasets: tuple[str, ...], algorithms: tup
 
 
 def _results_file(path: str | None, plan: Plan, datasets: tuple[str, ...], *,
-                  lock: bool = True) -> experiments.ResultsFile | None:
-    """The --results file, read and checked against the plan before any work: one line for a file
-    that cannot serve this experiment (another run in one of its places, not a results file, one of
-    the datasets, a name that cannot be written)."""
+                  lock: bool = True) -> tuple[experiments.ResultsFile | None, list[RunResult]]:
+    """The --results file and the runs of the plan it already holds, read and checked against the
+    plan before any work: one line for a file that cannot serve this experiment (another run in
+    one of its places, not a results file, one of the datasets, a name that cannot be written)."""
     if path is None:
-        return None
+        return None, []
     check_outputs({"--results": path}, False, resumable=("--results",), inputs=datasets)
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
-        raise InputError(f"--results {path}: the folder {folder} does not exist or is not writable")
     try:
         if lock:
             hold_lock(path)  # one experiment per results file
         store = experiments.ResultsFile(path)
-        for task in plan:
-            store.check(task)
+        done = [store.result(task) for task in plan if store.check(task)]
     except experiments.StoreError as exc:
         raise InputError(f"--results {exc}") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"--results {path}: {getattr(exc, 'strerror', None) or exc}") from None
-    return store
+    return store, done
 
 
 def check_ioh_folder(folder: str | None) -> None:

@@ -27,8 +27,8 @@ from ..io import formats
 from ..runs import registry
 from ..runs.interrupt import exit_code, graceful
 from .bench import bench_command
-from .common import (InputError, Progress, flag, PuzzleInput, check_format, check_outputs, input_options, parse_box,
-                     plural, reading, write_puzzles, writing)
+from .common import (InputError, Progress, PuzzleInput, check_format, check_outputs, flag, input_options,
+                     parse_box, plural, reading, write_puzzles, writing)
 from .solve import solve
 
 GRADED_ATTEMPTS = 10_000

@@ -22,7 +22,7 @@ import click
 
 from ..grid import Puzzle, PuzzleError, PuzzleFileError
 from ..io import formats
-from ..io.fileio import FileInUse, lock_for_writing, name_problem, release, write_atomic
+from ..io.fileio import FileInUse, lock_for_writing, name_problem, process_runs, release, write_atomic
 from ..runs import plots, registry
 from ..runs.checkpoint import Checkpoint, CheckpointError
 from ..runs.task import warm_up
@@ -475,16 +475,8 @@ def starter_gone() -> bool:
     """Whether, under SCOOP, the command that started it has died (a SIGKILL, a closed terminal):
     the run there then stops, writes nothing a rerun may already be writing, and SCOOP's launcher
     ends the workers as the run ends."""
-    pid = os.environ.get(PARENT_PID)
-    if not pid:
-        return False
-    try:
-        os.kill(int(pid), 0)
-    except ProcessLookupError:
-        return True
-    except (PermissionError, ValueError):
-        return False
-    return False
+    pid = os.environ.get(PARENT_PID, "")
+    return pid.isdigit() and not process_runs(int(pid))
 
 
 def rerun_under_scoop(ctx: click.Context, workers: int, hosts: str | None, hostfile: str | None, *,

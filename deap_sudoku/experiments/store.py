@@ -72,23 +72,25 @@ class ResultsFile:
                 raise StoreError(f"{self.path}:{number}: not a run record of deap_sudoku ({exc})") from None
             self._remember(key, result, number)
 
+    def _refuse_another(self, key: tuple, line: int | None = None) -> None:
+        """:class:`StoreError` when the file holds ``key``'s place (dataset, puzzle, algorithm, seed)
+        for another run; ``line`` is where ``key`` itself stands in the file, if it does."""
+        held = self._places.get(key[:4])
+        if held is not None and held[0] != key:
+            dataset, index, algorithm, seed = key[:4]
+            also = f" than line {line}" if line else ""
+            raise StoreError(f"{self.path}:{held[1]}: holds {algorithm} on {dataset} puzzle {index + 1}, seed {seed} "
+                             f"with other options or another puzzle{also}; give this experiment a file of its own")
+
     def _remember(self, key: tuple, result: RunResult, line: int) -> None:
-        place = key[:4]
-        if place in self._places and self._places[place][0] != key:
-            raise StoreError(f"{self.path}:{line}: {key[2]} on {key[0]} puzzle {key[1] + 1}, seed {key[3]} is "
-                             f"already there (line {self._places[place][1]}) with other options or another puzzle; "
-                             "give this experiment a file of its own")
-        self._places.setdefault(place, (key, line))
+        self._refuse_another(key, line)
+        self._places.setdefault(key[:4], (key, line))
         self.done.setdefault(key, result)
 
     def check(self, task: Task) -> bool:
         """Whether ``task`` is done; :class:`StoreError` if the file holds its place for another run."""
         key = identity(task)
-        place = key[:4]
-        if place in self._places and self._places[place][0] != key:
-            raise StoreError(f"{self.path}:{self._places[place][1]}: holds {task.algorithm} on {task.dataset} "
-                             f"puzzle {task.index + 1}, seed {task.seed} with other options or another puzzle; "
-                             "give this experiment a file of its own")
+        self._refuse_another(key)
         return key in self.done
 
     def result(self, task: Task) -> RunResult:

@@ -414,16 +414,18 @@ def _finish_rows(rows: list[_Row], side: int, reader: _Reader, table: dict[str, 
     if not borders and not barred:
         reader.finish(draft)
         return
-    drawn = _drawn_shape(rows if barred else [_Row(row.line, row.tokens, ()) for row in rows], side, borders, reader)
+    drawn = _drawn_shape(rows, barred, side, borders, reader)
     if drawn is not None:
         reader.finish(draft, (drawn, first_line))
 
 
-def _drawn_shape(rows: list[_Row], side: int, borders: list[tuple[int, int]], reader: _Reader) -> Shape | None:
-    """The box shape that a grid's borders draw: ``|`` after every ``box_cols`` values of each row,
-    a border line after every ``box_rows`` rows; None after recording where the borders are irregular."""
-    bars = rows[0].bars
-    for row in rows:
+def _drawn_shape(rows: list[_Row], barred: bool, side: int, borders: list[tuple[int, int]],
+                 reader: _Reader) -> Shape | None:
+    """The box shape that a grid's borders draw: ``|`` after every ``box_cols`` values of each row
+    (when ``barred``, every row has them), a border line after every ``box_rows`` rows; None after
+    recording where the borders are irregular."""
+    bars = rows[0].bars if barred else ()
+    for row in rows if barred else ():
         if row.bars != bars:
             reader.error(f"the | box borders of this row differ from those of line {rows[0].line}", row.line)
             return None

@@ -10,8 +10,13 @@ import tempfile
 import time
 from pathlib import Path
 
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not on POSIX: nothing is locked, process ids tell what runs
+    fcntl = None
+
 __all__ = ["write_atomic", "AtomicFile", "remove_stale_temporaries", "read_limited", "name_problem",
-           "lock_for_writing", "release", "FileInUse"]
+           "lock_for_writing", "release", "FileInUse", "process_runs"]
 
 
 def write_atomic(path: str | os.PathLike, data: str | bytes, *, overwrite: bool = False) -> None:
@@ -135,12 +140,8 @@ def lock_for_writing(path: str | os.PathLike) -> None:
 
     :raises FileInUse: naming the process that holds it.
     """
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - not on POSIX
-        return
     lock = str(Path(path)) + ".lock"
-    if lock in _LOCKS:
+    if fcntl is None or lock in _LOCKS:
         return
     handle = open(lock, "a+")
     try:
@@ -210,19 +211,17 @@ def remove_stale_temporaries(path: str | os.PathLike) -> list[Path]:
 
 
 def _hold(fd: int) -> None:
-    with contextlib.suppress(ImportError, OSError):
-        import fcntl
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    if fcntl is not None:
+        with contextlib.suppress(OSError):
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
 
 
 def _unlocked_unlink(leftover: Path, writer: int) -> bool:
     """Delete ``leftover`` if its writer is gone: the process id in its name does not run here and
     nobody holds its lock; whether it was deleted."""
-    if _running(writer):
+    if process_runs(writer):
         return False
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - not on POSIX: the process id is all there is
+    if fcntl is None:  # pragma: no cover - not on POSIX: the process id is all there is
         leftover.unlink()
         return True
     with open(leftover, "rb") as handle:
@@ -234,7 +233,8 @@ def _unlocked_unlink(leftover: Path, writer: int) -> bool:
     return True
 
 
-def _running(pid: int) -> bool:
+def process_runs(pid: int) -> bool:
+    """Whether process ``pid`` runs (in this PID namespace); another user's counts as running."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

@@ -212,12 +212,8 @@ def defects(grids: np.ndarray, puzzle: Puzzle) -> np.ndarray:
     """For each row of ``grids`` (``(k, cells)``): its empty cells plus the givens of ``puzzle`` it
     changes, what no solution has.  Every ``eval_*`` function counts them as cost, so a grid with an
     empty cell or a changed given never scores the optimum (:func:`optimum`)."""
-    given = _given_cells(puzzle)
+    given = np.flatnonzero(puzzle.cells)
     return np.count_nonzero(grids == 0, axis=1) + np.count_nonzero(grids[:, given] != puzzle.cells[given], axis=1)
-
-
-def _given_cells(puzzle: Puzzle) -> np.ndarray:
-    return np.flatnonzero(puzzle.cells)
 
 
 def _no_target(puzzle: Puzzle) -> int:

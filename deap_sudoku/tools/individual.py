@@ -92,7 +92,8 @@ class Individual(np.ndarray):
             if code.co_filename.startswith(_PACKAGE):
                 _TRUSTED.add(code)
             else:
-                _check_write(self, code, value)
+                _refuse_stock(code)
+                _check_values(self, value)
         try:
             np.ndarray.__setitem__(self.view(np.ndarray), key, value)  # (numpy would take the view from
             # our __getitem__, which copies slices)
@@ -190,14 +191,17 @@ the package's equivalent (their results would be grids of wrong values, not Sudo
 _REFUSED_CODE = {getattr(deap_tools, name).__code__: name for name in _REFUSED_STOCK if hasattr(deap_tools, name)}
 
 
-def _check_write(individual: Individual, code, value) -> None:
-    """Refuse a write that would leave no grid: by a DEAP operator of :data:`_REFUSED_STOCK`, of a
-    real number, or of a value outside 0..n."""
+def _refuse_stock(code) -> None:
+    """Refuse a write by a DEAP operator of :data:`_REFUSED_STOCK` (``code`` is the writer's)."""
     name = _REFUSED_CODE.get(code)
     if name is not None:
         why, instead = _REFUSED_STOCK[name]
         raise TypeError(f"deap.tools.{name} does not apply to Sudoku grid individuals: it {why}; use "
                         f"deap_sudoku.tools.{instead}")
+
+
+def _check_values(individual: Individual, value) -> None:
+    """Refuse values that would leave no grid: real numbers, or whole numbers outside 0..n."""
     values = np.asarray(value)
     if values.dtype.kind not in "biu":
         raise TypeError(f"a grid individual's cells hold whole numbers, not {values.dtype} ({value!r:.40}); "
@@ -263,7 +267,7 @@ def _in_place(name: str) -> Callable:
     def in_place(self, other):
         result = np.array(self.view(np.ndarray))
         operator(result, other)
-        _check_write(self, None, result)
+        _check_values(self, result)
         np.copyto(self.view(np.ndarray), result)
         return self
     in_place.__name__ = name
@@ -295,9 +299,12 @@ def _as_grid(individual: object, operator: str) -> np.ndarray:
     return _narrowed(grid)
 
 
-def write_back(individual: MutableSequence, grid: np.ndarray) -> None:
-    """Put the values of ``grid`` into a sequence individual, in place: a list, or an ``array.array``
-    (DEAP's onemax type), whose slices take only arrays of its own type code."""
+def write_back(individual: MutableSequence | np.ndarray, grid: np.ndarray) -> None:
+    """Put the values of ``grid`` into an individual, in place: a numpy array, a list, or an
+    ``array.array`` (DEAP's onemax type), whose slices take only arrays of its own type code."""
+    if isinstance(individual, np.ndarray):
+        individual[:] = grid
+        return
     values = np.asarray(grid).tolist()
     if isinstance(individual, array.array):
         individual[:] = array.array(individual.typecode, values)
