@@ -327,23 +327,21 @@ def from_function(function: Callable, *, name: str, kind: str = "user", descript
     :class:`~deap_sudoku.runs.registry.Outcome`, a grid (the best it found), or ``(grid, evaluations)``.
     """
     parameters = inspect.signature(function).parameters
-    if not any(p in parameters for p in ("rng", "seed")) and not _takes_any_keyword(parameters):
+    any_keyword = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values())
+    takes_rng, takes_seed = "rng" in parameters or any_keyword, "seed" in parameters
+    if not (takes_rng or takes_seed):
         raise ValueError(f"algorithm {name!r}: {getattr(function, '__name__', function)} takes neither rng= "
                          "nor seed=; an algorithm is fn(puzzle, *, rng, max_seconds=None, ...)")
     options = tuple(option for option in OPTIONS if option in parameters)
 
     def run(puzzle: Puzzle, *, seed: int, **given) -> Outcome:
-        extras = {"rng": random.Random(seed)} if "rng" in parameters else {}
-        if "seed" in parameters:
+        extras = {"rng": random.Random(seed)} if takes_rng else {}
+        if takes_seed:
             extras["seed"] = seed
         return _outcome(function(puzzle, **extras, **given), puzzle)
 
     return Algorithm(name, kind, description or (inspect.getdoc(function) or "").split("\n")[0], run, options,
                      source="user")
-
-
-def _takes_any_keyword(parameters) -> bool:
-    return any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values())
 
 
 def _outcome(result: object, puzzle: Puzzle) -> Outcome:

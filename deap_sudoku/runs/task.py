@@ -69,15 +69,16 @@ _WARM: set[tuple[str, str]] = set()
 """The (algorithm, box shape) pairs whose kernels this process has compiled or loaded."""
 
 
-def warm_up(name: str, puzzle: Puzzle, compiled: bool | None = True) -> None:
-    """Compile or load the kernels ``name`` needs for ``puzzle``'s shape, once per process.
+def warm_up(name: str, puzzle: Puzzle, compiled: bool | None = True, *, record: Algorithm | None = None) -> None:
+    """Compile or load the kernels ``name`` (or ``record``, one no name reaches) needs for
+    ``puzzle``'s shape, once per process.
 
     ``compiled=None`` loads only what :mod:`~deap_sudoku.propagation.choice` would use from the
     start: one small puzzle then never waits for numba (``deap-sudoku solve``), while a
     benchmark loads everything before its first clock starts.  A grid wider than
     :data:`~deap_sudoku.propagation.choice.MAX_COMPILED_SIDE` runs in Python: nothing to load.
     """
-    record = algorithm(name)
+    record = record or algorithm(name)
     key = (name, puzzle.shape.name)
     if record.warm_up is not None and key not in _WARM:
         wanted = compiled is not None or prefer_compiled(puzzle.shape.cells, puzzle.shape.n)
@@ -97,8 +98,7 @@ def run_task(task: Task, *, requested: Callable[[], object] | None = None,
     them (see :class:`~deap_sudoku.runs.registry.Algorithm`).
     """
     record = task.record or algorithm(task.algorithm)
-    if task.record is None:
-        warm_up(task.algorithm, task.puzzle)
+    warm_up(task.algorithm, task.puzzle, record=record)
     extras = {"requested": requested} if record.stoppable else {}
     if progress is not None and record.stoppable:
         extras["progress"] = progress

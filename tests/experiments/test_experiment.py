@@ -44,3 +44,12 @@ def test_options_an_algorithm_does_not_take_and_records_over_scoop_are_refused()
         run_experiment([variant("memetic", name="v", cxpb=0.0)], {"hard": HARD}, runs=1, parallel=True)
     with pytest.raises(ValueError, match="not both"):
         run_experiment(["memetic"], {"hard": HARD}, runs=1, parallel=True, workers=2)
+
+
+def test_a_records_kernels_are_warmed_up_off_the_clock_once_per_shape():
+    import dataclasses
+    calls = []
+    record = dataclasses.replace(variant("memetic", name="warm me", cxpb=0.0),
+                                 warm_up=lambda puzzle, compiled: calls.append(puzzle.shape.name))
+    run_experiment([record], {"hard": HARD}, runs=2, options={"warm me": {"max_generations": 2}})
+    assert calls == ["9x9 (3x3 boxes)"]

@@ -115,6 +115,9 @@ def test_a_function_is_an_algorithm_with_the_budgets_it_names():
     assert record.options == ("max_seconds", "max_nodes") and record.description == "Backtracking, as a user's function."
     outcome = record.run(EASY, seed=0, max_seconds=5.0)
     assert outcome.evaluations == 7 and np.array_equal(outcome.grid, solve(EASY).cells)
+    seen = []
+    from_function(lambda puzzle, **given: seen.append(sorted(given)) or puzzle.cells, name="kw").run(EASY, seed=1)
+    assert seen == [["rng"]]  # **keywords take the generator too
     with pytest.raises(ValueError, match="takes neither rng= nor seed="):
         from_function(lambda puzzle: puzzle.cells, name="bad")
 
