@@ -8,12 +8,10 @@ import itertools
 import os
 import signal
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
-from .. import experiments
-from ..experiments import iohprofiler
-from ..experiments import plots as experiment_plots
 from ..runs import bench, plots, registry
 from ..runs.bench import Plan
 from ..runs.interrupt import exit_code, graceful, requested
@@ -21,6 +19,9 @@ from ..runs.task import RunResult, run_all, scoop_is_running
 from .common import (ALGORITHM, ALGORITHM_HELP, DEFAULT_ALGORITHM, InputError, Progress, PuzzleInput, check_outputs,
                      check_plot, check_scoop, flag, given, hold_lock, options_for, plural, refuse_huge_population,
                      rerun_under_scoop, run_options, scoop_options, starter_gone, warm_up_announced, write_text)
+
+if TYPE_CHECKING:  # the experiments layer is imported when an option needs it, not at every start-up
+    from ..experiments import ResultsFile
 
 SCOOP_OPTIONS = ("workers", "hosts", "hostfile")
 """The options that start SCOOP; the command SCOOP then runs gets every other option as given."""
@@ -140,9 +141,12 @@ def bench_command(ctx: click.Context, datasets: tuple[str, ...], algorithms: tup
             signum = requested() or signal.SIGINT
     with graceful(hold=True):  # from here a signal cannot cut the outputs short: they are being written anyway
         rows = bench.summarise(results, by=group_by)
-        comparison = experiments.compare(results, baseline) if baseline is not None and results else []
-        table = bench.to_markdown(rows) + (f"\nAgainst {baseline}:\n\n{experiments.to_markdown(comparison)}"
-                                           if comparison else "")
+        table, comparison = bench.to_markdown(rows), []
+        if baseline is not None and results:
+            from ..experiments import analysis
+            comparison = analysis.compare(results, baseline)
+            if comparison:
+                table += f"\nAgainst {baseline}:\n\n{analysis.to_markdown(comparison)}"
         missing, missing_count = plan.missing(results)
         # The files first: a standard output that fails (a full disk, a closed pipe) costs its own copy only.
         outputs = ((json_out, lambda: bench.to_json(rows, results, missing, missing_count, comparison)),
@@ -154,15 +158,17 @@ def bench_command(ctx: click.Context, datasets: tuple[str, ...], algorithms: tup
         if plot is not None and rows:
             plots.plot_summary(rows, plot, by=plot_by, title=title, overwrite=force)
         if ecdf is not None and results:
-            experiment_plots.plot_ecdf(results, ecdf, title=_datasets_title(datasets), overwrite=force)
+            from ..experiments.plots import plot_ecdf
+            plot_ecdf(results, ecdf, title=_datasets_title(datasets), overwrite=force)
         if fixed_budget is not None and results:
+            from ..experiments.plots import plot_fixed_budget
             try:
-                experiment_plots.plot_fixed_budget(results, fixed_budget, title=_datasets_title(datasets),
-                                                   overwrite=force)
+                plot_fixed_budget(results, fixed_budget, title=_datasets_title(datasets), overwrite=force)
             except ValueError as exc:
                 click.echo(f"--fixed-budget not drawn: {exc}", err=True)
         if ioh_folder is not None and results:
-            for line in iohprofiler.export_iohprofiler(results, ioh_folder):
+            from ..experiments.iohprofiler import export_iohprofiler
+            for line in export_iohprofiler(results, ioh_folder):
                 click.echo(f"--iohprofiler: {line}", err=True)
         stdout = next((text for path, text in outputs if path == "-"), lambda: table)
         click.echo(stdout(), nl=False)
@@ -183,19 +189,20 @@ def bench_command(ctx: click.Context, datasets: tuple[str, ...], algorithms: tup
 
 
 def _results_file(path: str | None, plan: Plan, datasets: tuple[str, ...], *,
-                  lock: bool = True) -> tuple[experiments.ResultsFile | None, list[RunResult]]:
+                  lock: bool = True) -> tuple[ResultsFile | None, list[RunResult]]:
     """The --results file and the runs of the plan it already holds, read and checked against the
     plan before any work: one line for a file that cannot serve this experiment (another run in
     one of its places, not a results file, one of the datasets, a name that cannot be written)."""
     if path is None:
         return None, []
+    from ..experiments.store import ResultsFile, StoreError
     check_outputs({"--results": path}, False, resumable=("--results",), inputs=datasets)
     try:
         if lock:
             hold_lock(path)  # one experiment per results file
-        store = experiments.ResultsFile(path)
+        store = ResultsFile(path)
         done = [store.result(task) for task in plan if store.check(task)]
-    except experiments.StoreError as exc:
+    except StoreError as exc:
         raise InputError(f"--results {exc}") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"--results {path}: {getattr(exc, 'strerror', None) or exc}") from None
@@ -208,10 +215,11 @@ def check_ioh_folder(folder: str | None) -> None:
         return
     if os.path.exists(folder) and (not os.path.isdir(folder) or os.listdir(folder)):
         raise InputError(f"--iohprofiler {folder}: exists and is not an empty folder; export into a new one")
+    from ..experiments.iohprofiler import INSTALL
     try:
         import ioh  # noqa: F401
     except ImportError:
-        raise InputError(f"--iohprofiler needs the ioh package: {iohprofiler.INSTALL}") from None
+        raise InputError(f"--iohprofiler needs the ioh package: {INSTALL}") from None
 
 
 def check_baseline(baseline: str | None, algorithms: tuple[str, ...]) -> None:
@@ -223,10 +231,11 @@ def check_baseline(baseline: str | None, algorithms: tuple[str, ...]) -> None:
         raise click.UsageError(f"--baseline {baseline} is not one of the -a algorithms ({', '.join(algorithms)})")
     if len(algorithms) < 2:
         raise click.UsageError("--baseline needs at least one other -a algorithm to compare with it")
+    from ..experiments.analysis import INSTALL
     try:
         import scipy.stats  # noqa: F401
     except ImportError:
-        raise InputError(f"--baseline needs scipy: {experiments.analysis.INSTALL}") from None
+        raise InputError(f"--baseline needs scipy: {INSTALL}") from None
 
 
 def _dataset(name: str, puzzles: PuzzleInput, limit: int | None) -> tuple:

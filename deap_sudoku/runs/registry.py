@@ -15,7 +15,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import importlib
-import importlib.metadata
 import inspect
 import itertools
 import math
@@ -362,6 +361,7 @@ def _outcome(result: object, puzzle: Puzzle) -> Outcome:
 def plugins() -> dict[str, Algorithm]:
     """The algorithms installed packages register in the :data:`ENTRY_POINTS` group, by entry-point
     name; one that fails to load is left out (:func:`plugin_errors` says why)."""
+    import importlib.metadata  # here, not at start-up: it brings the email and socket modules along
     found = {}
     for entry in importlib.metadata.entry_points(group=ENTRY_POINTS):
         if entry.name in ALGORITHMS:
