@@ -2,6 +2,7 @@
 GA with an operator replaced, found by import path or entry point, run with budgets (issue 33)."""
 
 import importlib.metadata
+import re
 import subprocess
 import sys
 import textwrap
@@ -164,6 +165,34 @@ def test_plugins_come_from_the_entry_point_group(monkeypatch, user_module):
     finally:
         registry.plugins.cache_clear()
         registry._PLUGIN_ERRORS.clear()
+
+
+def test_an_installed_plugin_is_found_through_its_package_metadata(tmp_path):
+    """A distribution installed as a wheel installs it (a module and its ``.dist-info`` with
+    ``entry_points.txt`` on the import path), found by the real ``importlib.metadata``."""
+    site = tmp_path / "site-packages"
+    site.mkdir()
+    (site / "theirs.py").write_text(textwrap.dedent(MODULE))
+    info = site / "theirs_plugin-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: theirs-plugin\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(f"[{registry.ENTRY_POINTS}]\ntheir-ga = theirs:my_ga\n"
+                                           "their-broken = theirs:NOT_AN_ALGORITHM\n")
+    elsewhere = tmp_path / "work"
+    elsewhere.mkdir()
+    environment = {**__import__("os").environ, "PYTHONPATH": str(site)}
+    listing = subprocess.run([sys.executable, "-m", "deap_sudoku", "algorithms"], cwd=elsewhere, env=environment,
+                             capture_output=True, text=True, timeout=120)
+    assert listing.returncode == 0, listing.stderr
+    assert re.search(r"^their-ga +ga +budgets: --max-generations, --max-seconds, --max-evaluations; +"
+                     r"plug-in theirs-plugin", listing.stdout, re.M), listing.stdout
+    assert "plug-in their-broken not loaded: ValueError: algorithm 'their-broken' is a int" in listing.stderr
+    data = str(REPO / "data" / "testdata" / "easy.txt")
+    bench = subprocess.run([sys.executable, "-m", "deap_sudoku", "bench", data, "-a", "their-ga", "--runs", "1",
+                            "--limit", "1", "--max-evaluations", "2000", "-q"], cwd=elsewhere, env=environment,
+                           capture_output=True, text=True, timeout=120)
+    assert bench.returncode == 0, bench.stderr
+    assert "| easy.txt | their-ga |" in bench.stdout
 
 
 def test_the_command_line_takes_a_users_algorithm_and_refuses_what_it_cannot_do(user_module):
