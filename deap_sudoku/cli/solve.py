@@ -22,6 +22,7 @@ from .common import (ALGORITHM, DEFAULT_ALGORITHM, InputError, Progress, PuzzleI
                      check_plot, check_scoop, given, input_options, open_checkpoint, options_for, plural,
                      refuse_huge_population, rerun_under_scoop, run_options, scoop_options, warm_up_announced,
                      write_puzzles)
+from .journal import Journal
 
 POSEDNESS_NODES = 1000
 
@@ -35,8 +36,10 @@ POSEDNESS_NODES = 1000
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the run.")
 @run_options
 @click.option("--out", "out", type=click.Path(dir_okay=False), default=None,
-              help="Also write the results, solved grids and unsolved puzzles as given, to this file; "
-                   "with '-' they replace the pictures on standard output.")
+              help="Also write the results, solved grids and unsolved puzzles as given, to this file when every "
+                   "puzzle is done; until then each answer is kept in FILE.journal, from which the same command, "
+                   "started again after a kill or Ctrl-C, continues.  With '-' they replace the pictures on "
+                   "standard output.")
 @click.option("--out-format", type=click.Choice(formats.FORMATS), default="line", show_default=True,
               help="Format of --out.")
 @click.option("--plot", type=click.Path(dir_okay=False), default=None,
@@ -101,9 +104,18 @@ def solve(ctx: click.Context, puzzle_file: str, algorithm: str, fmt: str | None,
     pictures = out != "-"  # with --out - standard output holds the results alone
     several = len(puzzles) > 1
     show = (lambda line: click.echo(line, err=True)) if progress_every is not None else None
-    results: list[Puzzle] = []
+    dataset = "solve" if workers is None else f"solve on {workers} workers"
+
+    def task_of(index: int, puzzle: Puzzle) -> Task:
+        return Task(algorithm, puzzle, seed=seed, dataset=dataset, index=index, options=options)
+
+    journal = Journal(out, puzzles, task_of) if out is not None and out != "-" else None
+    if journal is not None and journal.kept:
+        click.echo(f"continuing from {journal.path}: {plural(journal.kept, 'puzzle')} of {len(puzzles)} already done",
+                   err=True)
+    answers: list[Puzzle] = []  # for --out -, which has no journal
     courses: list[tuple[str, registry.Objective, registry.Trace]] = []
-    unsolved = 0
+    done = unsolved = 0
     signum = None
     try:
         with graceful(cooperative=record.stoppable), \
@@ -115,8 +127,11 @@ def solve(ctx: click.Context, puzzle_file: str, algorithm: str, fmt: str | None,
                     if several:
                         header = f"{name}, {puzzle.shape.name}, {plural(puzzle.num_givens, 'given')}:"
                         bar.echo(header, err=not pictures)
-                    task = Task(algorithm, puzzle, seed=seed, options=options)
-                    if workers is not None:
+                    task = task_of(number - 1, puzzle)
+                    kept = journal.get(task) if journal is not None else None
+                    if kept is not None:
+                        result = kept
+                    elif workers is not None:
                         result = portfolio(task, workers, requested=requested)
                     else:
                         try:
@@ -134,23 +149,44 @@ def solve(ctx: click.Context, puzzle_file: str, algorithm: str, fmt: str | None,
                         bar.echo(f"interrupted after {_count(result)}: best so far above, "
                                  f"{result.objective.describe(result.fitness)}{saved}", err=True)
                         break
-                    bar.echo(f"{name + ': ' if several else ''}{_status(result)}{_posedness(puzzle, result)}",
-                             err=True)
+                    if kept is None:
+                        status = _status(result) + _posedness(puzzle, result)
+                        if journal is not None:
+                            journal.keep(task, result)
+                    else:
+                        status = f"{_status(result)} (kept in {journal.path} by an earlier run)"
+                    bar.echo(f"{name + ': ' if several else ''}{status}", err=True)
                     unsolved += not result.solved
-                    results.append(puzzle.filled(result.grid) if result.solved else puzzle)
+                    done += 1
+                    if journal is None and out is not None:
+                        answers.append(_answer(puzzle, result))
                     bar.advance()
             except KeyboardInterrupt:
                 signum = requested() or signal.SIGINT
-                click.echo(f"interrupted: {len(results)} of {plural(len(puzzles), 'puzzle')} done", err=True)
+                click.echo(f"interrupted: {done} of {plural(len(puzzles), 'puzzle')} done", err=True)
     finally:
         with graceful(hold=True):  # a signal now cannot cut the outputs short, however many come
-            if out is not None and results:
-                write_puzzles(out, results, out_format, alphabet, force)
+            finished = done == len(puzzles)
+            if journal is not None and finished:
+                write_puzzles(out, (_answer(puzzle, journal.get(task_of(index, puzzle)))
+                                    for index, puzzle in enumerate(puzzles)), out_format, alphabet, force)
+                journal.finish()
+            elif journal is not None and done:
+                kept = "; the existing file is left as it was" if os.path.exists(out) else ""
+                click.echo(f"{out} is written when every puzzle is done{kept}: the {plural(done, 'answer')} so far "
+                           f"are kept in {journal.path}, and the same command continues from there", err=True)
+            elif out == "-" and answers:
+                write_puzzles(out, answers, out_format, alphabet, force)
             if plot is not None and courses:
                 title = f"{algorithm} on {_short_name(puzzle_file)}"
                 plots.plot_convergence(courses, plot, title=title, overwrite=force)
             signum = signum or requested()
     sys.exit(exit_code(signum) if signum else 1 if unsolved else 0)
+
+
+def _answer(puzzle: Puzzle, result: RunResult) -> Puzzle:
+    """What --out holds for a puzzle: its solution, or the puzzle as given when unsolved."""
+    return puzzle.filled(np.asarray(result.grid)) if result.solved else puzzle
 
 
 def _applies(option: str, value: object, algorithm: str, algorithms: tuple[str, ...]) -> None:

@@ -1,0 +1,61 @@
+"""``solve --out``'s journal: every answer on disk as soon as its puzzle is done, in ``OUT.journal``
+beside the target, so that a killed run (SIGKILL, the out-of-memory killer, a lost machine) loses at
+most the puzzle in progress, and the same command started again continues from there.  The target
+itself is written whole at the end, from the journal, which is then removed; until then an existing
+target is left as it was.
+
+The journal is an experiment's results file (:class:`~deap_sudoku.experiments.store.ResultsFile`):
+a run is known by its puzzle's cells, its place in the file, the algorithm, the seed and the options,
+so a journal of another command is refused before any work rather than mixed in.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable
+
+from ..experiments.store import ResultsFile, StoreError, identity
+from ..grid import Puzzle
+from ..io.fileio import FileInUse
+from ..runs.task import RunResult, Task
+from .common import InputError, hold_lock
+
+SUFFIX = ".journal"
+
+
+class Journal:
+    """The answers of one ``solve`` command: :meth:`get` a kept one, :meth:`keep` a new one, and
+    :meth:`finish` once the target is written."""
+
+    def __init__(self, out: str, puzzles: Iterable[Puzzle], task: Callable[[int, Puzzle], Task]) -> None:
+        self.path = out + SUFFIX
+        try:
+            hold_lock(self.path)  # one command per journal: a second would interleave its answers
+            self.store = ResultsFile(self.path)
+            if self.store.done:
+                self._refuse_another_run(puzzles, task)
+        except (FileInUse, StoreError) as exc:
+            raise InputError(str(exc)) from None
+        self.kept = len(self.store.done)
+
+    def _refuse_another_run(self, puzzles: Iterable[Puzzle], task: Callable[[int, Puzzle], Task]) -> None:
+        ours = set()
+        for index, puzzle in enumerate(puzzles):
+            ours.add(identity(task(index, puzzle)))
+        others = len(set(self.store.done) - ours)
+        if others:
+            raise StoreError(f"{self.path}: holds {others} answer{'s' * (others != 1)} of another solve command "
+                             "(other puzzles, algorithm, seed or options); finish that command, or remove this "
+                             "file to start afresh")
+
+    def get(self, task: Task) -> RunResult | None:
+        """The answer an earlier run of this command kept for ``task``, if any."""
+        return self.store.done.get(identity(task))
+
+    def keep(self, task: Task, result: RunResult) -> None:
+        """Put ``result`` on disk (synced) before the next puzzle starts."""
+        self.store.append(task, result)
+
+    def finish(self) -> None:
+        """The target is written: the journal has served."""
+        os.unlink(self.path)

@@ -1,0 +1,99 @@
+"""``solve --out`` keeps each answer on disk as it finishes (issue 39, item 5): a run killed at any
+puzzle loses at most that puzzle, the same command continues from the journal and ends with the file
+an uninterrupted run writes, an interrupted ``--force`` run leaves the old file as it was, and a
+journal of another command is refused before any work."""
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from tests.conftest import REPO
+
+pytestmark = pytest.mark.slow  # each test starts the command as a user does, and kills it
+
+SOLVER = '''
+import os
+
+from deap_sudoku.exact import solve
+
+CALLS = []
+
+
+def solver(puzzle, *, rng):
+    """An exact solve that logs each call and sends its own process the signal DIE_WITH on call DIE_AT."""
+    with open(os.environ["CALLS_LOG"], "a") as log:
+        log.write(f"{puzzle.num_givens}\\n")
+    CALLS.append(1)
+    if os.environ.get("DIE_AT") == str(len(CALLS)):
+        os.kill(os.getpid(), int(os.environ["DIE_WITH"]))
+    return solve(puzzle).cells
+'''
+
+
+@pytest.fixture
+def folder(tmp_path):
+    (tmp_path / "killer.py").write_text(textwrap.dedent(SOLVER))
+    (tmp_path / "in.txt").write_bytes((REPO / "data" / "testdata" / "hard.txt").read_bytes())
+    return tmp_path
+
+
+def _solve(folder, out, *extra, die_at=None, die_with=signal.SIGKILL):
+    environment = {**os.environ, "CALLS_LOG": str(folder / "calls.log"), "PYTHONPATH": str(REPO)}
+    if die_at is not None:
+        environment |= {"DIE_AT": str(die_at), "DIE_WITH": str(int(die_with))}
+    return subprocess.run([sys.executable, "-m", "deap_sudoku", "solve", "in.txt", "-a", "killer:solver", "--out",
+                           out, "-q", *extra], cwd=folder, env=environment, capture_output=True, text=True,
+                          timeout=120)
+
+
+def _calls(folder):
+    log = folder / "calls.log"
+    calls = len(log.read_text().splitlines()) if log.exists() else 0
+    log.unlink(missing_ok=True)
+    return calls
+
+
+@pytest.mark.parametrize("die_at", [1, 4, 10])
+def test_a_killed_solve_continues_from_its_journal_to_the_uninterrupted_file(folder, die_at):
+    whole = _solve(folder, "whole.txt")
+    assert whole.returncode == 0, whole.stderr
+    _calls(folder)
+    killed = _solve(folder, "out.txt", die_at=die_at)
+    assert killed.returncode == -signal.SIGKILL
+    assert not (folder / "out.txt").exists()
+    journal = folder / "out.txt.journal"  # each finished answer kept; none, no journal
+    assert (len(journal.read_text().splitlines()) if journal.exists() else 0) == die_at - 1
+    _calls(folder)
+    again = _solve(folder, "out.txt")
+    assert again.returncode == 0, again.stderr
+    if die_at > 1:
+        assert f"continuing from out.txt.journal: {die_at - 1} puzzle" in again.stderr
+    assert _calls(folder) == 10 - (die_at - 1)  # the kept answers are not solved again
+    assert (folder / "out.txt").read_bytes() == (folder / "whole.txt").read_bytes()
+    assert sorted(os.listdir(folder)) == ["in.txt", "killer.py", "out.txt", "whole.txt"]  # journal and lock gone
+
+
+def test_an_interrupted_forced_run_keeps_the_old_file_and_says_where_the_answers_are(folder):
+    (folder / "out.txt").write_text("my old results\n")
+    stopped = _solve(folder, "out.txt", "--force", die_at=3, die_with=signal.SIGINT)
+    assert stopped.returncode == 130, stopped.stderr
+    assert (folder / "out.txt").read_text() == "my old results\n"
+    assert "the existing file is left as it was: the 2 answers so far are kept in out.txt.journal" in stopped.stderr
+    assert "Traceback" not in stopped.stderr
+    again = _solve(folder, "out.txt", "--force")
+    assert again.returncode == 0 and len((folder / "out.txt").read_text().splitlines()) == 10
+
+
+def test_a_journal_of_another_command_is_refused_before_any_work(folder):
+    _solve(folder, "out.txt", die_at=4)
+    journal = (folder / "out.txt.journal").read_bytes()
+    _calls(folder)
+    other = _solve(folder, "out.txt", "--seed", "1")
+    assert other.returncode == 2 and _calls(folder) == 0
+    assert "out.txt.journal: holds 3 answers of another solve command" in other.stderr
+    assert len(other.stderr.strip().splitlines()) == 1
+    assert (folder / "out.txt.journal").read_bytes() == journal
