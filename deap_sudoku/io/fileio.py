@@ -50,7 +50,7 @@ class AtomicFile:
                                   "refusing to replace it")
         remove_stale_temporaries(self.target)
         fd, self.temporary = tempfile.mkstemp(dir=self.target.parent or ".",
-                                              prefix=f".{self.target.name}.{os.getpid()}.", suffix=".tmp")
+                                              prefix=f".{self.target.name}.{os.getpid()}.", suffix=TEMPORARY)
         _hold(fd)  # a live writer's temporary is locked: another writer never takes it for a dead one's
         try:
             os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes it private; give it a normal file's mode
@@ -101,9 +101,13 @@ class AtomicFile:
             self.discard()
 
 
-TEMPORARY_EXTRA = len(".{name}.{pid}.XXXXXXXX.tmp") - len("{name}") - len("{pid}") + 10
+TEMPORARY = ".deap-sudoku.tmp"
+"""How the name of :class:`AtomicFile`'s temporary file ends: ``.NAME.PID.RANDOM.deap-sudoku.tmp``,
+so that the next run anywhere in the folder knows it for one of this package's (and no other program's)."""
+
+TEMPORARY_EXTRA = len(".{name}.{pid}.XXXXXXXX" + TEMPORARY) - len("{name}") - len("{pid}") + 10
 """What :class:`AtomicFile`'s temporary name adds to the target's (dots, a pid of up to 10 digits, the
-random part, ``.tmp``)."""
+random part, :data:`TEMPORARY`)."""
 
 
 def name_problem(path: str | os.PathLike) -> str | None:
@@ -191,23 +195,43 @@ between its creation and its writer's lock)."""
 
 
 def remove_stale_temporaries(path: str | os.PathLike) -> list[Path]:
-    """Delete the temporary files that writes of ``path`` left behind when their writer was killed,
+    """Delete the temporary files that writes in ``path``'s folder left behind when their writer was
+    killed (of any target, the first time this process writes there; of ``path`` itself each time),
     and return them.  A live writer holds an advisory lock on its temporary file, which a writer in
     another PID namespace (a container sharing the folder, whose process ids this one cannot see)
     holds too, so a file is stale only when the process id in its name does not run here, nobody
     holds its lock, and it is older than :data:`STALE_AFTER`."""
     target = Path(path)
+    folder = target.parent
+    candidates = set(folder.glob(glob.escape(f".{target.name}.") + "*.tmp"))
+    key = os.path.abspath(folder)
+    if key not in _SWEPT:
+        _SWEPT.add(key)
+        candidates |= set(folder.glob(".*" + TEMPORARY))
     removed = []
-    for leftover in target.parent.glob(glob.escape(f".{target.name}.") + "*.tmp"):
-        writer = leftover.name[len(target.name) + 2:].split(".", 1)[0]
+    for leftover in sorted(candidates):
+        writer = _writer(leftover.name)
         try:
-            if time.time() - leftover.stat().st_mtime < STALE_AFTER or not writer.isdigit():
+            if writer is None or time.time() - leftover.stat().st_mtime < STALE_AFTER:
                 continue
-            if _unlocked_unlink(leftover, int(writer)):
+            if _unlocked_unlink(leftover, writer):
                 removed.append(leftover)
         except FileNotFoundError:
             continue
     return removed
+
+
+_SWEPT: set[str] = set()
+"""The folders this process has swept for any target's stale temporaries: once each, so that
+writing thousands of files into one folder stays linear."""
+
+
+def _writer(name: str) -> int | None:
+    """The process id in a temporary file's name (``.NAME.PID.RANDOM.deap-sudoku.tmp``, or the
+    ``.NAME.PID.RANDOM.tmp`` of earlier versions), or None for a name of another form."""
+    stem = name.removesuffix(TEMPORARY) if name.endswith(TEMPORARY) else name.removesuffix(".tmp")
+    parts = stem.rsplit(".", 2)
+    return int(parts[1]) if len(parts) == 3 and parts[1].isdigit() else None
 
 
 def _hold(fd: int) -> None:

@@ -194,3 +194,36 @@ def test_a_live_writers_temporary_is_never_taken_for_a_dead_ones(tmp_path):
         assert remove_stale_temporaries(target) == [dead]
         assert live.exists() and not dead.exists()
     assert remove_stale_temporaries(target) == [live]  # its writer gone, it is stale
+
+
+def test_a_killed_writers_temporary_is_cleared_by_the_next_write_anywhere_in_its_folder(tmp_path):
+    """generate killed while writing leaves its hidden temporary file; the next command that writes in
+    that folder, to any file, clears it (it used to stay until the same target was written again),
+    and leaves alone a live writer's and files of other programs."""
+    import fcntl
+    import signal
+    import time
+
+    from deap_sudoku.io.fileio import STALE_AFTER
+    process = subprocess.Popen(_command("generate", "--count", "100000", "--box", "2x2", "--givens", "8", "--any",
+                                        "--out", str(tmp_path / "big.txt")), stderr=subprocess.DEVNULL)
+    deadline = time.time() + 60
+    while not list(tmp_path.glob(".big.txt.*")) and time.time() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.3)
+    process.send_signal(signal.SIGKILL)
+    process.wait(timeout=30)
+    orphans = list(tmp_path.glob(".big.txt.*.deap-sudoku.tmp"))
+    assert len(orphans) == 1 and orphans[0].stat().st_size
+    live = tmp_path / ".other.txt.999999.abcdefgh.deap-sudoku.tmp"  # another namespace's live writer
+    foreign = tmp_path / ".notes.txt.999998.abcdefgh.tmp"  # not ours: no mark, another target
+    for path in (live, foreign):
+        path.write_text("someone's data\n")
+    time.sleep(STALE_AFTER + 0.1)
+    with open(live, "rb") as holder:
+        fcntl.flock(holder.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        done = subprocess.run(_command("convert", str(REPO / "data" / "9x9.txt"), str(tmp_path / "new.txt"), "--to", "grid"),
+                              capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert not orphans[0].exists() and live.exists() and foreign.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([live.name, foreign.name, "new.txt"])
