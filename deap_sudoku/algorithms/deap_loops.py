@@ -25,7 +25,7 @@ from collections.abc import Callable
 
 from deap import algorithms, base, tools
 
-from .generational import HALTED, INTERRUPTED, Stop, evaluate_invalid, stop_reason
+from .generational import HALTED, INTERRUPTED, Abandoned, Stop, evaluate_invalid, stop_reason
 
 __all__ = ["ea_simple", "ea_mu_plus_lambda", "ea_mu_comma_lambda"]
 
@@ -81,14 +81,23 @@ def _evolve(population: list, toolbox: base.Toolbox, ngen: int, stats: tools.Sta
         logbook.record(gen=generation, nevals=nevals, **(stats.compile(population) if stats else {}))
         return ending.reason(generation, population, logbook, nevals)
 
-    nevals = evaluate_invalid(population, toolbox)
+    poll = (stop if isinstance(stop, Stop) else Stop()).poller()
+    try:
+        nevals = evaluate_invalid(population, toolbox, poll)
+    except Abandoned:  # a stop request: the run ends at generation 0 with the individuals evaluated
+        population[:] = [ind for ind in population if ind.fitness.valid]
+        nevals = len(population)
     if halloffame is not None:
         halloffame.update(population)
     reason, generation = record(0, nevals), 0
     while reason is None and generation < ngen:
-        generation += 1
         offspring = vary(population)
-        nevals = evaluate_invalid(offspring, toolbox)
+        try:
+            nevals = evaluate_invalid(offspring, toolbox, poll)
+        except Abandoned:  # the generation is dropped: the population is the last whole one
+            reason = INTERRUPTED
+            break
+        generation += 1
         if halloffame is not None:
             halloffame.update(offspring)
         population[:] = survive(population, offspring)

@@ -10,10 +10,11 @@ the callback (the examples print ``logbook.stream`` there); nothing is printed.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -22,14 +23,24 @@ from deap import base, tools
 
 from ..tools.individual import write_back
 
-__all__ = ["Stop", "Run", "Checkpointer", "ResumeError", "ea_generational", "evaluate_invalid", "one_child",
-           "stop_reason",
-           "INTERRUPTED", "HALTED"]
+__all__ = ["Stop", "Run", "Checkpointer", "ResumeError", "Abandoned", "ea_generational", "evaluate_invalid",
+           "one_child", "stop_reason", "INTERRUPTED", "HALTED", "POLL_SECONDS"]
 
 INTERRUPTED = "interrupted"
 """``logbook.stop_reason`` of a run ended by :attr:`Stop.requested`."""
 HALTED = "callback"
 """``logbook.stop_reason`` of a run ended by its callback returning a true value."""
+POLL_SECONDS = 0.05
+"""How often, at most, a generation asks :attr:`Stop.requested` between its children: a generation
+of a large population takes seconds (a 36x36 memetic one of 5,000 took 6-13 s), and a stop
+request is honoured within about this long plus one child's time, at any population size."""
+EVALUATION_CHUNK = 1024
+"""Individuals per ``toolbox.map`` call when a stop request is polled during evaluation."""
+
+
+class Abandoned(Exception):
+    """A stop request met inside a generation (:meth:`Run.poll`): the generation is dropped and the
+    run ends as it was when that generation began."""
 
 
 @dataclass(frozen=True)
@@ -55,6 +66,22 @@ class Stop:
     max_seconds: float | None = None
     started: float | None = None
     requested: Callable[[], object] | None = None
+
+    def poller(self) -> Callable[[], None]:
+        """A function to call between children: it raises :class:`Abandoned` once :attr:`requested`
+        answers true, asking at most every :data:`POLL_SECONDS` (``requested`` may look at a file)."""
+        requested = self.requested
+        if requested is None:
+            return _never
+        due = [time.perf_counter() + POLL_SECONDS]
+
+        def poll() -> None:
+            now = time.perf_counter()
+            if now >= due[0]:
+                due[0] = now + POLL_SECONDS
+                if requested():
+                    raise Abandoned
+        return poll
 
     def criteria(self) -> bool:
         """Whether any criterion other than :attr:`requested` is set (a run needs one to end)."""
@@ -85,24 +112,38 @@ class Checkpointer(Protocol):
         """Whether to save after ``generation``."""
 
 
-def evaluate_invalid(individuals: list, toolbox: base.Toolbox) -> int:
-    """Evaluate the individuals whose fitness is invalid (in one ``toolbox.map`` call); return how many."""
+def _never() -> None:
+    """The poll of a run without stop requests."""
+
+
+def evaluate_invalid(individuals: list, toolbox: base.Toolbox, poll: Callable[[], None] = _never) -> int:
+    """Evaluate the individuals whose fitness is invalid (in one ``toolbox.map`` call, or, with a
+    ``poll`` (:meth:`Stop.poller`), one per :data:`EVALUATION_CHUNK` individuals with a poll
+    between them, so that at least the first chunk is evaluated); return how many."""
     invalid = [ind for ind in individuals if not ind.fitness.valid]
-    for ind, fit in zip(invalid, toolbox.map(toolbox.evaluate, invalid)):
-        ind.fitness.values = fit
+    chunk = len(invalid) if poll is _never else EVALUATION_CHUNK
+    for start in range(0, len(invalid), max(chunk, 1)):
+        if start:
+            poll()
+        part = invalid[start:start + chunk]
+        for ind, fit in zip(part, toolbox.map(toolbox.evaluate, part)):
+            ind.fitness.values = fit
     return len(invalid)
 
 
-def _vary(offspring: list, toolbox: base.Toolbox, cxpb: float, mutpb: float, parents: int, rng) -> None:
+def _vary(offspring: list, toolbox: base.Toolbox, cxpb: float, mutpb: float, parents: int, rng,
+          poll: Callable[[], None] = _never) -> None:
     """DEAP's ``varAnd`` for groups of ``parents``: mate consecutive groups with ``cxpb``, then
-    mutate each with ``mutpb``; changed individuals lose their fitness."""
+    mutate each with ``mutpb``; changed individuals lose their fitness.  ``poll`` comes before each group."""
     for start in range(0, len(offspring) - parents + 1, parents):
+        poll()
         if rng.random() < cxpb:
             group = offspring[start:start + parents]
             toolbox.mate(*group)
             for ind in group:
                 del ind.fitness.values
     for ind in offspring:
+        poll()
         if rng.random() < mutpb:
             toolbox.mutate(ind)
             del ind.fitness.values
@@ -150,6 +191,7 @@ class Run:
         self.best_ever = None
         self.halted = False
         self.started = stop.started if stop.started is not None else time.perf_counter()
+        self.poll = stop.poller()
         state = checkpoint.load() if checkpoint is not None else None
         self.resumed = state is not None
         if state is not None:
@@ -161,6 +203,21 @@ class Run:
         self.best_ever = max(ind.fitness for ind in self.population)
         self._record(nevals)
 
+    def evaluate_first(self, toolbox: base.Toolbox) -> None:
+        """Evaluate the fresh population and :meth:`begin`.  A stop request met meanwhile keeps the
+        individuals evaluated so far (a first population of 200,000 36x36 grids takes a minute): the
+        run then ends at generation 0."""
+        try:
+            nevals = evaluate_invalid(self.population, toolbox, self.poll)
+        except Abandoned:
+            self.keep_evaluated()
+            nevals = len(self.population)
+        self.begin(nevals)
+
+    def keep_evaluated(self) -> None:
+        """Drop the individuals not evaluated yet from a first population whose evaluation was abandoned."""
+        self.population = [ind for ind in self.population if ind.fitness.valid]
+
     def finished(self) -> bool:
         """Whether to stop now; sets ``logbook.stop_reason`` and writes the final checkpoint if so."""
         requested = self.stop.requested is not None and self.stop.requested()
@@ -168,9 +225,34 @@ class Run:
             self.stop, self.population, self.generation, self.evaluations, self.since_improvement, self.started)
         if reason:
             self.logbook.stop_reason = reason
-            if self.checkpoint is not None:
+            # A run stopped before its first generation has nothing worth resuming (and perhaps not
+            # all of its first population): it leaves no checkpoint, and starts afresh next time.
+            if self.checkpoint is not None and not (reason == INTERRUPTED and self.generation == 0
+                                                    and not self.resumed):
                 self.checkpoint.save(self._state())
         return bool(reason)
+
+    def each(self, items: Iterable) -> Iterator:
+        """``items``, with a :meth:`poll` after each: a loop over the children of a generation (the
+        first is always done)."""
+        for item in items:
+            yield item
+            self.poll()
+
+    @contextlib.contextmanager
+    def generating(self) -> Iterator[None]:
+        """One generation's work, which a stop request met inside it (:meth:`poll`, :meth:`each`,
+        ``evaluate_invalid(..., poll=run.poll)``) abandons: the counters, the loop's ``extra`` state
+        and the state of ``rng`` are put back as they were when it began, so the final checkpoint
+        holds the last whole generation and a resumed run goes on as an uninterrupted one would."""
+        saved = (self.rng.getstate(), {key: list(value) if isinstance(value, list) else value
+                                       for key, value in self.extra.items()},
+                 self.evaluations, self.restarts, self.since_improvement)
+        try:
+            yield
+        except Abandoned:
+            rng_state, self.extra, self.evaluations, self.restarts, self.since_improvement = saved
+            self.rng.setstate(rng_state)
 
     def next_generation(self, population: list, nevals: int) -> None:
         """Adopt the new ``population`` of ``nevals`` evaluations, log it, checkpoint when due."""
@@ -314,26 +396,27 @@ def ea_generational(population: list, toolbox: base.Toolbox, cxpb: float, mutpb:
               checkpoint=checkpoint, rng=rng)
     size = len(population)
     if not run.resumed:
-        run.begin(evaluate_invalid(population, toolbox))
+        run.evaluate_first(toolbox)
     while not run.finished():
-        population = run.population
-        if restart_after is not None and run.since_improvement >= restart_after:
-            population = toolbox.population(n=size)
-            run.restarts += 1
-            run.since_improvement = 0
-            nevals = evaluate_invalid(population, toolbox)
-        else:
-            best = sorted(population, key=lambda ind: ind.fitness, reverse=True)[:elites] if elites else []
-            if one_child_per_mating:
-                mates = toolbox.select(population, parents * (size - elites))
-                offspring = [one_child(toolbox, mates[i:i + parents], cxpb, mutpb, rng)
-                             for i in range(0, len(mates), parents)]
+        with run.generating():
+            population = run.population
+            if restart_after is not None and run.since_improvement >= restart_after:
+                population = toolbox.population(n=size)
+                run.restarts += 1
+                run.since_improvement = 0
+                nevals = evaluate_invalid(population, toolbox, run.poll)
             else:
-                offspring = [toolbox.clone(ind) for ind in toolbox.select(population, size - elites)]
-                _vary(offspring, toolbox, cxpb, mutpb, parents, rng)
-            nevals = evaluate_invalid(offspring, toolbox)
-            population = offspring + [toolbox.clone(ind) for ind in best]
-        run.next_generation(population, nevals)
+                best = sorted(population, key=lambda ind: ind.fitness, reverse=True)[:elites] if elites else []
+                if one_child_per_mating:
+                    mates = toolbox.select(population, parents * (size - elites))
+                    offspring = [one_child(toolbox, mates[i:i + parents], cxpb, mutpb, rng)
+                                 for i in run.each(range(0, len(mates), parents))]
+                else:
+                    offspring = [toolbox.clone(ind) for ind in run.each(toolbox.select(population, size - elites))]
+                    _vary(offspring, toolbox, cxpb, mutpb, parents, rng, run.poll)
+                nevals = evaluate_invalid(offspring, toolbox, run.poll)
+                population = offspring + [toolbox.clone(ind) for ind in best]
+            run.next_generation(population, nevals)
     return run.population, run.logbook
 
 

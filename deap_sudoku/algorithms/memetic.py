@@ -29,7 +29,7 @@ from ..tools.fitness import eval_collisions
 from ..tools.individual import Individual, clone
 from ..tools.init import init_block_permutation
 from ..tools.selection import sel_tournament
-from .generational import Checkpointer, Run, Stop
+from .generational import Abandoned, Checkpointer, Run, Stop
 from .repair import PropagationRepair, check_probability, mut_destroy_repair, mut_repair
 
 __all__ = ["memetic_toolbox", "ea_memetic", "REFUTED"]
@@ -89,45 +89,49 @@ def ea_memetic(population: list, toolbox: base.Toolbox, *, stop: Stop, rng: rand
     run = Run(population, stop=stop, stats=stats, halloffame=halloffame, callback=callback,
               checkpoint=checkpoint, rng=rng, extra={"waiting": [0] * len(population)})
     if not run.resumed:
-        for ind in population:
-            toolbox.repair(ind)
-            ind.fitness.values = toolbox.evaluate(ind)
-        run.begin(len(population))
+        try:
+            for ind in run.each(population):
+                toolbox.repair(ind)
+                ind.fitness.values = toolbox.evaluate(ind)
+        except Abandoned:  # the run ends at generation 0 with the individuals repaired so far
+            run.keep_evaluated()
+        run.begin(len(run.population))
     kernel = getattr(toolbox, "repair_kernel", None)
     if kernel is not None and not kernel.consistent:
         run.logbook.stop_reason = REFUTED
         return run.population, run.logbook
     while not run.finished():
-        population = list(run.population)
-        waiting = run.extra["waiting"]
-        members = {ind.tobytes() for ind in population}
-        children = 0
-        for slot, parent in enumerate(population):
-            children += 1
-            child = toolbox.clone(parent)
-            if rng.random() < cxpb and len(population) > 1:
-                mate = toolbox.clone(toolbox.select(population[:slot] + population[slot + 1:], 1)[0])
-                toolbox.mate(child, mate)
-                toolbox.repair(child)
-            else:
-                toolbox.improve(child)
-            child.fitness.values = toolbox.evaluate(child)
-            key = child.tobytes()
-            if child.fitness >= parent.fitness and (key not in members or key == parent.tobytes()):
-                waiting[slot] = 0 if child.fitness > parent.fitness else waiting[slot] + 1
-                members.discard(parent.tobytes())
-                members.add(key)
-                population[slot] = child
-            else:
-                waiting[slot] += 1
-            if child.fitness.values[0] == stop.solved:
-                break
-            if waiting[slot] >= stall:
-                members.discard(population[slot].tobytes())
-                population[slot] = _fresh(toolbox)
-                members.add(population[slot].tobytes())
-                run.evaluations += 1
-                waiting[slot] = 0
-                run.restarts += 1
-        run.next_generation(population, children)
+        with run.generating():
+            population = list(run.population)
+            waiting = run.extra["waiting"]
+            members = {ind.tobytes() for ind in population}
+            children = 0
+            for slot, parent in enumerate(run.each(population)):
+                children += 1
+                child = toolbox.clone(parent)
+                if rng.random() < cxpb and len(population) > 1:
+                    mate = toolbox.clone(toolbox.select(population[:slot] + population[slot + 1:], 1)[0])
+                    toolbox.mate(child, mate)
+                    toolbox.repair(child)
+                else:
+                    toolbox.improve(child)
+                child.fitness.values = toolbox.evaluate(child)
+                key = child.tobytes()
+                if child.fitness >= parent.fitness and (key not in members or key == parent.tobytes()):
+                    waiting[slot] = 0 if child.fitness > parent.fitness else waiting[slot] + 1
+                    members.discard(parent.tobytes())
+                    members.add(key)
+                    population[slot] = child
+                else:
+                    waiting[slot] += 1
+                if child.fitness.values[0] == stop.solved:
+                    break
+                if waiting[slot] >= stall:
+                    members.discard(population[slot].tobytes())
+                    population[slot] = _fresh(toolbox)
+                    members.add(population[slot].tobytes())
+                    run.evaluations += 1
+                    waiting[slot] = 0
+                    run.restarts += 1
+            run.next_generation(population, children)
     return run.population, run.logbook

@@ -43,11 +43,13 @@ def ea_keep_refill(population: list, toolbox: base.Toolbox, mutpb: float, *, kee
     size = len(population)
     kept = min(max(1, round(keep * size)), size - 1)
     if not run.resumed:
-        run.begin(evaluate_invalid(population, toolbox))
+        run.evaluate_first(toolbox)
     while not run.finished():
-        survivors = [toolbox.clone(ind) for ind in toolbox.select(run.population, kept)]
-        children = [one_child(toolbox, _draw(survivors, parents, rng), 1.0, mutpb, rng) for _ in range(size - kept)]
-        run.next_generation(survivors + children, evaluate_invalid(children, toolbox))
+        with run.generating():
+            survivors = [toolbox.clone(ind) for ind in run.each(toolbox.select(run.population, kept))]
+            children = [one_child(toolbox, _draw(survivors, parents, rng), 1.0, mutpb, rng)
+                        for _ in run.each(range(size - kept))]
+            run.next_generation(survivors + children, evaluate_invalid(children, toolbox, run.poll))
     return run.population, run.logbook
 
 
@@ -73,19 +75,20 @@ def ea_plus_children(population: list, toolbox: base.Toolbox, mutpb: float, *, s
     size = len(population)
     children = max(1, size // 2) if children is None else children
     if not run.resumed:
-        run.begin(evaluate_invalid(population, toolbox))
+        run.evaluate_first(toolbox)
     while not run.finished():
-        if ((restart_every is not None and run.extra["since_restart"] >= restart_every)
-                or (restart_after is not None and run.since_improvement >= restart_after)):
-            offspring = toolbox.population(n=size)
-            run.restarts += 1
-            run.extra["since_restart"] = run.since_improvement = 0
-            nevals = evaluate_invalid(offspring, toolbox)
-        else:
-            pairs = toolbox.select(run.population, 2 * children)
-            kids = [one_child(toolbox, pairs[i:i + 2], 1.0, mutpb, rng) for i in range(0, len(pairs), 2)]
-            nevals = evaluate_invalid(kids, toolbox)
-            offspring = tools.selBest(run.population + kids, size)
-        run.extra["since_restart"] += 1
-        run.next_generation(offspring, nevals)
+        with run.generating():
+            if ((restart_every is not None and run.extra["since_restart"] >= restart_every)
+                    or (restart_after is not None and run.since_improvement >= restart_after)):
+                offspring = toolbox.population(n=size)
+                run.restarts += 1
+                run.extra["since_restart"] = run.since_improvement = 0
+                nevals = evaluate_invalid(offspring, toolbox, run.poll)
+            else:
+                pairs = toolbox.select(run.population, 2 * children)
+                kids = [one_child(toolbox, pairs[i:i + 2], 1.0, mutpb, rng) for i in run.each(range(0, len(pairs), 2))]
+                nevals = evaluate_invalid(kids, toolbox, run.poll)
+                offspring = tools.selBest(run.population + kids, size)
+            run.extra["since_restart"] += 1
+            run.next_generation(offspring, nevals)
     return run.population, run.logbook

@@ -25,7 +25,7 @@ import numpy as np
 
 from ..grid.puzzle import Puzzle
 from ..propagation import initial_masks, propagate_masks, tables
-from ..propagation.choice import MAX_COMPILED_SIDE, charged, check_compiled, prefer_compiled
+from ..propagation.choice import MAX_COMPILED_SIDE, charged, check_compiled, interrupted_kernel, prefer_compiled
 from ..tools.individual import Individual, grid_operator
 from .repair_kernel import Draws, fill_boxes, fill_boxes_reference, rebuild_compiled, rebuild_reference
 
@@ -116,7 +116,10 @@ class PropagationRepair:
         """:meth:`as_block_permutation` in place on an int64 grid already checked."""
         keys = rng.random(self._box_order.shape)
         if self._compiled():
-            fill_boxes(out, self._box_order, keys)
+            try:
+                fill_boxes(out, self._box_order, keys)
+            except SystemError as error:
+                interrupted_kernel(error)
         else:
             with charged():
                 fill_boxes_reference(out, self._box_order, keys)

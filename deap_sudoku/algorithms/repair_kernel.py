@@ -15,6 +15,7 @@ import numpy as np
 
 from ..grid.shape import Shape
 from ..propagation import arrays, propagate_masks, tables
+from ..propagation.choice import interrupted_kernel
 
 __all__ = ["Draws", "rebuild_reference", "rebuild_compiled", "fill_boxes_reference", "fill_boxes"]
 
@@ -100,7 +101,10 @@ def rebuild_compiled(root: np.ndarray, values: np.ndarray, keep: np.ndarray, dra
     from .repair_compiled import rebuild
 
     t = arrays(shape)
-    return rebuild(root, values, keep, draws.order, draws.ranks, draws.ignore, t.full, *t.kernel_args(), locked)
+    try:
+        return rebuild(root, values, keep, draws.order, draws.ranks, draws.ignore, t.full, *t.kernel_args(), locked)
+    except SystemError as error:
+        interrupted_kernel(error)
 
 
 def fill_boxes_reference(values: np.ndarray, boxes: np.ndarray, keys: np.ndarray) -> None:

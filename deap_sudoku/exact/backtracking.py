@@ -16,7 +16,7 @@ import numpy as np
 from ..grid.conflicts import value_dtype
 from ..grid.puzzle import Puzzle
 from ..propagation import initial_masks, mask_values, propagate_masks, tables
-from ..propagation.choice import charged, check_compiled, prefer_compiled
+from ..propagation.choice import charged, check_compiled, interrupted_kernel, prefer_compiled
 
 __all__ = ["SearchResult", "SearchBudgetExceeded", "search", "solve", "count_solutions", "is_unique"]
 
@@ -180,8 +180,11 @@ def _search_compiled(puzzle: Puzzle, limit: int, budget: _Budget, hidden: bool, 
         pause_at = ctrl[1] + per_call
         if budget.max_nodes is not None:
             pause_at = min(pause_at, budget.max_nodes)
-        status = depth_first(states, branch, tries, tried, counts, ctrl, order.keys, ranks, order.ranks is not None,
-                             pause_at, *propagator.scratch())
+        try:
+            status = depth_first(states, branch, tries, tried, counts, ctrl, order.keys, ranks,
+                                 order.ranks is not None, pause_at, *propagator.scratch())
+        except SystemError as error:
+            interrupted_kernel(error)
         nodes = int(ctrl[1])
         if status == EXHAUSTED:
             return SearchResult(tuple(solutions), nodes, True)

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 __all__ = ["COMPILED_FROM_CELLS", "MAX_COMPILED_SIDE", "LOADING_SECONDS", "prefer_compiled", "check_compiled",
-           "charged", "python_seconds"]
+           "charged", "python_seconds", "interrupted_kernel"]
 
 COMPILED_FROM_CELLS = 82
 """Grids with at least this many cells use the compiled kernels from the start (measured with
@@ -58,3 +58,14 @@ def charged() -> Iterator[None]:
         yield
     finally:
         _spent[0] += time.perf_counter() - start
+
+
+def interrupted_kernel(error: SystemError) -> None:
+    """Raise what a compiled kernel's ``SystemError`` stands for: when a Ctrl-C (or a SIGTERM made
+    one) is handled while numba's dispatcher converts a call's arguments or result, the handler's
+    ``KeyboardInterrupt`` comes out as "returned a result with an exception set", which no
+    ``except KeyboardInterrupt`` would catch.  Call it in ``except SystemError as error:``
+    around a kernel call; any other ``SystemError`` is raised again as it was."""
+    if isinstance(error.__cause__, KeyboardInterrupt):
+        raise error.__cause__.with_traceback(None) from None
+    raise error

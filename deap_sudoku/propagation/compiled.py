@@ -15,6 +15,7 @@ import numba
 import numpy as np
 
 from ..grid.shape import Shape
+from .choice import interrupted_kernel
 from .tables import arrays
 
 __all__ = ["Propagator", "propagate_arrays", "propagate_nb", "given_masks", "box_line_scratch", "eliminate",
@@ -287,7 +288,10 @@ class Propagator:
                 or values.size and (values.min() < 0 or values.max() > self._n):
             raise ValueError(f"values must be {self._n * self._n} whole numbers 0..{self._n}")
         cands = np.empty(values.shape[0], dtype=np.int64)
-        top = given_masks(values.astype(np.int64), cands, self._stack, self._units, self._cell_units, self._full)
+        try:
+            top = given_masks(values.astype(np.int64), cands, self._stack, self._units, self._cell_units, self._full)
+        except SystemError as error:
+            interrupted_kernel(error)
         if top < 0:
             return cands, False
         self._dirty[:] = True
@@ -309,8 +313,11 @@ class Propagator:
         return (self._stack, self._dirty, self._scanning, self._unions, *self._tables)
 
     def _propagate(self, cands: np.ndarray, top: int) -> bool:
-        return bool(propagate_nb(cands, self._stack, top, self._dirty, self._scanning, self._unions,
-                                 *self._tables))
+        try:
+            return bool(propagate_nb(cands, self._stack, top, self._dirty, self._scanning, self._unions,
+                                     *self._tables))
+        except SystemError as error:
+            interrupted_kernel(error)
 
 
 def propagate_arrays(cands: np.ndarray, queue, shape: Shape, *, hidden: bool = True, locked: bool = False,

@@ -1,11 +1,12 @@
 """Graceful stops: SIGINT and SIGTERM become a request that long runs honour at a safe point.
 
 Inside :func:`graceful`, the first Ctrl-C (or SIGTERM) only records the request;
-the GAs ask :func:`requested` between generations (passed to them as
-``Stop(requested=requested)``; tabu search every 256 steps), stop with
-``logbook.stop_reason == "interrupted"``, write their final checkpoint and
-return the best grid so far.  A second Ctrl-C raises
-``KeyboardInterrupt`` at once.  With ``cooperative=False`` (for code that never
+the GAs ask :func:`requested` between their children, at most every
+:data:`~deap_sudoku.algorithms.generational.POLL_SECONDS` (passed to them as
+``Stop(requested=requested)``; tabu search every 256 steps), drop the
+generation in progress, stop with ``logbook.stop_reason == "interrupted"``,
+write their final checkpoint and return the best grid so far.  A second
+signal (SIGINT or SIGTERM) raises ``KeyboardInterrupt`` at once.  With ``cooperative=False`` (for code that never
 checks, such as the exact search) the first signal raises ``KeyboardInterrupt``
 and :func:`requested` still tells which signal it was.  Outside
 :func:`graceful` nothing changes.
@@ -36,7 +37,7 @@ def exit_code(signum: int | None) -> int:
 def _request(signum: int, frame) -> None:
     again = bool(_received)
     _received.append(signum)
-    if again and signum == signal.SIGINT:
+    if again:  # a second SIGINT or SIGTERM: stop at once (container runtimes send SIGTERM twice too)
         raise KeyboardInterrupt
 
 

@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 from deap import base, tools
 
-from ..algorithms import (Checkpointer, Stop, ea_generational, ea_keep_refill, ea_memetic, ea_plus_children,
+from ..algorithms import (Abandoned, Checkpointer, Stop, ea_generational, ea_keep_refill, ea_memetic, ea_plus_children,
                           memetic_toolbox, tabu_search)
 from ..grid.puzzle import Puzzle
 from ..tools import (HallOfFame, Individual, batch_map, cell_map, clone, cx_band_two_point, cx_diagonal,
@@ -51,12 +51,30 @@ def _evolve(puzzle: Puzzle, operators: dict | None, algorithm: Callable, toolbox
                              f"{', '.join(sorted(n for n in vars(toolbox) if not n.startswith('_')))}")
         toolbox.register(alias, operator, **({"puzzle": puzzle} if takes_puzzle(operator) else {}))
     hof = HallOfFame(1)
-    population, logbook = algorithm(toolbox.population(n=population_size), toolbox, halloffame=hof,
+    population, logbook = algorithm(first_population(toolbox, population_size, stop), toolbox, halloffame=hof,
                                     stats=fitness_statistics(), stop=stop, **options)
     name = toolbox.evaluate.func.__name__.removeprefix("eval_")
     logbook.fitness = f"{stop.solved:g} - threats" if name == "threats" else name  # eval_threats is 108 - threats
     logbook.target = stop.solved
     return population, logbook, hof
+
+
+def first_population(toolbox, size: int, stop: Stop) -> list:
+    """``toolbox.population(n=size)``; when that is DEAP's ``initRepeat``, made one individual at a
+    time with the same calls, so that a stop request ends it (200,000 36x36 grids take a minute):
+    the individuals made so far, at least one, go on to a run that then ends at generation 0."""
+    made = toolbox.population
+    if getattr(made, "func", None) is not tools.initRepeat or len(made.args) != 2 or made.keywords:
+        return made(n=size)
+    container, individual = made.args
+    poll, population = stop.poller(), []
+    try:
+        for _ in range(size):
+            population.append(individual())
+            poll()
+    except Abandoned:
+        pass
+    return container(population)
 
 
 def takes_puzzle(operator: Callable) -> bool:

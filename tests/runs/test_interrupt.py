@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import signal
 import subprocess
 import sys
@@ -9,8 +10,10 @@ import time
 
 import pytest
 
+from deap_sudoku import read
 from deap_sudoku.runs import interrupt, saved_state
-from deap_sudoku.runs.recipes import memetic
+from deap_sudoku.runs.checkpoint import Checkpoint, run_identity
+from deap_sudoku.runs.recipes import block_ga, memetic
 
 from tests.conftest import checkpoint_generation, unsolvable
 
@@ -50,11 +53,84 @@ def test_a_request_stops_the_memetic_ga_at_the_next_generation():
     assert hof[0].fitness.valid
 
 
-def test_a_second_ctrl_c_raises_at_once_and_handlers_are_restored():
+@pytest.mark.parametrize("first, second", [(signal.SIGINT, signal.SIGINT), (signal.SIGTERM, signal.SIGTERM),
+                                           (signal.SIGTERM, signal.SIGINT)])
+def test_a_second_signal_raises_at_once_and_handlers_are_restored(first, second):
+    """A second SIGTERM used to do nothing: container runtimes and ``timeout`` then sent SIGKILL."""
     before = signal.getsignal(signal.SIGINT)
     with pytest.raises(KeyboardInterrupt), interrupt.graceful():
-        interrupt._request(signal.SIGINT, None)
-        assert interrupt.requested() == signal.SIGINT
-        interrupt._request(signal.SIGINT, None)
+        interrupt._request(first, None)
+        assert interrupt.requested() == first
+        interrupt._request(second, None)
     assert signal.getsignal(signal.SIGINT) is before and interrupt.requested() is None
     assert interrupt.exit_code(signal.SIGINT) == 130 and interrupt.exit_code(signal.SIGTERM) == 143
+
+
+@pytest.mark.parametrize("recipe, options", [(memetic, dict(population_size=1000)),
+                                             (block_ga, dict(population_size=8000, max_seconds=None))])
+def test_a_stop_inside_a_generation_ends_it_at_once_and_resumes_as_if_never_stopped(recipe, options, tmp_path):
+    """A generation of a large population takes seconds (a 36x36 memetic one of 5,000 took 6-13 s, a
+    200,000 one over 10 minutes) and the stop waited for its end.  Now the generation in progress is
+    dropped within a child or an evaluation chunk, the run as it was when that generation began goes
+    to the final checkpoint, and a resumed run ends exactly as an uninterrupted one."""
+    puzzle, generations = unsolvable(), 3
+    ended = {}
+    _, whole, _ = recipe(puzzle, seed=3, max_generations=generations, **options,
+                         callback=lambda generation, population, logbook: ended.update({generation: time.perf_counter()}))
+    per_generation = ended[2] - ended[1]
+    identity = run_identity(puzzle, recipe.__name__, 3, options)
+    at = [None]
+
+    def requested():
+        return at[0] is not None and time.perf_counter() >= at[0]
+
+    def schedule(generation, population, logbook):  # ask for the stop halfway through generation 2
+        if generation == 1:
+            at[0] = time.perf_counter() + per_generation / 2
+    saving = Checkpoint(tmp_path / "run.ckpt", 1, identity, puzzle=puzzle)
+    _, stopped, _ = recipe(puzzle, seed=3, max_generations=generations, checkpoint=saving, requested=requested,
+                           callback=schedule, **options)
+    waited = time.perf_counter() - at[0]
+    assert stopped.stop_reason == "interrupted" and stopped[-1]["gen"] == 1  # generation 2 dropped, not finished
+    assert waited < 0.5 * per_generation + 0.1, (waited, per_generation)
+    resumed = Checkpoint(tmp_path / "run.ckpt", 1, identity, puzzle=puzzle)
+    population, again, _ = recipe(puzzle, seed=3, max_generations=generations, checkpoint=resumed, **options)
+    assert again.stop_reason == whole.stop_reason == "generations"
+    assert [dict(r) for r in again] == [dict(r) for r in whole]
+
+
+def test_a_stop_while_the_first_population_is_made_keeps_what_was_made_and_no_checkpoint(tmp_path):
+    """Making and evaluating a first population of 200,000 36x36 grids took minutes, deaf to SIGTERM."""
+    puzzle = unsolvable()
+    start = time.perf_counter()
+    saving = Checkpoint(tmp_path / "run.ckpt", 1, run_identity(puzzle, "block_ga", 0, {}), puzzle=puzzle)
+    population, logbook, hof = block_ga(puzzle, population_size=10**6, checkpoint=saving,
+                                        requested=lambda: time.perf_counter() - start > 0.5)
+    assert time.perf_counter() - start < 2.0 and logbook.stop_reason == "interrupted"
+    assert 1 <= len(population) < 10**6 and all(ind.fitness.valid for ind in population) and hof[0].fitness.valid
+    assert not (tmp_path / "run.ckpt").exists()  # nothing worth resuming: the next run starts afresh
+
+
+def test_ctrl_c_inside_a_compiled_kernel_is_a_keyboard_interrupt(shared_data):
+    """A Ctrl-C handled while numba's dispatcher converted a call came out as "SystemError:
+    CPUDispatcher(<function rebuild>) returned a result with an exception set" (3 of 16 second
+    Ctrl-Cs in a 36x36 run; here about half of the alarms)."""
+    puzzle = read(shared_data / "lloyd_amos_aco" / "general" / "inst25x25_45_0.txt")[0]
+    memetic(puzzle, max_generations=1, compiled=True)
+
+    def handler(signum, frame):
+        raise KeyboardInterrupt
+    previous = signal.signal(signal.SIGALRM, handler)
+    rng, seen = random.Random(0), []
+    try:
+        for trial in range(40):
+            signal.setitimer(signal.ITIMER_REAL, rng.uniform(0.001, 0.02))
+            try:
+                memetic(puzzle, max_seconds=5, compiled=True, seed=trial)
+            except BaseException as exc:
+                seen.append(type(exc).__name__)
+            finally:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+    finally:
+        signal.signal(signal.SIGALRM, previous)
+    assert seen == ["KeyboardInterrupt"] * 40
