@@ -27,8 +27,8 @@ from ..io import formats
 from ..runs import registry
 from ..runs.interrupt import exit_code, graceful
 from .bench import bench_command
-from .common import (InputError, Progress, PuzzleInput, check_format, check_outputs, flag, input_options,
-                     parse_box, plural, reading, write_puzzles, writing)
+from .common import (InputError, Progress, PuzzleInput, StandardOutput, StandardOutputError, check_format,
+                     check_outputs, flag, input_options, parse_box, plural, reading, write_puzzles, writing)
 from .solve import solve
 
 GRADED_ATTEMPTS = 10_000
@@ -50,6 +50,7 @@ class _Guarded(click.Group):
         if sys.stdout is None:
             click.echo("error: standard output is closed; give the command somewhere to write", err=True)
             ctx.exit(2)
+        sys.stdout = StandardOutput.around(sys.stdout)
         previous = {signal.SIGINT: signal.signal(signal.SIGINT, signal.default_int_handler),
                     signal.SIGTERM: signal.signal(signal.SIGTERM, _terminated)}  # the launcher's until now
         try:
@@ -60,11 +61,15 @@ class _Guarded(click.Group):
             signum = getattr(exc, "signum", signal.SIGINT)
             click.echo(f"interrupted by {signal.Signals(signum).name}", err=True)
             ctx.exit(exit_code(signum))
-        except OSError as exc:
-            if exc.errno not in (errno.EPIPE, errno.ENOSPC, errno.EIO, errno.EBADF):
-                raise
+        except StandardOutputError as exc:
             _silence_stdout()
             click.echo(f"error: cannot write to standard output: {exc.strerror}", err=True)
+            ctx.exit(2)
+        except OSError as exc:  # a file the command did not name itself: one line, never a traceback
+            if exc.errno not in _ENVIRONMENT_ERRORS:
+                raise
+            where = f"{exc.filename}: " if exc.filename else ""
+            click.echo(f"error: {where}{exc.strerror}", err=True)
             ctx.exit(2)
         finally:
             for signum, handler in previous.items():
@@ -108,6 +113,11 @@ class _Messages(io.TextIOBase):
     @property
     def encoding(self) -> str:
         return getattr(self.stream, "encoding", None) or "utf-8"
+
+
+_ENVIRONMENT_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EROFS, errno.EACCES, errno.EPERM,
+                       errno.ENAMETOOLONG, errno.ENOENT, errno.EEXIST, errno.EPIPE, errno.EBADF}
+"""What a failing machine raises (a full disk, a file-size limit, a read-only or vanished folder)."""
 
 
 class _Terminated(KeyboardInterrupt):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib.util
+import io
 import os
 import signal
 import subprocess
@@ -92,7 +93,7 @@ def reading(path: str):
                                        if more else "")) from None
     except PuzzleError as exc:
         raise InputError(str(exc)) from None
-    except BrokenPipeError:
+    except (StandardOutputError, BrokenPipeError):
         raise  # standard output closed under the command (| head): the command's guard says so, not the input
     except OSError as exc:
         raise InputError(f"{path}: {exc.strerror or exc}") from None
@@ -348,6 +349,77 @@ def check_format(option: str, fmt: str, alphabet: str | None, puzzle: Puzzle) ->
         formats.dumps([puzzle], format=fmt, alphabet=alphabet)
     except ValueError as exc:
         raise click.UsageError(f"{option} {fmt}: {exc}") from None
+
+
+class StandardOutputError(OSError):
+    """Standard output failed (a closed pipe, a full device, a gone terminal): the command's guard
+    says so in one line, and a failure of any other file is never blamed on it."""
+
+
+class StandardOutput(io.TextIOBase):
+    """Standard output, whose failures are :class:`StandardOutputError`."""
+
+    def __init__(self, stream) -> None:
+        self.stream = stream
+
+    @classmethod
+    def around(cls, stream) -> StandardOutput:
+        return stream if isinstance(stream, cls) else cls(stream)
+
+    def write(self, text: str) -> int:
+        try:
+            return self.stream.write(text)
+        except OSError as exc:
+            raise StandardOutputError(exc.errno, exc.strerror) from None
+
+    def flush(self) -> None:
+        try:
+            self.stream.flush()
+        except OSError as exc:
+            raise StandardOutputError(exc.errno, exc.strerror) from None
+
+    def isatty(self) -> bool:
+        return self.stream.isatty()
+
+    def fileno(self) -> int:
+        return self.stream.fileno()
+
+    def writable(self) -> bool:
+        return True
+
+    @property
+    def buffer(self):
+        return _BinaryOutput(self.stream.buffer)
+
+    @property
+    def encoding(self) -> str:
+        return getattr(self.stream, "encoding", None) or "utf-8"
+
+    @property
+    def errors(self) -> str:
+        return getattr(self.stream, "errors", None) or "strict"
+
+
+class _BinaryOutput:
+    """Standard output's binary side, whose failures are :class:`StandardOutputError` too."""
+
+    def __init__(self, buffer) -> None:
+        self._buffer = buffer
+
+    def write(self, data: bytes) -> int:
+        try:
+            return self._buffer.write(data)
+        except OSError as exc:
+            raise StandardOutputError(exc.errno, exc.strerror) from None
+
+    def flush(self) -> None:
+        try:
+            self._buffer.flush()
+        except OSError as exc:
+            raise StandardOutputError(exc.errno, exc.strerror) from None
+
+    def __getattr__(self, name: str):
+        return getattr(self._buffer, name)
 
 
 @contextlib.contextmanager

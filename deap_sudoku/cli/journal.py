@@ -54,7 +54,10 @@ class Journal:
 
     def keep(self, task: Task, result: RunResult) -> None:
         """Put ``result`` on disk (synced) before the next puzzle starts."""
-        self.store.append(task, result)
+        try:
+            self.store.append(task, result)
+        except OSError as exc:
+            raise InputError(f"{self.path}: cannot keep an answer: {exc.strerror or exc}") from None
 
     def finish(self) -> None:
         """The target is written: the journal has served."""

@@ -18,10 +18,10 @@ from ..runs.checkpoint import Checkpoint, run_identity
 from ..runs.interrupt import INTERRUPTED, exit_code, graceful, requested
 from ..runs.portfolio import portfolio
 from ..runs.task import RunResult, Task, run_task, scoop_is_running
-from .common import (ALGORITHM, DEFAULT_ALGORITHM, InputError, Progress, PuzzleInput, check_format, check_outputs,
-                     check_plot, check_scoop, given, input_options, open_checkpoint, options_for, plural,
-                     refuse_huge_population, rerun_under_scoop, run_options, scoop_options, warm_up_announced,
-                     write_puzzles)
+from .common import (ALGORITHM, DEFAULT_ALGORITHM, InputError, Progress, PuzzleInput, StandardOutputError,
+                     check_format, check_outputs, check_plot, check_scoop, given, input_options, open_checkpoint,
+                     options_for, plural, refuse_huge_population, rerun_under_scoop, run_options, scoop_options,
+                     warm_up_announced, write_puzzles)
 from .journal import Journal
 
 POSEDNESS_NODES = 1000
@@ -117,6 +117,15 @@ def solve(ctx: click.Context, puzzle_file: str, algorithm: str, fmt: str | None,
     courses: list[tuple[str, registry.Objective, registry.Trace]] = []
     done = unsolved = 0
     signum = None
+    lost: list[StandardOutputError] = []  # a failing standard output costs its copy, never the files
+
+    def show_data(text: str) -> None:
+        if not lost:
+            try:
+                bar.echo(text)
+            except StandardOutputError as exc:
+                lost.append(exc)
+
     try:
         with graceful(cooperative=record.stoppable), \
                 Progress(len(puzzles), f"solving with {algorithm}", "puzzles",
@@ -126,7 +135,7 @@ def solve(ctx: click.Context, puzzle_file: str, algorithm: str, fmt: str | None,
                     name = f"puzzle {number} of {len(puzzles)}" if several else ""
                     if several:
                         header = f"{name}, {puzzle.shape.name}, {plural(puzzle.num_givens, 'given')}:"
-                        bar.echo(header, err=not pictures)
+                        show_data(header) if pictures else bar.echo(header, err=True)
                     task = task_of(number - 1, puzzle)
                     kept = journal.get(task) if journal is not None else None
                     if kept is not None:
@@ -140,7 +149,7 @@ def solve(ctx: click.Context, puzzle_file: str, algorithm: str, fmt: str | None,
                         except ResumeError as exc:
                             raise InputError(f"{checkpoint}: {exc}") from None
                     if pictures:
-                        bar.echo(format_grid(puzzle.shape, np.array(result.grid)))
+                        show_data(format_grid(puzzle.shape, np.array(result.grid)))
                     if result.trace is not None:
                         courses.append((f"puzzle {number}" if several else "", result.objective, result.trace))
                     if result.note == INTERRUPTED:
@@ -173,14 +182,17 @@ def solve(ctx: click.Context, puzzle_file: str, algorithm: str, fmt: str | None,
                 journal.finish()
             elif journal is not None and done:
                 kept = "; the existing file is left as it was" if os.path.exists(out) else ""
-                click.echo(f"{out} is written when every puzzle is done{kept}: the {plural(done, 'answer')} so far "
-                           f"are kept in {journal.path}, and the same command continues from there", err=True)
+                click.echo(f"{out} is written when every puzzle is done{kept}: {plural(done, 'answer')} so far "
+                           f"{'is' if done == 1 else 'are'} kept in {journal.path}, and the same command continues "
+                           "from there", err=True)
             elif out == "-" and answers:
                 write_puzzles(out, answers, out_format, alphabet, force)
             if plot is not None and courses:
                 title = f"{algorithm} on {_short_name(puzzle_file)}"
                 plots.plot_convergence(courses, plot, title=title, overwrite=force)
             signum = signum or requested()
+    if lost:
+        raise lost[0]  # the files are written: now the guard says that standard output failed
     sys.exit(exit_code(signum) if signum else 1 if unsolved else 0)
 
 

@@ -83,6 +83,7 @@ class AtomicFile:
                     os.replace(self.temporary, target)
         finally:
             self.discard()
+        _look_again(target)
 
     def discard(self) -> None:
         """Drop what was written (after :meth:`commit`, remove the temporary name only)."""
@@ -208,17 +209,36 @@ def remove_stale_temporaries(path: str | os.PathLike) -> list[Path]:
     if key not in _SWEPT:
         _SWEPT.add(key)
         candidates |= set(folder.glob(".*" + TEMPORARY))
-    removed = []
+    removed, young = [], []
     for leftover in sorted(candidates):
         writer = _writer(leftover.name)
         try:
-            if writer is None or time.time() - leftover.stat().st_mtime < STALE_AFTER:
+            if writer is None:
                 continue
-            if _unlocked_unlink(leftover, writer):
+            if time.time() - leftover.stat().st_mtime < STALE_AFTER:
+                young.append(leftover)
+            elif _unlocked_unlink(leftover, writer):
                 removed.append(leftover)
         except FileNotFoundError:
             continue
+    if young:
+        _YOUNG[str(target)] = young
     return removed
+
+
+_YOUNG: dict[str, list[Path]] = {}
+"""Temporaries too young to judge when a write of their target began (a writer killed a moment
+before): looked at again when that write commits."""
+
+
+def _look_again(target: Path) -> None:
+    """Remove the temporaries of ``target`` that were too young to judge when this write began and
+    are stale now (a rerun started right after a kill)."""
+    for leftover in _YOUNG.pop(str(target), ()):
+        writer = _writer(leftover.name)
+        with contextlib.suppress(FileNotFoundError):
+            if time.time() - leftover.stat().st_mtime >= STALE_AFTER:
+                _unlocked_unlink(leftover, writer)
 
 
 _SWEPT: set[str] = set()

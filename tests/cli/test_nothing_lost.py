@@ -227,3 +227,30 @@ def test_a_killed_writers_temporary_is_cleared_by_the_next_write_anywhere_in_its
     assert done.returncode == 0, done.stderr
     assert not orphans[0].exists() and live.exists() and foreign.exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([live.name, foreign.name, "new.txt"])
+
+
+def test_solve_goes_on_when_standard_output_fails_and_writes_out_whole(puzzles, tmp_path):
+    """A full or closed standard output used to end solve at its first picture, and --out was lost."""
+    out = tmp_path / "s.txt"
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(_command("solve", str(puzzles), "-a", "backtracking", "--out", str(out)), stdout=full,
+                              stderr=subprocess.PIPE, text=True, timeout=120)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.strip().splitlines()[-1] == "error: cannot write to standard output: No space left on device"
+    assert done.stderr.count("solved in") == 5 and len(out.read_text().splitlines()) == 5
+
+
+def test_a_file_that_cannot_be_written_is_named_not_blamed_on_standard_output(puzzles, tmp_path):
+    """A journal write failing for want of space was reported as "cannot write to standard output"."""
+    import resource
+    import signal
+
+    def small_files():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (200, 200))
+    out = tmp_path / "s.txt"
+    done = subprocess.run(_command("solve", str(puzzles), "-a", "tabu", "--max-steps", "200", "--out", str(out), "-q"),
+                          capture_output=True, text=True, timeout=120, preexec_fn=small_files)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.strip().splitlines()[-1] == f"Error: {out}.journal: cannot keep an answer: File too large"
+    assert not out.exists()
