@@ -1,0 +1,460 @@
+"""Fault campaign: every command that writes, run under the faults a user's machine deals out, and
+checked for what a user would lose.
+
+    python scripts/fault_campaign.py [--runs 500] [--seed 0] [--workers 2] [--json results.json]
+
+Commands: ``solve --out`` (its journal), ``solve --checkpoint``, ``bench --results --json``,
+``convert`` and ``generate --out``.  Faults: SIGINT, SIGTERM and SIGKILL at a random moment (then
+the same command again, which must end with the uninterrupted run's file: byte for byte, or run for
+run for ``bench``; ``generate`` keeps a whole prefix of its puzzles); an existing file under
+``--force`` interrupted (the old file or the whole new one, never a part); a full disk (a tmpfs
+where one can be mounted, filled to leave 4-200 KiB, else a file-size limit) with the space given back and the command
+run again; standard output or error closed, full (``/dev/full``) or a pipe closed early; a symbolic
+link to nothing and a name too long; two runs of the command at once; a memory limit.  Every run is
+checked for a traceback, for an error that is not one line, for an input changed, for a half-written
+or missing output, and, after the command is run again, for temporary or lock files left behind.
+Prints a table per command and fault and exits 1 if any check failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import concurrent.futures
+import contextlib
+import hashlib
+import json
+import os
+import random
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+from deap_sudoku import read  # noqa: E402
+from tests.conftest import unsolvable  # noqa: E402
+
+PYTHON = [sys.executable, "-m", "deap_sudoku"]
+SIGNALS = {"SIGINT": (signal.SIGINT, 130), "SIGTERM": (signal.SIGTERM, 143), "SIGKILL": (signal.SIGKILL, None)}
+
+
+@dataclass
+class Check:
+    """One faulted run: which command under which fault, and what went wrong (nothing, if ``ok``)."""
+
+    command: str
+    fault: str
+    problems: list[str]
+    seconds: float
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+class Job:
+    """One writing command in a folder of its own, with the files it reads already there."""
+
+    name = ""
+    duration = 2.0  # about how long an uninterrupted run takes, for the random kill moments
+
+    def __init__(self, folder: Path, shared: Path) -> None:
+        self.folder, self.shared = folder, shared
+
+    def args(self, out: str) -> list[str]:
+        raise NotImplementedError
+
+    def output(self) -> str:
+        return "out.txt"
+
+    def same(self, produced: Path, reference: Path) -> str | None:
+        """Why ``produced`` is not the uninterrupted run's output, or None."""
+        return None if produced.read_bytes() == reference.read_bytes() else "differs from the uninterrupted run's"
+
+    def acceptable_partial(self, produced: Path, reference: Path) -> str | None:
+        """Why a file left by an interrupted run without a rerun is not acceptable (it must be whole)."""
+        return self.same(produced, reference)
+
+    def run(self, out: str | None = None, *, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, extra=(),
+            preexec=None, cwd=None) -> subprocess.Popen:
+        return subprocess.Popen(PYTHON + self.args(out or self.output()) + list(extra), cwd=cwd or self.folder,
+                                stdout=stdout, stderr=stderr, text=True, preexec_fn=preexec)
+
+
+class SolveOut(Job):
+    name, duration = "solve --out", 3.0
+
+    def args(self, out):
+        return ["solve", str(self.shared / "hard.txt"), "-a", "tabu", "--max-steps", "1500", "--out", out, "-q",
+                "--force"]
+
+
+class SolveCheckpoint(Job):
+    name, duration = "solve --checkpoint", 3.0
+
+    def args(self, out):
+        return ["solve", str(self.shared / "unsolvable.txt"), "-a", "memetic", "--population", "2",
+                "--max-generations", "1500", "--seed", "3", "--checkpoint", out, "--checkpoint-every", "1"]
+
+    def output(self):
+        return "run.ckpt"
+
+    def same(self, produced, reference):
+        from deap_sudoku.runs import saved_state
+        ours, theirs = saved_state(produced), saved_state(reference)
+        if ours["generation"] != theirs["generation"] or ours["logbook"] != theirs["logbook"]:
+            return "the resumed run's course differs from the uninterrupted run's"
+        return None
+
+    def acceptable_partial(self, produced, reference):
+        from deap_sudoku.runs import saved_state
+        try:
+            saved_state(produced)
+        except Exception as exc:  # a checkpoint that does not load is a lost run
+            return f"the checkpoint left does not load: {exc}"
+        return None
+
+
+class Bench(Job):
+    name, duration = "bench --results", 3.0
+
+    def args(self, out):
+        return ["bench", str(self.shared / "easy.txt"), "-a", "block-ga", "--runs", "2", "--max-generations", "40",
+                "--results", out, "--json", "bench.json", "-q", "--force"]
+
+    def output(self):
+        return "runs.jsonl"
+
+    @staticmethod
+    def _runs(path: Path) -> list:
+        runs = []
+        for line in path.read_text().splitlines():
+            record = json.loads(line)
+            record["result"].pop("seconds")
+            runs.append(json.dumps(record, sort_keys=True))
+        return sorted(runs)
+
+    def same(self, produced, reference):
+        return None if self._runs(produced) == self._runs(reference) else "its runs differ from the uninterrupted ones"
+
+    def acceptable_partial(self, produced, reference):
+        try:
+            return None if set(self._runs(produced)) <= set(self._runs(reference)) else "holds a run no clean run made"
+        except (ValueError, KeyError) as exc:
+            return f"does not read: {exc}"
+
+
+class Convert(Job):
+    name, duration = "convert", 2.0
+
+    def args(self, out):
+        return ["convert", str(self.shared / "many.txt"), out, "--to", "grid", "--force"]
+
+
+class Generate(Job):
+    name, duration = "generate --out", 2.0
+
+    def args(self, out):
+        return ["generate", "--box", "2x2", "--givens", "8", "--any", "--count", "3000", "--seed", "7", "--out", out,
+                "-q", "--force"]
+
+    def acceptable_partial(self, produced, reference):
+        made, whole = read(produced), read(reference)
+        return None if made == whole[:len(made)] else "is not a whole prefix of the uninterrupted run's puzzles"
+
+
+JOBS = (SolveOut, SolveCheckpoint, Bench, Convert, Generate)
+
+
+def leftovers(folder: Path) -> list[str]:
+    """Temporary, journal and lock files in ``folder``."""
+    return sorted(p.name for p in folder.iterdir()
+                  if p.name.endswith((".tmp", ".lock", ".journal")) and not p.name.startswith("filler"))
+
+
+def problems_of(stderr: str | None, returncode: int, allowed: set[int]) -> list[str]:
+    """What is wrong with how a run ended; ``stderr`` None when the fault took standard error away."""
+    found = []
+    if stderr is None:
+        return [] if returncode in allowed else [f"exit {returncode}, expected {sorted(allowed)}"]
+    if "Traceback" in stderr:
+        found.append("traceback: " + stderr.strip().splitlines()[-1][:120])
+    if returncode not in allowed:
+        found.append(f"exit {returncode}, expected {sorted(allowed)}: {stderr.strip()[-200:]}")
+    if returncode == 2:
+        errors = [line for line in stderr.splitlines() if line.startswith(("Error:", "error:"))]
+        if len(errors) != 1 or stderr.strip().splitlines()[-1] != errors[0]:
+            found.append(f"the error is not one last line: {stderr.strip()[-200:]!r}")
+    return found
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def heal(job: Job, reference: Path, found: list[str]) -> None:
+    """Run the command again, as a user would after a fault, and check that it ends with the
+    uninterrupted run's output and leaves nothing behind."""
+    produced = job.folder / job.output()
+    again = job.run(stderr=subprocess.PIPE)
+    _, stderr = again.communicate(timeout=600)
+    found += problems_of(stderr, again.returncode, {0, 1})
+    if not produced.exists():
+        found.append("the rerun wrote no output")
+    elif (why := job.same(produced, reference)) is not None:
+        found.append("after the rerun the output " + why)
+    if leftovers(job.folder):
+        found.append(f"left behind after the rerun: {leftovers(job.folder)}")
+
+
+def signal_fault(job: Job, reference: Path, rng: random.Random, signame: str, force: bool) -> list[str]:
+    signum, code = SIGNALS[signame]
+    target = job.folder / job.output()
+    old = b"the user's old file\n"
+    if force and isinstance(job, (SolveOut, Convert, Generate)):
+        target.write_bytes(old)
+    process = job.run()
+    time.sleep(rng.uniform(0.3, job.duration))
+    process.send_signal(signum)
+    _, stderr = process.communicate(timeout=120)
+    allowed = {0, 1} | ({code} if code else {-signal.SIGKILL})
+    found = problems_of(stderr, process.returncode, allowed)
+    if process.returncode in (code, -signal.SIGKILL) and target.exists():
+        if target.read_bytes() != old and (why := job.acceptable_partial(target, reference)) is not None:
+            found.append("the interrupted run's file " + why)
+    heal(job, reference, found)
+    return found
+
+
+def stream_fault(job: Job, reference: Path, rng: random.Random, fault: str) -> list[str]:
+    """Standard output or error closed, full or a pipe closed early: the files come out whole."""
+    shell = {"stdout closed": ">&-", "stdout full": ">/dev/full", "stderr closed": "2>&-",
+             "stderr full": "2>/dev/full", "stdout pipe closed": "| head -c 1 >/dev/null"}[fault]
+    command = " ".join(f"'{a}'" for a in PYTHON + job.args(job.output())) + " " + shell
+    process = subprocess.run(["bash", "-c", command + ("; exit ${PIPESTATUS[0]}" if "|" in shell else "")],
+                             cwd=job.folder, capture_output=True, text=True, timeout=600)
+    stderr = process.stderr if "stderr" not in fault else None
+    found = problems_of(stderr, process.returncode, {0, 1, 2})
+    target = job.folder / job.output()
+    if fault == "stdout closed" and process.returncode == 2 and not target.exists():
+        return found  # refused before any work: nothing to lose
+    if isinstance(job, Generate):
+        if target.exists() and (why := job.acceptable_partial(target, reference)) is not None:
+            found.append("the file " + why)
+    elif not target.exists() or job.same(target, reference) is not None:
+        found.append("a failing terminal cost the file")
+    return found
+
+
+def disk_full_fault(job: Job, reference: Path, rng: random.Random, tmpfs: bool) -> list[str]:
+    """The output's folder fills up as the command writes; then space is given back and the command
+    is run again."""
+    if tmpfs:
+        mount = job.folder / "small"
+        mount.mkdir()
+        size = 2 * reference.stat().st_size // 1024 + 1024  # room for the output twice, once space is back
+        subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}k", "tmpfs", str(mount)], check=True)
+    try:
+        where = job.folder / "small" if tmpfs else job.folder
+        if tmpfs:  # leave 4 to 200 KiB free
+            with contextlib.suppress(OSError), open(where / "filler", "wb") as filler:
+                filler.write(bytes((size - rng.randrange(4, 200)) * 1024))
+        out = str(where / job.output())
+        limit = rng.randrange(1, 64) * 1024
+
+        def limited():
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+            resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+        process = job.run(out, preexec=None if tmpfs else limited)
+        _, stderr = process.communicate(timeout=600)
+        found = problems_of(stderr, process.returncode, {0, 1, 2})
+        produced = Path(out)
+        if produced.exists() and process.returncode == 2 and not isinstance(job, (SolveCheckpoint, Bench)):
+            found.append("a failed write left the target")
+        if produced.exists() and isinstance(job, Generate) and (why := job.acceptable_partial(produced, reference)):
+            found.append("the file " + why)
+        if tmpfs:
+            (where / "filler").unlink()
+        again = job.run(out)
+        _, stderr = again.communicate(timeout=600)
+        found += problems_of(stderr, again.returncode, {0, 1})
+        if not produced.exists() or job.same(produced, reference) is not None:
+            found.append("with space again the rerun did not write the uninterrupted run's output")
+        if leftovers(where):
+            found.append(f"left behind: {leftovers(where)}")
+        return found
+    finally:
+        if tmpfs:
+            subprocess.run(["umount", str(job.folder / "small")], check=False)
+
+
+def name_fault(job: Job, reference: Path, rng: random.Random, fault: str) -> list[str]:
+    if fault == "dangling link":
+        out = "link.txt"
+        (job.folder / out).symlink_to(job.folder / "nowhere" / "x")
+    else:
+        out = "x" * 245 + ".txt"
+    started = time.perf_counter()
+    process = job.run(out)
+    _, stderr = process.communicate(timeout=120)
+    found = problems_of(stderr, process.returncode, {2})
+    if time.perf_counter() - started > 10:
+        found.append("refused only after the work")
+    return found
+
+
+def concurrent_fault(job: Job, reference: Path, rng: random.Random) -> list[str]:
+    first = job.run()
+    time.sleep(rng.uniform(0.0, 1.0))
+    second = job.run()
+    _, first_err = first.communicate(timeout=600)
+    _, second_err = second.communicate(timeout=600)
+    found = problems_of(first_err, first.returncode, {0, 1, 2}) + problems_of(second_err, second.returncode, {0, 1, 2})
+    if 2 in (first.returncode, second.returncode):
+        loser = first_err if first.returncode == 2 else second_err
+        if "in use by" not in loser and "exists" not in loser:
+            found.append(f"the second writer was refused for another reason: {loser.strip()[-160:]}")
+    heal(job, reference, found)
+    return found
+
+
+def memory_fault(job: Job, reference: Path, rng: random.Random) -> list[str]:
+    def limited():
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+    process = subprocess.Popen(PYTHON + ["solve", str(job.shared / "hard.txt"), "-a", "block-ga", "--population",
+                                         str(rng.choice([2_000_000, 5_000_000, 20_000_000]))],
+                               cwd=job.folder, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=limited)
+    _, stderr = process.communicate(timeout=300)
+    return problems_of(stderr, process.returncode, {2})
+
+
+def faults(tmpfs: bool) -> list[tuple[str, object]]:
+    """(fault name, function(job, reference, rng) -> problems)."""
+    listed = []
+    for signame in SIGNALS:
+        listed.append((signame, lambda j, r, g, s=signame: signal_fault(j, r, g, s, False)))
+        listed.append((f"{signame} under --force", lambda j, r, g, s=signame: signal_fault(j, r, g, s, True)))
+    for stream in ("stdout closed", "stdout full", "stderr closed", "stderr full", "stdout pipe closed"):
+        listed.append((stream, lambda j, r, g, s=stream: stream_fault(j, r, g, s)))
+    listed.append(("disk full" + (" (tmpfs)" if tmpfs else " (file-size limit)"),
+                   lambda j, r, g: disk_full_fault(j, r, g, tmpfs)))
+    for name in ("dangling link", "name too long"):
+        listed.append((name, lambda j, r, g, n=name: name_fault(j, r, g, n)))
+    listed.append(("two at once", concurrent_fault))
+    return listed
+
+
+def can_mount_tmpfs() -> bool:
+    with tempfile.TemporaryDirectory() as folder:
+        done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", folder], capture_output=True)
+        if done.returncode:
+            return False
+        subprocess.run(["umount", folder], check=False)
+        return True
+
+
+def prepare(shared: Path) -> dict[str, Path]:
+    """The inputs, and each command's uninterrupted output."""
+    shutil.copy(ROOT / "data" / "testdata" / "hard.txt", shared / "hard.txt")
+    shutil.copy(ROOT / "data" / "testdata" / "easy.txt", shared / "easy.txt")
+    (shared / "unsolvable.txt").write_text(unsolvable().format() + "\n")
+    lines = (ROOT / "data" / "testdata" / "easy.txt").read_text().splitlines()
+    (shared / "many.txt").write_text("\n".join(lines * 12_000) + "\n")
+    references = {}
+    for job_class in JOBS:
+        folder = shared / f"reference-{job_class.__name__}"
+        folder.mkdir()
+        job = job_class(folder, shared)
+        started = time.perf_counter()
+        process = job.run()
+        _, stderr = process.communicate(timeout=900)
+        if process.returncode not in (0, 1):
+            raise SystemExit(f"the uninterrupted {job.name} failed: {stderr[-500:]}")
+        job_class.duration = time.perf_counter() - started
+        references[job_class.__name__] = folder / job.output()
+    return references
+
+
+def one(task: tuple) -> Check:
+    job_class, fault_name, fault, seed, shared, reference = task
+    rng = random.Random(seed)
+    with tempfile.TemporaryDirectory(dir=shared) as folder:
+        job = job_class(Path(folder), shared)
+        inputs = {p: digest(p) for p in shared.iterdir() if p.is_file()}
+        started = time.perf_counter()
+        try:
+            found = fault(job, reference, rng)
+        except Exception as exc:  # the campaign's own failure is a failed check, not a crash
+            found = [f"campaign error: {type(exc).__name__}: {exc}"]
+        if any(digest(p) != h for p, h in inputs.items()):
+            found.append("an input changed")
+        return Check(job.name, fault_name, found, time.perf_counter() - started)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=500, help="faulted runs in all")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--only", default="", help="only the commands and faults whose names contain this")
+    args = parser.parse_args()
+    tmpfs = can_mount_tmpfs()
+    with tempfile.TemporaryDirectory() as folder:
+        shared = Path(folder)
+        references = prepare(shared)
+        listed = faults(tmpfs)
+        combos = [(job, name, fault) for job in JOBS for name, fault in listed]
+        combos += [(SolveOut, "memory limit (1 GiB)", memory_fault)]
+        combos = [(job, name, fault) for job, name, fault in combos if args.only in f"{job.name} {name}"]
+        tasks = [(job, name, fault, args.seed * 1_000_000 + i, shared, references[job.__name__])
+                 for i, (job, name, fault) in zip(range(args.runs), _cycle(combos))]
+        checks: list[Check] = []
+        with concurrent.futures.ThreadPoolExecutor(args.workers) as pool:
+            for check in pool.map(one, tasks):
+                checks.append(check)
+                print(f"\r{len(checks)}/{len(tasks)} faulted runs, {sum(not c.ok for c in checks)} failed",
+                      end="", file=sys.stderr, flush=True)
+        print(file=sys.stderr)
+    report(checks, tmpfs, args)
+
+
+def _cycle(items):
+    while True:
+        yield from items
+
+
+def report(checks: list[Check], tmpfs: bool, args) -> None:
+    groups = collections.defaultdict(list)
+    for check in checks:
+        groups[check.command, check.fault].append(check)
+    print("| command | fault | runs | passed | median s |")
+    print("|---|---|---:|---:|---:|")
+    for (command, fault), mine in groups.items():
+        seconds = sorted(c.seconds for c in mine)[len(mine) // 2]
+        print(f"| {command} | {fault} | {len(mine)} | {sum(c.ok for c in mine)} | {seconds:.1f} |")
+    failed = [c for c in checks if not c.ok]
+    print(f"\n{len(checks)} faulted runs, {len(checks) - len(failed)} passed, {len(failed)} failed; "
+          f"full disk by {'a tmpfs' if tmpfs else 'a file-size limit'}")
+    for check in failed:
+        print(f"- {check.command}, {check.fault}: {'; '.join(check.problems)}")
+    if args.json:
+        args.json.write_text(json.dumps({"runs": len(checks), "failed": len(failed), "tmpfs": tmpfs, "seed": args.seed,
+                                         "groups": {f"{c} | {f}": [len(m), sum(x.ok for x in m)]
+                                                    for (c, f), m in groups.items()},
+                                         "failures": [vars(c) for c in failed]}, indent=1) + "\n")
+    if failed:
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    with contextlib.suppress(KeyboardInterrupt):
+        main()
