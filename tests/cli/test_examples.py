@@ -94,6 +94,16 @@ def test_each_example_runs_the_documented_algorithm_by_default_and_shows_its_swi
     assert "As documented" in shown and all(switch in shown for switch in SWITCHES[name]), shown
 
 
+@pytest.mark.parametrize("name, recipe", [("block_ga", recipes.block_ga), ("block_ga_restart", recipes.block_ga_restart),
+                                          ("cell_ga", recipes.cell_ga), ("row_permutation_ga", recipes.row_permutation_ga),
+                                          ("tabu_search", recipes.tabu), ("memetic", recipes.memetic)])
+def test_each_examples_defaults_are_its_recipes(name, recipe):
+    """docs/reproductions.md measures the recipes (by their -a names) and calls them the examples."""
+    example, ours = _main(name).__kwdefaults__, recipe.__kwdefaults__
+    shared = set(example) & set(ours)
+    assert len(shared) >= 3 and {k: example[k] for k in shared} == {k: ours[k] for k in shared}
+
+
 def test_block_ga_runs_on_25x25():
     puzzle = read(REPO / "data" / "25x25.txt")[0]
     population, logbook, hof = _main("block_ga")(puzzle, verbose=False, population_size=20, max_generations=3)
