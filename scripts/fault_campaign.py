@@ -24,7 +24,6 @@ import concurrent.futures
 import contextlib
 import hashlib
 import json
-import os
 import random
 import resource
 import shutil
@@ -64,6 +63,7 @@ class Job:
 
     name = ""
     duration = 2.0  # about how long an uninterrupted run takes, for the random kill moments
+    scale = 1.0  # --scale: the work of every command, 1 for the campaign, less for the tests
 
     def __init__(self, folder: Path, shared: Path) -> None:
         self.folder, self.shared = folder, shared
@@ -92,16 +92,16 @@ class SolveOut(Job):
     name, duration = "solve --out", 3.0
 
     def args(self, out):
-        return ["solve", str(self.shared / "hard.txt"), "-a", "tabu", "--max-steps", "1500", "--out", out, "-q",
-                "--force"]
+        return ["solve", str(self.shared / "hard.txt"), "-a", "tabu", "--max-steps", str(int(1500 * self.scale)),
+                "--out", out, "-q", "--force"]
 
 
 class SolveCheckpoint(Job):
     name, duration = "solve --checkpoint", 3.0
 
     def args(self, out):
-        return ["solve", str(self.shared / "unsolvable.txt"), "-a", "memetic", "--population", "2",
-                "--max-generations", "1500", "--seed", "3", "--checkpoint", out, "--checkpoint-every", "1"]
+        return ["solve", str(self.shared / "unsolvable.txt"), "-a", "memetic", "--population", "2", "--max-generations",
+                str(int(1500 * self.scale)), "--seed", "3", "--checkpoint", out, "--checkpoint-every", "1"]
 
     def output(self):
         return "run.ckpt"
@@ -126,8 +126,8 @@ class Bench(Job):
     name, duration = "bench --results", 3.0
 
     def args(self, out):
-        return ["bench", str(self.shared / "easy.txt"), "-a", "block-ga", "--runs", "2", "--max-generations", "40",
-                "--results", out, "--json", "bench.json", "-q", "--force"]
+        return ["bench", str(self.shared / "easy.txt"), "-a", "block-ga", "--runs", "2", "--max-generations",
+                str(int(40 * self.scale)), "--results", out, "--json", "bench.json", "-q", "--force"]
 
     def output(self):
         return "runs.jsonl"
@@ -162,8 +162,8 @@ class Generate(Job):
     name, duration = "generate --out", 2.0
 
     def args(self, out):
-        return ["generate", "--box", "2x2", "--givens", "8", "--any", "--count", "3000", "--seed", "7", "--out", out,
-                "-q", "--force"]
+        return ["generate", "--box", "2x2", "--givens", "8", "--any", "--count", str(int(3000 * self.scale)),
+                "--seed", "7", "--out", out, "-q", "--force"]
 
     def acceptable_partial(self, produced, reference):
         made, whole = read(produced), read(reference)
@@ -361,15 +361,15 @@ def can_mount_tmpfs() -> bool:
         return True
 
 
-def prepare(shared: Path) -> dict[str, Path]:
-    """The inputs, and each command's uninterrupted output."""
+def prepare(shared: Path, jobs: set[type]) -> dict[str, Path]:
+    """The inputs, and the uninterrupted output of each of ``jobs``."""
     shutil.copy(ROOT / "data" / "testdata" / "hard.txt", shared / "hard.txt")
     shutil.copy(ROOT / "data" / "testdata" / "easy.txt", shared / "easy.txt")
     (shared / "unsolvable.txt").write_text(unsolvable().format() + "\n")
     lines = (ROOT / "data" / "testdata" / "easy.txt").read_text().splitlines()
-    (shared / "many.txt").write_text("\n".join(lines * 12_000) + "\n")
+    (shared / "many.txt").write_text("\n".join(lines * int(12_000 * Job.scale)) + "\n")
     references = {}
-    for job_class in JOBS:
+    for job_class in jobs:
         folder = shared / f"reference-{job_class.__name__}"
         folder.mkdir()
         job = job_class(folder, shared)
@@ -406,15 +406,19 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--json", type=Path, default=None)
     parser.add_argument("--only", default="", help="only the commands and faults whose names contain this")
+    parser.add_argument("--scale", type=float, default=1.0, help="the work of each command (the tests run 0.1)")
     args = parser.parse_args()
+    Job.scale = args.scale
     tmpfs = can_mount_tmpfs()
     with tempfile.TemporaryDirectory() as folder:
         shared = Path(folder)
-        references = prepare(shared)
         listed = faults(tmpfs)
         combos = [(job, name, fault) for job in JOBS for name, fault in listed]
         combos += [(SolveOut, "memory limit (1 GiB)", memory_fault)]
         combos = [(job, name, fault) for job, name, fault in combos if args.only in f"{job.name} {name}"]
+        if not combos:
+            raise SystemExit(f"no command and fault matches --only {args.only!r}")
+        references = prepare(shared, {job for job, _, _ in combos})
         tasks = [(job, name, fault, args.seed * 1_000_000 + i, shared, references[job.__name__])
                  for i, (job, name, fault) in zip(range(args.runs), _cycle(combos))]
         checks: list[Check] = []

@@ -254,3 +254,14 @@ def test_a_file_that_cannot_be_written_is_named_not_blamed_on_standard_output(pu
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.strip().splitlines()[-1] == f"Error: {out}.journal: cannot keep an answer: File too large"
     assert not out.exists()
+
+
+def test_the_fault_campaign_runs_small_and_finds_nothing_lost(tmp_path):
+    """scripts/fault_campaign.py, at a tenth of its work, on solve --out: signals at random moments, an
+    old file under --force, a closed and a full standard output."""
+    done = subprocess.run([sys.executable, str(REPO / "scripts" / "fault_campaign.py"), "--scale", "0.1", "--runs",
+                           "8", "--only", "solve --out", "--json", str(tmp_path / "campaign.json")],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "8 faulted runs, 8 passed, 0 failed" in done.stdout
+    assert __import__("json").loads((tmp_path / "campaign.json").read_text())["runs"] == 8
