@@ -18,7 +18,8 @@ from ..runs.interrupt import exit_code, graceful, requested
 from ..runs.task import RunResult, run_all, scoop_is_running
 from .common import (ALGORITHM, ALGORITHM_HELP, DEFAULT_ALGORITHM, InputError, Progress, PuzzleInput, check_outputs,
                      check_plot, check_scoop, flag, given, hold_lock, options_for, plural, refuse_huge_population,
-                     rerun_under_scoop, run_options, scoop_options, starter_gone, warm_up_announced, write_text)
+                     rerun_under_scoop, run_options, scoop_options, starter_gone, warm_up_announced, write_text,
+                     writing)
 
 if TYPE_CHECKING:  # the experiments layer is imported when an option needs it, not at every start-up
     from ..experiments import ResultsFile
@@ -156,14 +157,17 @@ def bench_command(ctx: click.Context, datasets: tuple[str, ...], algorithms: tup
                 write_text(path, text(), force)
         title = f"{', '.join(algorithms)} on {_datasets_title(datasets)}"
         if plot is not None and rows:
-            plots.plot_summary(rows, plot, by=plot_by, title=title, overwrite=force)
+            with writing(plot):
+                plots.plot_summary(rows, plot, by=plot_by, title=title, overwrite=force)
         if ecdf is not None and results:
             from ..experiments.plots import plot_ecdf
-            plot_ecdf(results, ecdf, title=_datasets_title(datasets), overwrite=force)
+            with writing(ecdf):
+                plot_ecdf(results, ecdf, title=_datasets_title(datasets), overwrite=force)
         if fixed_budget is not None and results:
             from ..experiments.plots import plot_fixed_budget
             try:
-                plot_fixed_budget(results, fixed_budget, title=_datasets_title(datasets), overwrite=force)
+                with writing(fixed_budget):
+                    plot_fixed_budget(results, fixed_budget, title=_datasets_title(datasets), overwrite=force)
             except ValueError as exc:
                 click.echo(f"--fixed-budget not drawn: {exc}", err=True)
         if ioh_folder is not None and results:

@@ -21,7 +21,7 @@ from ..runs.task import RunResult, Task, run_task, scoop_is_running
 from .common import (ALGORITHM, DEFAULT_ALGORITHM, InputError, Progress, PuzzleInput, StandardOutputError,
                      check_format, check_outputs, check_plot, check_scoop, given, input_options, open_checkpoint,
                      options_for, plural, refuse_huge_population, rerun_under_scoop, run_options, scoop_options,
-                     warm_up_announced, write_puzzles)
+                     warm_up_announced, write_puzzles, writing)
 from .journal import Journal
 
 POSEDNESS_NODES = 1000
@@ -189,7 +189,8 @@ def solve(ctx: click.Context, puzzle_file: str, algorithm: str, fmt: str | None,
                 write_puzzles(out, answers, out_format, alphabet, force)
             if plot is not None and courses:
                 title = f"{algorithm} on {_short_name(puzzle_file)}"
-                plots.plot_convergence(courses, plot, title=title, overwrite=force)
+                with writing(plot):
+                    plots.plot_convergence(courses, plot, title=title, overwrite=force)
             signum = signum or requested()
     if lost:
         raise lost[0]  # the files are written: now the guard says that standard output failed

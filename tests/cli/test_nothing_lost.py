@@ -265,3 +265,32 @@ def test_the_fault_campaign_runs_small_and_finds_nothing_lost(tmp_path):
     assert done.returncode == 0, done.stdout + done.stderr
     assert "8 faulted runs, 8 passed, 0 failed" in done.stdout
     assert __import__("json").loads((tmp_path / "campaign.json").read_text())["runs"] == 8
+
+
+@pytest.mark.parametrize("args", [("solve", "{a}", "-a", "block-ga", "--max-generations", "5", "--plot", "{out}"),
+                                  ("generate", "--box", "2x2", "--count", "200", "--any", "--out", "{out}")])
+def test_a_full_disk_under_plot_or_generate_names_the_file(args, puzzles, tmp_path):
+    """A full disk under --plot or generate --out was blamed on standard output."""
+    import resource
+    import signal
+
+    def small_files():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (1000, 1000))
+    out = tmp_path / ("c.png" if "--plot" in args else "g.txt")
+    done = subprocess.run(_command(*(a.format(a=puzzles, out=out) for a in args)), capture_output=True, text=True,
+                          timeout=120, preexec_fn=small_files)
+    last = done.stderr.strip().splitlines()[-1]
+    assert done.returncode == 2 and "Traceback" not in done.stderr and "standard output" not in done.stderr
+    assert last.startswith(f"Error: {out}") and "File too large" in last and not out.exists(), done.stderr
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]  # the temporary went with the failure
+
+
+def test_plot_onto_a_dangling_link_or_a_long_name_is_refused_before_any_work(puzzles, tmp_path):
+    (tmp_path / "c.png").symlink_to(tmp_path / "nowhere" / "c.png")
+    for out, message in ((tmp_path / "c.png", "is a symbolic link to"), (tmp_path / ("x" * 240 + ".png"),
+                                                                         "with the temporary name")):
+        for command in ("solve", "bench"):
+            done = subprocess.run(_command(command, str(puzzles), "-a", "block-ga", "--plot", str(out)),
+                                  capture_output=True, text=True, timeout=120)
+            assert done.returncode == 2 and message in done.stderr and not done.stdout, (command, done.stderr)
