@@ -154,7 +154,7 @@ def solve(ctx: click.Context, puzzle_file: str, algorithm: str, fmt: str | None,
                         courses.append((f"puzzle {number}" if several else "", result.objective, result.trace))
                     if result.note == INTERRUPTED:
                         signum = requested()
-                        saved = f"; checkpoint in {checkpoint}" if checkpoint else ""
+                        saved = f"; checkpoint in {checkpoint}" if checkpoint and os.path.exists(checkpoint) else ""
                         bar.echo(f"interrupted after {_count(result)}: best so far above, "
                                  f"{result.objective.describe(result.fitness)}{saved}", err=True)
                         break
