@@ -186,7 +186,7 @@ def comparison_table(results: list[dict]) -> str:
         name = _name(algorithm)
         shown = f"`{name}`" if " " not in name else f"`{name.split()[0]}` + switches"
         if name.startswith("exact"):
-            shown = "`exact_baselines.py`" + (" --propagation" if "propagation" in name else "")
+            shown = "`exact_baselines.py" + (" --propagation`" if "propagation" in name else "`")
         for data in datasets:
             rate, to_solve, seconds = _row(results, name, data)
             rows.append(f"| {source} | {shown} | {mode} | {data} | {rate} | {to_solve} | {seconds} |")
