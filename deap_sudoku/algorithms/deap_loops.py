@@ -81,21 +81,22 @@ def _evolve(population: list, toolbox: base.Toolbox, ngen: int, stats: tools.Sta
         logbook.record(gen=generation, nevals=nevals, **(stats.compile(population) if stats else {}))
         return ending.reason(generation, population, logbook, nevals)
 
-    poll = (stop if isinstance(stop, Stop) else Stop()).poller()
+    stopping = stop if isinstance(stop, Stop) else Stop()
     try:
-        nevals = evaluate_invalid(population, toolbox, poll)
+        nevals = evaluate_invalid(population, toolbox, stopping.poller())
     except Abandoned:  # a stop request: the run ends at generation 0 with the individuals evaluated
         population[:] = [ind for ind in population if ind.fitness.valid]
         nevals = len(population)
     if halloffame is not None:
         halloffame.update(population)
     reason, generation = record(0, nevals), 0
+    poll = stopping.poller(ending.started)  # inside a generation, the time budget too
     while reason is None and generation < ngen:
         offspring = vary(population)
         try:
             nevals = evaluate_invalid(offspring, toolbox, poll)
         except Abandoned:  # the generation is dropped: the population is the last whole one
-            reason = INTERRUPTED
+            reason = INTERRUPTED if stopping.requested is not None and stopping.requested() else "time"
             break
         generation += 1
         if halloffame is not None:

@@ -67,17 +67,22 @@ class Stop:
     started: float | None = None
     requested: Callable[[], object] | None = None
 
-    def poller(self) -> Callable[[], None]:
+    def poller(self, started: float | None = None) -> Callable[[], None]:
         """A function to call between children: it raises :class:`Abandoned` once :attr:`requested`
-        answers true, asking at most every :data:`POLL_SECONDS` (``requested`` may look at a file)."""
+        answers true, asking at most every :data:`POLL_SECONDS` (``requested`` may look at a file),
+        and, given the run's ``started``, once ``max_seconds`` have passed since then, so that a time
+        budget is kept inside a long generation too."""
         requested = self.requested
-        if requested is None:
+        deadline = started + self.max_seconds if started is not None and self.max_seconds is not None else None
+        if requested is None and deadline is None:
             return _never
         due = [time.perf_counter() + POLL_SECONDS]
 
         def poll() -> None:
             now = time.perf_counter()
-            if now >= due[0]:
+            if deadline is not None and now >= deadline:
+                raise Abandoned
+            if requested is not None and now >= due[0]:
                 due[0] = now + POLL_SECONDS
                 if requested():
                     raise Abandoned
@@ -191,11 +196,12 @@ class Run:
         self.best_ever = None
         self.halted = False
         self.started = stop.started if stop.started is not None else time.perf_counter()
-        self.poll = stop.poller()
         state = checkpoint.load() if checkpoint is not None else None
         self.resumed = state is not None
         if state is not None:
             self._restore(state)
+        self.poll_first = stop.poller()  # the first population: stop requests only, its size is the run's
+        self.poll = stop.poller(self.started)  # inside a generation: requests and the time budget
 
     def begin(self, nevals: int) -> None:
         """Record generation 0 of a fresh run whose population has just been evaluated."""
@@ -208,7 +214,7 @@ class Run:
         individuals evaluated so far (a first population of 200,000 36x36 grids takes a minute): the
         run then ends at generation 0."""
         try:
-            nevals = evaluate_invalid(self.population, toolbox, self.poll)
+            nevals = evaluate_invalid(self.population, toolbox, self.poll_first)
         except Abandoned:
             self.keep_evaluated()
             nevals = len(self.population)
@@ -232,12 +238,13 @@ class Run:
                 self.checkpoint.save(self._state())
         return bool(reason)
 
-    def each(self, items: Iterable) -> Iterator:
+    def each(self, items: Iterable, *, first: bool = False) -> Iterator:
         """``items``, with a :meth:`poll` after each: a loop over the children of a generation (the
-        first is always done)."""
+        first is always done), or, ``first``, over the first population (stop requests only)."""
+        poll = self.poll_first if first else self.poll
         for item in items:
             yield item
-            self.poll()
+            poll()
 
     @contextlib.contextmanager
     def generating(self) -> Iterator[None]:

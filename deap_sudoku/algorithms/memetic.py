@@ -90,7 +90,7 @@ def ea_memetic(population: list, toolbox: base.Toolbox, *, stop: Stop, rng: rand
               checkpoint=checkpoint, rng=rng, extra={"waiting": [0] * len(population)})
     if not run.resumed:
         try:
-            for ind in run.each(population):
+            for ind in run.each(population, first=True):
                 toolbox.repair(ind)
                 ind.fitness.values = toolbox.evaluate(ind)
         except Abandoned:  # the run ends at generation 0 with the individuals repaired so far
