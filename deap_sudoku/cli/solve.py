@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import signal
 import sys
+import time
 
 import click
 import numpy as np
 
-from ..exact import SearchBudgetExceeded, count_solutions
+from ..exact import SearchBudgetExceeded, search
 from ..grid import Puzzle, format_grid
 from ..io import formats
 from ..runs import plots, registry
@@ -25,6 +27,8 @@ from .common import (ALGORITHM, DEFAULT_ALGORITHM, InputError, Progress, PuzzleI
 from .journal import Journal
 
 POSEDNESS_NODES = 1000
+POSEDNESS_SECONDS = 0.1
+"""Under --max-seconds, the most the well-posedness search after a run may add."""
 
 
 @click.command()
@@ -96,10 +100,12 @@ def solve(ctx: click.Context, puzzle_file: str, algorithm: str, fmt: str | None,
         saving = _checkpoint(checkpoint, checkpoint_every or 10, algorithm, puzzles, seed, options)
     if workers is not None and not scoop_is_running():
         sys.exit(rerun_under_scoop(ctx, workers, hosts, hostfile, drop=("hosts", "hostfile")))
-    # Small grids start in Python and load numba only if the run lasts (propagation.choice); a
-    # time budget is kept to the tenth of a second, so with one the kernels are loaded off its clock.
-    warm_up_announced(algorithm, puzzles.examples.values(), quiet=quiet,
-                      compiled=True if "max_seconds" in options else None)
+    # Small grids start in Python and load numba only if the run lasts (propagation.choice).  A
+    # time budget is the wall time a user sees: loading the kernels counts in the first puzzle's,
+    # only a first-ever compilation (announced) does not.
+    loading = time.perf_counter()
+    compiled_first = warm_up_announced(algorithm, puzzles.examples.values(), quiet=quiet, compiled=None)
+    loaded = 0.0 if compiled_first else time.perf_counter() - loading
 
     pictures = out != "-"  # with --out - standard output holds the results alone
     several = len(puzzles) > 1
@@ -144,8 +150,10 @@ def solve(ctx: click.Context, puzzle_file: str, algorithm: str, fmt: str | None,
                         result = portfolio(task, workers, requested=requested)
                     else:
                         try:
-                            result = run_task(task, requested=requested, progress=show,
+                            charged = _charged(task, loaded if number == 1 else 0.0)
+                            result = run_task(charged, requested=requested, progress=show,
                                               progress_every=progress_every or None, checkpoint=saving)
+                            result = _as_given(result, charged, task)
                         except ResumeError as exc:
                             raise InputError(f"{checkpoint}: {exc}") from None
                     if pictures:
@@ -159,7 +167,7 @@ def solve(ctx: click.Context, puzzle_file: str, algorithm: str, fmt: str | None,
                                  f"{result.objective.describe(result.fitness)}{saved}", err=True)
                         break
                     if kept is None:
-                        status = _status(result) + _posedness(puzzle, result)
+                        status = _status(result) + _posedness(puzzle, result, "max_seconds" in options)
                         if journal is not None:
                             journal.keep(task, result)
                     else:
@@ -240,15 +248,36 @@ STOP_REASONS = {"generations": "the generation budget", "time": "the time budget
                 "no improvement": "a run without improvement", "no moves": "a board with no move left"}
 
 
-def _posedness(puzzle: Puzzle, result: RunResult) -> str:
+def _charged(task: Task, seconds: float) -> Task:
+    """``task`` with ``seconds`` already spent for it taken from its time budget (kept in the
+    journal as given: the budget is the same command's)."""
+    budget = task.options.get("max_seconds")
+    if budget is None or not seconds:
+        return task
+    return dataclasses.replace(task, options=dict(task.options, max_seconds=max(budget - seconds, 1e-3)))
+
+
+def _as_given(result: RunResult, charged: Task, task: Task) -> RunResult:
+    """``result`` of ``charged``, its note naming the budget as the user gave it ("no answer within 2 s")."""
+    if charged is task:
+        return result
+    given, spent = task.options["max_seconds"], charged.options["max_seconds"]
+    return dataclasses.replace(result, note=result.note.replace(f"{spent:g} s", f"{given:g} s"))
+
+
+def _posedness(puzzle: Puzzle, result: RunResult, budgeted: bool = False) -> str:
     """What a small exact search adds: a solved puzzle with other solutions, or an unsolved one
-    with none.  Nothing when the search cannot tell within :data:`POSEDNESS_NODES` nodes."""
+    with none.  Nothing when the search cannot tell within :data:`POSEDNESS_NODES` nodes, or, under a
+    time budget, within :data:`POSEDNESS_SECONDS` without loading numba for it."""
+    limits = dict(max_nodes=POSEDNESS_NODES)
+    if budgeted:
+        limits.update(max_seconds=POSEDNESS_SECONDS, compiled=None if "numba" in sys.modules else False)
     try:
         if result.solved:
-            if count_solutions(puzzle, limit=2, max_nodes=POSEDNESS_NODES) > 1:
+            if search(puzzle, limit=2, **limits).count > 1:
                 return "; the puzzle has more than one solution, this is one of them"
         elif not result.note.startswith("no solution") and result.note != "exhausted" \
-                and count_solutions(puzzle, limit=1, max_nodes=POSEDNESS_NODES) == 0:
+                and search(puzzle, limit=1, **limits).count == 0:
             return "; the puzzle has no solution (an exact search proves it)"
     except SearchBudgetExceeded:
         pass

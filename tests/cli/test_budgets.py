@@ -1,0 +1,39 @@
+"""--max-seconds keeps its word in wall time (issue 34, item 1): the whole solve command ends within its
+budget plus the command's own start-up plus 0.2 s, with a margin for a busy machine.  A check of the
+word kept, not a speed benchmark."""
+
+import statistics
+import subprocess
+import sys
+import time
+
+import pytest
+
+from tests.conftest import REPO
+
+pytestmark = pytest.mark.slow
+
+MARGIN = 0.25  # for a loaded test machine; the promise is 0.2 s (this change took 0.6-1.2 s over to 0.0-0.15)
+
+
+def _wall(*args: str) -> float:
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "deap_sudoku", *args], capture_output=True, timeout=120)
+    return time.perf_counter() - started
+
+
+@pytest.fixture(scope="module")
+def start_up() -> float:
+    return statistics.median(_wall("--version") for _ in range(3))
+
+
+@pytest.mark.parametrize("algorithm", [("block-ga", "--max-generations", "1000000"), ("memetic",), ("tabu",),
+                                       ("cell-ga", "--max-generations", "1000000")])
+def test_a_time_budget_ends_the_whole_command_in_time(algorithm, start_up, tmp_path):
+    """A 25x25 block GA given 2 s took 3.3-3.5 s: generations ran past the budget, and an exact
+    search after the run loaded numba to say whether the puzzle had a solution."""
+    puzzle = tmp_path / "one.txt"
+    puzzle.write_text("\n".join((REPO / "data" / "25x25.txt").read_text().splitlines()[:25]) + "\n")
+    budget = 1.0
+    wall = _wall("solve", str(puzzle), "-a", *algorithm, "--max-seconds", str(budget), "-q")
+    assert wall <= budget + start_up + 0.2 + MARGIN, (wall, start_up)
