@@ -37,6 +37,9 @@ def launch() -> None:
     try:
         main()
     except SystemExit as exc:
+        # The command has ended and written what it writes: a signal now would only kill the
+        # interpreter as it shuts down (its handlers are gone then) and change the exit code.
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
         if not scoop_is_running():
             raise
         code = exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 1

@@ -233,12 +233,17 @@ before): looked at again when that write commits."""
 
 def _look_again(target: Path) -> None:
     """Remove the temporaries of ``target`` that were too young to judge when this write began and
-    are stale now (a rerun started right after a kill)."""
+    whose writer is gone (a rerun started right after a kill): waiting, if need be, until they are
+    :data:`STALE_AFTER` old, which happens only after a crash."""
     for leftover in _YOUNG.pop(str(target), ()):
         writer = _writer(leftover.name)
+        if process_runs(writer):
+            continue  # a live writer in this PID namespace: not ours to judge
         with contextlib.suppress(FileNotFoundError):
-            if time.time() - leftover.stat().st_mtime >= STALE_AFTER:
-                _unlocked_unlink(leftover, writer)
+            wait = STALE_AFTER - (time.time() - leftover.stat().st_mtime)
+            if 0 < wait <= STALE_AFTER:
+                time.sleep(wait)
+            _unlocked_unlink(leftover, writer)
 
 
 _SWEPT: set[str] = set()

@@ -294,3 +294,18 @@ def test_plot_onto_a_dangling_link_or_a_long_name_is_refused_before_any_work(puz
             done = subprocess.run(_command(command, str(puzzles), "-a", "block-ga", "--plot", str(out)),
                                   capture_output=True, text=True, timeout=120)
             assert done.returncode == 2 and message in done.stderr and not done.stdout, (command, done.stderr)
+
+
+def test_an_orphan_too_young_when_a_write_begins_is_gone_when_it_commits(tmp_path):
+    """A rerun started right after a SIGKILL met its predecessor's temporary under a second old and
+    left it behind for good (the fault campaign found 8 in 520 runs)."""
+    from deap_sudoku.io.fileio import AtomicFile
+    target = tmp_path / "out.txt"
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                          text=True).stdout.strip()
+    orphan = tmp_path / f".out.txt.{dead}.abcdefgh.deap-sudoku.tmp"
+    orphan.write_text("half a file\n")
+    with AtomicFile(target) as out:
+        assert orphan.exists()  # too young to judge yet
+        out.write("whole\n")
+    assert not orphan.exists() and target.read_text() == "whole\n"
