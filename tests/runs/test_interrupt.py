@@ -87,7 +87,7 @@ def test_a_stop_inside_a_generation_ends_it_at_once_and_resumes_as_if_never_stop
     def schedule(generation, population, logbook):  # ask for the stop just after generation 2 begins
         if generation == 1:
             at[0] = time.perf_counter() + min(0.05, per_generation / 4)
-    saving = Checkpoint(tmp_path / "run.ckpt", 1, identity, puzzle=puzzle)
+    saving = Checkpoint(tmp_path / "run.ckpt", 100, identity, puzzle=puzzle)  # only the final save
     _, stopped, _ = recipe(puzzle, seed=3, max_generations=generations, checkpoint=saving, requested=requested,
                            callback=schedule, **options)
     waited = time.perf_counter() - at[0]
