@@ -48,7 +48,10 @@ class AtomicFile:
         if self.target.exists() and not self.target.is_file():
             raise FileExistsError(f"{self.target} is not a regular file (a device, pipe or socket); "
                                   "refusing to replace it")
-        remove_stale_temporaries(self.target)
+        swept = os.path.abspath(self.target.parent)
+        if swept not in _SWEPT:
+            _SWEPT.add(swept)
+            remove_stale_temporaries(self.target)
         fd, self.temporary = tempfile.mkstemp(dir=self.target.parent or ".",
                                               prefix=f".{self.target.name}.{os.getpid()}.", suffix=TEMPORARY)
         _hold(fd)  # a live writer's temporary is locked: another writer never takes it for a dead one's
@@ -197,33 +200,34 @@ between its creation and its writer's lock)."""
 
 def remove_stale_temporaries(path: str | os.PathLike) -> list[Path]:
     """Delete the temporary files that writes in ``path``'s folder left behind when their writer was
-    killed (of any target, the first time this process writes there; of ``path`` itself each time),
-    and return them.  A live writer holds an advisory lock on its temporary file, which a writer in
-    another PID namespace (a container sharing the folder, whose process ids this one cannot see)
-    holds too, so a file is stale only when the process id in its name does not run here, nobody
-    holds its lock, and it is older than :data:`STALE_AFTER`."""
+    killed (this package's, of any target, and the unmarked ones of ``path`` that earlier versions
+    wrote), and return them.  A live writer holds an advisory lock on its temporary file, which a
+    writer in another PID namespace (a container sharing the folder, whose process ids this one
+    cannot see) holds too, so a file is stale only when the process id in its name does not run here,
+    nobody holds its lock, and it is older than :data:`STALE_AFTER`; a younger one is looked at again
+    when a write of its target commits."""
     target = Path(path)
     folder = target.parent
-    candidates = set(folder.glob(glob.escape(f".{target.name}.") + "*.tmp"))
-    key = os.path.abspath(folder)
-    if key not in _SWEPT:
-        _SWEPT.add(key)
-        candidates |= set(folder.glob(".*" + TEMPORARY))
-    removed, young = [], []
+    candidates = set(folder.glob(".*" + TEMPORARY)) | set(folder.glob(glob.escape(f".{target.name}.") + "*.tmp"))
+    removed = []
     for leftover in sorted(candidates):
         writer = _writer(leftover.name)
         try:
             if writer is None:
                 continue
             if time.time() - leftover.stat().st_mtime < STALE_AFTER:
-                young.append(leftover)
+                _YOUNG.setdefault(str(folder / _target_name(leftover.name)), []).append(leftover)
             elif _unlocked_unlink(leftover, writer):
                 removed.append(leftover)
         except FileNotFoundError:
             continue
-    if young:
-        _YOUNG[str(target)] = young
     return removed
+
+
+def _target_name(name: str) -> str:
+    """The target a temporary file's name (``.NAME.PID.RANDOM[.deap-sudoku].tmp``) was written for."""
+    stem = name.removesuffix(TEMPORARY) if name.endswith(TEMPORARY) else name.removesuffix(".tmp")
+    return stem.rsplit(".", 2)[0][1:]
 
 
 _YOUNG: dict[str, list[Path]] = {}
@@ -247,8 +251,8 @@ def _look_again(target: Path) -> None:
 
 
 _SWEPT: set[str] = set()
-"""The folders this process has swept for any target's stale temporaries: once each, so that
-writing thousands of files into one folder stays linear."""
+"""The folders in which this process has removed stale temporaries: once each, when it first writes
+there, so that writing thousands of files into one folder stays linear."""
 
 
 def _writer(name: str) -> int | None:
