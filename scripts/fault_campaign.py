@@ -218,7 +218,8 @@ def signal_fault(job: Job, reference: Path, rng: random.Random, signame: str, fo
     signum, code = SIGNALS[signame]
     target = job.folder / job.output()
     old = b"the user's old file\n"
-    if force and isinstance(job, (SolveOut, Convert, Generate)):
+    force = force and isinstance(job, (SolveOut, Convert, Generate))  # the others resume from their file
+    if force:
         target.write_bytes(old)
     process = job.run()
     time.sleep(rng.uniform(0.3, job.duration))
@@ -228,8 +229,10 @@ def signal_fault(job: Job, reference: Path, rng: random.Random, signame: str, fo
     if process.returncode == -signum and not stderr:
         allowed.add(-signum)  # the signal came while the interpreter itself started, before any code of ours
     found = problems_of(stderr, process.returncode, allowed)
-    if process.returncode in (code, -signal.SIGKILL) and target.exists():
-        if target.read_bytes() != old and (why := job.acceptable_partial(target, reference)) is not None:
+    if process.returncode in (code, -signal.SIGKILL) and target.exists() and target.read_bytes() != old:
+        if force and job.same(target, reference) is not None:
+            found.append("an interrupted run replaced the old file with a part")
+        elif (why := job.acceptable_partial(target, reference)) is not None:
             found.append("the interrupted run's file " + why)
     heal(job, reference, found)
     return found

@@ -320,7 +320,7 @@ def generate(ctx: click.Context, box: str, givens_text: str | None, difficulty: 
                         _close({path: writers.pop(path)})
                     bar.advance()
     except KeyboardInterrupt:
-        _close(writers)  # the puzzles made so far, each file whole
+        _close(writers, interrupted=True)  # the puzzles made so far, each file whole, no old file replaced
         raise
     except BaseException:
         for writer in writers.values():
@@ -334,19 +334,36 @@ def _writer(path: str, fmt: str, alphabet: str | None, force: bool) -> formats.P
         return formats.PuzzleWriter(path, format=fmt, alphabet=alphabet, overwrite=force)
 
 
-def _close(writers: dict[str, formats.PuzzleWriter]) -> None:
-    """Close every writer, signals held: a Ctrl-C now cannot cut a file short."""
+def _close(writers: dict[str, formats.PuzzleWriter], *, interrupted: bool = False) -> None:
+    """Close every writer, signals held: a Ctrl-C now cannot cut a file short.  ``interrupted``: a
+    file that would replace an existing one (``--force``) is written beside it instead, as
+    ``PATH.partial``, and the message says so: an interrupted run never replaces a file with a part."""
     with graceful(hold=True):
         try:
             for path, writer in list(writers.items()):
                 with writing(path):  # another writer got there first, or the disk filled: one line naming it
-                    writer.close()
+                    if interrupted and path != "-" and os.path.exists(path):
+                        beside = _unused(path + ".partial")
+                        writer.close(to=beside)
+                        click.echo(f"{path} is left as it was; the {plural(writer.count, 'puzzle')} made before "
+                                   f"the interrupt are in {beside}", err=True)
+                    else:
+                        writer.close()
                 del writers[path]
         except BaseException:
             for writer in writers.values():  # the others leave no temporary file behind
                 writer.discard()
             writers.clear()
             raise
+
+
+def _unused(path: str) -> str:
+    """``path``, or ``path.1``, ``path.2``, ... : the first name no file has."""
+    candidate, number = path, 0
+    while os.path.lexists(candidate):
+        number += 1
+        candidate = f"{path}.{number}"
+    return candidate
 
 
 def _givens_targets(text: str, shape: Shape) -> list[tuple[str, int]]:

@@ -66,8 +66,11 @@ class AtomicFile:
     def write(self, data: str | bytes) -> None:
         self.handle.write(data.encode("utf-8") if isinstance(data, str) else data)
 
-    def commit(self) -> None:
-        """Move the whole file into place."""
+    def commit(self, *, to: str | os.PathLike | None = None) -> None:
+        """Move the whole file into place: at the target, or, ``to`` given, at that other path,
+        which it never replaces (an interrupted run's part, beside a file it must not replace)."""
+        if to is not None:
+            self.target, self.overwrite = Path(to), False
         target = self.target
         try:
             self.handle.flush()

@@ -177,12 +177,12 @@ class PuzzleWriter:
         else:
             self.file.write(text)
 
-    def close(self) -> None:
-        """Finish: the file appears whole (standard output is flushed)."""
+    def close(self, *, to: str | os.PathLike | None = None) -> None:
+        """Finish: the file appears whole, at its path or at ``to`` (standard output is flushed)."""
         if self.file is None:
             sys.stdout.flush()
         else:
-            self.file.commit()
+            self.file.commit(to=to)
 
     def discard(self) -> None:
         if self.file is not None:

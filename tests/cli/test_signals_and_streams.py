@@ -236,3 +236,26 @@ def _processes_with(marker: str) -> list[int]:
         except OSError:
             pass
     return found
+
+
+def test_an_interrupted_generate_never_replaces_an_old_file_with_a_part(tmp_path):
+    """generate --force, interrupted, used to close its file with the puzzles made so far in place of
+    the user's old one; now the old one stays and the part goes beside it, and the message says where."""
+    out = tmp_path / "made.txt"
+    out.write_text("my old puzzles\n")
+    command = _command("generate", "--box", "2x2", "--givens", "8", "--any", "--count", "1000000", "--out", str(out),
+                       "--force", "-q")
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=_default_sigint)
+    deadline = time.time() + 60
+    while not list(tmp_path.glob(".made.txt.*")) and time.time() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.5)
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130 and "Traceback" not in stderr
+    assert out.read_text() == "my old puzzles\n"
+    part = tmp_path / "made.txt.partial"
+    made = read(part)
+    assert f"{out} is left as it was; the {len(made)} puzzles made before the interrupt are in {part}" in stderr
+    assert len(made) >= 1 and all(p.num_givens == 8 for p in made)
