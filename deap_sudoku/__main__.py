@@ -38,8 +38,11 @@ def launch() -> None:
         main()
     except SystemExit as exc:
         # The command has ended and written what it writes: a signal now would only kill the
-        # interpreter as it shuts down (its handlers are gone then) and change the exit code.
-        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+        # interpreter as it shuts down and change the exit code.  Ignored, not just blocked in this
+        # thread: the interpreter resets its own handlers to the default as it shuts down, in every
+        # thread, but leaves an ignored signal ignored.
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(signum, signal.SIG_IGN)
         if not scoop_is_running():
             raise
         code = exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 1
