@@ -85,9 +85,9 @@ def test_generate_loses_a_race_for_its_file_in_one_line_and_leaves_no_temporary_
     from deap_sudoku.io import fileio
     commit = fileio.AtomicFile.commit
 
-    def raced(self):
+    def raced(self, **where):
         self.target.write_text("another writer's\n")  # it got there between the check and the end
-        return commit(self)
+        return commit(self, **where)
     monkeypatch.setattr(fileio.AtomicFile, "commit", raced)
     out = tmp_path / "g.txt"
     done = CliRunner().invoke(main, ["generate", "--box", "2x2", "--count", "3", "--out", str(out), "-q"])
