@@ -189,8 +189,8 @@ def solve(ctx: click.Context, puzzle_file: str, algorithm: str, fmt: str | None,
                                     for index, puzzle in enumerate(puzzles)), out_format, alphabet, force)
                 journal.finish()
             elif journal is not None and done:
-                kept = "; the existing file is left as it was" if os.path.exists(out) else ""
-                click.echo(f"{out} is written when every puzzle is done{kept}: {plural(done, 'answer')} so far "
+                left = "; the existing file is left as it was" if os.path.exists(out) else ""
+                click.echo(f"{out} is written when every puzzle is done{left}: {plural(done, 'answer')} so far "
                            f"{'is' if done == 1 else 'are'} kept in {journal.path}, and the same command continues "
                            "from there", err=True)
             elif out == "-" and answers:
