@@ -163,11 +163,13 @@ class PuzzleWriter:
                  overwrite: bool = False) -> None:
         self.encoder = codec.TextWriter(format, alphabet)  # an unknown format or alphabet is refused now
         self.file = None if str(path) == "-" else AtomicFile(path, overwrite=overwrite)
+        self.written = 0
 
     @property
     def count(self) -> int:
-        """How many puzzles have been written."""
-        return self.encoder.count
+        """How many puzzles have been written (a Ctrl-C between encoding a puzzle and writing it
+        leaves it out)."""
+        return self.written
 
     def write(self, puzzle: Puzzle) -> None:
         """Add ``puzzle``.  :raises ValueError: if the format cannot hold its size or box shape."""
@@ -176,6 +178,7 @@ class PuzzleWriter:
             sys.stdout.write(text)
         else:
             self.file.write(text)
+        self.written += 1
 
     def close(self, *, to: str | os.PathLike | None = None) -> None:
         """Finish: the file appears whole, at its path or at ``to`` (standard output is flushed)."""
