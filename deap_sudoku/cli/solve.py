@@ -24,7 +24,6 @@ from .common import (ALGORITHM, DEFAULT_ALGORITHM, InputError, Progress, PuzzleI
                      check_format, check_outputs, check_plot, check_scoop, given, input_options, open_checkpoint,
                      options_for, plural, refuse_huge_population, rerun_under_scoop, run_options, scoop_options,
                      warm_up_announced, write_puzzles, writing)
-from .journal import Journal
 
 POSEDNESS_NODES = 1000
 POSEDNESS_SECONDS = 0.1
@@ -115,7 +114,10 @@ def solve(ctx: click.Context, puzzle_file: str, algorithm: str, fmt: str | None,
     def task_of(index: int, puzzle: Puzzle) -> Task:
         return Task(algorithm, puzzle, seed=seed, dataset=dataset, index=index, options=options)
 
-    journal = Journal(out, puzzles, task_of) if out is not None and out != "-" else None
+    journal = None
+    if out is not None and out != "-":
+        from .journal import Journal  # here, not at start-up: it brings the experiments layer along
+        journal = Journal(out, puzzles, task_of)
     if journal is not None and journal.kept:
         click.echo(f"continuing from {journal.path}: {plural(journal.kept, 'puzzle')} of {len(puzzles)} already done",
                    err=True)
