@@ -357,6 +357,14 @@ class StandardOutputError(OSError):
     says so in one line, and a failure of any other file is never blamed on it."""
 
 
+def _on_stdout(action, *args):
+    """``action(*args)``, a write or flush of standard output, its failure a :class:`StandardOutputError`."""
+    try:
+        return action(*args)
+    except OSError as exc:
+        raise StandardOutputError(exc.errno, exc.strerror) from None
+
+
 class StandardOutput(io.TextIOBase):
     """Standard output, whose failures are :class:`StandardOutputError`."""
 
@@ -368,16 +376,10 @@ class StandardOutput(io.TextIOBase):
         return stream if isinstance(stream, cls) else cls(stream)
 
     def write(self, text: str) -> int:
-        try:
-            return self.stream.write(text)
-        except OSError as exc:
-            raise StandardOutputError(exc.errno, exc.strerror) from None
+        return _on_stdout(self.stream.write, text)
 
     def flush(self) -> None:
-        try:
-            self.stream.flush()
-        except OSError as exc:
-            raise StandardOutputError(exc.errno, exc.strerror) from None
+        _on_stdout(self.stream.flush)
 
     def isatty(self) -> bool:
         return self.stream.isatty()
@@ -408,16 +410,10 @@ class _BinaryOutput:
         self._buffer = buffer
 
     def write(self, data: bytes) -> int:
-        try:
-            return self._buffer.write(data)
-        except OSError as exc:
-            raise StandardOutputError(exc.errno, exc.strerror) from None
+        return _on_stdout(self._buffer.write, data)
 
     def flush(self) -> None:
-        try:
-            self._buffer.flush()
-        except OSError as exc:
-            raise StandardOutputError(exc.errno, exc.strerror) from None
+        _on_stdout(self._buffer.flush)
 
     def __getattr__(self, name: str):
         return getattr(self._buffer, name)
