@@ -16,7 +16,7 @@ import numpy as np
 from ..grid.conflicts import value_dtype
 from ..grid.puzzle import Puzzle
 from ..propagation import initial_masks, mask_values, propagate_masks, tables
-from ..propagation.choice import charged, check_compiled, interrupted_kernel, prefer_compiled
+from ..propagation.choice import charged, check_compiled, interrupted_kernel, prefer_compiled, probe_seconds
 
 __all__ = ["SearchResult", "SearchBudgetExceeded", "search", "solve", "count_solutions", "is_unique"]
 
@@ -105,6 +105,22 @@ class _Budget:
             raise SearchBudgetExceeded(f"no answer within {self.max_seconds:g} s ({nodes} search nodes)")
 
 
+class _ProbeEnded(Exception):
+    """A Python probe ran out of its time before the search's own budget did."""
+
+
+class _Probe:
+    """The budget of a Python probe: the search's own, and ``seconds`` more at most."""
+
+    def __init__(self, budget: _Budget, seconds: float) -> None:
+        self.budget, self.deadline = budget, time.perf_counter() + seconds
+
+    def check(self, nodes: int) -> None:
+        self.budget.check(nodes)
+        if time.perf_counter() >= self.deadline:
+            raise _ProbeEnded
+
+
 def _answer(puzzle: Puzzle, cands: list[int] | np.ndarray) -> Puzzle:
     """The solution in ``cands``, every cell decided at a fixed point of propagation.
 
@@ -117,7 +133,7 @@ def _answer(puzzle: Puzzle, cands: list[int] | np.ndarray) -> Puzzle:
     return Puzzle._checked(puzzle.shape, mask_values(cands, value_dtype(puzzle.n)))
 
 
-def _search_python(puzzle: Puzzle, limit: int, budget: _Budget, hidden: bool, locked: bool,
+def _search_python(puzzle: Puzzle, limit: int, budget: _Budget | _Probe, hidden: bool, locked: bool,
                    order: _Order) -> SearchResult:
     """Depth-first search on lists of Python ints, propagated by the reference kernel."""
     t = tables(puzzle.shape)
@@ -220,6 +236,14 @@ def search(puzzle: Puzzle, *, limit: int = 1, max_nodes: int | None = None, max_
     budget = _Budget(max_nodes, max_seconds)
     order = _Order.of(puzzle, rng)
     if _use_compiled(puzzle, compiled):
+        probe = probe_seconds(puzzle.shape.cells, puzzle.n) if compiled is None else 0.0
+        if probe:  # a short try in Python first; the compiled search repeats its nodes if it fails
+            try:
+                with charged():
+                    return _search_python(puzzle, limit, _Probe(budget, probe), hidden_singles,
+                                          locked_candidates, order)
+            except _ProbeEnded:
+                pass
         return _search_compiled(puzzle, limit, budget, hidden_singles, locked_candidates, order)
     with charged():
         return _search_python(puzzle, limit, budget, hidden_singles, locked_candidates, order)

@@ -9,6 +9,12 @@ more than twice the better choice's time).  Grids of :data:`COMPILED_FROM_CELLS`
 cells and more, and every grid once numba is loaded, use the compiled twin at
 once.  The twins give the same results on the same inputs, so the choice only
 changes how long a run takes, never what it finds.
+
+An exact search on a larger grid first *probes* in Python for :data:`PROBE_SECONDS`
+before numba is loaded (:func:`probe_seconds`): a 25x25 puzzle at 50 % givens takes tens of
+search nodes, milliseconds in Python, against half a second to load numba.  A probe that
+does not settle the search is thrown away and the compiled search starts over, so the
+answer is the same either way.
 """
 
 from __future__ import annotations
@@ -18,8 +24,8 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-__all__ = ["COMPILED_FROM_CELLS", "MAX_COMPILED_SIDE", "LOADING_SECONDS", "prefer_compiled", "check_compiled",
-           "charged", "python_seconds", "interrupted_kernel"]
+__all__ = ["COMPILED_FROM_CELLS", "MAX_COMPILED_SIDE", "LOADING_SECONDS", "PROBE_SECONDS", "prefer_compiled",
+           "probe_seconds", "check_compiled", "charged", "python_seconds", "interrupted_kernel"]
 
 COMPILED_FROM_CELLS = 82
 """Grids with at least this many cells use the compiled kernels from the start (measured with
@@ -28,6 +34,11 @@ MAX_COMPILED_SIDE = 62
 """The widest grid whose candidate masks fit the compiled kernels' ``int64``."""
 LOADING_SECONDS = 0.4
 """What importing numba and loading the cached kernels costs (``benchmarks/first_answer.py``)."""
+
+PROBE_SECONDS = 0.1
+"""How long an exact search on a grid that starts compiled may first try in Python, while numba
+is not loaded (``benchmarks/first_answer.py``: most 25x25 puzzles at 50 % givens are settled
+within it; the probe costs at most this much where they are not)."""
 
 _spent = [0.0]
 
@@ -42,6 +53,14 @@ def prefer_compiled(cells: int, side: int) -> bool:
     if side > MAX_COMPILED_SIDE:
         return False
     return cells >= COMPILED_FROM_CELLS or "numba" in sys.modules or _spent[0] >= LOADING_SECONDS
+
+
+def probe_seconds(cells: int, side: int) -> float:
+    """Seconds a search that :func:`prefer_compiled` sends to the compiled twin may first spend in
+    Python: :data:`PROBE_SECONDS` until numba is loaded or Python has cost that much, else 0."""
+    if side > MAX_COMPILED_SIDE or cells < COMPILED_FROM_CELLS or "numba" in sys.modules:
+        return 0.0
+    return max(0.0, PROBE_SECONDS - _spent[0])
 
 
 def check_compiled(compiled: bool | None, side: int) -> None:

@@ -180,3 +180,34 @@ def test_compiled_search_is_used_where_it_pays_and_refused_where_masks_overflow(
     assert _use_compiled(Puzzle([0] * 256), None) and not _use_compiled(big, None)
     with pytest.raises(ValueError, match="sides up to 62"):
         search(big, compiled=True)
+
+
+def test_a_large_grid_first_probes_in_python_and_the_answer_is_the_compiled_ones(monkeypatch):
+    """Before numba is loaded, a 16x16 search tries in Python for PROBE_SECONDS; a probe that runs
+    out is thrown away and the compiled search starts over: the same answer and nodes either way."""
+    import sys
+    from deap_sudoku.exact import backtracking
+    from deap_sudoku.propagation import choice
+
+    puzzle = Puzzle([0] * 256)  # two of its grids take tens of nodes
+    expected = search(puzzle, limit=2, compiled=True)
+    assert expected.nodes > 10
+    kernels = []
+    for name in ("_search_python", "_search_compiled"):
+        original = getattr(backtracking, name)
+
+        def spy(*args, _name=name, _original=original):
+            kernels.append(_name)
+            return _original(*args)
+        monkeypatch.setattr(backtracking, name, spy)
+    monkeypatch.delitem(sys.modules, "numba", raising=False)
+    monkeypatch.setattr(choice, "_spent", [0.0])
+    assert search(puzzle, limit=2) == expected and kernels == ["_search_python"]
+    monkeypatch.setattr(choice, "PROBE_SECONDS", 1e-9)  # the probe runs out at its first node
+    monkeypatch.setattr(choice, "_spent", [0.0])
+    assert search(puzzle, limit=2) == expected and kernels == ["_search_python"] * 2 + ["_search_compiled"]
+    monkeypatch.setattr(choice, "_spent", [choice.PROBE_SECONDS])  # Python has had its probe
+    assert search(puzzle, limit=2) == expected and kernels[-1] == "_search_compiled" and len(kernels) == 4
+    with pytest.raises(SearchBudgetExceeded, match="after 3 search nodes"):  # the search's own budget wins
+        monkeypatch.setattr(choice, "_spent", [0.0])
+        search(Puzzle([0] * 256), max_nodes=3)
