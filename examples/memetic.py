@@ -1,6 +1,7 @@
 """The project's best solver: a memetic GA with propagation repair (deap_sudoku.algorithms.memetic).
 
-Block-permutation individuals started from the candidates propagation leaves;
+Block-permutation individuals started from the candidates propagation leaves, the
+first one seeded with the answer of a short exact search when it finds one;
 tournament-selected mates and block-uniform crossover; every child improved
 by a large-neighbourhood move (free the clashing cells and half their peers,
 rebuild them under constraint propagation, never backtracking); a slot that
@@ -23,7 +24,7 @@ from deap_sudoku.cli.examples import (example_help, checkpoint_options, example_
                                       run_example)
 from deap_sudoku.io import load_sample
 from deap_sudoku.tools import (Individual, clone, cx_block_uniform, eval_collisions, fitness_statistics,
-                               init_block_permutation, sel_tournament)
+                               init_block_permutation, seed_from_search, sel_tournament)
 
 
 def main(puzzle=None, *, seed=0, population_size=4, cxpb=0.2, stall=20, share=0.5, max_generations=None,
@@ -41,6 +42,7 @@ def main(puzzle=None, *, seed=0, population_size=4, cxpb=0.2, stall=20, share=0.
     toolbox.register("improve", mut_destroy_repair, repair=repair, share=share, rng=rng)  # the local search
     toolbox.register("select", sel_tournament, tournsize=2, rng=rng)
     toolbox.register("clone", clone)
+    toolbox.register("seed", seed_from_search, puzzle=puzzle, max_nodes=1000)  # ea_memetic seeds one individual
     toolbox.repair_kernel = repair  # lets ea_memetic stop at once on a puzzle propagation refutes
 
     hof = tools.HallOfFame(1, similar=np.array_equal)

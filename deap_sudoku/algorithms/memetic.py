@@ -19,6 +19,7 @@ solve times are heavy-tailed and restarts cut the tail (measured in
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable
 
 from deap import base, tools
@@ -27,7 +28,7 @@ from ..grid.puzzle import Puzzle
 from ..tools.crossover import cx_block_uniform
 from ..tools.fitness import eval_collisions
 from ..tools.individual import Individual, clone
-from ..tools.init import init_block_permutation
+from ..tools.init import SEED_NODES, init_block_permutation, seed_from_search
 from ..tools.selection import sel_tournament
 from .generational import Abandoned, Checkpointer, Run, Stop
 from .repair import PropagationRepair, check_probability, mut_destroy_repair, mut_repair
@@ -38,8 +39,11 @@ REFUTED = "no solution: propagation of the givens ends in a contradiction"
 
 
 def memetic_toolbox(puzzle: Puzzle, *, rng: random.Random, share: float = 0.5, noise: float = 0.0,
-                    tournsize: int = 2, locked_candidates: bool = True, compiled: bool | None = None) -> base.Toolbox:
-    """The memetic solver's parts, registered under DEAP's names plus ``repair`` and ``improve``.
+                    tournsize: int = 2, locked_candidates: bool = True, compiled: bool | None = None,
+                    seed_nodes: int | None = SEED_NODES) -> base.Toolbox:
+    """The memetic solver's parts, registered under DEAP's names plus ``repair``, ``improve`` and
+    ``seed`` (:func:`~deap_sudoku.tools.seed_from_search` with ``seed_nodes`` search nodes; none
+    registered when ``seed_nodes`` is ``None`` or 0).
 
     ``share`` is the part of a clashing cell's peers freed with it by
     ``improve``; ``noise`` the chance that a rebuilt cell ignores its own value;
@@ -60,6 +64,8 @@ def memetic_toolbox(puzzle: Puzzle, *, rng: random.Random, share: float = 0.5, n
     toolbox.register("improve", mut_destroy_repair, repair=repair, share=share, noise=noise, rng=rng)
     toolbox.register("select", sel_tournament, tournsize=tournsize, rng=rng)
     toolbox.register("clone", clone)
+    if seed_nodes:
+        toolbox.register("seed", seed_from_search, puzzle=puzzle, max_nodes=seed_nodes)
     toolbox.repair_kernel = repair
     return toolbox
 
@@ -71,11 +77,31 @@ def _fresh(toolbox: base.Toolbox) -> Individual:
     return individual
 
 
+def _seeded_answer(toolbox: base.Toolbox, population: list, stop: Stop, started: float) -> bool:
+    """Give ``population[0]`` to ``toolbox.seed`` (if there is one, within what is left of the time
+    budget); whether it is now an answer, which is then evaluated."""
+    seed = getattr(toolbox, "seed", None)
+    left = None if stop.max_seconds is None else stop.max_seconds - (time.perf_counter() - started)
+    if seed is None or not population or (left is not None and left <= 0) or stop.solved is None:
+        return False
+    first = population[0]
+    seed(first, max_seconds=left)
+    values = toolbox.evaluate(first)
+    if values[0] != stop.solved:
+        return False
+    first.fitness.values = values
+    return True
+
+
 def ea_memetic(population: list, toolbox: base.Toolbox, *, stop: Stop, rng: random.Random, cxpb: float = 0.2,
                stall: int = 20, stats: tools.Statistics | None = None, halloffame: tools.HallOfFame | None = None,
                callback: Callable[[int, list, tools.Logbook], object] | None = None,
                checkpoint: Checkpointer | None = None) -> tuple[list, tools.Logbook]:
-    """Evolve ``population`` (repaired first) until ``stop``; return ``(population, logbook)``.
+    """Evolve ``population`` (seeded and repaired first) until ``stop``; return ``(population, logbook)``.
+
+    A fresh run first gives its first individual to ``toolbox.seed`` when the toolbox has one
+    (:func:`~deap_sudoku.tools.seed_from_search`, within what is left of ``stop.max_seconds``); a
+    seed that solves the puzzle ends the run at generation 0, with that individual alone.
 
     A generation gives every slot one child: with ``cxpb`` a crossover of the
     slot with a mate from ``toolbox.select`` followed by ``toolbox.repair``,
@@ -89,12 +115,15 @@ def ea_memetic(population: list, toolbox: base.Toolbox, *, stop: Stop, rng: rand
     run = Run(population, stop=stop, stats=stats, halloffame=halloffame, callback=callback,
               checkpoint=checkpoint, rng=rng, extra={"waiting": [0] * len(population)})
     if not run.resumed:
-        try:
-            for ind in run.each(population, first=True):
-                toolbox.repair(ind)
-                ind.fitness.values = toolbox.evaluate(ind)
-        except Abandoned:  # the run ends at generation 0 with the individuals repaired so far
-            run.keep_evaluated()
+        if _seeded_answer(toolbox, population, stop, run.started):
+            run.population = population[:1]  # an answer: nothing to repair or evolve
+        else:
+            try:
+                for ind in run.each(population, first=True):
+                    toolbox.repair(ind)
+                    ind.fitness.values = toolbox.evaluate(ind)
+            except Abandoned:  # the run ends at generation 0 with the individuals repaired so far
+                run.keep_evaluated()
         run.begin(len(run.population))
     kernel = getattr(toolbox, "repair_kernel", None)
     if kernel is not None and not kernel.consistent:

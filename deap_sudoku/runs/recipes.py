@@ -27,6 +27,7 @@ from ..tools import (HallOfFame, Individual, batch_map, cell_map, clone, cx_band
                      eval_cell_collisions, eval_closeness, eval_collisions, fitness_statistics, init_block_permutation,
                      init_smart_block_permutation, make_toolbox, max_threats, mut_conflict_swap, mut_random_reset,
                      optimum, sel_roulette, sel_stochastic_universal_sampling, with_punish_same)
+from ..tools.init import SEED_NODES
 
 __all__ = ["memetic", "block_ga", "block_ga_restart", "cell_ga", "row_permutation_ga", "tabu"]
 
@@ -87,17 +88,19 @@ def takes_puzzle(operator: Callable) -> bool:
 
 def memetic(puzzle: Puzzle, *, seed: int = 0, population_size: int = 4, cxpb: float = 0.2, stall: int = 20,
             share: float = 0.5, noise: float = 0.0, locked_candidates: bool = True, compiled: bool | None = None,
+            seed_nodes: int | None = SEED_NODES,
             max_generations: int | None = None, max_seconds: float | None = DEFAULT_SECONDS,
             max_evaluations: int | None = None, operators: dict | None = None,
             checkpoint: Checkpointer | None = None,
             requested: Callable[[], object] | None = None, callback: Callback | None = None):
     """The project's best solver: the memetic GA of :mod:`deap_sudoku.algorithms.memetic`
     (block-permutations, block-uniform crossover, propagation repair as local search, restarts of
-    stalled slots), until solved or a budget ends: by default a minute of wall time, not a number of
+    stalled slots), its first individual seeded by an exact search of ``seed_nodes`` nodes (``None``
+    or 0: no seed), until solved or a budget ends: by default a minute of wall time, not a number of
     generations, which would end a run that is slower per generation (larger grids) but would succeed."""
     started, rng = time.perf_counter(), random.Random(seed)
     toolbox = memetic_toolbox(puzzle, rng=rng, share=share, noise=noise, locked_candidates=locked_candidates,
-                              compiled=compiled)
+                              compiled=compiled, seed_nodes=seed_nodes)
     stop = Stop(solved=0, max_generations=max_generations, max_seconds=max_seconds, max_evaluations=max_evaluations,
                 started=started, requested=requested)
     return _evolve(puzzle, operators, ea_memetic, toolbox, population_size, cxpb=cxpb, stall=stall, stop=stop,

@@ -52,7 +52,7 @@ def test_no_backtracking_catches_calls_through_imported_names(no_backtracking):
 @pytest.mark.parametrize("name", ["9x9.txt", "6x6.txt", "12x12.txt", "16x16.txt", "25x25.txt"])
 def test_solves_the_bundled_puzzles(name, no_backtracking):
     for puzzle in read(REPO / "data" / name):
-        _, logbook, hof = recipes.memetic(puzzle, seed=0)
+        _, logbook, hof = recipes.memetic(puzzle, seed=0, seed_nodes=None)
         assert logbook.stop_reason == "solved"
         assert _solves(puzzle, hof)
 
@@ -61,18 +61,38 @@ def test_solves_expert_puzzles_and_evolution_does_the_work(no_backtracking):
     """The bundled expert class needs search: each is solved.  From a population of two, the
     forum-hardest puzzle is not solved by the initial repairs but by later generations."""
     for puzzle in read(REPO / "data" / "testdata" / "expert.txt"):
-        _, logbook, hof = recipes.memetic(puzzle, seed=1, max_seconds=30)
+        _, logbook, hof = recipes.memetic(puzzle, seed=1, max_seconds=30, seed_nodes=None)
         assert _solves(puzzle, hof)
     puzzle = Puzzle.parse(FORUM_HARDEST)
-    _, logbook, hof = recipes.memetic(puzzle, seed=1, population_size=2, max_seconds=30)
+    _, logbook, hof = recipes.memetic(puzzle, seed=1, population_size=2, max_seconds=30, seed_nodes=None)
     assert _solves(puzzle, hof)
     assert logbook[0]["min"] > 0 and logbook[-1]["gen"] > 0
 
 
+def test_seeded_run_ends_at_generation_0_with_the_searchs_answer(monkeypatch):
+    """By default the first individual is seeded by an exact search of at most 1,000 nodes: the
+    forum-hardest puzzle takes fewer, so the run ends solved before any generation; given too few
+    nodes, the search gives up and the GA solves it."""
+    puzzle = Puzzle.parse(FORUM_HARDEST)
+    budgets = []
+    search = exact_search.search
+
+    def spy(*args, **kwargs):
+        budgets.append(kwargs["max_nodes"])
+        return search(*args, **kwargs)
+
+    monkeypatch.setattr("deap_sudoku.tools.init.search", spy)
+    _, logbook, hof = recipes.memetic(puzzle, seed=0)
+    assert budgets == [1000] and logbook.stop_reason == "solved" and len(logbook) == 1
+    assert _solves(puzzle, hof)
+    _, logbook, hof = recipes.memetic(puzzle, seed=0, seed_nodes=2, population_size=2)
+    assert budgets == [1000, 2] and _solves(puzzle, hof) and logbook[0]["min"] > 0
+
+
 def test_same_seed_same_run():
     puzzle = Puzzle.parse(FORUM_HARDEST)
-    first = recipes.memetic(puzzle, seed=4)
-    second = recipes.memetic(puzzle, seed=4)
+    first = recipes.memetic(puzzle, seed=4, seed_nodes=None)
+    second = recipes.memetic(puzzle, seed=4, seed_nodes=None)
     assert first[1].select("min") == second[1].select("min")
     assert np.array_equal(first[2][0], second[2][0])
 

@@ -187,7 +187,7 @@ def test_a_memetic_run_is_the_same_whichever_kernel_runs_when(monkeypatch):
     puzzle = Puzzle.parse("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......")
     runs = {}
     for compiled in (True, False):
-        population, logbook, hof = memetic(puzzle, seed=4, compiled=compiled, max_generations=30)
+        population, logbook, hof = memetic(puzzle, seed=4, compiled=compiled, max_generations=30, seed_nodes=None)
         runs[compiled] = ([ind.tolist() for ind in population], logbook.select("min"))
     calls = []
 
@@ -195,7 +195,7 @@ def test_a_memetic_run_is_the_same_whichever_kernel_runs_when(monkeypatch):
         calls.append(cells)
         return len(calls) > 3
     monkeypatch.setattr("deap_sudoku.algorithms.repair.prefer_compiled", switching)
-    population, logbook, hof = memetic(puzzle, seed=4, max_generations=30)
+    population, logbook, hof = memetic(puzzle, seed=4, max_generations=30, seed_nodes=None)
     assert len(calls) > 6
     assert ([ind.tolist() for ind in population], logbook.select("min")) == runs[True] == runs[False]
     assert choice.prefer_compiled(82, 9) and not choice.prefer_compiled(64 * 64, 64)

@@ -18,11 +18,13 @@ from deap_sudoku.tools.fitness import (batch_map, cell_map, closeness_map, colli
                                        eval_distinct, eval_threats, optimum)
 from deap_sudoku.exact.generate import dig_puzzle, random_solution
 from deap_sudoku.tools.individual import Individual, MaxIndividual, individual_class
-from deap_sudoku.tools.init import (init_block_permutation, init_free_cells, init_row_permutation,
+from deap_sudoku.tools.init import (init_block_permutation, init_free_cells, init_row_permutation, seed_from_search,
                               init_smart_block_permutation)
 from deap_sudoku.tools.mutation import mut_conflict_swap, mut_random_reset, mut_swap_in_box, mut_swap_in_row
-from deap_sudoku.exact import verify
+from deap_sudoku.exact import solve, verify
 from deap_sudoku.propagation import propagate
+
+from tests.conftest import FORUM_HARDEST, unsolvable
 
 BOXES = [(2, 2), (2, 3), (3, 3), (4, 4)]
 FITNESSES = [eval_collisions, eval_cell_collisions, eval_column_box_collisions, eval_distinct, eval_threats,
@@ -90,6 +92,24 @@ def test_smart_initialiser_collides_less_than_random():
     plain = np.mean([eval_collisions(init_block_permutation(Individual, puzzle=puzzle, rng=rng), puzzle=puzzle)[0]
                      for _ in range(200)])
     assert smart < plain
+
+
+def test_seed_from_search_writes_the_answer_it_finds_in_place_or_leaves_the_individual_alone():
+    puzzle = Puzzle.parse(FORUM_HARDEST)
+    answer = solve(puzzle).cells
+    individual = init_block_permutation(Individual, puzzle=puzzle, rng=random.Random(0))
+    before = individual.copy()
+    assert seed_from_search(individual, puzzle=puzzle, max_nodes=3) == (individual,)  # too few nodes
+    assert np.array_equal(individual, before)
+    returned, = seed_from_search(individual, puzzle=puzzle)
+    assert returned is individual and np.array_equal(individual, answer)
+    as_list = [0] * 81  # a creator-made list individual gets Python ints
+    seed_from_search(as_list, puzzle=puzzle)
+    assert as_list == answer.tolist() and type(as_list[0]) is int
+    hopeless = init_block_permutation(Individual, puzzle=unsolvable(), rng=random.Random(0))
+    kept = hopeless.copy()
+    seed_from_search(hopeless, puzzle=unsolvable())  # the search proves there is none: nothing written
+    assert np.array_equal(hopeless, kept)
 
 
 @settings(max_examples=40, deadline=None)
