@@ -8,10 +8,14 @@ both run tasks here.
 from __future__ import annotations
 
 import collections
+import hashlib
 import math
+import os
+import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
@@ -74,17 +78,65 @@ def warm_up(name: str, puzzle: Puzzle, compiled: bool | None = True, *, record: 
     ``puzzle``'s shape, once per process.
 
     ``compiled=None`` loads only what :mod:`~deap_sudoku.propagation.choice` would use from the
-    start: one small puzzle then never waits for numba (``deap-sudoku solve``), while a
-    benchmark loads everything before its first clock starts.  A grid wider than
-    :data:`~deap_sudoku.propagation.choice.MAX_COMPILED_SIDE` runs in Python: nothing to load.
+    start, and nothing once this machine has compiled ``name``'s kernels (:func:`compiled_before`):
+    one puzzle then never waits for numba unless its run needs the kernels, and loads them on its
+    own clock (``deap-sudoku solve``), while a benchmark loads everything before its first clock
+    starts.  A grid wider than :data:`~deap_sudoku.propagation.choice.MAX_COMPILED_SIDE` runs in
+    Python: nothing to load.
     """
     record = record or algorithm(name)
     key = (name, puzzle.shape.name)
     if record.warm_up is not None and key not in _WARM:
-        wanted = compiled is not None or prefer_compiled(puzzle.shape.cells, puzzle.shape.n)
+        wanted = compiled is not None or (prefer_compiled(puzzle.shape.cells, puzzle.shape.n)
+                                          and not compiled_before(name))
         if wanted and puzzle.shape.n <= MAX_COMPILED_SIDE:
             record.warm_up(puzzle, compiled)  # else the first run starts in Python, which loads nothing
+            _mark_compiled(name)
         _WARM.add(key)
+
+
+def _stamp(name: str) -> Path | None:
+    """The file whose presence says that ``name``'s kernels are in numba's cache for this numba,
+    this Python and the kernels' sources as they are; ``None`` where it cannot be kept.
+
+    It lives beside numba's cache of the propagation kernels (or in ``NUMBA_CACHE_DIR``), so
+    clearing that cache clears it too.
+    """
+    import importlib.metadata
+
+    package = Path(__file__).resolve().parents[1]
+    sources = [package / "propagation" / "compiled.py", package / "algorithms" / "repair_compiled.py",
+               package / "exact" / "search_compiled.py"]
+    try:
+        facts = [importlib.metadata.version("numba"), sys.version]
+        facts += [f"{path.stat().st_mtime_ns}:{path.stat().st_size}" for path in sources]
+    except (OSError, importlib.metadata.PackageNotFoundError):
+        return None
+    digest = hashlib.sha256("\n".join(facts).encode()).hexdigest()[:16]
+    folder = Path(os.environ.get("NUMBA_CACHE_DIR") or package / "propagation" / "__pycache__")
+    return folder / f"deap-sudoku-{_file_safe(name)}-{digest}.compiled"
+
+
+def _file_safe(name: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_" else "_" for c in name)
+
+
+def compiled_before(name: str) -> bool:
+    """Whether this machine has compiled ``name``'s kernels before (into numba's cache, which a
+    run then loads in well under a second), so that a first run need not compile them, which
+    takes many seconds, on its own clock."""
+    stamp = _stamp(name)
+    return stamp is not None and stamp.exists()
+
+
+def _mark_compiled(name: str) -> None:
+    stamp = _stamp(name)
+    if stamp is not None:
+        try:
+            stamp.parent.mkdir(parents=True, exist_ok=True)
+            stamp.touch()
+        except OSError:
+            pass  # a read-only installation: every first run warms up, as before
 
 
 def run_task(task: Task, *, requested: Callable[[], object] | None = None,

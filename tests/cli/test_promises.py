@@ -171,6 +171,7 @@ def test_kernel_warm_up_is_announced_and_never_counted(monkeypatch):
     monkeypatch.setitem(registry.ALGORITHMS, "backtracking",
                         dataclasses.replace(record, warm_up=slow, warm_up_message="compiling the test kernel"))
     monkeypatch.setattr(task, "_WARM", set())
+    monkeypatch.setattr(task, "compiled_before", lambda name: False)  # as on a machine that never compiled
     result = run("solve", NINE, "-a", "backtracking", "--max-seconds", "60")  # a time budget: warm up all
     assert result.exit_code == 0 and len(calls) == 1
     assert result.stderr.count("compiling the test kernel") == 1
@@ -180,7 +181,7 @@ def test_kernel_warm_up_is_announced_and_never_counted(monkeypatch):
     assert "compiling" not in quiet.stderr and len(calls) == 1
 
 
-def test_a_first_run_that_starts_in_python_waits_for_no_warm_up(monkeypatch):
+def test_a_first_run_that_starts_in_python_waits_for_no_warm_up(monkeypatch, tmp_path):
     calls = []
     monkeypatch.setitem(registry.ALGORITHMS, "backtracking",
                         dataclasses.replace(registry.ALGORITHMS["backtracking"],
@@ -188,11 +189,36 @@ def test_a_first_run_that_starts_in_python_waits_for_no_warm_up(monkeypatch):
     monkeypatch.setattr(task, "_WARM", set())
     monkeypatch.delitem(sys.modules, "numba", raising=False)
     monkeypatch.setattr(choice, "_spent", [0.0])
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))  # where the stamp of a first compilation goes
     task.warm_up("backtracking", read(NINE)[0], None)
     task.warm_up("backtracking", read(NINE)[0], True)  # the run's own call: this shape is settled
+    assert calls == [] and not task.compiled_before("backtracking")
+    task.warm_up("backtracking", read(REPO / "data" / "16x16.txt")[0], None)  # never compiled: warm up
+    assert calls == [(16, None)] and task.compiled_before("backtracking")
+    assert not task.compiled_before("memetic")
+
+
+def test_a_first_run_on_a_machine_that_compiled_before_loads_the_kernels_on_its_own_clock(monkeypatch, tmp_path):
+    """Once the kernels are in numba's cache, a large grid's first run is not warmed up: its exact
+    search tries in Python first and may never need numba; when it does, loading counts."""
+    calls = []
+    monkeypatch.setitem(registry.ALGORITHMS, "backtracking",
+                        dataclasses.replace(registry.ALGORITHMS["backtracking"],
+                                            warm_up=lambda puzzle, compiled: calls.append((puzzle.n, compiled))))
+    monkeypatch.setattr(task, "_WARM", set())
+    monkeypatch.delitem(sys.modules, "numba", raising=False)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    sixteen = read(REPO / "data" / "16x16.txt")[0]
+    task._mark_compiled("backtracking")
+    task.warm_up("backtracking", sixteen, None)
     assert calls == []
-    task.warm_up("backtracking", read(REPO / "data" / "16x16.txt")[0], None)
-    assert calls == [(16, None)]
+    task.warm_up("backtracking", read(REPO / "data" / "25x25.txt")[0], True)  # a benchmark: always loaded
+    assert calls == [(25, True)]
+    for stamp in tmp_path.iterdir():  # the cache cleared: the stamp goes with it
+        stamp.unlink()
+    monkeypatch.setattr(task, "_WARM", set())
+    task.warm_up("backtracking", sixteen, None)
+    assert calls == [(25, True), (16, None)]
 
 
 @pytest.mark.parametrize("algorithm", ["memetic", "backtracking"])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
@@ -9,6 +10,8 @@ import time
 import pytest
 
 from deap_sudoku.propagation import choice
+
+from tests.conftest import REPO
 
 
 def test_python_time_is_charged_until_it_pays_to_load_the_compiled_kernels(monkeypatch):
@@ -31,15 +34,32 @@ def test_loaded_numba_makes_every_fitting_grid_compiled(monkeypatch):
     assert choice.prefer_compiled(16, 4)
 
 
+def _solved_without_numba(path, *options, env=None) -> subprocess.CompletedProcess:
+    code = ("import sys\nfrom deap_sudoku.cli import main\n"
+            f"sys.argv = ['deap-sudoku', 'solve', '-q', {str(path)!r}, *{options!r}]\n"
+            "try:\n    main()\nexcept SystemExit as exc:\n    assert exc.code == 0, exc.code\n"
+            "print('numba' in sys.modules, file=sys.stderr)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.strip().splitlines()[-1] == "False"
+    return done
+
+
 @pytest.mark.slow
 def test_one_small_puzzle_is_solved_without_loading_numba(tmp_path):
     puzzle = tmp_path / "one.txt"
     puzzle.write_text("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n")
-    code = ("import sys\nfrom deap_sudoku.cli import main\n"
-            f"sys.argv = ['deap-sudoku', 'solve', '-q', {str(puzzle)!r}]\n"
-            "try:\n    main()\nexcept SystemExit as exc:\n    assert exc.code == 0, exc.code\n"
-            "print('numba' in sys.modules, file=sys.stderr)\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    assert done.stderr.strip().splitlines()[-1] == "False"
+    done = _solved_without_numba(puzzle)
     assert done.stdout.count("|") >= 18  # the solved grid was printed
+
+
+@pytest.mark.slow
+def test_an_easy_25x25_under_a_budget_is_solved_without_loading_numba(tmp_path, monkeypatch):
+    """On a machine that has compiled the kernels before, the memetic GA's seed search settles an
+    easy 25x25 in its Python probe: the command never waits for numba."""
+    from deap_sudoku.runs import task
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))  # numba's cache and the stamp beside it
+    task._mark_compiled("memetic")
+    done = _solved_without_numba(REPO / "data" / "25x25.txt", "--max-seconds", "10", env=dict(os.environ))
+    assert done.stdout.count("|") >= 50
