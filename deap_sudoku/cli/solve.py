@@ -49,6 +49,11 @@ POSEDNESS_SECONDS = 0.1
               help="Draw each run's course as an image (.png, .svg, .pdf, ...): best and mean fitness per generation "
                    f"for the GAs, the score per step for tabu ({', '.join(registry.names(traced=True))}).")
 @click.option("--force", is_flag=True, help="Overwrite --out and --plot if they exist.")
+@click.option("--unique", is_flag=True,
+              help="Also say when a solved puzzle has other solutions: an exact search of up to "
+                   f"{POSEDNESS_NODES:,} nodes per puzzle, about 1.5 ms for a hard 9x9, which would double the "
+                   "time of a file of them ('deap-sudoku check' says more).  An unsolved puzzle is always "
+                   "searched for a proof that it has none.")
 @click.option("--progress", "progress_every", type=click.IntRange(min=0), is_flag=False, flag_value=0, default=None,
               metavar="[N]", help="Print every N-th generation (GAs) or step (tabu) on standard error; without N "
                                   "(or 0) every generation, or every 1000 steps.")
@@ -64,7 +69,7 @@ POSEDNESS_SECONDS = 0.1
 @click.pass_context
 def solve(ctx: click.Context, puzzle_file: str, algorithm: str, fmt: str | None, box: str | None,
           alphabet: str | None, seed: int, out: str | None, out_format: str, plot: str | None, force: bool,
-          progress_every: int | None, quiet: bool, checkpoint: str | None, checkpoint_every: int | None,
+          unique: bool, progress_every: int | None, quiet: bool, checkpoint: str | None, checkpoint_every: int | None,
           workers: int | None, hosts: str | None, hostfile: str | None, **run_params) -> None:
     """Solve every puzzle in FILE (or standard input) and print the grids.
 
@@ -169,7 +174,7 @@ def solve(ctx: click.Context, puzzle_file: str, algorithm: str, fmt: str | None,
                                  f"{result.objective.describe(result.fitness)}{saved}", err=True)
                         break
                     if kept is None:
-                        status = _status(result) + _posedness(puzzle, result, "max_seconds" in options)
+                        status = _status(result) + _posedness(puzzle, result, "max_seconds" in options, unique)
                         if journal is not None:
                             journal.keep(task, result)
                     else:
@@ -267,18 +272,19 @@ def _as_given(result: RunResult, charged: Task, task: Task) -> RunResult:
     return dataclasses.replace(result, note=result.note.replace(f"{spent:g} s", f"{given:g} s"))
 
 
-def _posedness(puzzle: Puzzle, result: RunResult, budgeted: bool = False) -> str:
-    """What a small exact search adds: a solved puzzle with other solutions, or an unsolved one
-    with none.  Nothing when the search cannot tell within :data:`POSEDNESS_NODES` nodes, or, under a
-    time budget, within :data:`POSEDNESS_SECONDS` without loading numba for it."""
+def _posedness(puzzle: Puzzle, result: RunResult, budgeted: bool = False, unique: bool = False) -> str:
+    """What a small exact search adds: a solved puzzle with other solutions (asked for with
+    ``unique``), or an unsolved one with none.  Nothing when the search cannot tell within
+    :data:`POSEDNESS_NODES` nodes, or, under a time budget, within :data:`POSEDNESS_SECONDS` without
+    loading numba for it."""
     limits = dict(max_nodes=POSEDNESS_NODES)
     if budgeted:
         limits.update(max_seconds=POSEDNESS_SECONDS, compiled=None if "numba" in sys.modules else False)
     try:
-        if result.solved:
+        if result.solved and unique:
             if search(puzzle, limit=2, **limits).count > 1:
                 return "; the puzzle has more than one solution, this is one of them"
-        elif not result.note.startswith("no solution") and result.note != "exhausted" \
+        elif not result.solved and not result.note.startswith("no solution") and result.note != "exhausted" \
                 and search(puzzle, limit=1, **limits).count == 0:
             return "; the puzzle has no solution (an exact search proves it)"
     except SearchBudgetExceeded:

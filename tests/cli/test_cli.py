@@ -72,10 +72,12 @@ def test_solve_says_when_a_puzzle_has_no_solution_or_several(tmp_path):
     assert none.exit_code == 1
     assert "no solution found within the budget" in none.output
     assert "the puzzle has no solution (an exact search proves it)" in none.output
-    several = run("solve", "-", input="1" + "." * 80 + "\n")
+    several = run("solve", "-", "--unique", input="1" + "." * 80 + "\n")
     assert several.exit_code == 0
     assert "solved in" in several.output and "the puzzle has more than one solution, this is one of them" in several.output
-    unique = run("solve", str(REPO / "data" / "9x9.txt"))
+    unasked = run("solve", "-", input="1" + "." * 80 + "\n")  # a search per puzzle: only when asked
+    assert unasked.exit_code == 0 and "solved in" in unasked.output and "more than one" not in unasked.output
+    unique = run("solve", "--unique", str(REPO / "data" / "9x9.txt"))
     assert "more than one solution" not in unique.output
     conflicting = run("solve", "-", input="11" + "." * 79 + "\n")
     assert conflicting.exit_code == 2 and "row 1 has 1 twice" in conflicting.output
