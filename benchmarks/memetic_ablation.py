@@ -3,7 +3,7 @@ experiment of the public API (``deap_sudoku.experiments.run_experiment``), so it
 extended with the same code a user compares their own ideas with.
 
     python benchmarks/memetic_ablation.py [--seeds 3] [--workers 2] [--results runs.jsonl]
-                                          [--json benchmarks/results/memetic_ablation.json]
+                                          [--json benchmarks/results/memetic_ablation.json] [--only VARIANT]
 
 Variants (``deap_sudoku.runs.user.variant`` of ``memetic``), the GA without its exact-search seed
 unless said: the default GA (4 slots, cxpb 0.2, stall 20); no crossover (cxpb 0: every child is a local-search move); crossover only (cxpb 1: no
@@ -42,10 +42,10 @@ VARIANTS = {
 }
 
 
-def arms() -> list:
+def arms(variants: dict = VARIANTS) -> list:
     """The experiment's algorithms: the bundled memetic GA and its variants."""
     return ["memetic" if settings is None else variant("memetic", name=name, **settings)
-            for name, settings in VARIANTS.items()]
+            for name, settings in variants.items()]
 
 
 def main() -> None:
@@ -55,14 +55,17 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--results", type=Path, default=None, help="keep the runs here; a rerun does what is missing")
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--only", action="append", choices=list(VARIANTS), default=None, metavar="VARIANT",
+                        help="run only this variant (repeatable); default: all")
     args = parser.parse_args()
+    variants = {label: VARIANTS[label] for label in args.only} if args.only else VARIANTS
     files = sorted((SHARED / "lloyd_amos_aco" / "general").glob("inst25x25_45_*.txt"),
                    key=lambda p: int(p.stem.rsplit("_", 1)[1]))
     sets = {"forum_hardest_1106": read(SHARED / "tdoku_data" / "forum_hardest_1106.txt")[:args.puzzles],
             "25x25 at 45 %": [read(f)[0] for f in files][:args.puzzles]}
     budget = {"max_seconds": LIMIT, "max_generations": 10**9}
-    names = ["memetic" if settings is None else name for name, settings in VARIANTS.items()]
-    results = run_experiment(arms(), sets, runs=args.seeds, options={name: budget for name in names},
+    names = ["memetic" if settings is None else name for name, settings in variants.items()]
+    results = run_experiment(arms(variants), sets, runs=args.seeds, options={name: budget for name in names},
                              results=args.results, workers=args.workers,
                              progress=lambda done, total: print(f"\r{done}/{total} runs", end="", file=sys.stderr))
     print(file=sys.stderr)
@@ -70,7 +73,7 @@ def main() -> None:
     print(f"| set | variant | solved within {LIMIT:g} s | median (s) | mean (s) | max (s) |")
     print("|---|---|---:|---:|---:|---:|")
     for dataset in sets:
-        for label, name in zip(VARIANTS, names):
+        for label, name in zip(variants, names):
             mine = [r for r in results if r.dataset == dataset and r.algorithm == name]
             seconds = [r.seconds for r in mine]
             row = {"set": dataset, "variant": label, "solved": sum(r.solved and r.seconds <= LIMIT for r in mine),
