@@ -89,12 +89,14 @@ def test_seeded_run_ends_at_generation_0_with_the_searchs_answer(monkeypatch):
     assert budgets == [1000, 2] and _solves(puzzle, hof) and logbook[0]["min"] > 0
 
 
-def test_same_seed_same_run():
+def test_same_seed_same_run_and_another_seed_another_run():
     puzzle = Puzzle.parse(FORUM_HARDEST)
     first = recipes.memetic(puzzle, seed=4, seed_nodes=None)
     second = recipes.memetic(puzzle, seed=4, seed_nodes=None)
     assert first[1].select("min") == second[1].select("min")
     assert np.array_equal(first[2][0], second[2][0])
+    other = recipes.memetic(puzzle, seed=5, seed_nodes=None)
+    assert other[1].select("min") != first[1].select("min")
 
 
 def _spied_toolbox(puzzle, rng, calls):
