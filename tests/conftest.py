@@ -64,13 +64,19 @@ def unsolvable() -> Puzzle:
     raise AssertionError("no unsolvable variant found")
 
 
-def wide_puzzle(open_cells: int) -> Puzzle:
-    """A 64x64 puzzle, wider than the compiled kernels hold: a pattern grid (each row the one above
-    shifted by a box width, each band by one more) with ``open_cells`` cells emptied, seeded."""
-    side = 64
-    cells = np.array([(8 * (row % 8) + row // 8 + col) % side + 1 for row in range(side) for col in range(side)])
+def pattern_puzzle(box: int, open_cells: int) -> Puzzle:
+    """A puzzle with ``box`` x ``box`` boxes: a pattern grid (each row the one above shifted by a box
+    width, each band by one more) with ``open_cells`` cells emptied, seeded."""
+    side = box * box
+    cells = np.array([(box * (row % box) + row // box + col) % side + 1
+                      for row in range(side) for col in range(side)])
     cells[np.random.default_rng(0).choice(side * side, open_cells, replace=False)] = 0
-    return Puzzle(cells, box=(8, 8))
+    return Puzzle(cells, box=(box, box))
+
+
+def wide_puzzle(open_cells: int) -> Puzzle:
+    """An 81x81 puzzle, wider than the compiled kernels' 64-bit masks hold."""
+    return pattern_puzzle(9, open_cells)
 
 
 def checkpoint_generation(path: Path) -> int | None:

@@ -25,6 +25,7 @@ import numpy as np
 
 from ..grid.puzzle import Puzzle
 from ..propagation import initial_masks, propagate_masks, tables
+from ..propagation.tables import int64_masks
 from ..propagation.choice import MAX_COMPILED_SIDE, charged, check_compiled, interrupted_kernel, prefer_compiled
 from ..tools.individual import Individual, grid_operator
 from .repair_kernel import Draws, fill_boxes, fill_boxes_reference, rebuild_compiled, rebuild_reference
@@ -58,7 +59,7 @@ class PropagationRepair:
         self._open = [c for c, m in enumerate(cands) if m & (m - 1)]
         self._open_array = np.array(self._open, dtype=np.int64)
         # only the compiled twin reads it, and its int64 masks hold no wider grid
-        self._root_array = np.array(cands, dtype=np.int64) if self.puzzle.n <= MAX_COMPILED_SIDE else None
+        self._root_array = int64_masks(cands) if self.puzzle.n <= MAX_COMPILED_SIDE else None
         self.fixed = np.array([c for c, m in enumerate(cands) if not m & (m - 1)], dtype=np.intp)
         shape = self.puzzle.shape
         fixed = np.zeros(shape.cells, dtype=bool)

@@ -99,11 +99,7 @@ def rebuild(root, values, keep, order, ranks, ignore, full, peers, units, cell_u
     for c in range(cells):
         m = cands[c]
         if m != 0 and (m & (m - 1)) == 0:
-            v = 0
-            while m:
-                m >>= 1
-                v += 1
-            out[c] = v
+            out[c] = popcount(m - 1) + 1  # bit v - 1 has v - 1 bits below it (value 64's too)
     return out, failed
 
 

@@ -183,7 +183,7 @@ def _search_compiled(puzzle: Puzzle, limit: int, budget: _Budget, hidden: bool, 
     root, consistent = propagator.run_givens(puzzle.cells)
     if not consistent:
         return SearchResult((), 1, True)
-    levels = int(np.count_nonzero(np.bitwise_count(root) > 1)) + 1  # each level decides one more cell
+    levels = int(np.count_nonzero(np.bitwise_count(root.view(np.uint64)) > 1)) + 1  # a level decides a cell
     states = np.empty((levels, puzzle.shape.cells), dtype=np.int64)
     states[0] = root
     branch, tried, counts = (np.zeros(levels, dtype=np.int64) for _ in range(3))

@@ -30,8 +30,9 @@ __all__ = ["COMPILED_FROM_CELLS", "MAX_COMPILED_SIDE", "LOADING_SECONDS", "PROBE
 COMPILED_FROM_CELLS = 82
 """Grids with at least this many cells use the compiled kernels from the start (measured with
 ``benchmarks/exact_solvers.py --kernel``: on 16x16 the compiled search is 4-7x faster per node)."""
-MAX_COMPILED_SIDE = 62
-"""The widest grid whose candidate masks fit the compiled kernels' ``int64``."""
+MAX_COMPILED_SIDE = 64
+"""The widest grid whose candidate masks fit the compiled kernels' 64-bit words (value 64's bit is
+an ``int64``'s sign bit: see :func:`deap_sudoku.propagation.tables.int64_masks`)."""
 LOADING_SECONDS = 0.4
 """What importing numba and loading the cached kernels costs (``benchmarks/first_answer.py``)."""
 

@@ -24,7 +24,8 @@ __all__ = ["Propagator", "propagate_arrays", "propagate_nb", "given_masks", "box
 
 @numba.njit(cache=True)
 def popcount(m):
-    """Set bits of a non-negative ``int64``, in constant time (the SWAR count)."""
+    """Set bits of an ``int64`` read as 64 bits (value 64's bit is the sign bit), in constant time
+    (the SWAR count: each arithmetic shift's copies of the sign bit are masked off)."""
     m = m - ((m >> 1) & 0x5555555555555555)
     m = (m & 0x3333333333333333) + ((m >> 2) & 0x3333333333333333)
     m = (m + (m >> 4)) & 0x0F0F0F0F0F0F0F0F
@@ -276,8 +277,10 @@ class Propagator:
         if not isinstance(cands, np.ndarray) or cands.dtype != np.int64 or cands.shape != (cells,) \
                 or not cands.flags.c_contiguous or not cands.flags.writeable:
             raise TypeError(f"cands must be a writeable, contiguous int64 array of {cells} bitmasks")
-        if cands.min() < 0 or cands.max() >= 1 << self._n:
+        if self._n < 63 and (cands.min() < 0 or cands.max() >= 1 << self._n):
             raise ValueError(f"cands holds bits beyond the {self._n} values of the grid")
+        if self._n == 63 and cands.min() < 0:
+            raise ValueError("cands holds bits beyond the 63 values of the grid")
 
     def run_givens(self, values: np.ndarray) -> tuple[np.ndarray, bool]:
         """The candidate bitmasks of a puzzle's cell ``values`` (0: empty) propagated to a fixed

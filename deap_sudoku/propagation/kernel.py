@@ -145,7 +145,8 @@ def mask_values(cands: list[int] | np.ndarray, dtype: np.dtype) -> np.ndarray:
     Python ints or an ``int64`` array (the compiled kernels' form, converted without a loop: a
     single bit ``1 << (v - 1)`` has ``v - 1`` bits below it)."""
     if isinstance(cands, np.ndarray):
-        return np.where(np.bitwise_count(cands) == 1, np.bitwise_count(cands - 1) + 1, 0).astype(dtype)
+        bits = cands.astype(np.uint64)  # the same 64 bits: value 64's bit makes an int64 negative
+        return np.where(np.bitwise_count(bits) == 1, np.bitwise_count(bits - np.uint64(1)) + 1, 0).astype(dtype)
     return np.fromiter((m.bit_length() if m and not m & (m - 1) else 0 for m in cands),
                        dtype=dtype, count=len(cands))
 

@@ -92,10 +92,17 @@ def _padded(rows) -> np.ndarray:
     return out
 
 
+def int64_masks(masks) -> np.ndarray:
+    """Candidate bitmasks (Python ints of up to 64 bits) as the compiled kernels' ``int64`` array: the
+    same 64 bits, so a mask with value 64's bit reads as a negative number (two's complement), which
+    the kernels' bit operations treat as any other mask."""
+    return np.array(masks, dtype=np.uint64).view(np.int64)
+
+
 @functools.lru_cache(maxsize=None)
 def arrays(shape: Shape) -> Arrays:
     """The padded array tables of ``shape`` (cached), built from :func:`tables`."""
     require(shape, Shape, "shape")
     t = tables(shape)
-    return Arrays(t.n, np.int64(t.full), _padded(t.peers), _padded(t.units), _padded(t.cell_units),
+    return Arrays(t.n, int64_masks([t.full])[0], _padded(t.peers), _padded(t.units), _padded(t.cell_units),
                   np.array([shape.box_rows, shape.box_cols], dtype=np.int64))

@@ -198,7 +198,7 @@ def test_a_memetic_run_is_the_same_whichever_kernel_runs_when(monkeypatch):
     population, logbook, hof = memetic(puzzle, seed=4, max_generations=30, seed_nodes=None)
     assert len(calls) > 6
     assert ([ind.tolist() for ind in population], logbook.select("min")) == runs[True] == runs[False]
-    assert choice.prefer_compiled(82, 9) and not choice.prefer_compiled(64 * 64, 64)
+    assert choice.prefer_compiled(82, 9) and not choice.prefer_compiled(81 * 81, 81)
 
 
 @pytest.mark.parametrize("move", [mut_repair, mut_destroy_repair])
@@ -226,11 +226,30 @@ def test_a_probability_outside_0_to_1_is_refused_before_any_work(name, value):
 
 
 def test_a_grid_wider_than_the_compiled_kernels_repairs_in_python_and_refuses_compiled():
-    """64 values overflow the compiled kernels' int64 masks: asked for, they are refused at once;
+    """81 values overflow the compiled kernels' 64-bit masks: asked for, they are refused at once;
     left to choose, the repair runs in Python (it used to fail building its int64 root masks)."""
     puzzle = wide_puzzle(40)
-    with pytest.raises(ValueError, match="sides up to 62, not 64"):
+    with pytest.raises(ValueError, match="sides up to 64, not 81"):
         PropagationRepair(puzzle, compiled=True)
     individual = np.array(puzzle.cells, dtype=np.int8)
     mut_repair(individual, repair=PropagationRepair(puzzle), rng=random.Random(0))
     assert verify(individual, puzzle)
+
+
+def test_the_compiled_repair_holds_64_values():
+    """On a 64x64 grid (value 64's bit is an int64 mask's sign bit) the compiled rebuild gives the
+    Python one's grid and failures, draw for draw; it used to be refused above 62 values."""
+    from tests.conftest import pattern_puzzle
+
+    puzzle = pattern_puzzle(8, 300)
+    rng = random.Random(1)
+    scrambled = np.array(puzzle.cells, dtype=np.int64)
+    scrambled[puzzle.cells == 0] = [rng.randint(1, 64) for _ in range(300)]
+    keep = np.flatnonzero(puzzle.cells == 0)[::3]
+    outcomes = []
+    for compiled in (False, True):
+        repair = PropagationRepair(puzzle, compiled=compiled)
+        grid, failed = repair.rebuild(scrambled, keep, np.random.default_rng(5), noise=0.1)
+        outcomes.append((grid.tolist(), failed))
+    assert outcomes[0] == outcomes[1]
+    assert 64 in outcomes[1][0] and outcomes[1][0].count(0) == 0

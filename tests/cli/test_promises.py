@@ -223,7 +223,7 @@ def test_a_first_run_on_a_machine_that_compiled_before_loads_the_kernels_on_its_
 
 @pytest.mark.parametrize("algorithm", ["memetic", "backtracking"])
 def test_a_grid_wider_than_the_compiled_kernels_is_solved_in_python(algorithm, tmp_path):
-    """A time budget warms up every kernel before the clock starts; a 64x64 grid has none to warm
+    """A time budget warms up every kernel before the clock starts; an 81x81 grid has none to warm
     up, so it runs on the Python twins (the warm-up used to force the compiled repair: OverflowError)."""
     puzzle = wide_puzzle(40)
     path = tmp_path / "wide.txt"

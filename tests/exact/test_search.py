@@ -176,9 +176,9 @@ def test_compiled_search_visits_the_same_nodes_and_finds_the_same_solutions(box,
 
 def test_compiled_search_is_used_where_it_pays_and_refused_where_masks_overflow():
     from deap_sudoku.exact.backtracking import _use_compiled
-    big = Puzzle([0] * 64 ** 2, box=(8, 8))
+    big = Puzzle([0] * 81 ** 2, box=(9, 9))
     assert _use_compiled(Puzzle([0] * 256), None) and not _use_compiled(big, None)
-    with pytest.raises(ValueError, match="sides up to 62"):
+    with pytest.raises(ValueError, match="sides up to 64"):
         search(big, compiled=True)
 
 
@@ -211,3 +211,15 @@ def test_a_large_grid_first_probes_in_python_and_the_answer_is_the_compiled_ones
     with pytest.raises(SearchBudgetExceeded, match="after 3 search nodes"):  # the search's own budget wins
         monkeypatch.setattr(choice, "_spent", [0.0])
         search(Puzzle([0] * 256), max_nodes=3)
+
+
+@pytest.mark.parametrize("box", [7, 8])
+def test_the_compiled_search_holds_64_values(box):
+    """Value 64's bit is an int64 mask's sign bit: the compiled search visits the same nodes and finds
+    the same solutions as the Python one on 49x49 and 64x64 grids (it used to stop at 62 values)."""
+    from tests.conftest import pattern_puzzle
+
+    puzzle = pattern_puzzle(box, 600)
+    python, compiled = (search(puzzle, limit=2, max_nodes=400, compiled=twin) for twin in (False, True))
+    assert compiled == python and python.count >= 1
+    assert all(verify(s.cells, puzzle) for s in compiled.solutions)

@@ -19,7 +19,8 @@ def test_python_time_is_charged_until_it_pays_to_load_the_compiled_kernels(monke
     monkeypatch.setattr(choice, "_spent", [0.0])
     assert not choice.prefer_compiled(81, 9)
     assert choice.prefer_compiled(choice.COMPILED_FROM_CELLS, 9)  # 16x16 and up: compiled at once
-    assert not choice.prefer_compiled(64 * 64, 64)  # masks too wide for int64: always Python
+    assert choice.prefer_compiled(64 * 64, 64)  # value 64 is the sign bit of an int64 mask
+    assert not choice.prefer_compiled(81 * 81, 81)  # masks wider than 64 bits: always Python
     with choice.charged():
         time.sleep(0.01)
     assert 0.01 <= choice.python_seconds() < choice.LOADING_SECONDS

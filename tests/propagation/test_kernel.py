@@ -195,3 +195,16 @@ def test_the_roots_seeding_refuses_a_value_given_twice_in_a_unit(hidden, locked)
     cands = np.array([1 << (v - 1) if v else 0b1111 for v in values], dtype=np.int64)
     assert not propagate_arrays(cands, [0, 5], shape, hidden=hidden, locked=locked)
     assert Propagator(shape, hidden=hidden, locked=locked).run_givens(values)[1] is False
+
+
+def test_sixty_four_bit_masks_read_as_their_values():
+    """Value 64's bit is an int64's sign bit: a mask with it and another bit is two candidates, not
+    one (numpy counts the bits of a signed number's absolute value, which has one here)."""
+    from deap_sudoku.propagation.kernel import mask_values
+    from deap_sudoku.propagation.tables import int64_masks
+
+    masks = [1 << 63, (1 << 63) | (1 << 62), 1, 0, (1 << 64) - 1]
+    as_int64 = int64_masks(masks)
+    assert as_int64.dtype == np.int64 and as_int64[0] < 0
+    assert mask_values(as_int64, np.dtype(np.uint8)).tolist() == [64, 0, 1, 0, 0]
+    assert mask_values(masks, np.dtype(np.uint8)).tolist() == [64, 0, 1, 0, 0]
