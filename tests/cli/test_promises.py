@@ -181,7 +181,10 @@ def test_kernel_warm_up_is_announced_and_never_counted(monkeypatch):
     assert "compiling" not in quiet.stderr and len(calls) == 1
 
 
-def test_a_first_run_that_starts_in_python_waits_for_no_warm_up(monkeypatch, tmp_path):
+@pytest.fixture
+def warm_ups(monkeypatch, tmp_path) -> list:
+    """The backtracking record's warm-up calls, ``(side, compiled)``, in a process where nothing is
+    warm yet, numba is not loaded, and the stamps of a first compilation go to ``tmp_path``."""
     calls = []
     monkeypatch.setitem(registry.ALGORITHMS, "backtracking",
                         dataclasses.replace(registry.ALGORITHMS["backtracking"],
@@ -189,7 +192,12 @@ def test_a_first_run_that_starts_in_python_waits_for_no_warm_up(monkeypatch, tmp
     monkeypatch.setattr(task, "_WARM", set())
     monkeypatch.delitem(sys.modules, "numba", raising=False)
     monkeypatch.setattr(choice, "_spent", [0.0])
-    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))  # where the stamp of a first compilation goes
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    return calls
+
+
+def test_a_first_run_that_starts_in_python_waits_for_no_warm_up(warm_ups):
+    calls = warm_ups
     task.warm_up("backtracking", read(NINE)[0], None)
     task.warm_up("backtracking", read(NINE)[0], True)  # the run's own call: this shape is settled
     assert calls == [] and not task.compiled_before("backtracking")
@@ -198,16 +206,11 @@ def test_a_first_run_that_starts_in_python_waits_for_no_warm_up(monkeypatch, tmp
     assert not task.compiled_before("memetic")
 
 
-def test_a_first_run_on_a_machine_that_compiled_before_loads_the_kernels_on_its_own_clock(monkeypatch, tmp_path):
+def test_a_first_run_on_a_machine_that_compiled_before_loads_the_kernels_on_its_own_clock(warm_ups, monkeypatch,
+                                                                                         tmp_path):
     """Once the kernels are in numba's cache, a large grid's first run is not warmed up: its exact
     search tries in Python first and may never need numba; when it does, loading counts."""
-    calls = []
-    monkeypatch.setitem(registry.ALGORITHMS, "backtracking",
-                        dataclasses.replace(registry.ALGORITHMS["backtracking"],
-                                            warm_up=lambda puzzle, compiled: calls.append((puzzle.n, compiled))))
-    monkeypatch.setattr(task, "_WARM", set())
-    monkeypatch.delitem(sys.modules, "numba", raising=False)
-    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    calls = warm_ups
     sixteen = read(REPO / "data" / "16x16.txt")[0]
     task._mark_compiled("backtracking")
     task.warm_up("backtracking", sixteen, None)
