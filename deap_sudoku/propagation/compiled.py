@@ -277,10 +277,8 @@ class Propagator:
         if not isinstance(cands, np.ndarray) or cands.dtype != np.int64 or cands.shape != (cells,) \
                 or not cands.flags.c_contiguous or not cands.flags.writeable:
             raise TypeError(f"cands must be a writeable, contiguous int64 array of {cells} bitmasks")
-        if self._n < 63 and (cands.min() < 0 or cands.max() >= 1 << self._n):
+        if self._n < 64 and (cands.min() < 0 or cands.max() >= 1 << self._n):  # at 64 every bit is a value
             raise ValueError(f"cands holds bits beyond the {self._n} values of the grid")
-        if self._n == 63 and cands.min() < 0:
-            raise ValueError("cands holds bits beyond the 63 values of the grid")
 
     def run_givens(self, values: np.ndarray) -> tuple[np.ndarray, bool]:
         """The candidate bitmasks of a puzzle's cell ``values`` (0: empty) propagated to a fixed
