@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..tools.randomness import random_source
 from ..grid.puzzle import Puzzle
 from ..propagation import initial_masks, propagate_masks, tables
 from ..propagation.tables import int64_masks
@@ -189,7 +190,7 @@ def mut_repair(individual: Individual, *, repair: PropagationRepair, noise: floa
                rng: random.Random | None = None) -> tuple[Individual]:
     """Rebuild ``individual`` keeping its clash-free cells (Lamarckian repair); a mutation by contract:
     changed in place, returned as a tuple, its fitness left for the algorithm to invalidate."""
-    generator = _numpy_rng(rng or random)
+    generator = _numpy_rng(random_source(rng))
     values = repair.puzzle.shape.check_grid(individual, "mut_repair: individual").astype(np.int64)
     clash = np.zeros(values.size, dtype=bool)
     clash[repair._clashing(values)] = True
@@ -203,7 +204,7 @@ def mut_repair(individual: Individual, *, repair: PropagationRepair, noise: floa
 def mut_destroy_repair(individual: Individual, *, repair: PropagationRepair, share: float = 0.5,
                        noise: float = 0.0, rng: random.Random | None = None) -> tuple[Individual]:
     """Large-neighbourhood move: free the clashing cells and ``share`` of their peers, rebuild them."""
-    generator = _numpy_rng(rng or random)
+    generator = _numpy_rng(random_source(rng))
     values = repair.puzzle.shape.check_grid(individual, "mut_destroy_repair: individual").astype(np.int64)
     keep = repair._destroy(values, generator, check_probability(share, "share"))
     rebuilt, _ = repair._rebuild(values, keep, generator, check_probability(noise))

@@ -12,6 +12,7 @@ import random
 
 import numpy as np
 
+from .randomness import random_source
 from .individual import Individual, grid_operator
 from ..grid.puzzle import Puzzle
 
@@ -55,7 +56,7 @@ def cx_band_two_point(ind1: Individual, ind2: Individual, *, puzzle: Puzzle,
     On a 9x9 (three bands) this always swaps the middle band, as the block GA's
     two-point crossover does.
     """
-    rng = rng or random
+    rng = random_source(rng)
     bands = puzzle.shape.box_cols  # n / box_rows bands
     if bands < 3:
         first, stop = 0, 1
@@ -85,7 +86,7 @@ def cx_diagonal(*parents: Individual, puzzle: Puzzle) -> tuple[Individual, ...]:
 def cx_block_uniform(ind1: Individual, ind2: Individual, *, puzzle: Puzzle,
                      rng: random.Random | None = None) -> tuple[Individual, Individual]:
     """Exchange a random number ``k`` (1 to boxes - 1) of random boxes between the parents."""
-    rng = rng or random
+    rng = random_source(rng)
     n = puzzle.n
     chosen = rng.sample(range(n), rng.randint(1, n - 1))
     _swap(ind1, ind2, puzzle.shape.boxes[chosen].ravel())
@@ -96,7 +97,7 @@ def cx_block_uniform(ind1: Individual, ind2: Individual, *, puzzle: Puzzle,
 def cx_row_uniform(ind1: Individual, ind2: Individual, *, puzzle: Puzzle, indpb: float = 0.5,
                    rng: random.Random | None = None) -> tuple[Individual, Individual]:
     """Exchange each row with probability ``indpb`` (two children per pair, row-permutations kept)."""
-    rng = rng or random
+    rng = random_source(rng)
     rows = [r for r in range(puzzle.n) if rng.random() < indpb]
     _swap(ind1, ind2, puzzle.shape.rows[rows].ravel())
     return ind1, ind2
@@ -106,7 +107,7 @@ def cx_row_uniform(ind1: Individual, ind2: Individual, *, puzzle: Puzzle, indpb:
 def cx_cell_uniform(ind1: Individual, ind2: Individual, *, puzzle: Puzzle, indpb: float = 0.5,
                     rng: random.Random | None = None) -> tuple[Individual, Individual]:
     """Exchange each free cell with probability ``indpb`` (for the free-cell representation)."""
-    rng = rng or random
+    rng = random_source(rng)
     free = np.flatnonzero(~puzzle.givens)
     _swap(ind1, ind2, np.array([c for c in free.tolist() if rng.random() < indpb], dtype=np.int64))
     return ind1, ind2

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .randomness import random_source
 from .free_cells import free_cells
 from .individual import Individual
 from ..exact.backtracking import SearchBudgetExceeded, search
@@ -70,7 +71,7 @@ def _by_fewest(cells: np.ndarray, allowed) -> list[int]:
 def _init_permutation(icls: type[Individual], puzzle: Puzzle, unit_cells, unit_missing, restrict: bool,
                       rng) -> Individual:
     """Give each unit's free cells a random permutation of the values the unit misses."""
-    rng = rng or random
+    rng = random_source(rng)
     allowed = _allowed(puzzle) if restrict else None
     prefer = (lambda c, v: _allows(allowed[c], v)) if allowed else (lambda c, v: True)
     grid = puzzle.cells.copy()
@@ -95,7 +96,7 @@ def init_smart_block_permutation(icls: type[Individual], *, puzzle: Puzzle, rest
     falling back to any missing value.  With ``restrict``, values propagation
     rules out are avoided first.
     """
-    rng = rng or random
+    rng = random_source(rng)
     shape = puzzle.shape
     n = shape.n
     free = free_cells(puzzle)
@@ -124,7 +125,7 @@ def init_row_permutation(icls: type[Individual], *, puzzle: Puzzle, restrict: bo
 def init_free_cells(icls: type[Individual], *, puzzle: Puzzle, restrict: bool = False,
                     rng: random.Random | None = None) -> Individual:
     """Every free cell gets a random value (one propagation allows, with ``restrict``)."""
-    rng = rng or random
+    rng = random_source(rng)
     allowed = _allowed(puzzle) if restrict else None
     grid = puzzle.cells.copy()
     for cell in free_cells(puzzle).cells.tolist():

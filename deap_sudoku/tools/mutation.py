@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from .randomness import random_source
 from .fitness import collision_map
 from .free_cells import free_cells
 from .individual import Individual, grid_operator
@@ -28,7 +29,7 @@ def _swap_two(individual: np.ndarray, cells: np.ndarray, rng) -> None:
 def mut_swap_in_box(individual: Individual, *, puzzle: Puzzle,
                     rng: random.Random | None = None) -> tuple[Individual]:
     """Swap two free cells inside one random box that has at least two."""
-    rng = rng or random
+    rng = random_source(rng)
     boxes = [cells for cells in free_cells(puzzle).boxes if len(cells) >= 2]
     if boxes:
         _swap_two(individual, rng.choice(boxes), rng)
@@ -47,7 +48,7 @@ def mut_conflict_swap(individual: Individual, *, puzzle: Puzzle,
     improvements are switches: ``threshold=0`` takes every cell in a collision, ``in_box=True``
     forms the pairs inside each box, which keeps block-permutations.  Givens never move.
     """
-    rng = rng or random
+    rng = random_source(rng)
     free = free_cells(puzzle)
     chosen = free.cells[np.asarray(cell_map(individual, puzzle))[free.cells] > threshold].tolist()
     groups: list[list[int]] = [chosen]
@@ -67,7 +68,7 @@ def mut_conflict_swap(individual: Individual, *, puzzle: Puzzle,
 def mut_swap_in_row(individual: Individual, *, puzzle: Puzzle, indpb: float,
                     rng: random.Random | None = None) -> tuple[Individual]:
     """For each row, with probability ``indpb``, swap two of its free cells."""
-    rng = rng or random
+    rng = random_source(rng)
     for cells in free_cells(puzzle).rows:
         if len(cells) >= 2 and rng.random() < indpb:
             _swap_two(individual, cells, rng)
@@ -82,7 +83,7 @@ def mut_random_reset(individual: Individual, *, puzzle: Puzzle, k: int = 1, any_
     With ``any_cell``, as the report's Implementation 1 does, the ``k`` cells are drawn from the
     whole board and a draw that hits a given changes nothing (a wasted mutation).
     """
-    rng = rng or random
+    rng = random_source(rng)
     if any_cell:
         givens = puzzle.givens
         for cell in rng.sample(range(puzzle.shape.cells), min(k, puzzle.shape.cells)):

@@ -21,6 +21,7 @@ from operator import attrgetter
 import numpy as np
 from deap import base
 
+from .randomness import random_source
 from .wrapping import wraps
 
 __all__ = ["sel_tournament", "sel_roulette", "sel_stochastic_universal_sampling", "sel_truncation", "sel_elite_biased",
@@ -58,7 +59,7 @@ def selection_weights(individuals: Sequence) -> np.ndarray:
 def sel_tournament(individuals: Sequence, k: int, tournsize: int, *, rng: random.Random | None = None) -> list:
     """DEAP's ``selTournament`` drawing from ``rng``: ``k`` times the best of ``tournsize`` individuals
     drawn with replacement (the same draws as DEAP's with the same generator state)."""
-    rng = rng or random
+    rng = random_source(rng)
     return [max((rng.choice(individuals) for _ in range(tournsize)), key=attrgetter("fitness")) for _ in range(k)]
 
 
@@ -70,7 +71,7 @@ def sel_roulette(individuals: Sequence, k: int, *, normalise: bool = True, rng: 
     and the Python block GA do ("with the weight of the fitness function"): only for a
     maximised fitness that is never negative (``ValueError`` otherwise).
     """
-    rng = rng or random
+    rng = random_source(rng)
     if normalise:
         weights = selection_weights(individuals).tolist()
     else:
@@ -84,7 +85,7 @@ def sel_roulette(individuals: Sequence, k: int, *, normalise: bool = True, rng: 
 @_evaluated
 def sel_stochastic_universal_sampling(individuals: Sequence, k: int, *, rng: random.Random | None = None) -> list:
     """``k`` equally spaced pointers on the same wheel: less spread than roulette, same expectation."""
-    rng = rng or random
+    rng = random_source(rng)
     weights = selection_weights(individuals)
     cumulative = np.cumsum(weights)
     distance = cumulative[-1] / k
@@ -110,7 +111,7 @@ def sel_elite_biased(individuals: Sequence, k: int, top: float = 0.2, top_share:
                      rng: random.Random | None = None) -> list:
     """``top_share`` of the picks at random from the best ``top`` fraction, the rest from everyone
     (the cell GA's 80 % / 20 % rule)."""
-    rng = rng or random
+    rng = random_source(rng)
     ranked = _best_first(individuals)
     elite = ranked[:max(1, math.ceil(top * len(ranked)))]
     from_elite = round(top_share * k)
