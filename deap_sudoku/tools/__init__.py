@@ -1,6 +1,7 @@
 """The ``deap.tools`` of Sudoku: individuals, initialisers, fitness (with batch kernels), crossovers,
 mutations, selections, statistics and ``make_toolbox``, each following DEAP's operator contract."""
 
+from .checks import OperatorContractError, check_operator
 from .crossover import cx_band_two_point, cx_bands, cx_block_uniform, cx_cell_uniform, cx_diagonal, cx_row_uniform
 from .fitness import (FitnessDirectionError, batch_map, cell_map, check_direction, closeness_map, collision_map,
                       eval_cell_collisions, eval_closeness, eval_closeness_mk, eval_collisions,
@@ -26,5 +27,6 @@ __all__ = [
     "mut_swap_in_box", "mut_conflict_swap", "mut_swap_in_row", "mut_random_reset",
     "sel_tournament", "sel_roulette", "sel_stochastic_universal_sampling", "sel_truncation", "sel_elite_biased",
     "selection_weights", "punish_same", "with_punish_same",
-    "fitness_statistics", "HallOfFame", "FreeCells", "free_cells", "make_toolbox",
+    "fitness_statistics", "HallOfFame", "FreeCells", "free_cells", "make_toolbox", "check_operator",
+    "OperatorContractError",
 ]

@@ -111,3 +111,11 @@ def cx_cell_uniform(ind1: Individual, ind2: Individual, *, puzzle: Puzzle, indpb
     free = np.flatnonzero(~puzzle.givens)
     _swap(ind1, ind2, np.array([c for c in free.tolist() if rng.random() < indpb], dtype=np.int64))
     return ind1, ind2
+
+
+# The representation invariant each operator keeps (tools.checks.check_operator checks the claim).
+cx_bands.keeps = "block"
+cx_band_two_point.keeps = "block"
+cx_diagonal.keeps = "block"
+cx_block_uniform.keeps = "block"
+cx_row_uniform.keeps = "row"

@@ -153,3 +153,9 @@ def seed_from_search(individual, *, puzzle: Puzzle, max_nodes: int = SEED_NODES,
     if found:
         individual[:] = found[0].cells if isinstance(individual, np.ndarray) else found[0].cells.tolist()
     return (individual,)
+
+
+# The representation invariant each operator keeps (tools.checks.check_operator checks the claim).
+init_block_permutation.keeps = "block"
+init_smart_block_permutation.keeps = "block"
+init_row_permutation.keeps = "row"

@@ -95,3 +95,8 @@ def mut_random_reset(individual: Individual, *, puzzle: Puzzle, k: int = 1, any_
     for cell in rng.sample(cells, min(k, len(cells))):
         individual[cell] = rng.randint(1, puzzle.n)
     return (individual,)
+
+
+# The representation invariant each operator keeps (tools.checks.check_operator checks the claim).
+mut_swap_in_box.keeps = "block"
+mut_swap_in_row.keeps = "row"
