@@ -122,8 +122,8 @@ def _check_variation(call: _Caller, puzzle: Puzzle, keeps: str | None, trials: i
         twins = [Individual(parent.copy()) for parent in parents]
         result = call(*parents, seed=seed)
         if not isinstance(result, tuple):
-            call.fail(f"returned a {type(result).__name__}, not a tuple (DEAP's toolbox.{'mate' if kind == 'cx' else 'mutate'}"
-                      " contract)")
+            alias = "mate" if kind == "cx" else "mutate"
+            call.fail(f"returned a {type(result).__name__}, not a tuple (DEAP's toolbox.{alias} contract)")
         if len(result) != count or any(a is not b for a, b in zip(result, parents)):
             call.fail("did not return the individuals it was given, changed in place")
         for child in result:
@@ -133,7 +133,6 @@ def _check_variation(call: _Caller, puzzle: Puzzle, keeps: str | None, trials: i
         again = call(*twins, seed=seed)
         if call.takes_rng and any(not np.array_equal(a, b) for a, b in zip(result, again)):
             call.fail("the same seed and parents gave other children")
-
 
 
 def _check_eval(call: _Caller, puzzle: Puzzle, keeps: str | None, trials: int, kind: str) -> None:
