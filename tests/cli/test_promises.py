@@ -224,6 +224,21 @@ def test_a_first_run_on_a_machine_that_compiled_before_loads_the_kernels_on_its_
     assert calls == [(25, True), (16, None)]
 
 
+def test_the_memetic_warm_up_loads_every_kernel_its_runs_use_even_when_its_seed_solves_the_puzzle():
+    """The warm-up puzzle is one the seed's search solves, which ends a run before any repair: the
+    warm-up must still load the repair kernels, or a run's first repair would compile them on its
+    clock (4.6 s of one 9x9 run in benchmarks/memetic_targets.sh)."""
+    code = ("from deap_sudoku import load_sample\n"
+            "from deap_sudoku.runs.task import warm_up\n"
+            "from deap_sudoku.algorithms.repair_compiled import fill_boxes, rebuild\n"
+            "from deap_sudoku.exact.search_compiled import depth_first\n"
+            "warm_up('memetic', load_sample('9x9.txt'), True)\n"
+            "print(len(rebuild.signatures), len(fill_boxes.signatures), len(depth_first.signatures))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert all(int(count) >= 1 for count in done.stdout.split()), done.stdout
+
+
 @pytest.mark.parametrize("algorithm", ["memetic", "backtracking"])
 def test_a_grid_wider_than_the_compiled_kernels_is_solved_in_python(algorithm, tmp_path):
     """A time budget warms up every kernel before the clock starts; an 81x81 grid has none to warm
