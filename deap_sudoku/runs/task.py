@@ -90,7 +90,8 @@ def warm_up(name: str, puzzle: Puzzle, compiled: bool | None = True, *, record: 
         wanted = compiled is not None or (prefer_compiled(puzzle.shape.cells, puzzle.shape.n)
                                           and not compiled_before(name))
         if wanted and puzzle.shape.n <= MAX_COMPILED_SIDE:
-            record.warm_up(puzzle, compiled)  # else the first run starts in Python, which loads nothing
+            # the compiled twins, which runs will use: left to choose, a search would try Python first
+            record.warm_up(puzzle, True if compiled is None else compiled)
             _mark_compiled(name)
         _WARM.add(key)
 

@@ -172,6 +172,7 @@ def test_kernel_warm_up_is_announced_and_never_counted(monkeypatch):
                         dataclasses.replace(record, warm_up=slow, warm_up_message="compiling the test kernel"))
     monkeypatch.setattr(task, "_WARM", set())
     monkeypatch.setattr(task, "compiled_before", lambda name: False)  # as on a machine that never compiled
+    monkeypatch.setattr(choice, "_spent", [choice.LOADING_SECONDS])  # a 9x9 that would run compiled
     result = run("solve", NINE, "-a", "backtracking", "--max-seconds", "60")  # a time budget: warm up all
     assert result.exit_code == 0 and len(calls) == 1
     assert result.stderr.count("compiling the test kernel") == 1
@@ -202,7 +203,7 @@ def test_a_first_run_that_starts_in_python_waits_for_no_warm_up(warm_ups):
     task.warm_up("backtracking", read(NINE)[0], True)  # the run's own call: this shape is settled
     assert calls == [] and not task.compiled_before("backtracking")
     task.warm_up("backtracking", read(REPO / "data" / "16x16.txt")[0], None)  # never compiled: warm up
-    assert calls == [(16, None)] and task.compiled_before("backtracking")
+    assert calls == [(16, True)] and task.compiled_before("backtracking")  # the twins runs use
     assert not task.compiled_before("memetic")
 
 
@@ -221,7 +222,7 @@ def test_a_first_run_on_a_machine_that_compiled_before_loads_the_kernels_on_its_
         stamp.unlink()
     monkeypatch.setattr(task, "_WARM", set())
     task.warm_up("backtracking", sixteen, None)
-    assert calls == [(25, True), (16, None)]
+    assert calls == [(25, True), (16, True)]
 
 
 def test_the_memetic_warm_up_loads_every_kernel_its_runs_use_even_when_its_seed_solves_the_puzzle():
@@ -237,6 +238,20 @@ def test_the_memetic_warm_up_loads_every_kernel_its_runs_use_even_when_its_seed_
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert all(int(count) >= 1 for count in done.stdout.split()), done.stdout
+
+
+def test_a_warm_up_left_to_choose_loads_the_compiled_search_not_a_python_probe():
+    """solve's warm-up passes compiled=None; a 16x16 search left to choose first probes in Python,
+    which settled the warm-up's one-node search without loading the compiled one."""
+    code = ("from deap_sudoku import load_sample\n"
+            "from deap_sudoku.runs import task\n"
+            "task.compiled_before = lambda name: False  # a machine that never compiled them\n"
+            "task.warm_up('backtracking', load_sample('16x16.txt'), None)\n"
+            "from deap_sudoku.exact.search_compiled import depth_first\n"
+            "print(len(depth_first.signatures))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout) >= 1
 
 
 @pytest.mark.parametrize("algorithm", ["memetic", "backtracking"])
