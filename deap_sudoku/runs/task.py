@@ -91,8 +91,10 @@ def warm_up(name: str, puzzle: Puzzle, compiled: bool | None = True, *, record: 
                                           and not compiled_before(name))
         if wanted and puzzle.shape.n <= MAX_COMPILED_SIDE:
             # the compiled twins, which runs will use: left to choose, a search would try Python first
-            record.warm_up(puzzle, True if compiled is None else compiled)
-            _mark_compiled(name)
+            compiled = True if compiled is None else compiled
+            record.warm_up(puzzle, compiled)
+            if compiled:  # a warm-up of the Python twins compiled nothing to remember
+                _mark_compiled(name)
         _WARM.add(key)
 
 
