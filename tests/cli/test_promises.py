@@ -162,6 +162,7 @@ def test_max_seconds_stops_backtracking_within_the_tolerance(tmp_path, watchdog)
 def test_kernel_warm_up_is_announced_and_never_counted(monkeypatch):
     """A warm-up that takes 1.5 s is announced once on stderr and kept out of the reported time."""
     record = registry.ALGORITHMS["backtracking"]
+    record.warm_up(read(NINE)[0], True)  # the real kernels loaded: the runs below time solving alone
     calls = []
 
     def slow(puzzle, compiled):
@@ -225,33 +226,34 @@ def test_a_first_run_on_a_machine_that_compiled_before_loads_the_kernels_on_its_
     assert calls == [(25, True), (16, True)]
 
 
+def _kernels_loaded_by_warm_up(name: str, sample: str, compiled: bool | None) -> dict[str, int]:
+    """In a fresh process on a machine that never compiled them, ``task.warm_up(name, sample,
+    compiled)``, then how many signatures each compiled kernel has loaded (imported only afterwards,
+    so that numba is not loaded before the warm-up chooses)."""
+    code = ("from deap_sudoku import load_sample\n"
+            "from deap_sudoku.runs import task\n"
+            "task.compiled_before = lambda name: False\n"
+            f"task.warm_up({name!r}, load_sample({sample!r}), {compiled!r})\n"
+            "from deap_sudoku.algorithms.repair_compiled import fill_boxes, rebuild\n"
+            "from deap_sudoku.exact.search_compiled import depth_first\n"
+            "print(len(rebuild.signatures), len(fill_boxes.signatures), len(depth_first.signatures))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return dict(zip(("rebuild", "fill_boxes", "depth_first"), map(int, done.stdout.split())))
+
+
 def test_the_memetic_warm_up_loads_every_kernel_its_runs_use_even_when_its_seed_solves_the_puzzle():
     """The warm-up puzzle is one the seed's search solves, which ends a run before any repair: the
     warm-up must still load the repair kernels, or a run's first repair would compile them on its
     clock (4.6 s of one 9x9 run in benchmarks/memetic_targets.sh)."""
-    code = ("from deap_sudoku import load_sample\n"
-            "from deap_sudoku.runs.task import warm_up\n"
-            "from deap_sudoku.algorithms.repair_compiled import fill_boxes, rebuild\n"
-            "from deap_sudoku.exact.search_compiled import depth_first\n"
-            "warm_up('memetic', load_sample('9x9.txt'), True)\n"
-            "print(len(rebuild.signatures), len(fill_boxes.signatures), len(depth_first.signatures))\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    assert all(int(count) >= 1 for count in done.stdout.split()), done.stdout
+    loaded = _kernels_loaded_by_warm_up("memetic", "9x9.txt", True)
+    assert all(count >= 1 for count in loaded.values()), loaded
 
 
 def test_a_warm_up_left_to_choose_loads_the_compiled_search_not_a_python_probe():
     """solve's warm-up passes compiled=None; a 16x16 search left to choose first probes in Python,
     which settled the warm-up's one-node search without loading the compiled one."""
-    code = ("from deap_sudoku import load_sample\n"
-            "from deap_sudoku.runs import task\n"
-            "task.compiled_before = lambda name: False  # a machine that never compiled them\n"
-            "task.warm_up('backtracking', load_sample('16x16.txt'), None)\n"
-            "from deap_sudoku.exact.search_compiled import depth_first\n"
-            "print(len(depth_first.signatures))\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    assert int(done.stdout) >= 1
+    assert _kernels_loaded_by_warm_up("backtracking", "16x16.txt", None)["depth_first"] >= 1
 
 
 @pytest.mark.parametrize("algorithm", ["memetic", "backtracking"])
