@@ -74,12 +74,15 @@ def parse_box(value: str | None) -> tuple[int, int] | None:
 
 def input_options(command):
     """--format, --box and --alphabet, shared by every command that reads puzzles."""
+    records = formats.FORMAT_RECORDS.values()
+    lettered = " and ".join(record.name for record in records if record.alphabets)
     command = click.option("--alphabet", type=click.Choice(tuple(formats.ALPHABETS)), default=None,
-                           help="Symbols of the line and dash formats.")(command)
+                           help=f"Symbols of the {lettered} formats.")(command)
     command = click.option("--box", default=None, metavar="ROWSxCOLS",
                            help="Box shape, e.g. 2x3 (default: squarest).")(command)
+    kinds = "; ".join(f"{record.name}: {record.summary}" for record in records)
     return click.option("--format", "fmt", type=click.Choice(formats.FORMATS), default=None,
-                        help="Input format (detected when not given).")(command)
+                        help=f"Input format, detected when not given ({kinds}).")(command)
 
 
 @contextlib.contextmanager

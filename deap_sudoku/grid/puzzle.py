@@ -68,7 +68,9 @@ class Puzzle:
 
         :raises PuzzleError: naming line and column of what is wrong.
         """
-        found, errors = codec.scan(text, format=format, box=box, alphabet=alphabet, source=source)
+        items = list(codec.iter_grids(text, format=format, box=box, alphabet=alphabet, source=source))
+        errors = [item for item in items if isinstance(item, PuzzleError)]
+        found = [item for item in items if not isinstance(item, PuzzleError)]
         if errors:
             raise PuzzleFileError(errors, source=source)
         if len(found) != 1:
@@ -77,8 +79,8 @@ class Puzzle:
         return cls._checked(shape, values)
 
     def format(self, format: str = "line", *, alphabet: str | None = None) -> str:
-        """This puzzle as text in ``format`` (``line``, ``grid``, ``dash``, ``lloyd``), newline-terminated."""
-        return codec.dumps([(self._shape, self._cells)], format=format, alphabet=alphabet)
+        """This puzzle as text in ``format`` (one of :data:`~deap_sudoku.grid.text.FORMATS`), newline-terminated."""
+        return codec.TextWriter(format, alphabet).text(self._shape, self._cells)
 
     def __repr__(self) -> str:
         """Short, whatever the size: ``<Puzzle 9x9 (3x3 boxes), 36 givens>``; ``format()`` gives the text."""

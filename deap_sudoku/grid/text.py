@@ -2,7 +2,8 @@
 
 This is the codec under :meth:`Puzzle.parse <deap_sudoku.grid.puzzle.Puzzle.parse>`
 and :mod:`deap_sudoku.io.formats`; it works on shapes and value arrays, so it
-needs nothing above the grid geometry.
+needs nothing above the grid geometry.  Each format is one :class:`Format`
+record in :data:`FORMAT_RECORDS`; everything else reads the records.
 
 ``line``
     One puzzle per line, ``n*n`` symbols row-major, ``0`` or ``.`` for empty
@@ -50,7 +51,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -59,10 +60,8 @@ from .conflicts import have_conflicts, problems
 from .errors import PuzzleError
 from .shape import MAX_SIDE, MIN_SIDE, Shape, box_shapes_for_side
 
-__all__ = ["FORMATS", "ALPHABETS", "MAX_ERRORS", "detect_format", "iter_scan", "scan", "iter_dumps",
-           "dumps", "output_alphabet", "separator", "shape_statement", "TextWriter"]
-
-FORMATS = ("line", "grid", "dash", "lloyd")
+__all__ = ["Format", "FORMAT_RECORDS", "FORMATS", "ALPHABETS", "MAX_ERRORS", "detect_format", "iter_grids",
+           "format_record", "shape_statement", "TextWriter"]
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 ALPHABETS = {
@@ -331,7 +330,7 @@ _TOKEN = re.compile(r"[^\s|*]+")  # "|" box borders and "*" highlight marks sepa
 _BORDER = re.compile(r"^[-+=|\s]*-[-+=|\s]*$")
 
 
-def _read_rows(text: str, reader: _Reader, *, spaced: bool, alphabet: str = "digits") -> Iterator:
+def _read_rows(text: str, reader: _Reader, alphabet: str, *, spaced: bool) -> Iterator:
     """The grid and dash formats: one grid row per line; a puzzle ends at a blank line or after n rows.
     In the grid format, box borders (``|`` in a row, ``---+---`` lines) are remembered to give the
     puzzle's box shape."""
@@ -373,6 +372,15 @@ def _read_rows(text: str, reader: _Reader, *, spaced: bool, alphabet: str = "dig
         if block:
             _finish_rows(block, len(block[0].tokens), reader, table, spaced, borders)
         block, borders, skipping = [], [], False
+
+
+def _read_grid(text: str, reader: _Reader, alphabet: str) -> Iterator:
+    """The grid format (its values are numbers: ``alphabet`` does not apply)."""
+    return _read_rows(text, reader, "digits", spaced=True)
+
+
+def _read_dash(text: str, reader: _Reader, alphabet: str) -> Iterator:
+    return _read_rows(text, reader, alphabet, spaced=False)
 
 
 @dataclass
@@ -458,7 +466,8 @@ def _token_value(token: str, table: dict[str, int], spaced: bool) -> int | None:
     return table.get(token)
 
 
-def _read_lloyd(text: str, reader: _Reader) -> Iterator:
+def _read_lloyd(text: str, reader: _Reader, alphabet: str) -> Iterator:
+    """The lloyd format (its values are numbers: ``alphabet`` does not apply)."""
     lines = ((n, l) for n, l in _content_lines(text) if l.strip())
     for number, header in lines:
         yield from reader.drain()
@@ -506,91 +515,6 @@ def _read_lloyd(text: str, reader: _Reader) -> Iterator:
         reader.finish(draft)
 
 
-def _lf_lines(text: str) -> str:
-    """``text`` with old Mac line endings (a CR alone) made LF, so such a file reads like any other
-    instead of as one long line; LF and CRLF files are returned as they are."""
-    if "\r" in text and "\r" in text.replace("\r\n", ""):
-        return text.replace("\r\n", "\n").replace("\r", "\n")
-    return text
-
-
-def detect_format(text: str, *, box: tuple[int, int] | None = None) -> str:
-    """Guess the format of ``text`` from its first lines that are not blank or comments."""
-    text = _lf_lines(text)
-    content = (l.strip() for _, l in _content_lines(text))
-    lines = list(itertools.islice((l for l in content if l and not l.startswith("#")), MAX_SIDE + 2))
-    if not lines:
-        return "line"
-    first = lines[0]
-    if first.isdecimal() and len(first) <= 3 and len(lines) > 2 and (
-            (lines[1] == "1" and len(lines[2].split(None, int(first) ** 2)) == int(first) ** 2)
-            or "\t" in lines[2] or "-1" in lines[2].split()):
-        return "lloyd"  # a box order, then rows of tab-separated values or -1 empties: even if damaged
-    if len(first.split(None, 1)) > 1:
-        return "grid"
-    if "-" in first:
-        return "dash"
-    length = len(first)
-    sides = {box[0] * box[1]} if box else _TILED_SIDES
-    if any(length == n * n for n in sides):
-        return "line"
-    rows_of_this_length = next((i for i, l in enumerate(lines) if len(l) != length), len(lines))
-    if length in sides and rows_of_this_length >= length:
-        return "dash"
-    return "line"
-
-
-def iter_scan(text: str, *, format: str | None = None, box: tuple[int, int] | None = None,
-              alphabet: str | None = None, source: str = "<string>"
-              ) -> Iterator[tuple[int, Shape, np.ndarray] | PuzzleError]:
-    """Every valid grid as ``(line it starts on, shape, values)`` and every error, one at a time in
-    file order, so that a file of millions of puzzles never becomes a list of them.  The values are
-    checked (:func:`~deap_sudoku.grid.conflicts.problems`); reading stops after :data:`MAX_ERRORS` errors.
-
-    :raises PuzzleError: for a ``box`` that is no Sudoku box shape.
-    :raises ValueError: for an unknown format.
-    """
-    if box is not None:
-        try:
-            Shape(*box)
-        except ValueError as exc:
-            raise PuzzleError(f"box {box[0]}x{box[1]}: {exc}", source=source) from None
-    fmt = format or detect_format(text, box=box)
-    if fmt not in FORMATS:
-        raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
-    return _items(_lf_lines(text), fmt, _Reader(source, box), alphabet)
-
-
-def _items(text: str, fmt: str, reader: _Reader, alphabet: str | None) -> Iterator:
-    if fmt == "line":
-        items = _read_line(text, reader, alphabet or "digits")
-    elif fmt == "grid":
-        items = _read_rows(text, reader, spaced=True)
-    elif fmt == "dash":
-        items = _read_rows(text, reader, spaced=False, alphabet=alphabet or "digits")
-    else:
-        items = _read_lloyd(text, reader)
-    try:
-        yield from items
-    except _TooManyErrors:
-        pass
-    yield from reader.drain()
-
-
-def scan(text: str, *, format: str | None = None, box: tuple[int, int] | None = None,
-         alphabet: str | None = None, source: str = "<string>"
-         ) -> tuple[list[tuple[int, Shape, np.ndarray]], list[PuzzleError]]:
-    """:func:`iter_scan` as two lists: the valid grids and the errors.
-
-    :raises PuzzleError: for a ``box`` that is no Sudoku box shape.
-    :raises ValueError: for an unknown format.
-    """
-    found, errors = [], []
-    for item in iter_scan(text, format=format, box=box, alphabet=alphabet, source=source):
-        (errors if isinstance(item, PuzzleError) else found).append(item)
-    return found, errors
-
-
 # -- writing ---------------------------------------------------------------------------
 
 def _symbols_for(alphabet: str, n: int) -> tuple[str, str]:
@@ -601,85 +525,177 @@ def _symbols_for(alphabet: str, n: int) -> tuple[str, str]:
     return symbols, empty
 
 
-def _dump_one(shape: Shape, cells: np.ndarray, fmt: str, alphabet: str) -> str:
-    n = shape.n
-    flat = np.asarray(cells).ravel()
-    rows = flat.reshape(n, n).tolist()
-    if fmt == "line":
-        symbols, empty = _symbols_for(alphabet, n)
-        return "".join(symbols[v - 1] if v else empty for v in flat.tolist()) + "\n"
-    if fmt == "grid":
-        width = len(str(n))
-        return "".join(" ".join(str(v).rjust(width) for v in row) + "\n" for row in rows)
-    if fmt == "dash":
-        symbols, _ = _symbols_for(alphabet, n)
-        return "".join("".join(symbols[v - 1] if v else "-" for v in row) + "\n" for row in rows)
+def _rows(shape: Shape, cells: np.ndarray) -> list[list[int]]:
+    return np.asarray(cells).reshape(shape.n, shape.n).tolist()
+
+
+def _write_line(shape: Shape, cells: np.ndarray, alphabet: str) -> str:
+    symbols, empty = _symbols_for(alphabet, shape.n)
+    return "".join(symbols[v - 1] if v else empty for v in np.asarray(cells).ravel().tolist()) + "\n"
+
+
+def _write_grid(shape: Shape, cells: np.ndarray, alphabet: str) -> str:
+    width = len(str(shape.n))
+    return "".join(" ".join(str(v).rjust(width) for v in row) + "\n" for row in _rows(shape, cells))
+
+
+def _write_dash(shape: Shape, cells: np.ndarray, alphabet: str) -> str:
+    symbols, _ = _symbols_for(alphabet, shape.n)
+    return "".join("".join(symbols[v - 1] if v else "-" for v in row) + "\n" for row in _rows(shape, cells))
+
+
+def _write_lloyd(shape: Shape, cells: np.ndarray, alphabet: str) -> str:
     if shape.box_rows != shape.box_cols:
         raise ValueError(f"the lloyd format holds square boxes only, not {shape}")
     lines = [str(shape.box_rows), "1"]
-    lines += ["".join(f"{v if v else -1}\t" for v in row) for row in rows]
+    lines += ["".join(f"{v if v else -1}\t" for v in row) for row in _rows(shape, cells)]
     return "\r\n".join(lines) + "\r\n"
 
 
-def iter_dumps(grids: Iterable[tuple[Shape, np.ndarray]], *, format: str = "line",
-               alphabet: str | None = None) -> Iterator[str]:
-    """The text of ``(shape, cells)`` grids in ``format``, a grid at a time (with the blank line
-    between grids where the format has one, and a ``# box`` line where a grid's shape needs one):
-    for writing many grids without one large string.
+# -- recognising -----------------------------------------------------------------------
 
-    :raises ValueError: for an unknown format or alphabet (at once), or a grid the format cannot hold
-        (when that grid's turn comes).
+def _looks_lloyd(lines: list[str], sides: frozenset[int]) -> bool:
+    """A box order, then rows of tab-separated values or -1 empties: even if damaged."""
+    first = lines[0]
+    return first.isdecimal() and len(first) <= 3 and len(lines) > 2 and (
+        (lines[1] == "1" and len(lines[2].split(None, int(first) ** 2)) == int(first) ** 2)
+        or "\t" in lines[2] or "-1" in lines[2].split())
+
+
+def _looks_grid(lines: list[str], sides: frozenset[int]) -> bool:
+    """Values separated by blanks."""
+    return len(lines[0].split(None, 1)) > 1
+
+
+def _looks_dash(lines: list[str], sides: frozenset[int]) -> bool:
+    """A ``-`` for an empty cell, or (a line too short for a whole grid) as many rows of a side's length."""
+    first = lines[0]
+    if "-" in first:
+        return True
+    length = len(first)
+    if any(length == n * n for n in sides) or length not in sides:
+        return False
+    return next((i for i, l in enumerate(lines) if len(l) != length), len(lines)) >= length
+
+
+def _looks_line(lines: list[str], sides: frozenset[int]) -> bool:
+    """Whatever no other format claims: the line format's own errors then say what is wrong."""
+    return True
+
+
+# -- the formats -----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Format:
+    """One file format: all the code that knows it.  ``read(text, reader, alphabet)`` yields its
+    grids and errors through a :class:`_Reader`; ``write(shape, cells, alphabet)`` is one grid's
+    text; ``looks_like(lines, sides)`` says whether the first content lines of a text are in this
+    format (the records are asked in ``detection`` order); ``separator`` goes between two grids;
+    ``alphabets`` says whether the ``alphabet`` argument applies."""
+
+    name: str
+    summary: str
+    read: Callable[[str, _Reader, str], Iterator]
+    write: Callable[[Shape, np.ndarray, str], str]
+    looks_like: Callable[[list[str], frozenset[int]], bool]
+    detection: int
+    separator: str = ""
+    alphabets: bool = True
+
+
+FORMAT_RECORDS: dict[str, Format] = {record.name: record for record in (
+    Format("line", "one puzzle per line, n*n symbols row-major", _read_line, _write_line, _looks_line, 3),
+    Format("grid", "one row per line, values separated by blanks, a blank line between puzzles",
+           _read_grid, _write_grid, _looks_grid, 1, separator="\n", alphabets=False),
+    Format("dash", "one row per line as single symbols, - for empty",
+           _read_dash, _write_dash, _looks_dash, 2, separator="\n"),
+    Format("lloyd", "Lloyd & Amos's instances: box order, 1, tab-separated rows, -1 for empty",
+           _read_lloyd, _write_lloyd, _looks_lloyd, 0, alphabets=False),
+)}
+"""Every format by name: adding one is one :class:`Format` record here (and its test)."""
+
+FORMATS = tuple(FORMAT_RECORDS)
+
+
+def format_record(name: str) -> Format:
+    """The record of the format called ``name``.  :raises ValueError: for an unknown format."""
+    try:
+        return FORMAT_RECORDS[name]
+    except KeyError:
+        raise ValueError(f"unknown format {name!r}; choose from {', '.join(FORMATS)}") from None
+
+
+def _lf_lines(text: str) -> str:
+    """``text`` with old Mac line endings (a CR alone) made LF, so such a file reads like any other
+    instead of as one long line; LF and CRLF files are returned as they are."""
+    if "\r" in text and "\r" in text.replace("\r\n", ""):
+        return text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
+
+
+def detect_format(text: str, *, box: tuple[int, int] | None = None) -> str:
+    """Guess the format of ``text`` from its first lines that are not blank or comments."""
+    content = (l.strip() for _, l in _content_lines(_lf_lines(text)))
+    lines = list(itertools.islice((l for l in content if l and not l.startswith("#")), MAX_SIDE + 2))
+    if not lines:
+        return "line"
+    sides = frozenset({box[0] * box[1]}) if box else _TILED_SIDES
+    return next(record.name for record in sorted(FORMAT_RECORDS.values(), key=lambda r: r.detection)
+                if record.looks_like(lines, sides))
+
+
+def iter_grids(text: str, *, format: str | None = None, box: tuple[int, int] | None = None,
+               alphabet: str | None = None, source: str = "<string>"
+               ) -> Iterator[tuple[int, Shape, np.ndarray] | PuzzleError]:
+    """Every valid grid as ``(line it starts on, shape, values)`` and every error, one at a time in
+    file order, so that a file of millions of puzzles never becomes a list of them.  The values are
+    checked (:func:`~deap_sudoku.grid.conflicts.problems`); reading stops after :data:`MAX_ERRORS` errors.
+
+    :raises PuzzleError: for a ``box`` that is no Sudoku box shape.
+    :raises ValueError: for an unknown format or alphabet.
     """
-    writer = TextWriter(format, alphabet)
-    return (writer.text(shape, cells) for shape, cells in grids)
+    if box is not None:
+        try:
+            Shape(*box)
+        except ValueError as exc:
+            raise PuzzleError(f"box {box[0]}x{box[1]}: {exc}", source=source) from None
+    record = format_record(format or detect_format(text, box=box))
+    alphabet = alphabet or "digits"
+    _symbol_table(alphabet)  # an unknown alphabet is refused now, not when the reading starts
+    return _items(_lf_lines(text), record, _Reader(source, box), alphabet)
+
+
+def _items(text: str, record: Format, reader: _Reader, alphabet: str) -> Iterator:
+    try:
+        yield from record.read(text, reader, alphabet)
+    except _TooManyErrors:
+        pass
+    yield from reader.drain()
 
 
 class TextWriter:
     """The text of grids written one after another in one format: the separator between grids, and
     a ``# box RxC`` line (:func:`shape_statement`) before each grid whose box shape a reader of the
-    text so far would not assume, so that :func:`scan` reads every grid back with its shape.
+    text so far would not assume, so that :func:`iter_grids` reads every grid back with its shape.
 
     :raises ValueError: for an unknown format or alphabet.
     """
 
     def __init__(self, format: str, alphabet: str | None = None) -> None:
-        self.format, self.alphabet = format, output_alphabet(format, alphabet)
+        self.record = format_record(format)
+        self.alphabet = alphabet or "digits"
+        if self.alphabet not in ALPHABETS:
+            raise ValueError(f"unknown alphabet {self.alphabet!r}; choose from {', '.join(ALPHABETS)}")
         self.count = 0
         self.stated: Shape | None = None  # the last shape stated, which a reader applies from there on
 
     def text(self, shape: Shape, cells: np.ndarray) -> str:
         """The text of one more grid.  :raises ValueError: for a grid the format cannot hold."""
-        body = _dump_one(shape, cells, self.format, self.alphabet)
+        body = self.record.write(shape, cells, self.alphabet)
         assumed = self.stated or Shape.for_side(shape.n)
-        head = separator(self.format) if self.count else ""
+        head = self.record.separator if self.count else ""
         if shape != assumed:  # (never in lloyd, whose square boxes are always the shape assumed)
             head += shape_statement(shape)
             self.stated = shape
         self.count += 1
         return head + body
-
-
-def output_alphabet(format: str, alphabet: str | None) -> str:
-    """The alphabet to write ``format`` with (``digits`` by default).
-
-    :raises ValueError: for an unknown format or alphabet.
-    """
-    if format not in FORMATS:
-        raise ValueError(f"unknown format {format!r}; choose from {', '.join(FORMATS)}")
-    alphabet = alphabet or "digits"
-    if alphabet not in ALPHABETS:
-        raise ValueError(f"unknown alphabet {alphabet!r}; choose from {', '.join(ALPHABETS)}")
-    return alphabet
-
-
-def separator(fmt: str) -> str:
-    """The text between two grids in ``fmt``: a blank line in the grid and dash formats."""
-    return "\n" if fmt in ("grid", "dash") else ""
-
-
-def dumps(grids: Iterable[tuple[Shape, np.ndarray]], *, format: str = "line", alphabet: str | None = None) -> str:
-    """The text of ``(shape, cells)`` grids in ``format``; what :func:`scan` reads back to the same grids.
-
-    :raises ValueError: for an unknown format or alphabet, or a grid the format cannot hold.
-    """
-    return "".join(iter_dumps(grids, format=format, alphabet=alphabet))

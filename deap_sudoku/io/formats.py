@@ -14,11 +14,12 @@ from collections.abc import Iterable, Iterator
 from ..grid import text as codec
 from ..grid.errors import PuzzleError, PuzzleFileError
 from ..grid.puzzle import Puzzle
-from ..grid.text import ALPHABETS, FORMATS, MAX_ERRORS, detect_format
+from ..grid.text import ALPHABETS, FORMAT_RECORDS, FORMATS, MAX_ERRORS, Format, detect_format
 from .fileio import AtomicFile, read_limited
 
-__all__ = ["FORMATS", "ALPHABETS", "MAX_ERRORS", "MAX_FILE_BYTES", "loads", "dumps", "read", "write",
-           "detect_format", "scan", "read_text", "iter_scan", "iter_dumps", "iter_read", "PuzzleWriter"]
+__all__ = ["FORMATS", "FORMAT_RECORDS", "Format", "ALPHABETS", "MAX_ERRORS", "MAX_FILE_BYTES", "loads", "dumps",
+           "read", "write", "detect_format", "scan", "read_text", "iter_scan", "iter_dumps", "iter_read",
+           "PuzzleWriter"]
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
 """Files larger than this are refused before they are read."""
@@ -32,7 +33,7 @@ def iter_scan(text: str, *, format: str | None = None, box: tuple[int, int] | No
 
     :raises PuzzleError: for a ``box`` that is no Sudoku box shape.
     """
-    for item in codec.iter_scan(text, format=format, box=box, alphabet=alphabet, source=source):
+    for item in codec.iter_grids(text, format=format, box=box, alphabet=alphabet, source=source):
         yield item if isinstance(item, PuzzleError) else (item[0], Puzzle._checked(item[1], item[2]))
 
 
@@ -63,8 +64,15 @@ def loads(text: str, *, format: str | None = None, box: tuple[int, int] | None =
 
 
 def iter_dumps(puzzles: Iterable[Puzzle], *, format: str = "line", alphabet: str | None = None) -> Iterator[str]:
-    """:func:`dumps` a puzzle at a time, for writing many puzzles without one large string."""
-    return codec.iter_dumps(((p.shape, p.cells) for p in puzzles), format=format, alphabet=alphabet)
+    """:func:`dumps` a puzzle at a time, for writing many puzzles without one large string (with the
+    blank line between puzzles where the format has one, and a ``# box`` line where a puzzle's shape
+    needs one).
+
+    :raises ValueError: for an unknown format or alphabet (at once), or a puzzle the format cannot
+        hold (when that puzzle's turn comes).
+    """
+    writer = codec.TextWriter(format, alphabet)
+    return (writer.text(puzzle.shape, puzzle.cells) for puzzle in puzzles)
 
 
 def dumps(puzzles: Iterable[Puzzle], *, format: str = "line", alphabet: str | None = None) -> str:

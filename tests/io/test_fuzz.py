@@ -64,10 +64,10 @@ def test_the_line_readers_batched_path_reads_as_its_line_by_line_path(lines, box
     text = end.join(lines) + end
     try:
         with mock.patch.object(codec, "_BLOCK_BYTES", block):
-            batched = list(codec.iter_scan(text, format="line", box=box))
+            batched = list(codec.iter_grids(text, format="line", box=box))
     except PuzzleError:
         return
-    single = list(codec.iter_scan(end.join(" " + line for line in lines) + end, format="line", box=box))
+    single = list(codec.iter_grids(end.join(" " + line for line in lines) + end, format="line", box=box))
     assert len(batched) == len(single)
     for fast, slow in zip(batched, single):
         if isinstance(fast, PuzzleError):
