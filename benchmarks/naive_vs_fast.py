@@ -32,7 +32,7 @@ from deap_sudoku.tools.fitness import eval_collisions
 from deap_sudoku.exact.generate import generate_puzzle
 from deap_sudoku.tools.individual import Individual, clone
 from deap_sudoku.tools.init import init_block_permutation
-from deap_sudoku.algorithms.repair import PropagationRepair, mut_destroy_repair, mut_repair
+from deap_sudoku.algorithms.repair import mut_destroy_repair, mut_repair
 from deap_sudoku.algorithms.tabu import _swap_in_box
 from deap_sudoku.tools.toolbox import make_toolbox
 
@@ -121,8 +121,8 @@ def scaling() -> list[dict]:
     print("|---|---:|---:|---:|---:|")
     results = []
     # Only now load the compiled kernel: importing numba grows the heap and slows the GAs timed above.
-    warm = PropagationRepair(read(DATA / "9x9.txt")[0])
-    mut_repair(init_block_permutation(Individual, puzzle=warm.puzzle), repair=warm)
+    warm = read(DATA / "9x9.txt")[0]
+    mut_repair(init_block_permutation(Individual, puzzle=warm), puzzle=warm)
     for box in ((3, 3), (4, 4), (5, 5), (6, 6)):
         shape = Shape(*box)
         puzzle = generate_puzzle(shape, shape.cells // 2, random.Random(1), unique=False)
@@ -142,9 +142,8 @@ def scaling() -> list[dict]:
         a, b = free[0], free[1]
 
         move = min(timeit.repeat(lambda: _swap_in_box(grid, a, b, n, counts), number=20000, repeat=3)) / 20000
-        repair = PropagationRepair(puzzle)
-        repaired = mut_repair(clone(ind), repair=repair, rng=rng)[0]  # a grid as the memetic GA holds them
-        rebuild = min(timeit.repeat(lambda: mut_destroy_repair(clone(repaired), repair=repair, rng=rng),
+        repaired = mut_repair(clone(ind), puzzle=puzzle, rng=rng)[0]  # a grid as the memetic GA holds them
+        rebuild = min(timeit.repeat(lambda: mut_destroy_repair(clone(repaired), puzzle=puzzle, rng=rng),
                                     number=20, repeat=3)) / 20
         results.append({"grid": shape.name, "eval_one_us": one * 1e6, "eval_batched_us": batch * 1e6,
                      "swap_move_us": move * 1e6, "rebuild_move_us": rebuild * 1e6})

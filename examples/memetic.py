@@ -19,7 +19,7 @@ import click
 import numpy as np
 from deap import base, tools
 
-from deap_sudoku.algorithms import PropagationRepair, Stop, ea_memetic, mut_destroy_repair, mut_repair
+from deap_sudoku.algorithms import Stop, ea_memetic, mut_destroy_repair, mut_repair
 from deap_sudoku.cli.examples import (example_help, checkpoint_options, example_options, load_puzzle, print_generation,
                                       run_example)
 from deap_sudoku.io import load_sample
@@ -32,18 +32,16 @@ def main(puzzle=None, *, seed=0, population_size=4, cxpb=0.2, stall=20, share=0.
     """Run the memetic GA until solved or a budget ends; return ``(population, logbook, hall_of_fame)``."""
     puzzle = puzzle or load_sample()
     rng = random.Random(seed)
-    repair = PropagationRepair(puzzle)  # the puzzle's propagated candidates, and the compiled rebuild
     toolbox = base.Toolbox()
     toolbox.register("individual", init_block_permutation, Individual, puzzle=puzzle, restrict=True, rng=rng)
     toolbox.register("population", tools.initRepeat, list, toolbox.individual)
     toolbox.register("evaluate", eval_collisions, puzzle=puzzle)
     toolbox.register("mate", cx_block_uniform, puzzle=puzzle, rng=rng)
-    toolbox.register("repair", mut_repair, repair=repair, rng=rng)  # after crossover: keep clash-free cells
-    toolbox.register("improve", mut_destroy_repair, repair=repair, share=share, rng=rng)  # the local search
+    toolbox.register("repair", mut_repair, puzzle=puzzle, rng=rng)  # after crossover: keep clash-free cells
+    toolbox.register("improve", mut_destroy_repair, puzzle=puzzle, share=share, rng=rng)  # the local search
     toolbox.register("select", sel_tournament, tournsize=2, rng=rng)
     toolbox.register("clone", clone)
     toolbox.register("seed", seed_from_search, puzzle=puzzle, max_nodes=1000)  # ea_memetic seeds one individual
-    toolbox.repair_kernel = repair  # lets ea_memetic stop at once on a puzzle propagation refutes
 
     hof = tools.HallOfFame(1, similar=np.array_equal)
     population, logbook = ea_memetic(

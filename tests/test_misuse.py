@@ -13,7 +13,6 @@ import pytest
 
 from deap_sudoku import Individual, Shape, load_sample
 from deap_sudoku import exact, propagation, tools
-from deap_sudoku.algorithms import PropagationRepair
 from deap_sudoku.exact import solve
 from deap_sudoku.tools import eval_collisions
 
@@ -100,7 +99,7 @@ def test_public_functions_answer_bad_first_arguments_with_type_or_value_errors(n
     """Each public function of tools, exact and propagation, given each bad value as its first argument
     (the others sensible), raises TypeError or ValueError, or works: nothing else."""
     solved = Individual(solve(NINE).cells)
-    sensible = {"puzzle": NINE, "rng": random.Random(1), "repair": PropagationRepair(NINE)}
+    sensible = {"puzzle": NINE, "rng": random.Random(1)}
     parameters = list(inspect.signature(function).parameters.values())
     required = [p for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
                 and p.default is p.empty]

@@ -8,11 +8,11 @@ from .generational import (HALTED, INTERRUPTED, Abandoned, Checkpointer, ResumeE
                            evaluate_invalid, one_child, stop_reason)
 from .memetic import REFUTED, ea_memetic, memetic_toolbox
 from .offspring import ea_keep_refill, ea_plus_children
-from .repair import PropagationRepair, mut_destroy_repair, mut_repair
+from .repair import PropagationRepair, mut_destroy_repair, mut_repair, propagation_repair
 from .tabu import TabuResult, tabu_search
 
 __all__ = ["ea_simple", "ea_mu_plus_lambda", "ea_mu_comma_lambda",
            "Stop", "Run", "Abandoned", "Checkpointer", "ResumeError", "INTERRUPTED", "HALTED", "ea_generational",
            "evaluate_invalid", "one_child", "stop_reason", "ea_keep_refill", "ea_plus_children", "ea_memetic",
-           "memetic_toolbox", "REFUTED", "PropagationRepair", "mut_repair", "mut_destroy_repair",
+           "memetic_toolbox", "REFUTED", "PropagationRepair", "propagation_repair", "mut_repair", "mut_destroy_repair",
            "ea_simple_batched", "TabuResult", "tabu_search"]

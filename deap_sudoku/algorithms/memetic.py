@@ -31,7 +31,7 @@ from ..tools.individual import Individual, clone
 from ..tools.init import SEED_NODES, init_block_permutation, seed_from_search
 from ..tools.selection import sel_tournament
 from .generational import Abandoned, Checkpointer, Run, Stop
-from .repair import PropagationRepair, check_probability, mut_destroy_repair, mut_repair
+from .repair import check_probability, mut_destroy_repair, mut_repair, propagation_repair
 
 __all__ = ["memetic_toolbox", "ea_memetic", "REFUTED"]
 
@@ -48,26 +48,36 @@ def memetic_toolbox(puzzle: Puzzle, *, rng: random.Random, share: float = 0.5, n
     ``share`` is the part of a clashing cell's peers freed with it by
     ``improve``; ``noise`` the chance that a rebuilt cell ignores its own value;
     ``compiled`` chooses the repair kernel's twin (same results): ``False`` the pure-Python
-    reference, ``True`` the numba one, ``None`` whichever pays (see :class:`PropagationRepair`).
+    reference, ``True`` the numba one, ``None`` whichever pays (see :class:`~deap_sudoku.algorithms.repair.PropagationRepair`).
     Every part that draws is bound to ``rng``.  A ``share`` or ``noise`` outside 0..1 is refused
     here, before a run starts.
     """
     check_probability(share, "share")
     check_probability(noise, "noise")
-    repair = PropagationRepair(puzzle, locked_candidates, compiled)
+    kernel = dict(locked_candidates=locked_candidates, compiled=compiled)
+    propagation_repair(puzzle, **kernel)  # a compiled=True that this puzzle cannot have is refused here
     toolbox = base.Toolbox()
     toolbox.register("individual", init_block_permutation, Individual, puzzle=puzzle, restrict=True, rng=rng)
     toolbox.register("population", tools.initRepeat, list, toolbox.individual)
     toolbox.register("evaluate", eval_collisions, puzzle=puzzle)
     toolbox.register("mate", cx_block_uniform, puzzle=puzzle, rng=rng)
-    toolbox.register("repair", mut_repair, repair=repair, noise=noise, rng=rng)
-    toolbox.register("improve", mut_destroy_repair, repair=repair, share=share, noise=noise, rng=rng)
+    toolbox.register("repair", mut_repair, puzzle=puzzle, noise=noise, **kernel, rng=rng)
+    toolbox.register("improve", mut_destroy_repair, puzzle=puzzle, share=share, noise=noise, **kernel, rng=rng)
     toolbox.register("select", sel_tournament, tournsize=tournsize, rng=rng)
     toolbox.register("clone", clone)
     if seed_nodes:
         toolbox.register("seed", seed_from_search, puzzle=puzzle, max_nodes=seed_nodes)
-    toolbox.repair_kernel = repair
     return toolbox
+
+
+def _refuted(toolbox: base.Toolbox) -> bool:
+    """Whether propagation refutes the puzzle ``toolbox.repair`` is registered with (``puzzle=``, as
+    :func:`~deap_sudoku.algorithms.repair.mut_repair` is): its own arguments, no state on the side."""
+    bound = getattr(toolbox.repair, "keywords", {})
+    if not isinstance(bound.get("puzzle"), Puzzle):
+        return False
+    kernel = {name: bound[name] for name in ("locked_candidates", "compiled") if name in bound}
+    return not propagation_repair(bound["puzzle"], **kernel).consistent
 
 
 def _fresh(toolbox: base.Toolbox) -> Individual:
@@ -108,8 +118,8 @@ def ea_memetic(population: list, toolbox: base.Toolbox, *, stop: Stop, rng: rand
     otherwise a clone improved by ``toolbox.improve``.  The child replaces the
     slot when it is no worse and not a copy of another member.  A slot whose
     fitness has not improved for ``stall`` children restarts (``toolbox.individual``
-    + ``repair``), counted in the logbook's ``restarts``.  A puzzle that the repair kernel's
-    propagation refutes ends at once with ``logbook.stop_reason`` :data:`REFUTED`.
+    + ``repair``), counted in the logbook's ``restarts``.  A puzzle that propagation refutes (the
+    one ``toolbox.repair`` is registered with) ends at once with ``logbook.stop_reason`` :data:`REFUTED`.
     Checkpoints and stop requests work as in :class:`~deap_sudoku.algorithms.generational.Run`.
     """
     run = Run(population, stop=stop, stats=stats, halloffame=halloffame, callback=callback,
@@ -125,8 +135,7 @@ def ea_memetic(population: list, toolbox: base.Toolbox, *, stop: Stop, rng: rand
             except Abandoned:  # the run ends at generation 0 with the individuals repaired so far
                 run.keep_evaluated()
         run.begin(len(run.population))
-    kernel = getattr(toolbox, "repair_kernel", None)
-    if kernel is not None and not kernel.consistent:
+    if _refuted(toolbox):
         run.logbook.stop_reason = REFUTED
         return run.population, run.logbook
     while not run.finished():

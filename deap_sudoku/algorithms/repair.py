@@ -18,6 +18,7 @@ the rest.
 
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import dataclass, field
 
@@ -31,7 +32,7 @@ from ..propagation.choice import MAX_COMPILED_SIDE, charged, check_compiled, int
 from ..tools.individual import Individual, grid_operator
 from .repair_kernel import Draws, fill_boxes, fill_boxes_reference, rebuild_compiled, rebuild_reference
 
-__all__ = ["PropagationRepair", "mut_repair", "mut_destroy_repair"]
+__all__ = ["PropagationRepair", "propagation_repair", "mut_repair", "mut_destroy_repair"]
 
 
 @dataclass
@@ -154,6 +155,14 @@ class PropagationRepair:
         return self._open_array[~drop[self._open_array]]
 
 
+@functools.lru_cache(maxsize=64)
+def propagation_repair(puzzle: Puzzle, *, locked_candidates: bool = True, compiled: bool | None = None
+                       ) -> PropagationRepair:
+    """The repair kernel of ``puzzle``, made once per puzzle and options (as
+    :func:`~deap_sudoku.tools.free_cells.free_cells` is) for the repair moves that take ``puzzle=``."""
+    return PropagationRepair(puzzle, locked_candidates, compiled)
+
+
 def _cell_indices(cells: object, count: int) -> np.ndarray:
     """``cells`` as int64 cell indices, checked to be a flat list of whole numbers 0..count-1."""
     array = np.asarray(cells)
@@ -186,11 +195,13 @@ def _numpy_rng(rng) -> np.random.Generator:
 
 
 @grid_operator
-def mut_repair(individual: Individual, *, repair: PropagationRepair, noise: float = 0.0,
-               rng: random.Random | None = None) -> tuple[Individual]:
+def mut_repair(individual: Individual, *, puzzle: Puzzle, noise: float = 0.0, locked_candidates: bool = True,
+               compiled: bool | None = None, rng: random.Random | None = None) -> tuple[Individual]:
     """Rebuild ``individual`` keeping its clash-free cells (Lamarckian repair); a mutation by contract:
-    changed in place, returned as a tuple, its fitness left for the algorithm to invalidate."""
+    changed in place, returned as a tuple, its fitness left for the algorithm to invalidate.
+    ``locked_candidates`` and ``compiled`` choose the kernel (:class:`PropagationRepair`)."""
     generator = _numpy_rng(random_source(rng))
+    repair = propagation_repair(puzzle, locked_candidates=locked_candidates, compiled=compiled)
     values = repair.puzzle.shape.check_grid(individual, "mut_repair: individual").astype(np.int64)
     clash = np.zeros(values.size, dtype=bool)
     clash[repair._clashing(values)] = True
@@ -201,10 +212,13 @@ def mut_repair(individual: Individual, *, repair: PropagationRepair, noise: floa
 
 
 @grid_operator
-def mut_destroy_repair(individual: Individual, *, repair: PropagationRepair, share: float = 0.5,
-                       noise: float = 0.0, rng: random.Random | None = None) -> tuple[Individual]:
-    """Large-neighbourhood move: free the clashing cells and ``share`` of their peers, rebuild them."""
+def mut_destroy_repair(individual: Individual, *, puzzle: Puzzle, share: float = 0.5, noise: float = 0.0,
+                       locked_candidates: bool = True, compiled: bool | None = None,
+                       rng: random.Random | None = None) -> tuple[Individual]:
+    """Large-neighbourhood move: free the clashing cells and ``share`` of their peers, rebuild them
+    (the kernel as for :func:`mut_repair`)."""
     generator = _numpy_rng(random_source(rng))
+    repair = propagation_repair(puzzle, locked_candidates=locked_candidates, compiled=compiled)
     values = repair.puzzle.shape.check_grid(individual, "mut_destroy_repair: individual").astype(np.int64)
     keep = repair._destroy(values, generator, check_probability(share, "share"))
     rebuilt, _ = repair._rebuild(values, keep, generator, check_probability(noise))

@@ -54,11 +54,10 @@ def test_moves_keep_givens_and_block_permutations_and_leave_fitness_to_the_algor
     """DEAP's contract: the move changes the grid in place; invalidating the fitness is the algorithm's job."""
     puzzle, ind, rng = case
     ind.fitness.values = before = eval_collisions(ind, puzzle=puzzle)
-    kernel = PropagationRepair(puzzle, compiled=compiled)
     if move == "repair":
-        result = mut_repair(ind, repair=kernel, noise=noise, rng=rng)
+        result = mut_repair(ind, puzzle=puzzle, noise=noise, compiled=compiled, rng=rng)
     else:
-        result = mut_destroy_repair(ind, repair=kernel, noise=noise, rng=rng)
+        result = mut_destroy_repair(ind, puzzle=puzzle, noise=noise, compiled=compiled, rng=rng)
     assert result == (ind,)
     assert _is_block_permutation_of(ind, puzzle)
     assert ind.fitness.values == before
@@ -111,7 +110,7 @@ def test_both_kernels_give_the_same_seeded_repair():
     grids = []
     for compiled in (True, False):
         ind = init_block_permutation(Individual, puzzle=puzzle, rng=random.Random(2))
-        mut_destroy_repair(ind, repair=PropagationRepair(puzzle, compiled=compiled), rng=random.Random(3))
+        mut_destroy_repair(ind, puzzle=puzzle, compiled=compiled, rng=random.Random(3))
         grids.append(ind.tolist())
     assert grids[0] == grids[1]
 
@@ -157,7 +156,7 @@ def test_puzzle_that_propagation_refutes_is_flagged_and_still_repaired():
     kernel = PropagationRepair(puzzle)
     assert not kernel.consistent
     ind = init_block_permutation(Individual, puzzle=puzzle, rng=random.Random(0))
-    mut_repair(ind, repair=kernel, rng=random.Random(0))
+    mut_repair(ind, puzzle=puzzle, rng=random.Random(0))
     assert _is_block_permutation_of(ind, puzzle)
     assert eval_collisions(ind, puzzle=puzzle)[0] > 0
 
@@ -207,9 +206,8 @@ def test_a_memetic_run_is_the_same_whichever_kernel_runs_when(monkeypatch):
                                              ([-1] + [1] * 80, "holds -1")])
 def test_repair_moves_refuse_what_would_read_past_their_tables(move, compiled, values, message):
     """The moves check the individual once, then run the kernel unchecked: the one check must hold."""
-    repair = PropagationRepair(_NINE, compiled=compiled)
     with pytest.raises(ValueError, match=f"{move.__name__}: individual .*{message}"):
-        move(np.array(values, dtype=np.int8), repair=repair, rng=random.Random(0))
+        move(np.array(values, dtype=np.int8), puzzle=_NINE, compiled=compiled, rng=random.Random(0))
 
 
 @pytest.mark.parametrize("name, value", [("share", 1.5), ("share", -0.1), ("share", True), ("noise", 2)])
@@ -217,7 +215,7 @@ def test_a_probability_outside_0_to_1_is_refused_before_any_work(name, value):
     """``share`` read as a probability would free every peer above 1 and none below 0, silently."""
     repair = PropagationRepair(_NINE)
     with pytest.raises(ValueError, match=f"{name} must be a probability 0..1"):
-        mut_destroy_repair(np.array(_NINE.cells, dtype=np.int8), repair=repair, rng=random.Random(0), **{name: value})
+        mut_destroy_repair(np.array(_NINE.cells, dtype=np.int8), puzzle=_NINE, rng=random.Random(0), **{name: value})
     with pytest.raises(ValueError, match=f"{name} must be a probability 0..1"):
         memetic_toolbox(_NINE, rng=random.Random(0), **{name: value})
     if name == "share":
@@ -232,7 +230,7 @@ def test_a_grid_wider_than_the_compiled_kernels_repairs_in_python_and_refuses_co
     with pytest.raises(ValueError, match="sides up to 64, not 81"):
         PropagationRepair(puzzle, compiled=True)
     individual = np.array(puzzle.cells, dtype=np.int8)
-    mut_repair(individual, repair=PropagationRepair(puzzle), rng=random.Random(0))
+    mut_repair(individual, puzzle=puzzle, rng=random.Random(0))
     assert verify(individual, puzzle)
 
 

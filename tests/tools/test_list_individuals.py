@@ -8,7 +8,7 @@ import pytest
 from deap import algorithms, base, creator, tools
 
 from deap_sudoku import load_sample
-from deap_sudoku.algorithms.repair import PropagationRepair, mut_destroy_repair, mut_repair
+from deap_sudoku.algorithms.repair import mut_destroy_repair, mut_repair
 from deap_sudoku.tools import (cx_band_two_point, cx_bands, cx_block_uniform, cx_cell_uniform, cx_diagonal,
                                cx_row_uniform, eval_cell_collisions, eval_closeness, eval_closeness_mk,
                                eval_collisions, eval_column_box_collisions, eval_distinct, eval_threats,
@@ -18,7 +18,6 @@ from deap_sudoku.tools import (cx_band_two_point, cx_bands, cx_block_uniform, cx
                                sel_tournament, sel_truncation, with_punish_same)
 
 PUZZLE = load_sample()
-REPAIR = PropagationRepair(PUZZLE)
 
 # (initialiser, crossover, mutation, fitness, selection): every operator of every kind appears at least once
 COMPOSITIONS = {
@@ -26,9 +25,9 @@ COMPOSITIONS = {
                        eval_collisions, (sel_tournament, {"tournsize": 3})),
     "block uniform": (init_block_permutation, (cx_block_uniform, {}),
                       (mut_conflict_swap, {"threshold": 0, "in_box": True}), eval_threats, (sel_roulette, {})),
-    "diagonal": (init_block_permutation, (cx_diagonal, {}), (mut_destroy_repair, {"repair": REPAIR}),
+    "diagonal": (init_block_permutation, (cx_diagonal, {}), (mut_destroy_repair, {}),
                  eval_cell_collisions, (sel_stochastic_universal_sampling, {})),
-    "bands": (init_block_permutation, (cx_bands, {"first": 1, "stop": 2}), (mut_repair, {"repair": REPAIR}),
+    "bands": (init_block_permutation, (cx_bands, {"first": 1, "stop": 2}), (mut_repair, {}),
               eval_closeness, (with_punish_same(sel_tournament), {"tournsize": 2})),
     "conflict swap": (init_block_permutation, (cx_block_uniform, {}), (mut_conflict_swap, {}), eval_closeness_mk,
                       (sel_tournament, {"tournsize": 3})),
@@ -57,8 +56,7 @@ def _run(composition, icls):
     toolbox.register("evaluate", evaluate, puzzle=PUZZLE)
     toolbox.register("mate", mate, puzzle=PUZZLE, **mate_options)
     draws = {"rng": random.Random(7)} if mutate in DRAWS else {}
-    puzzle_option = {} if mutate in DRAWS else {"puzzle": PUZZLE}
-    toolbox.register("mutate", mutate, **puzzle_option, **mutate_options, **draws)
+    toolbox.register("mutate", mutate, puzzle=PUZZLE, **mutate_options, **draws)
     toolbox.register("select", select, **select_options)
     random.seed(3)
     population, logbook = algorithms.eaSimple(toolbox.population(n=12), toolbox, cxpb=0.7, mutpb=0.5, ngen=4,
