@@ -9,7 +9,7 @@ no run may end early (solved or stagnant), and
 the difference of the last two peaks over P is what one more individual costs (its
 grid, its fitness, its offspring and its share of the batched fitness).  The
 table sets the guard that refuses a --population too big for memory
-(``deap_sudoku.cli.common.population_bytes``), and the last column checks the
+(``deap_sudoku.cli.options.population_bytes``), and the last column checks the
 guard against the measurement: it must never be below it.
 """
 
@@ -61,7 +61,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()
-    from deap_sudoku.cli.common import population_bytes
+    from deap_sudoku.cli.options import population_bytes
     from deap_sudoku.runs import registry
     algorithms = registry.takes("population")
     measured: dict[int, dict[str, float]] = {}

@@ -5,7 +5,7 @@ it imports absolutely and runs the command line only as the main program (SCOOP 
 it too).  SCOOP catches a ``SystemExit`` of the program it runs and prints it as a traceback,
 and its launcher exits 0 whatever the program's code.  So under SCOOP a run returns quietly and
 writes its exit code to the file that ``$DEAP_SUDOKU_EXIT_FILE`` names (set by the command that
-started SCOOP, :func:`deap_sudoku.cli.common.rerun_under_scoop`, which exits with it); an
+started SCOOP, :func:`deap_sudoku.cli.scoop.rerun_under_scoop`, which exits with it); an
 unsuccessful run then ends its process with the same code.  It writes its pid to the file that
 ``$DEAP_SUDOKU_ROOT_PID_FILE`` names, so that the starting command can pass it a Ctrl-C.
 """

@@ -88,7 +88,7 @@ def checkpoint_generation(path: Path) -> int | None:
 
 
 def scoop_exits_with(env: dict, code: int, command: list) -> subprocess.CompletedProcess:
-    """A stand-in for the SCOOP launch in ``cli.common.rerun_under_scoop``: what the command run
+    """A stand-in for the SCOOP launch in ``cli.scoop.rerun_under_scoop``: what the command run
     under SCOOP leaves behind, its exit code in the file the launch names (SCOOP's launcher itself
     exits 0), and a finished launch to wait for."""
     with open(env["DEAP_SUDOKU_EXIT_FILE"], "w") as handle:

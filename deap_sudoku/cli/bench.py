@@ -16,10 +16,13 @@ from ..runs import bench, plots, registry
 from ..runs.bench import Plan
 from ..runs.interrupt import exit_code, graceful, requested
 from ..runs.task import RunResult, run_all, scoop_is_running
-from .common import (ALGORITHM, ALGORITHM_HELP, DEFAULT_ALGORITHM, InputError, Progress, PuzzleInput, check_outputs,
-                     check_plot, check_scoop, flag, given, hold_lock, options_for, plural, refuse_huge_population,
-                     rerun_under_scoop, run_options, scoop_options, starter_gone, warm_up_announced, write_text,
-                     writing)
+from .errors import InputError, plural
+from .inputs import PUZZLE_FILE_HELP, PuzzleFile, PuzzleInput
+from .options import (ALGORITHM, ALGORITHM_HELP, DEFAULT_ALGORITHM, flag, given, options_for, refuse_huge_population,
+                      run_options)
+from .outputs import check_outputs, check_plot, hold_lock, write_text, writing
+from .progress import Progress, warm_up_announced
+from .scoop import check_scoop, rerun_under_scoop, scoop_options, starter_gone
 
 if TYPE_CHECKING:  # the experiments layer is imported when an option needs it, not at every start-up
     from ..experiments import ResultsFile
@@ -30,8 +33,9 @@ MISSING_SHOWN = 20
 """Lines of missing runs on standard error after an interrupt (the JSON output lists them all)."""
 
 
-@click.command(name="bench")
-@click.argument("datasets", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+@click.command(name="bench", epilog=PUZZLE_FILE_HELP)
+@click.argument("datasets", nargs=-1, required=True, type=PuzzleFile(stdin=False, patterns=True),
+                callback=lambda ctx, param, matched: tuple(path for paths in matched for path in paths))
 @click.option("--algorithm", "-a", "algorithms", type=ALGORITHM, multiple=True,
               default=(DEFAULT_ALGORITHM,), show_default=True,
               help=f"Repeat for several algorithms: {ALGORITHM_HELP}.")

@@ -24,11 +24,15 @@ from ..exact import (DIFFICULTIES, GenerationBudgetExceeded, SearchBudgetExceede
                      generate_graded, random_solution, reachable)
 from ..grid import Puzzle, PuzzleError, Shape
 from ..io import formats
+from ..io.samples import load_samples, sample_names
 from ..runs import registry
 from ..runs.interrupt import exit_code, graceful
 from .bench import bench_command
-from .common import (InputError, Progress, PuzzleInput, StandardOutput, StandardOutputError, check_format,
-                     check_outputs, flag, input_options, parse_box, plural, reading, write_puzzles, writing)
+from .errors import InputError, StandardOutputError, plural
+from .inputs import BUNDLED, PUZZLE_FILE, PUZZLE_FILE_HELP, PuzzleInput, input_options, parse_box, reading
+from .options import flag
+from .outputs import StandardOutput, check_format, check_outputs, write_puzzles, writing
+from .progress import Progress
 from .solve import solve
 
 GRADED_ATTEMPTS = 10_000
@@ -161,7 +165,19 @@ def algorithms_command() -> None:
 
 
 @main.command()
-@click.argument("puzzle_file", metavar="FILE|-")
+def samples() -> None:
+    """List the puzzle files bundled with the package, one per line: its name as every command reads
+    it from any folder (data/NAME), how many puzzles it holds and their sizes."""
+    names = sample_names()
+    width = max(len(BUNDLED + name) for name in names)
+    for name in names:
+        puzzles = load_samples(name)
+        sizes = ", ".join(dict.fromkeys(puzzle.shape.name for puzzle in puzzles))
+        click.echo(f"{BUNDLED + name:<{width}}  {plural(len(puzzles), 'puzzle'):>10}  {sizes}")
+
+
+@main.command(epilog=PUZZLE_FILE_HELP)
+@click.argument("puzzle_file", metavar="FILE|-", type=PUZZLE_FILE)
 @input_options
 @click.option("--max-nodes", type=click.IntRange(min=1), default=200_000, show_default=True,
               help="Search budget per puzzle for counting solutions.")
@@ -198,8 +214,8 @@ def check(puzzle_file: str, fmt: str | None, box: str | None, alphabet: str | No
     sys.exit(worst)
 
 
-@main.command()
-@click.argument("source_file", metavar="FILE|-")
+@main.command(epilog=PUZZLE_FILE_HELP)
+@click.argument("source_file", metavar="FILE|-", type=PUZZLE_FILE)
 @click.argument("out", metavar="OUT|-")
 @click.option("--to", "to_format", type=click.Choice(formats.FORMATS), required=True, help="Output format.")
 @input_options

@@ -19,8 +19,9 @@ from ..io import load_sample, load_samples, read
 from ..algorithms.generational import ResumeError
 from ..runs.checkpoint import run_identity
 from ..runs.interrupt import INTERRUPTED, exit_code, graceful, requested
-from .common import InputError, check_outputs, open_checkpoint
-
+from .errors import InputError
+from .inputs import bundled_or
+from .outputs import check_outputs, open_checkpoint
 __all__ = ["example_help", "example_options", "checkpoint_options", "load_puzzle", "load_puzzles", "print_generation",
            "print_result", "run_example"]
 
@@ -55,7 +56,7 @@ def checkpoint_options(command: Callable) -> Callable:
 def load_puzzle(path: str | None, default: str = "9x9-easy.txt") -> Puzzle:
     """The first puzzle of ``path``, or of the bundled sample ``default`` when no path is given."""
     try:
-        return read(path)[0] if path else load_sample(default)
+        return read(bundled_or(path))[0] if path else load_sample(default)
     except (PuzzleError, OSError, IndexError) as exc:
         raise click.ClickException(f"{path}: {exc}") from None
 

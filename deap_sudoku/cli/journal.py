@@ -18,8 +18,8 @@ from ..experiments.store import ResultsFile, StoreError, identity
 from ..grid import Puzzle
 from ..io.fileio import FileInUse
 from ..runs.task import RunResult, Task
-from .common import InputError, hold_lock
-
+from .errors import InputError
+from .outputs import hold_lock
 SUFFIX = ".journal"
 
 

@@ -20,18 +20,20 @@ from ..runs.checkpoint import Checkpoint, run_identity
 from ..runs.interrupt import INTERRUPTED, exit_code, graceful, requested
 from ..runs.portfolio import portfolio
 from ..runs.task import RunResult, Task, run_task, scoop_is_running
-from .common import (ALGORITHM, DEFAULT_ALGORITHM, InputError, Progress, PuzzleInput, StandardOutputError,
-                     check_format, check_outputs, check_plot, check_scoop, given, input_options, open_checkpoint,
-                     options_for, plural, refuse_huge_population, rerun_under_scoop, run_options, scoop_options,
-                     warm_up_announced, write_puzzles, writing)
+from .errors import InputError, StandardOutputError, plural
+from .inputs import PUZZLE_FILE, PUZZLE_FILE_HELP, PuzzleInput, input_options
+from .options import ALGORITHM, DEFAULT_ALGORITHM, given, options_for, refuse_huge_population, run_options
+from .outputs import check_format, check_outputs, check_plot, open_checkpoint, write_puzzles, writing
+from .progress import Progress, warm_up_announced
+from .scoop import check_scoop, rerun_under_scoop, scoop_options
 
 POSEDNESS_NODES = 1000
 POSEDNESS_SECONDS = 0.1
 """Under --max-seconds, the most the well-posedness search after a run may add."""
 
 
-@click.command()
-@click.argument("puzzle_file", metavar="FILE|-")
+@click.command(epilog=PUZZLE_FILE_HELP)
+@click.argument("puzzle_file", metavar="FILE|-", type=PUZZLE_FILE)
 @click.option("--algorithm", "-a", type=ALGORITHM, default=DEFAULT_ALGORITHM, show_default=True,
               help="How to solve: " + "; ".join(f"{a.name}, {a.description}" for a in registry.ALGORITHMS.values())
                    + "; or your own as module:attribute ('deap-sudoku algorithms' lists plug-ins too).")

@@ -8,11 +8,12 @@ package works after a regular (non-editable) install too.
 from __future__ import annotations
 
 from importlib import resources
+from pathlib import Path
 
 from ..grid.puzzle import Puzzle
 from .formats import loads
 
-__all__ = ["sample_names", "load_samples", "load_sample"]
+__all__ = ["sample_names", "sample_path", "load_samples", "load_sample"]
 
 
 def _data():
@@ -25,6 +26,15 @@ def sample_names() -> list[str]:
     for folder in ("testdata", "sources"):
         names += [f"{folder}/{entry.name}" for entry in (_data() / folder).iterdir() if entry.name.endswith(".txt")]
     return sorted(names)
+
+
+def sample_path(name: str):
+    """The bundled file ``name`` (see :func:`sample_names`) as a path on disk, or ``None`` when no such
+    file is bundled or the package is not unpacked on disk (a zip import)."""
+    if name not in sample_names():
+        return None
+    resource = _data().joinpath(*name.split("/"))
+    return resource if isinstance(resource, Path) else None
 
 
 def load_samples(name: str) -> list[Puzzle]:

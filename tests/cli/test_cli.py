@@ -114,7 +114,7 @@ def test_the_population_guard_counts_what_a_run_allocates(algorithm, name, monke
     the guard's figure and half of it."""
     import tracemalloc
     from deap_sudoku.algorithms import Stop
-    from deap_sudoku.cli.common import population_bytes
+    from deap_sudoku.cli.options import population_bytes
     from deap_sudoku.runs import recipes
     from deap_sudoku.tools import fitness
     monkeypatch.setattr(fitness, "BATCH_CELLS", 1 << 12)

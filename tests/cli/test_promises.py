@@ -350,9 +350,9 @@ def _runs(path) -> list[dict]:
 def test_bench_workers_starts_scoop_on_the_installed_entry_with_the_same_options(monkeypatch, tmp_path):
     """The hostfile route: the command SCOOP is given, without the SCOOP options, --hosts or
     --hostfile before -n (SCOOP's --hosts would take every word up to the next option)."""
-    from deap_sudoku.cli import common
+    from deap_sudoku.cli import scoop
     started = []
-    monkeypatch.setattr(common.subprocess, "Popen",
+    monkeypatch.setattr(scoop.subprocess, "Popen",
                         lambda command, env, **_: started.append(command) or scoop_exits_with(env, 0, command))
     hosts = tmp_path / "hosts.txt"
     hosts.write_text("127.0.0.1 3\n")

@@ -112,9 +112,9 @@ def test_the_chains_of_a_portfolio_run_at_once_in_different_processes(tmp_path):
 def test_solve_workers_starts_scoop_keeping_the_number_of_chains_and_dropping_the_hosts(monkeypatch, tmp_path):
     from click.testing import CliRunner
 
-    from deap_sudoku.cli import common, main
+    from deap_sudoku.cli import main, scoop
     started = []
-    monkeypatch.setattr(common.subprocess, "Popen",
+    monkeypatch.setattr(scoop.subprocess, "Popen",
                         lambda command, env, **_: started.append(command) or scoop_exits_with(env, 0, command))
     hosts = tmp_path / "hosts.txt"
     hosts.write_text("127.0.0.1 3\n")

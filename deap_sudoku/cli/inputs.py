@@ -1,0 +1,145 @@
+"""Reading puzzles on the command line: the input options, one-line errors naming file and line, and
+the two-pass reader that checks a whole file before any work."""
+
+from __future__ import annotations
+
+import contextlib
+import fnmatch
+import glob
+import os
+
+import click
+
+from ..grid import PuzzleError, PuzzleFileError
+from ..io import formats
+from ..io.samples import sample_names, sample_path
+from .errors import InputError, StandardOutputError, plural
+
+
+BUNDLED = "data/"
+"""Where the documentation's puzzle files live in a checkout; from anywhere else ``data/NAME`` reads the
+copy of NAME bundled with the package (``deap-sudoku samples`` lists them)."""
+
+
+def bundled_or(path: str) -> str:
+    """``path``, or for ``data/NAME`` when no such path exists here the bundled copy of NAME, with a
+    line on standard error that says so: a real path always wins."""
+    if path == "-" or not path.startswith(BUNDLED) or os.path.lexists(path):
+        return path
+    found = sample_path(path[len(BUNDLED):])
+    if found is None:
+        return path
+    click.echo(f"{path}: not in this folder; reading the copy bundled with deap-sudoku ({found})", err=True)
+    return str(found)
+
+
+def bundled_matching(pattern: str) -> tuple[str, ...]:
+    """The bundled copies of the files a ``data/`` wildcard pattern names (``data/testdata/*.txt``)
+    when the shell found none here and passed it on as it was, else ``(bundled_or(pattern),)``."""
+    if pattern.startswith(BUNDLED) and any(c in pattern for c in "*?[") and not glob.glob(pattern):
+        wanted = pattern[len(BUNDLED):]
+        names = [name for name in sample_names()
+                 if fnmatch.fnmatchcase(name, wanted) and name.count("/") == wanted.count("/")]
+        if names:
+            click.echo(f"{pattern}: no such files in this folder; reading the {plural(len(names), 'copy', 'copies')}"
+                       f" bundled with deap-sudoku ({sample_path(names[0]).parent})", err=True)
+            return tuple(str(sample_path(name)) for name in names)
+    return (bundled_or(pattern),)
+
+
+class PuzzleFile(click.ParamType):
+    """A puzzle file argument: a path, ``-`` for standard input (where ``stdin``), or ``data/NAME`` for
+    a puzzle file bundled with the package (:func:`bundled_or`).  With ``patterns`` each value becomes
+    a tuple of paths: ``data/`` wildcards the shell left as they were match the bundled files."""
+
+    def __init__(self, *, stdin: bool = True, patterns: bool = False) -> None:
+        self.stdin, self.patterns = stdin, patterns
+        self.name = "FILE|-" if stdin else "FILE"
+
+    def convert(self, value, param, ctx):
+        if value == "-" and not self.stdin:
+            self.fail("standard input (-) is not read here: name a file", param, ctx)
+        return bundled_matching(value) if self.patterns else bundled_or(value)
+
+
+PUZZLE_FILE = PuzzleFile()
+PUZZLE_FILE_HELP = ("A FILE named data/NAME that is not in the current folder is the bundled puzzle file NAME "
+                    "('deap-sudoku samples' lists them).")
+
+
+def parse_box(value: str | None) -> tuple[int, int] | None:
+    if value is None:
+        return None
+    try:
+        rows, cols = (int(part) for part in value.lower().split("x"))
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is not ROWSxCOLS, e.g. 2x3", param_hint="--box") from None
+    return rows, cols
+
+
+def input_options(command):
+    """--format, --box and --alphabet, shared by every command that reads puzzles."""
+    records = formats.FORMAT_RECORDS.values()
+    lettered = " and ".join(record.name for record in records if record.alphabets)
+    command = click.option("--alphabet", type=click.Choice(tuple(formats.ALPHABETS)), default=None,
+                           help=f"Symbols of the {lettered} formats.")(command)
+    command = click.option("--box", default=None, metavar="ROWSxCOLS",
+                           help="Box shape, e.g. 2x3 (default: squarest).")(command)
+    kinds = "; ".join(f"{record.name}: {record.summary}" for record in records)
+    return click.option("--format", "fmt", type=click.Choice(formats.FORMATS), default=None,
+                        help=f"Input format, detected when not given ({kinds}).")(command)
+
+
+@contextlib.contextmanager
+def reading(path: str):
+    """Turn a bad or unreadable input file into a one-line message and exit code 2."""
+    try:
+        yield
+    except PuzzleFileError as exc:
+        first, more = exc.errors[0], len(exc.errors) - 1
+        raise InputError(f"{first}" + (f" (and {more} more; 'deap-sudoku check {path}' lists them all)"
+                                       if more else "")) from None
+    except PuzzleError as exc:
+        raise InputError(str(exc)) from None
+    except (StandardOutputError, BrokenPipeError):
+        raise  # standard output closed under the command (| head): the command's guard says so, not the input
+    except FileNotFoundError as exc:
+        raise InputError(f"{path}: {exc.strerror or exc} ('deap-sudoku samples' lists the puzzle files bundled "
+                         f"with the package, which every command reads as {BUNDLED}NAME)") from None
+    except OSError as exc:
+        raise InputError(f"{path}: {exc.strerror or exc}") from None
+
+
+class PuzzleInput:
+    """A puzzle file read through once to check it whole, then again one puzzle at a time: every
+    bad puzzle is reported before any work starts, and memory stays a small multiple of the text
+    however many puzzles the file holds (a list of them would take about 11 times the text of 4x4s).
+
+    ``len()`` is the number of puzzles, iteration gives them, ``examples`` the first of each size.
+    """
+
+    def __init__(self, path: str, fmt: str | None = None, box: str | None = None, alphabet: str | None = None):
+        self.options = dict(format=fmt, box=parse_box(box), alphabet=alphabet)
+        self.count, self.examples = 0, {}
+        with reading(path):
+            self.text, self.source = formats.read_text(path)
+            errors = []
+            for item in self._items():
+                if isinstance(item, PuzzleError):
+                    errors.append(item)
+                else:
+                    self.count += 1
+                    self.examples.setdefault(item[1].shape, item[1])
+            if errors:
+                raise PuzzleFileError(errors, source=self.source)
+        if not self.count:
+            raise InputError(f"{path}: no puzzle found")
+
+    def _items(self):
+        return formats.iter_scan(self.text, **self.options, source=self.source)
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __iter__(self):
+        return (puzzle for _, puzzle in self._items())

@@ -1,0 +1,148 @@
+"""The run options: which algorithm takes which option (refused before any work for one that does
+not), the ``-a`` choice, and the memory a population would take."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterable
+
+import click
+
+from ..grid import Puzzle
+from ..runs import registry
+from .errors import InputError
+
+
+ALGORITHMS = tuple(registry.ALGORITHMS)
+DEFAULT_ALGORITHM = "memetic"
+
+
+class AlgorithmName(click.ParamType):
+    """``-a``: a bundled algorithm, an installed plug-in's, or a user's as ``module:attribute``,
+    resolved (imported) when the option is read, so a bad one is one line before any work."""
+
+    name = "NAME|module:attribute"
+
+    def convert(self, value, param, ctx):
+        try:
+            registry.algorithm(value)
+        except ValueError as exc:
+            self.fail(str(exc), param, ctx)
+        return value
+
+
+ALGORITHM = AlgorithmName()
+ALGORITHM_HELP = ("a bundled algorithm (" + ", ".join(ALGORITHMS) + "; 'deap-sudoku algorithms' lists them with "
+                  "plug-ins and budgets), or your own as module:attribute")
+
+
+
+# -- run options: which algorithm takes which -------------------------------------------------
+
+_RUN_OPTIONS = {
+    "population": dict(type=click.IntRange(min=2), help="Population size"),
+    "cxpb": dict(type=click.FloatRange(0, 1), help="Crossover probability"),
+    "mutpb": dict(type=click.FloatRange(0, 1), help="Mutation probability"),
+    "select": dict(type=click.Choice(sorted({c for a in registry.ALGORITHMS.values()
+                                             for c in a.choices.get("select", ())})), help="Selection"),
+    "fitness": dict(type=click.Choice(sorted({c for a in registry.ALGORITHMS.values()
+                                              for c in a.choices.get("fitness", ())})), help="Fitness"),
+    "tournament_size": dict(type=click.IntRange(min=1), help="Tournament size"),
+    "max_generations": dict(type=click.IntRange(min=1), help="Generation budget"),
+    "max_seconds": dict(type=click.FloatRange(min=0, min_open=True),
+                        help="Wall-time budget per puzzle (s); loading compiled kernels counts, a first-ever compilation "
+                             "(announced) does not"),
+    "max_evaluations": dict(type=click.IntRange(min=1),
+                            help="Fitness-evaluation budget per puzzle (checked after each generation)"),
+    "max_steps": dict(type=click.IntRange(min=1), help="Step budget"),
+    "max_nodes": dict(type=click.IntRange(min=1), help="Search-node budget"),
+}
+assert set(_RUN_OPTIONS) == set(registry.OPTIONS), "every registry option has its command-line flag"
+
+
+def flag(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+def run_options(command):
+    """The options of :data:`deap_sudoku.runs.registry.OPTIONS`, for ``solve`` and ``bench``; each
+    help text names the algorithms that take it (default: the algorithm's own)."""
+    for name in reversed(registry.OPTIONS):
+        options = dict(_RUN_OPTIONS[name])
+        options["help"] += f" ({', '.join(registry.takes(name))}; default: the algorithm's own)."
+        command = click.option(flag(name), default=None, **options)(command)
+    return command
+
+
+def given(params: dict) -> dict:
+    """The run options given on the command line (the others are None)."""
+    return {name: params[name] for name in registry.OPTIONS if params.get(name) is not None}
+
+
+def options_for(algorithm: str, options: dict) -> dict:
+    """The ``options`` ``algorithm`` takes; a usage error naming the option and the algorithms that
+    take it, or the values it allows, for any other."""
+    record = registry.algorithm(algorithm)
+    for name, value in options.items():
+        if name not in record.options:
+            raise click.UsageError(f"{flag(name)} does not apply to {algorithm}; it applies to "
+                                   f"{', '.join(registry.takes(name))}")
+        allowed = record.choices.get(name)
+        if allowed is not None and value not in allowed:
+            raise click.UsageError(f"{flag(name)} {value} does not apply to {algorithm}; it takes "
+                                   f"{', '.join(allowed)}")
+    return options
+
+
+MAX_POPULATION_BYTES = 4 << 30
+POPULATION_BYTES = ((16, 2190), (81, 2463), (256, 2921), (625, 4089), (1296, 6181))
+"""(cells, bytes): what one individual costs a GA run (its grid, fitness and offspring), the most of
+any GA at each size, traced by ``python benchmarks/population_memory.py``."""
+ALLOCATOR_MARGIN = 1.25
+
+
+def population_bytes(cells: int) -> float:
+    """Bytes a GA run allocates per individual on a grid of ``cells`` cells: :data:`POPULATION_BYTES`
+    with a quarter more for the allocator, linear between the measured sizes and along the last
+    slope beyond them."""
+    points = POPULATION_BYTES
+    (low, low_cost), (high, high_cost) = next(
+        ((a, b) for a, b in zip(points, points[1:]) if cells <= b[0]), points[-2:])
+    cost = low_cost + (high_cost - low_cost) * max(cells - low, 0) / (high - low)
+    return ALLOCATOR_MARGIN * cost
+
+
+def memory_allowed() -> tuple[int, str]:
+    """The bytes a run of this process may still allocate, and what sets that: 4 GiB, the address
+    space left under ``ulimit -v`` (RLIMIT_AS), or the control group's memory limit (v2 or v1)."""
+    allowed = [(MAX_POPULATION_BYTES, "this package's limit")]
+    try:
+        import resource
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+        if soft != resource.RLIM_INFINITY:
+            with open("/proc/self/statm") as handle:
+                used = int(handle.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+            allowed.append((soft - used, "the address space that ulimit -v leaves this process"))
+    except (ImportError, OSError, ValueError):
+        pass
+    for path in ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"):
+        with contextlib.suppress(OSError, ValueError):
+            with open(path) as handle:
+                value = handle.read().strip()
+            if value != "max" and int(value) < 1 << 60:
+                allowed.append((int(value), f"the memory limit of this process's control group ({path})"))
+    return min(allowed)
+
+
+def refuse_huge_population(population: int | None, puzzles: Iterable[Puzzle]) -> None:
+    """Refuse, before allocating anything, a population whose run would need more memory than the
+    process may have (:func:`memory_allowed`; :func:`population_bytes` per individual)."""
+    if population is None:
+        return
+    cells = max(p.shape.cells for p in puzzles)
+    needed = population * population_bytes(cells)
+    allowed, why = memory_allowed()
+    if needed > allowed:
+        raise InputError(f"--population {population} of {cells}-cell grids needs about {needed / 2**30:.1f} GiB; "
+                         f"{why} is {max(allowed, 0) / 2**30:.1f} GiB")

@@ -1,0 +1,220 @@
+"""Outputs checked before any work (paths, formats, plots, checkpoints, locks) and written atomically;
+standard output that survives a closed pipe."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+from collections.abc import Iterable
+
+import click
+
+from ..grid import Puzzle
+from ..io import formats
+from ..io.fileio import FileInUse, lock_for_writing, name_problem, release, write_atomic
+from ..runs import plots
+from ..runs.checkpoint import Checkpoint, CheckpointError
+from .errors import InputError, StandardOutputError, plural
+
+
+def check_outputs(outputs: dict[str, str | None] | list[tuple[str, str]], force: bool, *,
+                  resumable: tuple[str, ...] = (), inputs: tuple[str, ...] = ()) -> None:
+    """Refuse, before any work, outputs that cannot be written: a missing or read-only folder, a
+    folder given as a file, anything but a regular file (a device, pipe or socket is never
+    replaced, even with ``force``), an existing file without ``force``, one file named by two
+    options, standard output (``-``) claimed by two options, one of the ``inputs`` (with ``force``
+    too: a run never writes onto what it reads), a symbolic link to nothing, or a name too long
+    once the temporary name beside it is counted.  ``outputs`` maps option names (``--out``) to
+    paths (or is a list of such pairs, for one option with many files); the ``resumable`` ones
+    (``--checkpoint``) may exist, to be read back."""
+    outputs = list(outputs.items()) if isinstance(outputs, dict) else outputs
+    stdout = [option for option, path in outputs if path == "-"]
+    if len(stdout) > 1:
+        raise click.UsageError(f"{' and '.join(stdout)} both write to standard output; give one of them a file")
+    for option, path in outputs:
+        if option in resumable and path == "-":
+            raise click.UsageError(f"{option} needs a file: it is read back to resume")
+    named = [(option, path) for option, path in outputs if path is not None and path != "-"]
+    claimed: dict[str, tuple[str, str]] = {}  # real path -> who names it (one pass: thousands of names stay fast)
+    for option, path in named:
+        other = claimed.setdefault(os.path.realpath(path), (option, path))
+        if other != (option, path):
+            raise click.UsageError(f"{other[0]} and {option} name the same file, {path}; give them different names")
+    folders_checked: set[str] = set()
+    for option, path in named:
+        folder = os.path.dirname(os.path.abspath(path))
+        if os.path.isdir(path):
+            raise InputError(f"{option} {path}: is a folder; give a file name")
+        if folder not in folders_checked:
+            if not os.path.isdir(folder):
+                raise InputError(f"{option} {path}: the folder {folder} does not exist")
+            if not os.access(folder, os.W_OK):
+                raise InputError(f"{option} {path}: the folder {folder} is not writable")
+            folders_checked.add(folder)
+        if os.path.exists(path) and not os.path.isfile(path):
+            raise InputError(f"{option} {path}: not a regular file (a device, pipe or socket); refusing to replace "
+                             "it" + ("; use - for standard output" if option not in resumable else ""))
+        for source in inputs:
+            if source != "-" and os.path.exists(path) and os.path.exists(source) and os.path.samefile(path, source):
+                raise InputError(f"{option} {path} is also an input ({source}); refusing to write onto it, "
+                                 "--force or not: give the output another name")
+        problem = name_problem(path)
+        if problem is not None:
+            raise InputError(f"{option} {path}: {problem}")
+        if os.path.exists(path) and not force and option not in resumable:
+            raise InputError(f"{option} {path} exists; refusing to overwrite it; use --force to replace it")
+
+
+def hold_lock(path: str) -> None:
+    """Lock ``path`` for writing (:func:`~deap_sudoku.io.fileio.lock_for_writing`) until the command
+    ends, or its process does, however it ends.
+
+    :raises FileInUse: naming the process that holds it.
+    """
+    lock_for_writing(path)
+    context = click.get_current_context(silent=True)
+    if context is not None:
+        context.call_on_close(lambda: release(path))
+
+
+def open_checkpoint(path: str, every: int, identity: dict, puzzle: Puzzle) -> Checkpoint:
+    """The checkpoint of a run on ``puzzle``, read once so that a damaged file or another run's is
+    refused before any work.  Says on standard error where the run resumes and what a save cut
+    short lost, and warns there, once, if a save fails."""
+    checkpoint = Checkpoint(path, every, identity, puzzle=puzzle,
+                            warn=lambda message: click.echo(f"warning: {message}", err=True))
+    try:
+        hold_lock(path)  # one run per checkpoint: a second would damage it
+        state = checkpoint.read()
+    except FileInUse as exc:
+        raise InputError(str(exc)) from None
+    except CheckpointError as exc:
+        raise InputError(str(exc)) from None
+    if checkpoint.dropped:
+        click.echo(f"{path}: dropped the last save, cut short ({plural(checkpoint.dropped, 'byte')})", err=True)
+    if state is not None:
+        click.echo(f"resuming from {path} at generation {state['generation']}", err=True)
+    return checkpoint
+
+
+def check_plot(path: str | None) -> None:
+    """Refuse, before any work, a plot that cannot be drawn: no matplotlib (with the install
+    command), standard output, or an image format matplotlib does not write."""
+    if path is None:
+        return
+    if path == "-":
+        raise click.UsageError("--plot needs a file name; images are not written to standard output")
+    try:
+        known = plots.image_formats()
+    except ImportError as exc:
+        raise InputError(f"--plot: {exc}") from None
+    extension = os.path.splitext(path)[1].lstrip(".").lower()
+    if extension not in known:
+        raise click.UsageError(f"--plot {path}: {'no' if not extension else 'unknown'} image extension"
+                               f"{' .' + extension if extension else ''}; use one of "
+                               f"{', '.join('.' + e for e in known)}")
+
+
+def check_format(option: str, fmt: str, alphabet: str | None, puzzle: Puzzle) -> None:
+    """Refuse, before any work, an output format that cannot hold ``puzzle``'s size."""
+    try:
+        formats.dumps([puzzle], format=fmt, alphabet=alphabet)
+    except ValueError as exc:
+        raise click.UsageError(f"{option} {fmt}: {exc}") from None
+
+
+def _on_stdout(action, *args):
+    """``action(*args)``, a write or flush of standard output, its failure a :class:`StandardOutputError`."""
+    try:
+        return action(*args)
+    except OSError as exc:
+        raise StandardOutputError(exc.errno, exc.strerror) from None
+
+
+class StandardOutput(io.TextIOBase):
+    """Standard output, whose failures are :class:`StandardOutputError`."""
+
+    def __init__(self, stream) -> None:
+        self.stream = stream
+
+    @classmethod
+    def around(cls, stream) -> StandardOutput:
+        return stream if isinstance(stream, cls) else cls(stream)
+
+    def write(self, text: str) -> int:
+        return _on_stdout(self.stream.write, text)
+
+    def flush(self) -> None:
+        _on_stdout(self.stream.flush)
+
+    def isatty(self) -> bool:
+        return self.stream.isatty()
+
+    def fileno(self) -> int:
+        return self.stream.fileno()
+
+    def writable(self) -> bool:
+        return True
+
+    @property
+    def buffer(self):
+        return _BinaryOutput(self.stream.buffer)
+
+    @property
+    def encoding(self) -> str:
+        return getattr(self.stream, "encoding", None) or "utf-8"
+
+    @property
+    def errors(self) -> str:
+        return getattr(self.stream, "errors", None) or "strict"
+
+
+class _BinaryOutput:
+    """Standard output's binary side, whose failures are :class:`StandardOutputError` too."""
+
+    def __init__(self, buffer) -> None:
+        self._buffer = buffer
+
+    def write(self, data: bytes) -> int:
+        return _on_stdout(self._buffer.write, data)
+
+    def flush(self) -> None:
+        _on_stdout(self._buffer.flush)
+
+    def __getattr__(self, name: str):
+        return getattr(self._buffer, name)
+
+
+@contextlib.contextmanager
+def writing(path: str):
+    """Turn an output file that exists (without ``--force``) or cannot be written into a one-line
+    message and exit code 2; a failure of standard output (``-``) goes on to the command's guard."""
+    try:
+        yield
+    except FileExistsError as exc:
+        raise InputError(f"{exc}; use --force to replace it") from None
+    except OSError as exc:
+        if path == "-":
+            raise
+        raise InputError(f"{path}: {exc.strerror or exc}") from None
+
+
+def write_text(path: str, text: str, force: bool) -> None:
+    """Write to a file atomically (never replacing one without ``force``), or to standard output for ``-``."""
+    if path == "-":
+        click.echo(text, nl=False)
+        return
+    with writing(path):
+        write_atomic(path, text, overwrite=force)
+
+
+def write_puzzles(out: str, puzzles: Iterable[Puzzle], fmt: str, alphabet: str | None, force: bool) -> None:
+    """Write ``puzzles`` as they come, atomically to a file (never replacing one without ``force``) or
+    to standard output for ``-`` (the callers check the format against every size before any work,
+    :func:`check_format`)."""
+    with writing(out):
+        try:
+            formats.write(out, puzzles, format=fmt, alphabet=alphabet, overwrite=force)
+        except ValueError as exc:
+            raise InputError(f"{out}: {exc}") from None

@@ -1,0 +1,75 @@
+"""Progress and messages on standard error: the progress bar, and the announced warm-up of compiled
+kernels."""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from collections.abc import Iterable
+
+import click
+
+from ..grid import Puzzle
+from ..runs import registry
+from ..runs.task import warm_up
+
+
+class Progress:
+    """A progress bar on standard error with count, rate and ETA, shown only when standard error is a
+    terminal and ``quiet`` is off; :meth:`echo` prints a line (to either stream) without tearing it."""
+
+    def __init__(self, total: int, label: str, unit: str, *, quiet: bool = False) -> None:
+        self.unit, self.started, self.done = unit, time.perf_counter(), 0
+        self.bar = None
+        if not quiet and total > 1 and sys.stderr is not None and sys.stderr.isatty():
+            self.bar = click.progressbar(length=total, label=label, file=sys.stderr, show_pos=True, show_eta=True,
+                                         item_show_func=lambda rate: rate)
+
+    def __enter__(self) -> Progress:
+        if self.bar is not None:
+            self.bar.__enter__()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(*exc)
+
+    def advance(self) -> None:
+        self.done += 1
+        if self.bar is not None:
+            rate = self.done / max(time.perf_counter() - self.started, 1e-9)
+            self.bar.update(1, f"{rate:.2f} {self.unit}/s" if rate < 10 else f"{rate:.0f} {self.unit}/s")
+
+    def echo(self, line: str, *, err: bool = False) -> None:
+        if self.bar is not None:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
+        click.echo(line, err=err)
+        if self.bar is not None:
+            self.bar.render_progress()
+
+
+def warm_up_announced(algorithm: str, puzzles: Iterable[Puzzle], *, quiet: bool = False,
+                      compiled: bool | None = True) -> bool:
+    """Compile or load ``algorithm``'s kernels for every shape in ``puzzles`` before any clock starts
+    (``compiled``: see :func:`~deap_sudoku.runs.task.warm_up`), saying so on standard error when it
+    takes longer than a second (a first compilation); whether it did."""
+    message = registry.algorithm(algorithm).warm_up_message
+    shown = threading.Event()
+
+    def announce() -> None:
+        if not shown.is_set():
+            shown.set()
+            if not quiet:
+                click.echo(f"{message} ...", err=True)
+
+    for puzzle in {p.shape: p for p in puzzles}.values():
+        timer = threading.Timer(1.0, announce)
+        timer.daemon = True
+        timer.start()
+        try:
+            warm_up(algorithm, puzzle, compiled)
+        finally:
+            timer.cancel()
+    return shown.is_set()
