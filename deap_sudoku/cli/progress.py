@@ -12,6 +12,7 @@ import click
 
 from ..grid import Puzzle
 from ..runs import registry
+from ..propagation.choice import COMPILED_FROM_CELLS, numba_available
 from ..runs.task import warm_up
 
 
@@ -50,12 +51,24 @@ class Progress:
             self.bar.render_progress()
 
 
+_told_without_numba: list[bool] = []  # the notice is given once per process
+
+
 def warm_up_announced(algorithm: str, puzzles: Iterable[Puzzle], *, quiet: bool = False,
                       compiled: bool | None = True) -> bool:
     """Compile or load ``algorithm``'s kernels for every shape in ``puzzles`` before any clock starts
     (``compiled``: see :func:`~deap_sudoku.runs.task.warm_up`), saying so on standard error when it
     takes longer than a second (a first compilation); whether it did."""
-    message = registry.algorithm(algorithm).warm_up_message
+    record = registry.algorithm(algorithm)
+    shapes = {p.shape: p for p in puzzles}
+    if not numba_available():
+        if record.warm_up is not None and not quiet and not _told_without_numba and (
+                compiled or any(shape.cells >= COMPILED_FROM_CELLS for shape in shapes)):
+            _told_without_numba.append(True)
+            click.echo("numba is not installed: the compiled kernels run as their Python twins, the same "
+                       "answers but slower on 16x16 and larger grids (pip install numba)", err=True)
+        return False
+    message = record.warm_up_message
     shown = threading.Event()
 
     def announce() -> None:
@@ -64,7 +77,7 @@ def warm_up_announced(algorithm: str, puzzles: Iterable[Puzzle], *, quiet: bool 
             if not quiet:
                 click.echo(f"{message} ...", err=True)
 
-    for puzzle in {p.shape: p for p in puzzles}.values():
+    for puzzle in shapes.values():
         timer = threading.Timer(1.0, announce)
         timer.daemon = True
         timer.start()

@@ -15,16 +15,21 @@ before numba is loaded (:func:`probe_seconds`): a 25x25 puzzle at 50 % givens ta
 search nodes, milliseconds in Python, against half a second to load numba.  A probe that
 does not settle the search is thrown away and the compiled search starts over, so the
 answer is the same either way.
+
+Without numba (a Python it has no wheel for yet, an install without it) every kernel runs its
+Python twin: :func:`numba_available` says so, and ``compiled=True`` is refused.
 """
 
 from __future__ import annotations
 
+import functools
+import importlib.util
 import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-__all__ = ["COMPILED_FROM_CELLS", "MAX_COMPILED_SIDE", "LOADING_SECONDS", "PROBE_SECONDS", "prefer_compiled",
+__all__ = ["numba_available", "COMPILED_FROM_CELLS", "MAX_COMPILED_SIDE", "LOADING_SECONDS", "PROBE_SECONDS", "prefer_compiled",
            "probe_seconds", "check_compiled", "charged", "python_seconds", "interrupted_kernel"]
 
 COMPILED_FROM_CELLS = 82
@@ -49,9 +54,18 @@ def python_seconds() -> float:
     return _spent[0]
 
 
+@functools.cache
+def numba_available() -> bool:
+    """Whether numba can be imported here (found without importing it: that costs ~0.4 s)."""
+    try:
+        return importlib.util.find_spec("numba") is not None
+    except (ImportError, ValueError):
+        return False
+
+
 def prefer_compiled(cells: int, side: int) -> bool:
     """Whether a kernel call on a grid of ``cells`` cells and ``side`` values should be compiled."""
-    if side > MAX_COMPILED_SIDE:
+    if side > MAX_COMPILED_SIDE or not numba_available():
         return False
     return cells >= COMPILED_FROM_CELLS or "numba" in sys.modules or _spent[0] >= LOADING_SECONDS
 
@@ -65,7 +79,10 @@ def probe_seconds(cells: int, side: int) -> float:
 
 
 def check_compiled(compiled: bool | None, side: int) -> None:
-    """Refuse ``compiled=True`` for a grid of ``side`` values that the compiled kernels cannot hold."""
+    """Refuse ``compiled=True`` for a grid of ``side`` values that the compiled kernels cannot hold,
+    or where numba is not installed."""
+    if compiled and not numba_available():
+        raise ValueError("compiled=True needs numba, which is not installed here (pip install numba)")
     if compiled and side > MAX_COMPILED_SIDE:
         raise ValueError(f"the compiled kernels hold sides up to {MAX_COMPILED_SIDE}, not {side}")
 

@@ -22,7 +22,7 @@ import numpy as np
 from ..algorithms.generational import INTERRUPTED
 from ..exact import verify
 from ..grid.puzzle import Puzzle
-from ..propagation.choice import MAX_COMPILED_SIDE, prefer_compiled
+from ..propagation.choice import MAX_COMPILED_SIDE, numba_available, prefer_compiled
 from .registry import Algorithm, Objective, Trace, algorithm
 
 __all__ = ["Task", "RunResult", "run_task", "run_all", "scoop_is_running", "warm_up"]
@@ -82,11 +82,11 @@ def warm_up(name: str, puzzle: Puzzle, compiled: bool | None = True, *, record: 
     one puzzle then never waits for numba unless its run needs the kernels, and loads them on its
     own clock (``deap-sudoku solve``), while a benchmark loads everything before its first clock
     starts.  A grid wider than :data:`~deap_sudoku.propagation.choice.MAX_COMPILED_SIDE` runs in
-    Python: nothing to load.
+    Python: nothing to load; so does every grid where numba is not installed.
     """
     record = record or algorithm(name)
     key = (name, puzzle.shape.name)
-    if record.warm_up is not None and key not in _WARM:
+    if record.warm_up is not None and key not in _WARM and numba_available():
         wanted = compiled is not None or (prefer_compiled(puzzle.shape.cells, puzzle.shape.n)
                                           and not compiled_before(name))
         if wanted and puzzle.shape.n <= MAX_COMPILED_SIDE:

@@ -1,0 +1,48 @@
+"""Without numba (a Python it has no wheel for yet, an install without it) every command works on the
+Python twins, after one notice line at most, and never with a traceback."""
+
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import REPO, sitecustomize_env
+
+NOTICE = "numba is not installed"
+COMMANDS = {
+    "solve 9x9": ["solve", "data/9x9.txt"],
+    "solve 16x16 with a budget": ["solve", "data/16x16.txt", "--max-seconds", "30"],
+    "solve 25x25 with a budget": ["solve", "data/25x25.txt", "--max-seconds", "60"],
+    "bench 16x16": ["bench", "data/16x16-lloyd.txt", "--runs", "2", "--max-seconds", "30"],
+    "backtracking 25x25": ["solve", "data/25x25.txt", "-a", "backtracking"],
+    "generate 16x16": ["generate", "--box", "4x4", "--count", "1", "--seed", "0"],
+}
+
+
+@pytest.fixture(scope="module")
+def without_numba(tmp_path_factory):
+    """A child environment in which ``import numba`` fails, as where it is not installed."""
+    return sitecustomize_env(tmp_path_factory.mktemp("no-numba"), "import sys\nsys.modules['numba'] = None\n")
+
+
+def test_numba_is_unimportable_in_the_child(without_numba):
+    done = subprocess.run([sys.executable, "-c", "import numba"], env=without_numba, capture_output=True, text=True)
+    assert done.returncode == 1 and "ModuleNotFoundError: import of numba halted" in done.stderr
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_every_command_runs_on_the_python_twins(name, without_numba):
+    done = subprocess.run([sys.executable, "-m", "deap_sudoku", *COMMANDS[name]], cwd=REPO, env=without_numba,
+                          capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "Traceback" not in done.stderr and done.stderr.count(NOTICE) <= 1
+    notices = [line for line in done.stderr.splitlines()
+               if not line.startswith(("puzzle ", "  ")) and "solved in" not in line]
+    assert len(notices) <= 1, notices
+
+
+def test_asking_for_the_compiled_kernels_without_numba_is_refused_in_one_line(without_numba):
+    code = ("from deap_sudoku import load_sample\nfrom deap_sudoku.exact import solve\n"
+            "try:\n    solve(load_sample(), compiled=True)\nexcept ValueError as exc:\n    print(exc)\n")
+    done = subprocess.run([sys.executable, "-c", code], env=without_numba, capture_output=True, text=True)
+    assert done.stdout.strip() == "compiled=True needs numba, which is not installed here (pip install numba)"
