@@ -153,7 +153,9 @@ def main() -> None:
           f"{result['ratio_of_medians']:.2f}, median ratio {result['median_ratio']:.2f}")
     if args.json is not None:
         from ortools import __version__ as ortools_version
-        record = {"set": str(args.set), "instances": len(rows), "max_seconds": args.max_seconds,
+        commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
+                                cwd=Path(__file__).parent).stdout.strip() or None
+        record = {"set": str(args.set), "commit": commit, "instances": len(rows), "max_seconds": args.max_seconds,
                   "algorithm": args.algorithm, "seed": args.seed, "deap_sudoku": __version__,
                   "ortools": ortools_version, "cpus": os.cpu_count(), "summary": result, "runs": rows}
         args.json.write_text(json.dumps(record, indent=2) + "\n")
