@@ -48,7 +48,8 @@ def memetic_toolbox(puzzle: Puzzle, *, rng: random.Random, share: float = 0.5, n
     ``share`` is the part of a clashing cell's peers freed with it by
     ``improve``; ``noise`` the chance that a rebuilt cell ignores its own value;
     ``compiled`` chooses the repair kernel's twin (same results): ``False`` the pure-Python
-    reference, ``True`` the numba one, ``None`` whichever pays (see :class:`~deap_sudoku.algorithms.repair.PropagationRepair`).
+    reference, ``True`` the numba one, ``None`` whichever pays (see
+    :class:`~deap_sudoku.algorithms.repair.PropagationRepair`).
     Every part that draws is bound to ``rng``.  A ``share`` or ``noise`` outside 0..1 is refused
     here, before a run starts.
     """

@@ -11,8 +11,8 @@ from collections.abc import Iterable
 import click
 
 from ..grid import Puzzle
-from ..runs import registry
 from ..propagation.choice import COMPILED_FROM_CELLS, numba_available
+from ..runs import registry
 from ..runs.task import warm_up
 
 
@@ -51,14 +51,15 @@ class Progress:
             self.bar.render_progress()
 
 
-_told_without_numba: list[bool] = []  # the notice is given once per process
+_told_without_numba: list[bool] = []  # not empty once the notice has been given in this process
 
 
 def warm_up_announced(algorithm: str, puzzles: Iterable[Puzzle], *, quiet: bool = False,
                       compiled: bool | None = True) -> bool:
     """Compile or load ``algorithm``'s kernels for every shape in ``puzzles`` before any clock starts
     (``compiled``: see :func:`~deap_sudoku.runs.task.warm_up`), saying so on standard error when it
-    takes longer than a second (a first compilation); whether it did."""
+    takes longer than a second (a first compilation); whether it did.  Without numba there is nothing
+    to load: one line, once per process, says the Python twins run instead."""
     record = registry.algorithm(algorithm)
     shapes = {p.shape: p for p in puzzles}
     if not numba_available():
