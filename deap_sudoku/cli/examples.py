@@ -22,6 +22,7 @@ from ..runs.interrupt import INTERRUPTED, exit_code, graceful, requested
 from .errors import InputError
 from .inputs import bundled_or
 from .outputs import check_outputs, open_checkpoint
+
 __all__ = ["example_help", "example_options", "checkpoint_options", "load_puzzle", "load_puzzles", "print_generation",
            "print_result", "run_example"]
 

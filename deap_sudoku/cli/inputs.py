@@ -38,12 +38,13 @@ def bundled_matching(pattern: str) -> tuple[str, ...]:
     when the shell found none here and passed it on as it was, else ``(bundled_or(pattern),)``."""
     if pattern.startswith(BUNDLED) and any(c in pattern for c in "*?[") and not glob.glob(pattern):
         wanted = pattern[len(BUNDLED):]
-        names = [name for name in sample_names()
+        paths = [sample_path(name) for name in sample_names()
                  if fnmatch.fnmatchcase(name, wanted) and name.count("/") == wanted.count("/")]
-        if names:
-            click.echo(f"{pattern}: no such files in this folder; reading the {plural(len(names), 'copy', 'copies')}"
-                       f" bundled with deap-sudoku ({sample_path(names[0]).parent})", err=True)
-            return tuple(str(sample_path(name)) for name in names)
+        paths = [path for path in paths if path is not None]  # (none where the package is zipped)
+        if paths:
+            click.echo(f"{pattern}: no such files in this folder; reading the {plural(len(paths), 'copy', 'copies')}"
+                       f" bundled with deap-sudoku ({paths[0].parent})", err=True)
+            return tuple(str(path) for path in paths)
     return (bundled_or(pattern),)
 
 

@@ -233,10 +233,16 @@ def _content_lines(text: str) -> Iterator[tuple[int, str]]:
         start, number = end + 1, number + 1
 
 
-def _symbol_table(alphabet: str) -> tuple[dict[str, int], str]:
+def _known_alphabet(alphabet: str | None) -> str:
+    """``alphabet`` (``digits`` when not given).  :raises ValueError: for an unknown one."""
+    alphabet = alphabet or "digits"
     if alphabet not in ALPHABETS:
         raise ValueError(f"unknown alphabet {alphabet!r}; choose from {', '.join(ALPHABETS)}")
-    symbols, empties, _ = ALPHABETS[alphabet]
+    return alphabet
+
+
+def _symbol_table(alphabet: str) -> tuple[dict[str, int], str]:
+    symbols, empties, _ = ALPHABETS[_known_alphabet(alphabet)]
     table = {ch: v for v, ch in enumerate(symbols, start=1)}
     table.update({ch.swapcase(): v for ch, v in list(table.items())})
     table.update({ch: 0 for ch in empties})
@@ -660,8 +666,7 @@ def iter_grids(text: str, *, format: str | None = None, box: tuple[int, int] | N
         except ValueError as exc:
             raise PuzzleError(f"box {box[0]}x{box[1]}: {exc}", source=source) from None
     record = format_record(format or detect_format(text, box=box))
-    alphabet = alphabet or "digits"
-    _symbol_table(alphabet)  # an unknown alphabet is refused now, not when the reading starts
+    alphabet = _known_alphabet(alphabet)  # refused now, not when the reading starts
     return _items(_lf_lines(text), record, _Reader(source, box), alphabet)
 
 
@@ -682,10 +687,7 @@ class TextWriter:
     """
 
     def __init__(self, format: str, alphabet: str | None = None) -> None:
-        self.record = format_record(format)
-        self.alphabet = alphabet or "digits"
-        if self.alphabet not in ALPHABETS:
-            raise ValueError(f"unknown alphabet {self.alphabet!r}; choose from {', '.join(ALPHABETS)}")
+        self.record, self.alphabet = format_record(format), _known_alphabet(alphabet)
         self.count = 0
         self.stated: Shape | None = None  # the last shape stated, which a reader applies from there on
 
