@@ -35,6 +35,7 @@ from pathlib import Path
 
 from deap_sudoku import __version__, read, write
 from deap_sudoku.exact import verify
+from deap_sudoku.io import write_atomic
 
 SCRIPT = Path(sys.executable).parent / "deap-sudoku"
 COMMAND = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "deap_sudoku"]
@@ -158,7 +159,7 @@ def main() -> None:
         record = {"set": str(args.set), "commit": commit, "instances": len(rows), "max_seconds": args.max_seconds,
                   "algorithm": args.algorithm, "seed": args.seed, "deap_sudoku": __version__,
                   "ortools": ortools_version, "cpus": os.cpu_count(), "summary": result, "runs": rows}
-        args.json.write_text(json.dumps(record, indent=2) + "\n")
+        write_atomic(args.json, json.dumps(record, indent=2) + "\n", overwrite=args.force)
 
 
 if __name__ == "__main__":
