@@ -11,7 +11,7 @@ import numpy as np
 from ..grid.puzzle import Puzzle, require
 from ..grid.shape import Shape
 from ..propagation import propagate
-from .backtracking import SearchBudgetExceeded, count_solutions, search, solve
+from .backtracking import SearchBudgetExceeded, count_solutions, search
 
 __all__ = ["random_solution", "dig_puzzle", "generate_puzzle", "grade", "generate_graded", "reachable", "DIFFICULTIES",
            "GenerationBudgetExceeded"]
@@ -23,18 +23,34 @@ class GenerationBudgetExceeded(RuntimeError):
 
 def random_solution(shape: Shape, rng: random.Random) -> Puzzle:
     """A random complete grid of ``shape``, built Las Vegas style: randomised exact searches of the
-    empty grid (random value order and tie-breaks, restarted with a growing node budget, all drawn
-    from ``rng``) until one completes it.
+    empty grid (random value order and tie-breaks, all drawn from ``rng``) until one completes it.
 
     Every grid of the shape can come out, unlike symmetry transforms of one
-    base grid.  On the development machine a 36x36 grid takes 0.07-0.15 s,
-    a 49x49 one 0.4-1.1 s (three seeds each, see docs/performance.md).
+    base grid.  A try that has not finished within its node budget is restarted; the budget
+    starts at 200 nodes and grows by half, as :func:`~deap_sudoku.exact.solve`'s does, but stops
+    growing at :data:`TRY_NODES_PER_CELL` nodes per cell.  At 64x64 a try that completes the
+    empty grid does so in 1.0-2.3 nodes per cell (4,159-9,394 nodes: six successes
+    in 600 tries); a try that runs longer is lost in a subtree without a solution (none of 32
+    finished within 300,000 nodes), so a budget growing without bound made the wait heavy-tailed
+    (9 s for one seed, over 120 s for others).  36x36 and smaller grids finish before the cap
+    (their seeds 0-24 are drawn as before), as do 21 of 25 49x49 grids.
+    ``python benchmarks/random_grids.py`` times it (docs/performance.md).
     """
     require(shape, Shape, "shape")
     _require_random(rng)
-    solution = solve(Puzzle([0] * shape.cells, box=shape), rng=rng, deterministic_first=False)
-    assert solution is not None, "an empty grid always has a solution"
-    return solution
+    empty = Puzzle([0] * shape.cells, box=shape)
+    budget, cap = FIRST_TRY_NODES, max(FIRST_TRY_NODES, round(TRY_NODES_PER_CELL * shape.cells))
+    while True:
+        try:
+            return search(empty, max_nodes=budget, rng=rng).solutions[0]
+        except SearchBudgetExceeded:
+            budget = min(budget + budget // 2, cap)
+
+
+FIRST_TRY_NODES = 200
+"""The node budget of :func:`random_solution`'s first try."""
+TRY_NODES_PER_CELL = 2.5
+"""The most nodes per cell a try of :func:`random_solution` gets."""
 
 
 def dig_puzzle(solution: Puzzle, givens: int, rng: random.Random, *, unique: bool = True,
