@@ -58,7 +58,8 @@ def warm_up_announced(algorithm: str, puzzles: Iterable[Puzzle], *, quiet: bool 
                       compiled: bool | None = True) -> bool:
     """Compile or load ``algorithm``'s kernels for every shape in ``puzzles`` before any clock starts
     (``compiled``: see :func:`~deap_sudoku.runs.task.warm_up`), saying so on standard error when it
-    takes longer than a second (a first compilation); whether it did.  Without numba there is nothing
+    takes longer than a second (a first compilation); whether it did.  A first compilation that a
+    background process does is said in one line.  Without numba there is nothing
     to load: one line, once per process, says the Python twins run instead."""
     record = registry.algorithm(algorithm)
     shapes = {p.shape: p for p in puzzles}
@@ -78,12 +79,17 @@ def warm_up_announced(algorithm: str, puzzles: Iterable[Puzzle], *, quiet: bool 
             if not quiet:
                 click.echo(f"{message} ...", err=True)
 
+    told_elsewhere = False
     for puzzle in shapes.values():
         timer = threading.Timer(1.0, announce)
         timer.daemon = True
         timer.start()
         try:
-            warm_up(algorithm, puzzle, compiled)
+            elsewhere = warm_up(algorithm, puzzle, compiled)
         finally:
             timer.cancel()
+        if elsewhere and not quiet and not told_elsewhere:
+            told_elsewhere = True
+            click.echo(f"{message}: in a background process, while this run starts on their Python twins",
+                       err=True)
     return shown.is_set()

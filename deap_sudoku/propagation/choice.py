@@ -17,7 +17,9 @@ does not settle the search is thrown away and the compiled search starts over, s
 answer is the same either way.
 
 Without numba (a Python it has no wheel for yet, an install without it) every kernel runs its
-Python twin: :func:`numba_available` says so, and ``compiled=True`` is refused.
+Python twin: :func:`numba_available` says so, and ``compiled=True`` is refused.  While another
+process compiles the kernels into numba's cache, :func:`hold_compiled` keeps a run on the Python
+twins until they are there.
 """
 
 from __future__ import annotations
@@ -26,11 +28,12 @@ import functools
 import importlib.util
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-__all__ = ["numba_available", "COMPILED_FROM_CELLS", "MAX_COMPILED_SIDE", "LOADING_SECONDS", "PROBE_SECONDS", "prefer_compiled",
-           "probe_seconds", "check_compiled", "charged", "python_seconds", "interrupted_kernel"]
+__all__ = ["numba_available", "COMPILED_FROM_CELLS", "MAX_COMPILED_SIDE", "LOADING_SECONDS", "PROBE_SECONDS",
+           "HOLD_POLL_SECONDS", "prefer_compiled", "hold_compiled", "probe_seconds", "check_compiled", "charged",
+           "python_seconds", "interrupted_kernel"]
 
 COMPILED_FROM_CELLS = 82
 """Grids with at least this many cells use the compiled kernels from the start (measured with
@@ -46,7 +49,11 @@ PROBE_SECONDS = 0.1
 is not loaded (``benchmarks/first_answer.py``: most 25x25 puzzles at 50 % givens are settled
 within it; the probe costs at most this much where they are not)."""
 
+HOLD_POLL_SECONDS = 0.25
+"""How often a run held on the Python twins (:func:`hold_compiled`) asks whether it may stop."""
+
 _spent = [0.0]
+_held: list = []  # [until, when to ask next] while compiled kernels are held back
 
 
 def python_seconds() -> float:
@@ -65,9 +72,32 @@ def numba_available() -> bool:
 
 def prefer_compiled(cells: int, side: int) -> bool:
     """Whether a kernel call on a grid of ``cells`` cells and ``side`` values should be compiled."""
-    if side > MAX_COMPILED_SIDE or not numba_available():
+    if side > MAX_COMPILED_SIDE or not numba_available() or _holding():
         return False
     return cells >= COMPILED_FROM_CELLS or "numba" in sys.modules or _spent[0] >= LOADING_SECONDS
+
+
+def hold_compiled(until: Callable[[], bool] | None) -> None:
+    """Run the Python twins, even where the compiled ones would pay, until ``until()`` is true (asked
+    at most every :data:`HOLD_POLL_SECONDS`); ``None`` lifts the hold.  While another process
+    compiles the kernels into numba's cache, a run neither compiles them itself nor waits for them,
+    and takes them up, loaded from the cache, once they are there.  The twins give the same answers,
+    so a hold changes how long a run takes, never what it finds."""
+    _held[:] = [] if until is None else [until, 0.0]
+
+
+def _holding() -> bool:
+    if not _held:
+        return False
+    until, ask_at = _held
+    now = time.perf_counter()
+    if now < ask_at:
+        return True
+    if until():
+        _held.clear()
+        return False
+    _held[1] = now + HOLD_POLL_SECONDS
+    return True
 
 
 def probe_seconds(cells: int, side: int) -> float:

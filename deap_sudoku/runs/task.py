@@ -8,24 +8,21 @@ both run tasks here.
 from __future__ import annotations
 
 import collections
-import hashlib
 import math
-import os
-import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 
 from ..algorithms.generational import INTERRUPTED
 from ..exact import verify
 from ..grid.puzzle import Puzzle
-from ..propagation.choice import MAX_COMPILED_SIDE, numba_available, prefer_compiled
+from ..propagation.choice import MAX_COMPILED_SIDE, hold_compiled, numba_available, prefer_compiled
+from .kernel_cache import compile_elsewhere, compiled_before, compiling_elsewhere, mark_compiled, release
 from .registry import Algorithm, Objective, Trace, algorithm
 
-__all__ = ["Task", "RunResult", "run_task", "run_all", "scoop_is_running", "warm_up"]
+__all__ = ["Task", "RunResult", "run_task", "run_all", "scoop_is_running", "warm_up", "compile_here"]
 
 
 @dataclass(frozen=True)
@@ -73,73 +70,50 @@ _WARM: set[tuple[str, str]] = set()
 """The (algorithm, box shape) pairs whose kernels this process has compiled or loaded."""
 
 
-def warm_up(name: str, puzzle: Puzzle, compiled: bool | None = True, *, record: Algorithm | None = None) -> None:
+def warm_up(name: str, puzzle: Puzzle, compiled: bool | None = True, *, record: Algorithm | None = None) -> bool:
     """Compile or load the kernels ``name`` (or ``record``, one no name reaches) needs for
-    ``puzzle``'s shape, once per process.
+    ``puzzle``'s shape, once per process; whether a background process compiles them instead.
 
     ``compiled=None`` loads only what :mod:`~deap_sudoku.propagation.choice` would use from the
     start, and nothing once this machine has compiled ``name``'s kernels (:func:`compiled_before`):
     one puzzle then never waits for numba unless its run needs the kernels, and loads them on its
-    own clock (``deap-sudoku solve``), while a benchmark loads everything before its first clock
-    starts.  A grid wider than :data:`~deap_sudoku.propagation.choice.MAX_COMPILED_SIDE` runs in
-    Python: nothing to load; so does every grid where numba is not installed.
+    own clock (``deap-sudoku solve``).  On a machine that never compiled them, a background process
+    does (:func:`~deap_sudoku.runs.kernel_cache.compile_elsewhere`) while this process's runs use
+    the Python twins until the kernels are in the cache.  ``compiled=True`` (a benchmark) compiles
+    or loads everything here, before its first clock starts.  A grid wider than
+    :data:`~deap_sudoku.propagation.choice.MAX_COMPILED_SIDE` runs in Python: nothing to load; so
+    does every grid where numba is not installed.
     """
+    named = record is None  # a background process finds the kernels by the name
     record = record or algorithm(name)
     key = (name, puzzle.shape.name)
+    elsewhere = False
     if record.warm_up is not None and key not in _WARM and numba_available():
         wanted = compiled is not None or (prefer_compiled(puzzle.shape.cells, puzzle.shape.n)
                                           and not compiled_before(name))
         if wanted and puzzle.shape.n <= MAX_COMPILED_SIDE:
-            # the compiled twins, which runs will use: left to choose, a search would try Python first
-            compiled = True if compiled is None else compiled
-            record.warm_up(puzzle, compiled)
-            if compiled:  # a warm-up of the Python twins compiled nothing to remember
-                _mark_compiled(name)
+            if compiled is None and named and compile_elsewhere(name, puzzle):
+                hold_compiled(lambda: compiled_before(name) or not compiling_elsewhere(name))
+                elsewhere = True
+            else:
+                # the compiled twins, which runs will use: left to choose, a search would try Python first
+                compiled = True if compiled is None else compiled
+                record.warm_up(puzzle, compiled)
+                if compiled:  # a warm-up of the Python twins compiled nothing to remember
+                    mark_compiled(name)
         _WARM.add(key)
+    return elsewhere
 
 
-def _stamp(name: str) -> Path | None:
-    """The file whose presence says that ``name``'s kernels are in numba's cache for this numba,
-    this Python and the kernels' sources as they are; ``None`` where it cannot be kept.
-
-    It lives beside numba's cache of the propagation kernels (or in ``NUMBA_CACHE_DIR``), so
-    clearing that cache clears it too.
-    """
-    import importlib.metadata
-
-    package = Path(__file__).resolve().parents[1]
-    sources = [package / "propagation" / "compiled.py", package / "algorithms" / "repair_compiled.py",
-               package / "exact" / "search_compiled.py"]
+def compile_here(name: str, box: str, cells: str) -> None:
+    """The background process of :func:`~deap_sudoku.runs.kernel_cache.compile_elsewhere`: warm
+    ``name``'s kernels up compiled on the puzzle of ``box`` (``3x3``) and ``cells``
+    (comma-separated), which leaves the stamp, then drop the lock."""
+    rows, cols = (int(part) for part in box.split("x"))
     try:
-        facts = [importlib.metadata.version("numba"), sys.version]
-        facts += [f"{path.stat().st_mtime_ns}:{path.stat().st_size}" for path in sources]
-    except (OSError, importlib.metadata.PackageNotFoundError):
-        return None
-    digest = hashlib.sha256("\n".join(facts).encode()).hexdigest()[:16]
-    folder = Path(os.environ.get("NUMBA_CACHE_DIR") or package / "propagation" / "__pycache__")
-    return folder / f"deap-sudoku-{_file_safe(name)}-{digest}.compiled"
-
-
-def _file_safe(name: str) -> str:
-    return "".join(c if c.isalnum() or c in "-_" else "_" for c in name)
-
-
-def compiled_before(name: str) -> bool:
-    """Whether this machine has compiled ``name``'s kernels before (into numba's cache, which a
-    run then loads in well under a second), so that a first run need not compile them, which
-    takes many seconds, on its own clock."""
-    stamp = _stamp(name)
-    return stamp is not None and stamp.exists()
-
-
-def _mark_compiled(name: str) -> None:
-    stamp = _stamp(name)
-    if stamp is not None:
-        try:
-            stamp.parent.mkdir(parents=True, exist_ok=True)
-            stamp.touch()
-        except OSError:
-            pass  # a read-only installation: every first run warms up, as before
+        warm_up(name, Puzzle([int(c) for c in cells.split(",")], box=(rows, cols)), True)
+    finally:
+        release(name)
 
 
 def run_task(task: Task, *, requested: Callable[[], object] | None = None,

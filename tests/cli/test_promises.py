@@ -173,6 +173,7 @@ def test_kernel_warm_up_is_announced_and_never_counted(monkeypatch):
                         dataclasses.replace(record, warm_up=slow, warm_up_message="compiling the test kernel"))
     monkeypatch.setattr(task, "_WARM", set())
     monkeypatch.setattr(task, "compiled_before", lambda name: False)  # as on a machine that never compiled
+    monkeypatch.setattr(task, "compile_elsewhere", lambda name, puzzle: False)  # and cannot keep a stamp
     monkeypatch.setattr(choice, "_spent", [choice.LOADING_SECONDS])  # a 9x9 that would run compiled
     result = run("solve", NINE, "-a", "backtracking", "--max-seconds", "60")  # a time budget: warm up all
     assert result.exit_code == 0 and len(calls) == 1
@@ -186,12 +187,17 @@ def test_kernel_warm_up_is_announced_and_never_counted(monkeypatch):
 @pytest.fixture
 def warm_ups(monkeypatch, tmp_path) -> list:
     """The backtracking record's warm-up calls, ``(side, compiled)``, in a process where nothing is
-    warm yet, numba is not loaded, and the stamps of a first compilation go to ``tmp_path``."""
+    warm yet, numba is not loaded, and the stamps of a first compilation go to ``tmp_path``; a
+    background compilation is not started but noted as ``("elsewhere", side)``."""
     calls = []
     monkeypatch.setitem(registry.ALGORITHMS, "backtracking",
                         dataclasses.replace(registry.ALGORITHMS["backtracking"],
                                             warm_up=lambda puzzle, compiled: calls.append((puzzle.n, compiled))))
     monkeypatch.setattr(task, "_WARM", set())
+    monkeypatch.setattr(task, "compile_elsewhere", lambda name, puzzle: not calls.append(("elsewhere", puzzle.n)))
+    monkeypatch.setattr(task, "compiling_elsewhere", lambda name: ("elsewhere", 16) in calls)
+    monkeypatch.setattr(choice, "_held", [])
+    monkeypatch.setattr(choice, "HOLD_POLL_SECONDS", 0.0)
     monkeypatch.delitem(sys.modules, "numba", raising=False)
     monkeypatch.setattr(choice, "_spent", [0.0])
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
@@ -200,12 +206,26 @@ def warm_ups(monkeypatch, tmp_path) -> list:
 
 def test_a_first_run_that_starts_in_python_waits_for_no_warm_up(warm_ups):
     calls = warm_ups
-    task.warm_up("backtracking", read(NINE)[0], None)
-    task.warm_up("backtracking", read(NINE)[0], True)  # the run's own call: this shape is settled
+    assert not task.warm_up("backtracking", read(NINE)[0], None)
+    assert not task.warm_up("backtracking", read(NINE)[0], True)  # the run's own call: this shape is settled
     assert calls == [] and not task.compiled_before("backtracking")
-    task.warm_up("backtracking", read(REPO / "data" / "16x16.txt")[0], None)  # never compiled: warm up
+
+
+def test_a_first_ever_run_leaves_the_compiling_to_a_background_process_and_runs_python_until_it_is_done(warm_ups):
+    calls = warm_ups
+    assert task.warm_up("backtracking", read(REPO / "data" / "16x16.txt")[0], None)
+    assert calls == [("elsewhere", 16)]  # nothing compiled here
+    assert not choice.prefer_compiled(256, 16)  # held on the Python twins ...
+    task.mark_compiled("backtracking")  # ... until the background process leaves its stamp
+    assert choice.prefer_compiled(256, 16) and not task.compiled_before("memetic")
+
+
+def test_a_first_ever_run_that_cannot_compile_elsewhere_compiles_here(warm_ups, monkeypatch):
+    calls = warm_ups
+    monkeypatch.setattr(task, "compile_elsewhere", lambda name, puzzle: False)  # a read-only cache folder
+    assert not task.warm_up("backtracking", read(REPO / "data" / "16x16.txt")[0], None)
     assert calls == [(16, True)] and task.compiled_before("backtracking")  # the twins runs use
-    assert not task.compiled_before("memetic")
+    assert choice.prefer_compiled(256, 16)
 
 
 def test_a_first_run_on_a_machine_that_compiled_before_loads_the_kernels_on_its_own_clock(warm_ups, monkeypatch,
@@ -214,7 +234,7 @@ def test_a_first_run_on_a_machine_that_compiled_before_loads_the_kernels_on_its_
     search tries in Python first and may never need numba; when it does, loading counts."""
     calls = warm_ups
     sixteen = read(REPO / "data" / "16x16.txt")[0]
-    task._mark_compiled("backtracking")
+    task.mark_compiled("backtracking")
     task.warm_up("backtracking", sixteen, None)
     assert calls == []
     task.warm_up("backtracking", read(REPO / "data" / "25x25.txt")[0], True)  # a benchmark: always loaded
@@ -223,7 +243,7 @@ def test_a_first_run_on_a_machine_that_compiled_before_loads_the_kernels_on_its_
         stamp.unlink()
     monkeypatch.setattr(task, "_WARM", set())
     task.warm_up("backtracking", sixteen, None)
-    assert calls == [(25, True), (16, True)]
+    assert calls == [(25, True), ("elsewhere", 16)]
 
 
 def _kernels_loaded_by_warm_up(name: str, sample: str, compiled: bool | None) -> dict[str, int]:
@@ -233,6 +253,7 @@ def _kernels_loaded_by_warm_up(name: str, sample: str, compiled: bool | None) ->
     code = ("from deap_sudoku import load_sample\n"
             "from deap_sudoku.runs import task\n"
             "task.compiled_before = lambda name: False\n"
+            "task.compile_elsewhere = lambda name, puzzle: False\n"
             f"task.warm_up({name!r}, load_sample({sample!r}), {compiled!r})\n"
             "from deap_sudoku.algorithms.repair_compiled import fill_boxes, rebuild\n"
             "from deap_sudoku.exact.search_compiled import depth_first\n"

@@ -61,6 +61,6 @@ def test_an_easy_25x25_under_a_budget_is_solved_without_loading_numba(tmp_path, 
     from deap_sudoku.runs import task
 
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))  # numba's cache and the stamp beside it
-    task._mark_compiled("memetic")
+    task.mark_compiled("memetic")
     done = _solved_without_numba(REPO / "data" / "25x25.txt", "--max-seconds", "10", env=dict(os.environ))
     assert done.stdout.count("|") >= 50
