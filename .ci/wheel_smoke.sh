@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installed from a wheel, as a user of a package index would: a fresh virtual environment on the
 # given Python with only the wheel (and what it depends on), an empty folder, and the commands of
-# README's quick start and docs/command_line.md that name a bundled file, run as written.
+# README's quick start, of the package index page (PACKAGE_INDEX.md, but pip) and of
+# docs/command_line.md that name a bundled file, run as written.
 #
 #     bash .ci/wheel_smoke.sh PYTHON WHEEL
 #
@@ -11,6 +12,7 @@ set -euo pipefail
 python=$1
 wheel=$(realpath "$2")
 docs=$(realpath "$(dirname "$0")/../docs/command_line.md")
+index=$(realpath "$(dirname "$0")/../PACKAGE_INDEX.md")
 place=$(mktemp -d)
 trap 'rm -rf "$place"' EXIT
 "$python" -m venv "$place/venv"
@@ -21,6 +23,14 @@ echo "wheel smoke on $("$python" --version), in an empty folder:" >&2
 deap-sudoku --version
 deap-sudoku samples > /dev/null
 deap-sudoku solve data/9x9.txt > /dev/null 2>&1   # README's quick start
+# The package index page's first code block, but its pip line: every command as written.
+awk '/^```sh/ {inside = 1; next} /^```/ {if (inside) exit} inside' "$index" \
+    | sed 's/[[:space:]]*# .*$//' | grep -v '^pip ' \
+    | while read -r line; do
+        echo "  $line" >&2
+        eval "$line" > /dev/null 2> "$place/stderr" || { cat "$place/stderr" >&2; echo "FAILED: $line" >&2; exit 1; }
+    done
+rm -f puzzles.txt
 # The first code block of docs/command_line.md: its lines that read data/, one command each.
 awk '/^```sh/ {inside = 1; next} /^```/ {if (inside) exit} inside' "$docs" \
     | sed 's/[[:space:]]*# .*$//' \

@@ -1,5 +1,5 @@
-"""The documentation's code runs (every Python block of the README, the tutorial, the user guide and
-docs/extending.md), the README example stops at its solving generation, and the site builds with
+"""The documentation's code runs (every Python block of the README, the package index page, the
+tutorial, the user guide and docs/extending.md), the README example stops at its solving generation, and the site builds with
 warnings as errors."""
 
 import os
@@ -62,9 +62,20 @@ def test_readme_example_stops_at_the_generation_that_solves_the_puzzle(capsys):
 
 
 def test_every_page_with_python_blocks_is_run_here():
-    pages = {str(p.relative_to(REPO)) for p in [REPO / "README.md", *(REPO / "docs").glob("*.md")]
+    pages = {str(p.relative_to(REPO)) for p in [*REPO.glob("*.md"), *(REPO / "docs").glob("*.md")]
              if "```python" in p.read_text()}
-    assert pages == {"README.md", "docs/extending.md", "docs/guide.md", "docs/tutorial.md"}
+    assert pages == {"README.md", "PACKAGE_INDEX.md", "docs/extending.md", "docs/guide.md", "docs/tutorial.md"}
+
+
+def test_the_package_index_page_runs_and_links_nowhere_relative(capsys):
+    """The long description a package index shows: its Python runs from an empty folder, and every
+    link is absolute, since the index has none of the repository's files to link to."""
+    namespace = _run_blocks("PACKAGE_INDEX.md")
+    assert verify(namespace["hof"][0], namespace["puzzle"]) and "no clashes" in capsys.readouterr().out
+    text = (REPO / "PACKAGE_INDEX.md").read_text()
+    links = re.findall(r"\]\(([^)]*)\)", text)
+    assert links and all(link.startswith("https://") for link in links), links
+    assert "long_description = file: PACKAGE_INDEX.md" in (REPO / "setup.cfg").read_text()
 
 
 def test_guide_code_runs(capsys):
