@@ -20,91 +20,44 @@ generation and can end the run the same way.  The library prints nothing, so
 
 from __future__ import annotations
 
-import time
+import dataclasses
+import random
 from collections.abc import Callable
 
 from deap import algorithms, base, tools
 
-from .generational import HALTED, INTERRUPTED, Abandoned, Stop, evaluate_invalid, stop_reason
+from .generational import Hook, Run, Stop, evaluate_invalid
 
 __all__ = ["ea_simple", "ea_mu_plus_lambda", "ea_mu_comma_lambda"]
-
-Hook = Callable[[int, list, tools.Logbook], object]
-
-
-class _Ending:
-    """Keeps what a :class:`Stop` needs between generations (evaluations, improvement, clock)."""
-
-    def __init__(self, stop: Stop | Hook | None, callback: Hook | None) -> None:
-        self.stop, self.callback = stop, callback
-        given = stop.started if isinstance(stop, Stop) else None
-        self.started = given if given is not None else time.perf_counter()
-        self.evaluations = self.since_improvement = 0
-        self.best = None
-
-    def reason(self, generation: int, population: list, logbook: tools.Logbook, nevals: int) -> str | None:
-        self.evaluations += nevals
-        best = max(ind.fitness for ind in population)
-        if self.best is None or best > self.best:
-            self.best, self.since_improvement = best, 0
-        else:
-            self.since_improvement += 1
-        if self.callback is not None and self.callback(generation, population, logbook):
-            return HALTED
-        if isinstance(self.stop, Stop):
-            if self.stop.requested is not None and self.stop.requested():
-                return INTERRUPTED
-            return stop_reason(self.stop, population, generation, self.evaluations, self.since_improvement,
-                               self.started)
-        if self.stop is not None:
-            answer = self.stop(generation, population, logbook)
-            return answer if isinstance(answer, str) and answer else "stop" if answer else None
-        return None
-
 
 def _evolve(population: list, toolbox: base.Toolbox, ngen: int, stats: tools.Statistics | None,
             halloffame: tools.HallOfFame | None, verbose: bool, stop: Stop | Hook | None, callback: Hook | None,
             vary: Callable[[list], list], survive: Callable[[list, list], list]) -> tuple[list, tools.Logbook]:
-    """The loop DEAP's three share: each generation ``vary(population)`` makes the offspring, the
-    changed ones are evaluated, the hall of fame sees them, and ``survive(population, offspring)``
-    is the next population."""
+    """The loop DEAP's three share, kept by the package loops' :class:`Run`: each generation
+    ``vary(population)`` makes the offspring, the changed ones are evaluated, the hall of fame sees
+    them, and ``survive(population, offspring)`` is the next population (``population`` is changed
+    in place, as DEAP's loops do).  DEAP's variation draws from the ``random`` module, so that is
+    the state a generation abandoned by a stop request puts back."""
     if verbose:
         raise ValueError("the library prints nothing: leave verbose off and print(logbook) after the run, "
                          "or pass callback=lambda gen, population, logbook: print(logbook.stream)")
     if ngen < 0:
         raise ValueError(f"ngen is a number of generations, at least 0; got {ngen}")
-    logbook = tools.Logbook()
-    logbook.header = ["gen", "nevals"] + (stats.fields if stats else [])
-    ending = _Ending(stop, callback)
-
-    def record(generation: int, nevals: int) -> str | None:
-        logbook.record(gen=generation, nevals=nevals, **(stats.compile(population) if stats else {}))
-        return ending.reason(generation, population, logbook, nevals)
-
-    stopping = stop if isinstance(stop, Stop) else Stop()
-    try:
-        nevals = evaluate_invalid(population, toolbox, stopping.poller())
-    except Abandoned:  # a stop request: the run ends at generation 0 with the individuals evaluated
-        population[:] = [ind for ind in population if ind.fitness.valid]
-        nevals = len(population)
-    if halloffame is not None:
-        halloffame.update(population)
-    reason, generation = record(0, nevals), 0
-    poll = stopping.poller(ending.started)  # inside a generation, the time budget too
-    while reason is None and generation < ngen:
-        offspring = vary(population)
-        try:
-            nevals = evaluate_invalid(offspring, toolbox, poll)
-        except Abandoned:  # the generation is dropped: the population is the last whole one
-            reason = INTERRUPTED if stopping.requested is not None and stopping.requested() else "time"
-            break
-        generation += 1
-        if halloffame is not None:
-            halloffame.update(offspring)
-        population[:] = survive(population, offspring)
-        reason = record(generation, nevals)
-    logbook.stop_reason = reason or "generations"
-    return population, logbook
+    if isinstance(stop, Stop):
+        limit = ngen if stop.max_generations is None else min(ngen, stop.max_generations)
+        criteria, until = dataclasses.replace(stop, max_generations=limit), None
+    else:
+        criteria, until = Stop(max_generations=ngen), stop
+    run = Run(list(population), stop=criteria, rng=random, stats=stats, halloffame=halloffame,  # type: ignore[arg-type]
+              callback=callback, until=until, restarts=False)
+    run.evaluate_first(toolbox)
+    while not run.finished():
+        with run.generating():
+            offspring = vary(run.population)
+            nevals = evaluate_invalid(offspring, toolbox, run.poll)
+            run.next_generation(survive(run.population, offspring), nevals, offered=offspring)
+    population[:] = run.population
+    return population, run.logbook
 
 
 def ea_simple(population: list, toolbox: base.Toolbox, cxpb: float, mutpb: float, ngen: int,

@@ -24,12 +24,14 @@ from deap import base, tools
 from ..tools.individual import write_back
 
 __all__ = ["Stop", "Run", "Checkpointer", "ResumeError", "Abandoned", "ea_generational", "evaluate_invalid",
-           "one_child", "stop_reason", "INTERRUPTED", "HALTED", "POLL_SECONDS"]
+           "one_child", "stop_reason", "INTERRUPTED", "HALTED", "POLL_SECONDS", "Hook"]
 
 INTERRUPTED = "interrupted"
 """``logbook.stop_reason`` of a run ended by :attr:`Stop.requested`."""
 HALTED = "callback"
 """``logbook.stop_reason`` of a run ended by its callback returning a true value."""
+Hook = Callable[[int, list, tools.Logbook], object]
+"""``hook(generation, population, logbook)``: a callback, or a stop function (``until``)."""
 POLL_SECONDS = 0.05
 """How often, at most, a generation asks :attr:`Stop.requested` between its children: a generation
 of a large population takes seconds (a 36x36 memetic one of 5,000 took 6-13 s), and a stop
@@ -178,23 +180,27 @@ class Run:
     population, counters, logbook, hall of fame, the loop's ``extra`` state and
     the state of ``rng``, so the rest of the run is the one an uninterrupted run
     would have had, bit for bit, as long as every operator draws from ``rng``.
+    ``until(generation, population, logbook)`` is a stop function: a true answer
+    ends the run, a string answer names the reason.  ``restarts=False`` leaves
+    the restarts column out of the logbook (DEAP's loops do not restart).
     """
 
     def __init__(self, population: list, *, stop: Stop, rng: random.Random, stats: tools.Statistics | None = None,
-                 halloffame: tools.HallOfFame | None = None,
-                 callback: Callable[[int, list, tools.Logbook], object] | None = None,
-                 checkpoint: Checkpointer | None = None, extra: dict | None = None) -> None:
+                 halloffame: tools.HallOfFame | None = None, callback: Hook | None = None, until: Hook | None = None,
+                 checkpoint: Checkpointer | None = None, extra: dict | None = None, restarts: bool = True) -> None:
         if not stop.criteria():
             raise ValueError("set at least one stop criterion")
-        self.stop, self.stats, self.halloffame, self.callback = stop, stats, halloffame, callback
+        self.stop, self.stats, self.halloffame, self.callback, self.until = stop, stats, halloffame, callback, until
         self.checkpoint, self.rng = checkpoint, rng
         self.population = population
         self.extra = extra if extra is not None else {}
         self.logbook = tools.Logbook()
-        self.logbook.header = ["gen", "nevals", "restarts"] + (stats.fields if stats else [])
+        self.columns = ["gen", "nevals"] + (["restarts"] if restarts else [])
+        self.logbook.header = self.columns + (stats.fields if stats else [])
         self.generation = self.evaluations = self.restarts = self.since_improvement = 0
         self.best_ever = None
         self.halted = False
+        self.ended_by: str | None = None  # what ``until`` answered
         self.started = stop.started if stop.started is not None else time.perf_counter()
         state = checkpoint.load() if checkpoint is not None else None
         self.resumed = state is not None
@@ -227,7 +233,7 @@ class Run:
     def finished(self) -> bool:
         """Whether to stop now; sets ``logbook.stop_reason`` and writes the final checkpoint if so."""
         requested = self.stop.requested is not None and self.stop.requested()
-        reason = INTERRUPTED if requested else HALTED if self.halted else stop_reason(
+        reason = INTERRUPTED if requested else HALTED if self.halted else self.ended_by or stop_reason(
             self.stop, self.population, self.generation, self.evaluations, self.since_improvement, self.started)
         if reason:
             self.logbook.stop_reason = reason
@@ -261,8 +267,10 @@ class Run:
             rng_state, self.extra, self.evaluations, self.restarts, self.since_improvement = saved
             self.rng.setstate(rng_state)
 
-    def next_generation(self, population: list, nevals: int) -> None:
-        """Adopt the new ``population`` of ``nevals`` evaluations, log it, checkpoint when due."""
+    def next_generation(self, population: list, nevals: int, *, offered: list | None = None) -> None:
+        """Adopt the new ``population`` of ``nevals`` evaluations, log it, checkpoint when due.  The
+        hall of fame sees ``offered`` (DEAP's (mu, lambda) loops offer it every child, kept or
+        not), by default the population."""
         self.population = population
         self.generation += 1
         self.evaluations += nevals
@@ -271,17 +279,22 @@ class Run:
             self.best_ever, self.since_improvement = best_now, 0
         else:
             self.since_improvement += 1
-        self._record(nevals)
+        self._record(nevals, offered)
         if self.checkpoint is not None and self.checkpoint.due(self.generation):
             self.checkpoint.save(self._state())
 
-    def _record(self, nevals: int) -> None:
+    def _record(self, nevals: int, offered: list | None = None) -> None:
         if self.halloffame is not None:
-            self.halloffame.update(self.population)
-        self.logbook.record(gen=self.generation, nevals=nevals, restarts=self.restarts,
+            self.halloffame.update(self.population if offered is None else offered)
+        counts = {"gen": self.generation, "nevals": nevals, "restarts": self.restarts}
+        self.logbook.record(**{name: counts[name] for name in self.columns},
                             **(self.stats.compile(self.population) if self.stats else {}))
         if self.callback is not None and self.callback(self.generation, self.population, self.logbook):
             self.halted = True
+        if self.until is not None:
+            answer = self.until(self.generation, self.population, self.logbook)
+            if answer:
+                self.ended_by = answer if isinstance(answer, str) else "stop"
 
     def _state(self) -> dict:
         """The run as data (see :class:`Checkpointer`)."""
