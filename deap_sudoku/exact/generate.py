@@ -25,15 +25,15 @@ def random_solution(shape: Shape, rng: random.Random) -> Puzzle:
     """A random complete grid of ``shape``, built Las Vegas style: randomised exact searches of the
     empty grid (random value order and tie-breaks, all drawn from ``rng``) until one completes it.
 
-    Every grid of the shape can come out, unlike symmetry transforms of one
-    base grid.  A try that has not finished within its node budget is restarted; the budget
-    starts at 200 nodes and grows by half, as :func:`~deap_sudoku.exact.solve`'s does, but stops
-    growing at :data:`TRY_NODES_PER_CELL` nodes per cell.  At 64x64 a try that completes the
-    empty grid does so in 1.0-2.3 nodes per cell (4,159-9,394 nodes: six successes
-    in 600 tries); a try that runs longer is lost in a subtree without a solution (none of 32
-    finished within 300,000 nodes), so a budget growing without bound made the wait heavy-tailed
-    (9 s for one seed, over 120 s for others).  36x36 and smaller grids finish before the cap
-    (their seeds 0-24 are drawn as before), as do 21 of 25 49x49 grids.
+    Every grid of the shape can come out, unlike symmetry transforms of one base grid.  A try
+    that has not finished within its node budget is restarted; the budget starts at 200 nodes
+    and grows by half, as :func:`~deap_sudoku.exact.solve`'s does, but stops growing at
+    :data:`TRY_NODES_PER_CELL` nodes per cell.  At 64x64 a try that completes the empty grid
+    does so in 0.9-2.4 nodes per cell (3,582-9,810 nodes: 49 of 3,000 tries of at most 10,000
+    nodes); a try that runs longer is lost in a subtree without a solution (none of 32 tries of
+    300,000 nodes finished), so a budget growing without bound made the wait heavy-tailed (9 s
+    for one seed, over 120 s for others).  36x36 and smaller grids finish before the cap (their
+    seeds 0-24 are drawn as before), as do 21 of 25 49x49 grids.
     ``python benchmarks/random_grids.py`` times it (docs/performance.md).
     """
     require(shape, Shape, "shape")
