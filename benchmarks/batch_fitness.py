@@ -70,7 +70,8 @@ def generation_times(puzzle, size: int, generations: int, repeat: int) -> list[d
     random.seed(0)
     start = make_toolbox(puzzle).population(n=size)  # made once: initialisation is not what is timed
     rows = []
-    for label, fast in (("DEAP defaults: deepcopy clone, builtin map", False), ("make_toolbox: clone + batch_map", True)):
+    for label, fast in (("DEAP defaults: deepcopy clone, builtin map", False),
+                        ("make_toolbox: clone + batch_map", True)):
         toolbox = make_toolbox(puzzle)
         if not fast:
             toolbox.register("clone", copy.deepcopy)

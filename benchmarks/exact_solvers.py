@@ -1,4 +1,5 @@
-"""Time the exact solver on the public benchmark sets: median and maximum milliseconds per puzzle, and total seconds, per set.
+"""Time the exact solver on the public benchmark sets: median and maximum milliseconds per puzzle, and
+total seconds, per set.
 
     python benchmarks/exact_solvers.py [--data ../shared/data] [--quick] [--json FILE] [--repeat K]
                                        [--kernel auto|python|compiled] [--only forum] [--tree]
@@ -109,7 +110,8 @@ def main() -> None:
             print(f"| {name} | {len(puzzles)} | {len(times) - nodes.count(TREE_NODES)} | {sum(nodes)} |"
                   f" {1e6 * sum(times) / sum(nodes):.1f} | {sum(times):.2f} |", flush=True)
         else:
-            print(f"| {name} | {len(puzzles)} | {len(times)} | {1e3 * statistics.median(times):.2f} | {1e3 * max(times):.1f} |"
+            print(f"| {name} | {len(puzzles)} | {len(times)} | {1e3 * statistics.median(times):.2f} "
+                  f"| {1e3 * max(times):.1f} |"
                   f" {sum(times):.2f} |", flush=True)
         rows.append({"set": name, "puzzles": len(puzzles), "seconds": times, **({"nodes": nodes} if nodes else {})})
     if args.json:

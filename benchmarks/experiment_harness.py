@@ -40,7 +40,7 @@ def harness_cost(runs: int) -> dict[str, float]:
     seeds = max(runs // len(puzzles), 1)
     start = time.perf_counter()
     for puzzle in puzzles:
-        for seed in range(seeds):
+        for _seed in range(seeds):
             trivial(puzzle, rng=None)
     own = (time.perf_counter() - start) / (seeds * len(puzzles))
     costs = {}
@@ -56,7 +56,7 @@ def harness_cost(runs: int) -> dict[str, float]:
 def scoop_speedup(count: int, rounds: int) -> tuple[float, float, bool]:
     with tempfile.TemporaryDirectory() as folder:
         puzzles = Path(folder) / "forum.txt"
-        lines = [l for l in FORUM.read_text().splitlines() if l.strip() and not l.startswith("#")]
+        lines = [ln for ln in FORUM.read_text().splitlines() if ln.strip() and not ln.startswith("#")]
         runs = -(-count // len(lines))  # the file has 280 puzzles: 1,000 runs are 250 puzzles x 4 seeds
         puzzles.write_text("\n".join(lines[:count // runs]) + "\n")
         times: dict[int, list[float]] = {1: [], 2: []}

@@ -6,14 +6,14 @@ extended with the same code a user compares their own ideas with.
                                           [--json benchmarks/results/memetic_ablation.json] [--only VARIANT]
 
 Variants (``deap_sudoku.runs.user.variant`` of ``memetic``), the GA without its exact-search seed
-unless said: the default GA (4 slots, cxpb 0.2, stall 20); no crossover (cxpb 0: every child is a local-search move); crossover only (cxpb 1: no
-destroy-and-rebuild move, children are repaired crossovers); no restarts (a slot never restarts);
-a population of one (a single local-search chain with restarts); a population of ten; and the
-bundled default, whose first individual is seeded by a 1,000-node exact search.  Data: the
-shared forum_hardest_1106 (9x9) and the Lloyd & Amos 25x25 set at 45 % givens, every puzzle,
---seeds seeded runs each, 10 s and no generation budget per run (so a population of one is not cut
-short by generations), in --workers processes.  With --results the runs are kept as they finish,
-and a rerun does only what is missing.
+unless said: the default GA (4 slots, cxpb 0.2, stall 20); no crossover (cxpb 0: every child is a
+local-search move); crossover only (cxpb 1: no destroy-and-rebuild move, children are repaired
+crossovers); no restarts (a slot never restarts); a population of one (a single local-search chain
+with restarts); a population of ten; and the bundled default, whose first individual is seeded by a
+1,000-node exact search. Data: the shared forum_hardest_1106 (9x9) and the Lloyd & Amos 25x25 set at
+45 % givens, every puzzle, --seeds seeded runs each, 10 s and no generation budget per run (so a
+population of one is not cut short by generations), in --workers processes. With --results the runs
+are kept as they finish, and a rerun does only what is missing.
 """
 
 from __future__ import annotations

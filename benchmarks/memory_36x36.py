@@ -33,7 +33,7 @@ print("PEAK_KIB", resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.s
 
 def peak_mib(*args: str) -> float:
     done = subprocess.run([sys.executable, "-c", MEASURE, *args], capture_output=True, text=True, timeout=3600)
-    line = next(l for l in done.stderr.splitlines() if l.startswith("PEAK_KIB"))
+    line = next(ln for ln in done.stderr.splitlines() if ln.startswith("PEAK_KIB"))
     return int(line.split()[1]) / 1024
 
 

@@ -115,7 +115,8 @@ def compare(puzzle, size: int, generations: int) -> dict:
 
 
 def scaling() -> list[dict]:
-    print("\nOne evaluation and one local-search move against grid size (microseconds; puzzles with half the cells given)")
+    print("\nOne evaluation and one local-search move against grid size "
+          "(microseconds; puzzles with half the cells given)")
     print("| grid | eval_collisions, one individual | batched, per individual (population 1000) | in-box swap move "
           "| destroy-and-rebuild move |")
     print("|---|---:|---:|---:|---:|")

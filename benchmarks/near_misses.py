@@ -2,7 +2,8 @@
 
     python benchmarks/near_misses.py SET.txt [--instances 4] [--max-seconds 30] [--orders 3] [--json FILE]
 
-    e.g. python benchmarks/near_misses.py ../instance-sets/36x36/inst36x36_45.txt --json benchmarks/results/near_misses.json
+    e.g. python benchmarks/near_misses.py ../instance-sets/36x36/inst36x36_45.txt \
+             --json benchmarks/results/near_misses.json
 
 Each of the first ``--instances`` puzzles gets one memetic run (seed 0, ``--max-seconds``).  When
 its best grid is not a solution, the grid's open cells that clash with nothing in their row

@@ -17,7 +17,7 @@ from ._deferred import defer_import
 
 defer_import("moocore")  # before deap.tools imports it: see _deferred
 
-from ._version import __version__
+from ._version import __version__  # noqa: E402 (after defer_import, on purpose)
 
 _EXPORTS = {
     "grid": ("Puzzle", "Shape", "Conflict", "find_conflicts", "show", "GridView", "format_grid",

@@ -63,7 +63,8 @@ def main(puzzle=None, *, seed=0, population_size=4, cxpb=0.2, stall=20, share=0.
               help="Part of a clashing cell's peers freed with it.")
 @click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
               help="Wall-time budget of the run.")
-@click.option("--max-generations", type=click.IntRange(min=1), default=None, help="Generation budget (none by default).")
+@click.option("--max-generations", type=click.IntRange(min=1), default=None,
+              help="Generation budget (none by default).")
 def cli(puzzle_file, seed, population, checkpoint, checkpoint_every, cxpb, stall, share, max_seconds,
         max_generations):
     run_example(main, load_puzzle(puzzle_file), algorithm="memetic", checkpoint=checkpoint,

@@ -1,6 +1,6 @@
 """The documentation's code runs (every Python block of the README, the package index page, the
-tutorial, the user guide and docs/extending.md), the README example stops at its solving generation, and the site builds with
-warnings as errors."""
+tutorial, the user guide and docs/extending.md), the README example stops at its solving generation,
+and the site builds with warnings as errors."""
 
 import os
 import re

@@ -51,8 +51,8 @@ _RUN_OPTIONS = {
     "tournament_size": dict(type=click.IntRange(min=1), help="Tournament size"),
     "max_generations": dict(type=click.IntRange(min=1), help="Generation budget"),
     "max_seconds": dict(type=click.FloatRange(min=0, min_open=True),
-                        help="Wall-time budget per puzzle (s); loading compiled kernels counts, a first-ever compilation "
-                             "(announced) does not"),
+                        help="Wall-time budget per puzzle (s); loading compiled kernels counts, compiling them "
+                             "the first time does not (announced; solve leaves it to a background process)"),
     "max_evaluations": dict(type=click.IntRange(min=1),
                             help="Fitness-evaluation budget per puzzle (checked after each generation)"),
     "max_steps": dict(type=click.IntRange(min=1), help="Step budget"),

@@ -2,11 +2,12 @@
 IOHanalyzer and the other IOHprofiler tools read it unchanged.
 
 Each dataset and fitness is a problem (``easy_txt__collisions_1``: the name made an identifier, the
-cell collisions of the block GA a problem apart from the collisions of the memetic GA), each puzzle an
-instance (its index + 1), the grid's cell count the dimension, each algorithm a folder of its own.  A run is replayed into the
-logger: one call per fitness evaluation it spent, each improvement of its best-so-far fitness at the
-last evaluation of the generation that found it (the finest the runs record).  Runs that trace no
-fitness against evaluations (tabu search, the exact solvers) cannot be replayed and are left out.
+cell collisions of the block GA a problem apart from the collisions of the memetic GA), each puzzle
+an instance (its index + 1), the grid's cell count the dimension, each algorithm a folder of its
+own. A run is replayed into the logger: one call per fitness evaluation it spent, each improvement
+of its best-so-far fitness at the last evaluation of the generation that found it (the finest the
+runs record). Runs that trace no fitness against evaluations (tabu search, the exact solvers) cannot
+be replayed and are left out.
 """
 
 from __future__ import annotations

@@ -474,7 +474,7 @@ def _token_value(token: str, table: dict[str, int], spaced: bool) -> int | None:
 
 def _read_lloyd(text: str, reader: _Reader, alphabet: str) -> Iterator:
     """The lloyd format (its values are numbers: ``alphabet`` does not apply)."""
-    lines = ((n, l) for n, l in _content_lines(text) if l.strip())
+    lines = ((n, ln) for n, ln in _content_lines(text) if ln.strip())
     for number, header in lines:
         yield from reader.drain()
         header = header.strip()
@@ -581,7 +581,7 @@ def _looks_dash(lines: list[str], sides: frozenset[int]) -> bool:
     length = len(first)
     if any(length == n * n for n in sides) or length not in sides:
         return False
-    return next((i for i, l in enumerate(lines) if len(l) != length), len(lines)) >= length
+    return next((i for i, ln in enumerate(lines) if len(ln) != length), len(lines)) >= length
 
 
 def _looks_line(lines: list[str], sides: frozenset[int]) -> bool:
@@ -641,8 +641,8 @@ def _lf_lines(text: str) -> str:
 
 def detect_format(text: str, *, box: tuple[int, int] | None = None) -> str:
     """Guess the format of ``text`` from its first lines that are not blank or comments."""
-    content = (l.strip() for _, l in _content_lines(_lf_lines(text)))
-    lines = list(itertools.islice((l for l in content if l and not l.startswith("#")), MAX_SIDE + 2))
+    content = (ln.strip() for _, ln in _content_lines(_lf_lines(text)))
+    lines = list(itertools.islice((ln for ln in content if ln and not ln.startswith("#")), MAX_SIDE + 2))
     if not lines:
         return "line"
     sides = frozenset({box[0] * box[1]}) if box else _TILED_SIDES

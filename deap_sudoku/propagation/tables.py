@@ -72,7 +72,7 @@ def tables(shape: Shape) -> Tables:
                 segments.append(tuple(c for c in line if box_of[c] == b))
     intersections = []
     for (kind, li, b), s in key.items():
-        line_segs = tuple(i for (k, l, _), i in key.items() if k == kind and l == li and i != s)
+        line_segs = tuple(i for (k, ln, _), i in key.items() if k == kind and ln == li and i != s)
         box_segs = tuple(i for (k, _, bb), i in key.items() if k == kind and bb == b and i != s)
         line_rest = tuple(c for i in line_segs for c in segments[i])
         box_rest = tuple(c for i in box_segs for c in segments[i])

@@ -106,7 +106,7 @@ def init_smart_block_permutation(icls: type[Individual], *, puzzle: Puzzle, rest
         row_wise = rng.random() < 0.5
         order = sorted(cells.tolist(), key=lambda c: (c // n, c % n) if row_wise else (c % n, c // n))
 
-        def prefer(cell: int, value: int) -> bool:
+        def prefer(cell: int, value: int, row_wise: bool = row_wise) -> bool:  # this box's draw
             line = shape.rows[cell // n] if row_wise else shape.cols[cell % n]
             clear = value not in grid[line]
             return clear and (allowed is None or _allows(allowed[cell], value))

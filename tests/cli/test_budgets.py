@@ -27,7 +27,8 @@ def start_up() -> float:
     return statistics.median(_wall("--version") for _ in range(3))
 
 
-@pytest.mark.parametrize("algorithm", [("block-ga", "--max-generations", "1000000"), ("tabu",)])  # the two that ran over
+# the two that ran over
+@pytest.mark.parametrize("algorithm", [("block-ga", "--max-generations", "1000000"), ("tabu",)])
 def test_a_time_budget_ends_the_whole_command_in_time(algorithm, start_up, tmp_path):
     """A 25x25 block GA given 2 s took 3.3-3.5 s: generations ran past the budget, and an exact
     search after the run loaded numba to say whether the puzzle had a solution."""

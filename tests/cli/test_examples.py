@@ -94,8 +94,10 @@ def test_each_example_runs_the_documented_algorithm_by_default_and_shows_its_swi
     assert "As documented" in shown and all(switch in shown for switch in SWITCHES[name]), shown
 
 
-@pytest.mark.parametrize("name, recipe", [("block_ga", recipes.block_ga), ("block_ga_restart", recipes.block_ga_restart),
-                                          ("cell_ga", recipes.cell_ga), ("row_permutation_ga", recipes.row_permutation_ga),
+@pytest.mark.parametrize("name, recipe", [("block_ga", recipes.block_ga),
+                                          ("block_ga_restart", recipes.block_ga_restart),
+                                          ("cell_ga", recipes.cell_ga),
+                                          ("row_permutation_ga", recipes.row_permutation_ga),
                                           ("tabu_search", recipes.tabu), ("memetic", recipes.memetic)])
 def test_each_examples_defaults_are_its_recipes(name, recipe):
     """docs/reproductions.md measures the recipes (by their -a names) and calls them the examples."""
@@ -112,7 +114,7 @@ def test_block_ga_runs_on_25x25():
 
 def test_restart_example_prints_the_sources_line_counting_generations_from_1(capsys):
     _, logbook, _ = _main("block_ga_restart")(EASIEST, population_size=50, max_generations=5)
-    lines = [l for l in capsys.readouterr().out.splitlines() if l.startswith("In generation ")]
+    lines = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("In generation ")]
     assert lines == [f"In generation {record['gen'] + 1} MAX was {record['max']:g}" for record in logbook]
     assert len(lines) == 6 and lines[0].startswith("In generation 1 MAX was") and logbook[0]["max"] < 108
 

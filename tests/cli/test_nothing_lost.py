@@ -222,7 +222,8 @@ def test_a_killed_writers_temporary_is_cleared_by_the_next_write_anywhere_in_its
     time.sleep(STALE_AFTER + 0.1)
     with open(live, "rb") as holder:
         fcntl.flock(holder.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        done = subprocess.run(_command("convert", str(REPO / "data" / "9x9.txt"), str(tmp_path / "new.txt"), "--to", "grid"),
+        done = subprocess.run(_command("convert", str(REPO / "data" / "9x9.txt"), str(tmp_path / "new.txt"),
+                                       "--to", "grid"),
                               capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert not orphans[0].exists() and live.exists() and foreign.exists()

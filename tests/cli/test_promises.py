@@ -136,7 +136,7 @@ def test_max_seconds_stops_every_heuristic_within_the_tolerance(algorithm, extra
     path = tmp_path / "none.txt"
     path.write_text(unsolvable().format())
     budget = [] if extra else ["--max-generations", "100000000"]
-    for attempt in range(2):  # a second try only when the first overshoots: a busy machine can stall one generation
+    for _attempt in range(2):  # a second try only when the first overshoots: a busy machine can stall one generation
         result = run("solve", str(path), "-a", algorithm, "--max-seconds", "0.6", *budget, *extra)
         assert result.exit_code == 1
         seconds = _reported_seconds(result.stderr)

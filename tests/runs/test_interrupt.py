@@ -77,7 +77,8 @@ def test_a_stop_inside_a_generation_ends_it_at_once_and_resumes_as_if_never_stop
     puzzle, generations = unsolvable(), 3
     ended = {}
     _, whole, _ = recipe(puzzle, seed=3, max_generations=generations, **options,
-                         callback=lambda generation, population, logbook: ended.update({generation: time.perf_counter()}))
+                         callback=lambda generation, population, logbook: ended.update(
+                             {generation: time.perf_counter()}))
     per_generation = ended[2] - ended[1]
     identity = run_identity(puzzle, recipe.__name__, 3, options)
     at = [None]

@@ -113,7 +113,8 @@ def test_a_function_is_an_algorithm_with_the_budgets_it_names():
         """Backtracking, as a user's function."""
         return solve(puzzle, rng=rng).cells, 7
     record = from_function(exact, name="exact")
-    assert record.options == ("max_seconds", "max_nodes") and record.description == "Backtracking, as a user's function."
+    assert record.options == ("max_seconds", "max_nodes")
+    assert record.description == "Backtracking, as a user's function."
     outcome = record.run(EASY, seed=0, max_seconds=5.0)
     assert outcome.evaluations == 7 and np.array_equal(outcome.grid, solve(EASY).cells)
     seen = []

@@ -16,7 +16,8 @@ from tests.conftest import REPO
 
 BOXES = [(2, 2), (2, 3), (3, 2), (3, 3)]
 CROSSOVERS = {"cxOnePoint": {}, "cxTwoPoint": {}, "cxUniform": {"indpb": 0.5}}
-MUTATIONS = {"mutShuffleIndexes": {"indpb": 0.2}, "mutInversion": {}, "mutUniformInt": {"low": 1, "up": "n", "indpb": 0.2}}
+MUTATIONS = {"mutShuffleIndexes": {"indpb": 0.2}, "mutInversion": {},
+             "mutUniformInt": {"low": 1, "up": "n", "indpb": 0.2}}
 SELECTIONS = ["selTournament", "selBest", "selWorst", "selRandom", "selDoubleTournament"]
 WRONG_WAY = ["selRoulette", "selStochasticUniversalSampling"]
 REFUSED = {"cxPartialyMatched": (), "cxUniformPartialyMatched": (0.5,), "cxOrdered": (), "cxBlend": (0.5,),

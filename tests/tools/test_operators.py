@@ -257,7 +257,8 @@ def test_fitness_matches_a_set_based_reference_and_batches_agree(case):
     for ind in population:
         grid = np.asarray(ind)
         assert eval_collisions(ind, puzzle=puzzle)[0] == _reference_collisions(grid, shape, shape.units)
-        assert eval_column_box_collisions(ind, puzzle=puzzle)[0] == _reference_collisions(grid, shape, shape.units[shape.n:])
+        expected = _reference_collisions(grid, shape, shape.units[shape.n:])
+        assert eval_column_box_collisions(ind, puzzle=puzzle)[0] == expected
         assert eval_distinct(grid, puzzle=puzzle)[0] == sum(len(set(grid[u].tolist())) for u in shape.units)
         cmap = collision_map(ind, puzzle)
         expected = [sum(int(np.sum(grid[u] == grid[c])) - 1 for u in shape.units if c in u) for c in range(shape.cells)]
