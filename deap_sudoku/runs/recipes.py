@@ -7,8 +7,9 @@ Each takes a puzzle and a ``seed`` (the edge where a run's one
 ``random.Random`` is made), runs until its stop criteria, and returns
 ``(population, logbook, hall_of_fame)``; nothing is printed (pass
 ``callback`` for progress).  :mod:`deap_sudoku.runs.registry` runs them by
-name for the command line; each script in ``examples/`` writes the same
-composition out in full, and a test holds the two equal run for run.
+name for the command line: each declares its record where it is defined
+(:func:`~deap_sudoku.runs.record.bundled`).  Each script in ``examples/`` writes
+the same composition out in full, and a test holds the two equal run for run.
 """
 
 from __future__ import annotations
@@ -18,18 +19,23 @@ import random
 import time
 from collections.abc import Callable
 
+from functools import partial
+
 from deap import base, tools
 
 from ..algorithms import (Abandoned, Checkpointer, Stop, ea_generational, ea_keep_refill, ea_memetic, ea_plus_children,
                           memetic_toolbox, tabu_search)
+from ..exact import SearchBudgetExceeded, solve
 from ..grid.puzzle import Puzzle
 from ..tools import (HallOfFame, Individual, batch_map, cell_map, clone, cx_band_two_point, cx_diagonal,
                      eval_cell_collisions, eval_closeness, eval_collisions, fitness_statistics, init_block_permutation,
                      init_smart_block_permutation, make_toolbox, max_threats, mut_conflict_swap, mut_random_reset,
                      optimum, sel_roulette, sel_stochastic_universal_sampling, with_punish_same)
 from ..tools.init import SEED_NODES
+from .record import COMPILING, GA_OPTIONS, bundled, ga_run, tabu_run
 
-__all__ = ["memetic", "block_ga", "block_ga_restart", "cell_ga", "row_permutation_ga", "tabu"]
+__all__ = ["memetic", "block_ga", "block_ga_restart", "cell_ga", "row_permutation_ga", "tabu", "warm_up_search",
+           "warm_up_memetic"]
 
 Callback = Callable[[int, list, tools.Logbook], None]
 
@@ -86,6 +92,25 @@ def takes_puzzle(operator: Callable) -> bool:
         return False
 
 
+def warm_up_search(puzzle: Puzzle, compiled: bool | None) -> None:
+    """Compile or load the exact search's kernels for ``puzzle``'s shape (a one-node search)."""
+    try:
+        solve(puzzle, max_nodes=1, compiled=compiled)
+    except SearchBudgetExceeded:
+        pass
+
+
+def warm_up_memetic(puzzle: Puzzle, compiled: bool | None) -> None:
+    """Compile or load the memetic GA's kernels: the repair's, and the seed's search."""
+    # the GA alone, or a seed that solves the puzzle would leave the repair kernels to the first run
+    memetic(puzzle, max_generations=1, compiled=compiled, seed_nodes=None)
+    warm_up_search(puzzle, compiled)
+
+
+@bundled("memetic", "ga", "the project's best solver: memetic GA with propagation repair",
+         GA_OPTIONS + ("cxpb",), run=ga_run, checkpointable=True, stoppable=True, example="memetic",
+         warm_up=warm_up_memetic,
+         warm_up_message=COMPILING.format(name="repair"))
 def memetic(puzzle: Puzzle, *, seed: int = 0, population_size: int = 4, cxpb: float = 0.2, stall: int = 20,
             share: float = 0.5, noise: float = 0.0, locked_candidates: bool = True, compiled: bool | None = None,
             seed_nodes: int | None = SEED_NODES,
@@ -107,6 +132,15 @@ def memetic(puzzle: Puzzle, *, seed: int = 0, population_size: int = 4, cxpb: fl
                    rng=rng, checkpoint=checkpoint, callback=callback)
 
 
+BLOCK_GA_FITNESSES = {"cell_collisions": eval_cell_collisions, "closeness": eval_closeness,
+                      "collisions": eval_collisions}
+"""The block GA's fitness choices: the first two are documented, ``collisions`` is ours."""
+
+
+@bundled("block-ga", "ga", "block GA as the C++ \"Sudoku Löser\" documents it",
+         GA_OPTIONS + ("mutpb", "select", "fitness"), run=ga_run, example="block_ga",
+         choices={"select": ("truncation", "sus"), "fitness": tuple(BLOCK_GA_FITNESSES)},
+         checkpointable=True, stoppable=True)
 def block_ga(puzzle: Puzzle, *, seed: int = 0, population_size: int = 200, init: str = "random",
              crossover_kind: str = "two_point", fitness: str = "cell_collisions", select: str = "truncation",
              keeping_percentage: float = 0.5, mutpb: float = 0.5, mutation_threshold: int = 1,
@@ -144,47 +178,8 @@ def block_ga(puzzle: Puzzle, *, seed: int = 0, population_size: int = 200, init:
                    callback=callback)
 
 
-BLOCK_GA_FITNESSES = {"cell_collisions": eval_cell_collisions, "closeness": eval_closeness,
-                      "collisions": eval_collisions}
-"""The block GA's fitness choices: the first two are documented, ``collisions`` is ours."""
-
-
-def cell_ga(puzzle: Puzzle, *, seed: int = 0, population_size: int = 200, cxpb: float = 1.0, mutpb: float = 1.0,
-            mutation_amount: int = 2, free_cells_only: bool = False, max_generations: int = 1000,
-            max_seconds: float | None = None, max_evaluations: int | None = None, operators: dict | None = None,
-            checkpoint: Checkpointer | None = None,
-            requested: Callable[[], object] | None = None, callback: Callback | None = None):
-    """Cell GA as documented for the report's Implementation 1 (``examples/cell_ga.py``)."""
-    started, rng = time.perf_counter(), random.Random(seed)
-    toolbox = make_toolbox(puzzle, representation="cells", fitness="distinct", mate="cell_uniform",
-                           select="elite_biased", rng=rng)
-    toolbox.register("mutate", mut_random_reset, puzzle=puzzle, k=mutation_amount, any_cell=not free_cells_only,
-                     rng=rng)
-    stop = Stop(solved=optimum(toolbox.evaluate.func, puzzle), max_generations=max_generations,
-                max_seconds=max_seconds, max_evaluations=max_evaluations, started=started, requested=requested)
-    return _evolve(puzzle, operators, ea_generational, toolbox, population_size, cxpb=cxpb, mutpb=mutpb,
-                   one_child_per_mating=True,
-                   stop=stop, rng=rng, checkpoint=checkpoint, callback=callback)
-
-
-def row_permutation_ga(puzzle: Puzzle, *, seed: int = 0, population_size: int = 200, cxpb: float = 1.0,
-                       mutpb: float = 1.0, elites_size: int = 10, k: int = 3, mutation_rate: float = 0.1,
-                       restrict: bool = False, max_generations: int = 1000, max_seconds: float | None = None,
-                       max_evaluations: int | None = None, operators: dict | None = None,
-                       checkpoint: Checkpointer | None = None, requested: Callable[[], object] | None = None,
-                       callback: Callback | None = None):
-    """Row-permutation GA as documented for the report's Implementation 2 (``examples/row_permutation_ga.py``)."""
-    started, rng = time.perf_counter(), random.Random(seed)
-    toolbox = make_toolbox(puzzle, representation="row", restrict=restrict, fitness="column_box_collisions",
-                           mate="row_uniform", mutate="swap_in_row", indpb=mutation_rate, select="tournament",
-                           tournsize=k, rng=rng)
-    stop = Stop(solved=0, max_generations=max_generations, max_seconds=max_seconds, max_evaluations=max_evaluations,
-                started=started, requested=requested)
-    return _evolve(puzzle, operators, ea_generational, toolbox, population_size, cxpb=cxpb, mutpb=mutpb,
-                   elites=elites_size, stop=stop,
-                   rng=rng, checkpoint=checkpoint, callback=callback)
-
-
+@bundled("restart-ga", "ga", "block GA with random restart as the Python GA documents it",
+         GA_OPTIONS + ("mutpb",), run=ga_run, checkpointable=True, stoppable=True, example="block_ga_restart")
 def block_ga_restart(puzzle: Puzzle, *, seed: int = 0, population_size: int = 200, mutpb: float = 1.0,
                      restart_every: int = 500, normalised_roulette: bool = False, restart_on_stall: int | None = None,
                      max_generations: int = 3000, max_seconds: float | None = None,
@@ -203,6 +198,52 @@ def block_ga_restart(puzzle: Puzzle, *, seed: int = 0, population_size: int = 20
                    stop=stop, rng=rng, checkpoint=checkpoint, callback=callback)
 
 
+@bundled("cell-ga", "ga", "cell GA as the report's Implementation 1 documents it",
+         GA_OPTIONS + ("cxpb", "mutpb"), run=ga_run, checkpointable=True, stoppable=True, example="cell_ga")
+def cell_ga(puzzle: Puzzle, *, seed: int = 0, population_size: int = 200, cxpb: float = 1.0, mutpb: float = 1.0,
+            mutation_amount: int = 2, free_cells_only: bool = False, max_generations: int = 1000,
+            max_seconds: float | None = None, max_evaluations: int | None = None, operators: dict | None = None,
+            checkpoint: Checkpointer | None = None,
+            requested: Callable[[], object] | None = None, callback: Callback | None = None):
+    """Cell GA as documented for the report's Implementation 1 (``examples/cell_ga.py``)."""
+    started, rng = time.perf_counter(), random.Random(seed)
+    toolbox = make_toolbox(puzzle, representation="cells", fitness="distinct", mate="cell_uniform",
+                           select="elite_biased", rng=rng)
+    toolbox.register("mutate", mut_random_reset, puzzle=puzzle, k=mutation_amount, any_cell=not free_cells_only,
+                     rng=rng)
+    stop = Stop(solved=optimum(toolbox.evaluate.func, puzzle), max_generations=max_generations,
+                max_seconds=max_seconds, max_evaluations=max_evaluations, started=started, requested=requested)
+    return _evolve(puzzle, operators, ea_generational, toolbox, population_size, cxpb=cxpb, mutpb=mutpb,
+                   one_child_per_mating=True,
+                   stop=stop, rng=rng, checkpoint=checkpoint, callback=callback)
+
+
+@bundled("row-ga", "ga", "row-permutation GA as the report's Implementation 2 documents it",
+         GA_OPTIONS + ("cxpb", "mutpb", "tournament_size"), run=partial(ga_run, tournament_size="k"),
+         checkpointable=True, stoppable=True, example="row_permutation_ga")
+def row_permutation_ga(puzzle: Puzzle, *, seed: int = 0, population_size: int = 200, cxpb: float = 1.0,
+                       mutpb: float = 1.0, elites_size: int = 10, k: int = 3, mutation_rate: float = 0.1,
+                       restrict: bool = False, max_generations: int = 1000, max_seconds: float | None = None,
+                       max_evaluations: int | None = None, operators: dict | None = None,
+                       checkpoint: Checkpointer | None = None, requested: Callable[[], object] | None = None,
+                       callback: Callback | None = None):
+    """Row-permutation GA as documented for the report's Implementation 2 (``examples/row_permutation_ga.py``)."""
+    started, rng = time.perf_counter(), random.Random(seed)
+    toolbox = make_toolbox(puzzle, representation="row", restrict=restrict, fitness="column_box_collisions",
+                           mate="row_uniform", mutate="swap_in_row", indpb=mutation_rate, select="tournament",
+                           tournsize=k, rng=rng)
+    stop = Stop(solved=0, max_generations=max_generations, max_seconds=max_seconds, max_evaluations=max_evaluations,
+                started=started, requested=requested)
+    return _evolve(puzzle, operators, ea_generational, toolbox, population_size, cxpb=cxpb, mutpb=mutpb,
+                   elites=elites_size, stop=stop,
+                   rng=rng, checkpoint=checkpoint, callback=callback)
+
+
+@bundled("tabu-swap", "local search", "our tabu search: in-box swaps, cell tenure, start narrowed by propagation",
+         ("max_steps", "max_seconds"), run=partial(tabu_run, moves="swap", memory="cells", restrict=True),
+         stoppable=True)  # declared second: decorators apply from the bottom up
+@bundled("tabu", "local search", "tabu search as documented: one-value moves, a table of visited boards",
+         ("max_steps", "max_seconds"), run=tabu_run, stoppable=True, example="tabu_search")
 def tabu(puzzle: Puzzle, *, seed: int = 0, candidates: int = 100, moves: str = "value", memory: str = "boards",
          tenure: int = 5, restrict: bool = False, max_steps: int = 100_000, max_seconds: float | None = None,
          requested: Callable[[], object] | None = None, callback: Callable[[int, int, int], None] | None = None,

@@ -2,7 +2,8 @@
 can be checkpointed and whether it stops cleanly on request.
 
 The command line, ``bench`` and the checkpoint identity all read this table;
-adding a bundled algorithm is one :class:`Algorithm` record here.  A user's
+a bundled algorithm declares its record where it is defined
+(:func:`~deap_sudoku.runs.record.bundled`), so adding one lists it nowhere else.  A user's
 algorithm is as first-class: :func:`algorithm` also finds it by import path
 (``mymod:my_ga``, the convention of uvicorn and celery) or by the name an
 installed plug-in gives it in the ``deap_sudoku.algorithms`` entry-point
@@ -16,21 +17,20 @@ import dataclasses
 import functools
 import importlib
 import inspect
-import itertools
 import math
 import os
 import random
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..exact import SearchBudgetExceeded, solve
 from ..grid.puzzle import Puzzle
 from ..propagation import analyze, propagate
-from ..tools.fitness import fitness_weights, optimum
 from . import recipes
+from .record import (BUNDLED, COMPILING, OPTIONS, Algorithm, Objective, Outcome, Trace, bundled,
+                     generation_progress)
 
 __all__ = ["Algorithm", "Objective", "Trace", "Outcome", "ALGORITHMS", "OPTIONS", "ENTRY_POINTS", "algorithm", "names",
            "takes", "plugins", "plugin_errors", "budgets", "from_function", "generation_progress"]
@@ -39,153 +39,8 @@ ENTRY_POINTS = "deap_sudoku.algorithms"
 """The entry-point group through which installed packages add algorithms (an :class:`Algorithm`, or
 a function as :func:`deap_sudoku.runs.user.from_function` takes it)."""
 
-OPTIONS = ("population", "cxpb", "mutpb", "select", "fitness", "tournament_size", "max_generations", "max_seconds",
-           "max_evaluations", "max_steps", "max_nodes")
-"""Every option a record may take, by its command-line name (``--max-seconds`` is ``max_seconds``)."""
-
-
-@dataclass(frozen=True)
-class Objective:
-    """What a run optimised: the fitness's name, the value of a solved grid and its direction."""
-
-    name: str
-    target: float
-    lower_is_better: bool
-
-    @classmethod
-    def of(cls, evaluate: Callable, puzzle: Puzzle | None = None) -> Objective:
-        """The objective of an ``eval_*`` function, or of a ``toolbox.evaluate`` registered with ``puzzle=``:
-        its name without ``eval_``, its :func:`~deap_sudoku.tools.fitness.optimum` and its direction."""
-        name = getattr(evaluate, "func", evaluate).__name__.removeprefix("eval_")
-        return cls(name, float(optimum(evaluate, puzzle)), fitness_weights(evaluate)[0] < 0)
-
-    def describe(self, value: float) -> str:
-        """``fitness collisions 3 (target 0, lower is better)``."""
-        direction = "lower" if self.lower_is_better else "higher"
-        return f"{self.name} {value:g} (target {self.target:g}, {direction} is better)"
-
-
-@dataclass(frozen=True)
-class Trace:
-    """A run's course for plots: ``x`` counts ``unit`` (generations or steps); each named series
-    (``best`` and ``mean`` fitness of the population, or tabu's ``current`` and ``best`` score)
-    has one value per ``x``."""
-
-    unit: str
-    x: tuple[int, ...]
-    series: dict[str, tuple[float, ...]]
-    evaluations: tuple[int, ...] | None = None
-    """Fitness evaluations spent by each ``x`` (cumulative), where the algorithm counts them."""
-
-    @classmethod
-    def from_logbook(cls, logbook, lower_is_better: bool) -> Trace:
-        """The course a logbook with ``gen``, ``nevals``, ``min``, ``avg`` and ``max`` records
-        (``fitness_statistics()``) holds: the best of each generation, the mean, and the evaluations."""
-        nevals = logbook.select("nevals")
-        spent = tuple(itertools.accumulate(int(n) for n in nevals)) if None not in nevals else None
-        return cls("generation", tuple(logbook.select("gen")),
-                   {"best": tuple(map(float, logbook.select("min" if lower_is_better else "max"))),
-                    "mean": tuple(map(float, logbook.select("avg")))}, spent)
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """What an algorithm gave: the best grid, its fitness (NaN for the exact solvers without an
-    answer), generations (GAs), steps (tabu) and evaluations (fitness evaluations, or moves scored
-    by tabu), what was optimised and how the run went (``None`` for exact solvers), and why it stopped."""
-
-    grid: np.ndarray
-    fitness: float
-    generations: int
-    steps: int
-    evaluations: int
-    note: str
-    objective: Objective | None = None
-    trace: Trace | None = None
-
-
-@dataclass(frozen=True)
-class Algorithm:
-    """One algorithm as runs see it.
-
-    ``run(puzzle, seed=..., requested=..., progress=..., progress_every=..., checkpoint=..., **options)``
-    returns an :class:`Outcome`; ``options`` are the names in ``options`` (see :data:`OPTIONS`), and
-    ``choices`` lists the values a named option takes.  ``checkpointable``: takes ``checkpoint=``.
-    ``stoppable``: asks ``requested()`` at safe points and returns its best so far (the others are
-    stopped by ``KeyboardInterrupt``); ``progress(line)`` then receives a line every
-    ``progress_every`` generations (GAs) or steps (tabu).  ``warm_up(puzzle, compiled)`` compiles
-    or loads the compiled kernels a run on such a puzzle needs (``compiled=None``: only those
-    :mod:`~deap_sudoku.propagation.choice` would use from the start), so that the run's clock does
-    not count them; ``warm_up_message`` says what it does.
-    """
-
-    name: str
-    kind: str
-    description: str
-    run: Callable[..., Outcome]
-    options: tuple[str, ...] = ()
-    choices: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    checkpointable: bool = False
-    stoppable: bool = False
-    warm_up: Callable[[Puzzle, bool | None], None] | None = None
-    warm_up_message: str = ""
-    source: str = "bundled"
-    """Where the record comes from: ``bundled``, ``plug-in <distribution>`` or ``import path``."""
-
-    @property
-    def traced(self) -> bool:
-        """Whether a run's :class:`Outcome` has an objective and a trace to plot (GAs and tabu search)."""
-        return self.kind != "exact"
-
-
-def generation_progress(progress: Callable[[str], None] | None, every: int) -> Callable | None:
-    """A loop's ``callback`` that hands ``progress`` a line every ``every`` generations (None without one)."""
-    if progress is None:
-        return None
-
-    def callback(generation, population, logbook):
-        if generation % every == 0:
-            progress(f"generation {generation}: best fitness {max(i.fitness for i in population).values[0]:g}")
-    return callback
-
-
-def _ga(recipe: Callable, **renamed: str) -> Callable[..., Outcome]:
-    """A GA's ``run``: command-line option names become the recipe's keywords (``renamed`` maps the
-    ones that differ, e.g. ``population="population_size"``)."""
-    renamed = {"population": "population_size", **renamed}
-
-    def run(puzzle: Puzzle, *, seed: int, requested=None, progress=None, progress_every: int = 1, checkpoint=None,
-            **options) -> Outcome:
-        keywords = {renamed.get(name, name): value for name, value in options.items()}
-        _, logbook, hof = recipe(puzzle, seed=seed, requested=requested, checkpoint=checkpoint,
-                                 callback=generation_progress(progress, progress_every), **keywords)
-        lower = hof[0].fitness.weights[0] < 0
-        objective = Objective(logbook.fitness, float(logbook.target), lower)
-        trace = Trace.from_logbook(logbook, lower)
-        return Outcome(np.asarray(hof[0]), float(hof[0].fitness.values[0]), int(logbook[-1]["gen"]), 0,
-                       int(sum(logbook.select("nevals"))), logbook.stop_reason, objective, trace)
-    run.__doc__ = f"Run :func:`{recipe.__module__}.{recipe.__name__}` and summarise it as an :class:`Outcome`."
-    return run
-
-
-def _tabu(**variant) -> Callable[..., Outcome]:
-    def run(puzzle: Puzzle, *, seed: int, requested=None, progress=None, progress_every: int = 1000,
-            **options) -> Outcome:
-        callback = None
-        if progress is not None:
-            def callback(step, score, best):
-                progress(f"step {step}: score {score}, best {best}")
-        _, logbook, hof = recipes.tabu(puzzle, seed=seed, requested=requested, callback=callback,
-                                       report_every=progress_every, **variant, **options)
-        steps, score, best = zip(*logbook.trace)
-        trace = Trace("step", steps, {"current": tuple(map(float, score)), "best": tuple(map(float, best))})
-        return Outcome(np.asarray(hof[0]), float(hof[0].fitness.values[0]), 0, int(logbook[-1]["steps"]),
-                       int(logbook[-1]["evaluations"]), logbook.stop_reason, Objective("collisions", 0.0, True),
-                       trace)
-    run.__doc__ = f"Run :func:`recipes.tabu` with {variant or 'its documented defaults'} as an :class:`Outcome`."
-    return run
-
-
+@bundled("backtracking", "exact", "backtracking with propagation and restarts", ("max_nodes", "max_seconds"),
+         warm_up=recipes.warm_up_search, warm_up_message=COMPILING.format(name="propagation"))
 def _backtracking(puzzle: Puzzle, *, seed: int, max_nodes: int | None = None, max_seconds: float | None = None,
                   **_: object) -> Outcome:
     try:
@@ -197,19 +52,7 @@ def _backtracking(puzzle: Puzzle, *, seed: int, max_nodes: int | None = None, ma
     return Outcome(grid, 0.0 if solution is not None else math.nan, 0, 0, 0, note)
 
 
-def _warm_up_backtracking(puzzle: Puzzle, compiled: bool | None) -> None:
-    try:
-        solve(puzzle, max_nodes=1, compiled=compiled)
-    except SearchBudgetExceeded:
-        pass
-
-
-def _warm_up_memetic(puzzle: Puzzle, compiled: bool | None) -> None:
-    # the GA alone, or a seed that solves the puzzle would leave the repair kernels to the first run
-    recipes.memetic(puzzle, max_generations=1, compiled=compiled, seed_nodes=None)
-    _warm_up_backtracking(puzzle, compiled)  # the seed's search
-
-
+@bundled("analyzer", "exact", "the documented constraint analyzer: naked singles, sweep by sweep")
 def _analyzer(puzzle: Puzzle, **_: object) -> Outcome:
     result = analyze(puzzle)
     note = ("the analyzer met a square with no possible value" if result.contradiction
@@ -217,40 +60,16 @@ def _analyzer(puzzle: Puzzle, **_: object) -> Outcome:
     return Outcome(result.values, 0.0 if result.solved else math.nan, 0, 0, 0, note)
 
 
+@bundled("propagation", "exact", "constraint propagation only: naked and hidden singles")
 def _propagation(puzzle: Puzzle, **_: object) -> Outcome:
     result = propagate(puzzle)
     note = "propagation found a contradiction" if result.contradiction else f"propagation filled {result.filled} cells"
     return Outcome(result.values, 0.0 if result.solved else math.nan, 0, 0, 0, note)
 
 
-_GA = ("population", "max_generations", "max_seconds", "max_evaluations")
-_COMPILED = "compiling the {name} kernels (first run only; later runs load them from numba's cache)"
-
-ALGORITHMS: dict[str, Algorithm] = {a.name: a for a in (
-    Algorithm("memetic", "ga", "the project's best solver: memetic GA with propagation repair",
-              _ga(recipes.memetic), _GA + ("cxpb",), checkpointable=True, stoppable=True,
-              warm_up=_warm_up_memetic, warm_up_message=_COMPILED.format(name="repair")),
-    Algorithm("block-ga", "ga", "block GA as the C++ \"Sudoku Löser\" documents it", _ga(recipes.block_ga),
-              _GA + ("mutpb", "select", "fitness"),
-              {"select": ("truncation", "sus"), "fitness": tuple(recipes.BLOCK_GA_FITNESSES)},
-              checkpointable=True, stoppable=True),
-    Algorithm("restart-ga", "ga", "block GA with random restart as the Python GA documents it",
-              _ga(recipes.block_ga_restart), _GA + ("mutpb",), checkpointable=True, stoppable=True),
-    Algorithm("cell-ga", "ga", "cell GA as the report's Implementation 1 documents it", _ga(recipes.cell_ga),
-              _GA + ("cxpb", "mutpb"), checkpointable=True, stoppable=True),
-    Algorithm("row-ga", "ga", "row-permutation GA as the report's Implementation 2 documents it",
-              _ga(recipes.row_permutation_ga, tournament_size="k"), _GA + ("cxpb", "mutpb", "tournament_size"),
-              checkpointable=True, stoppable=True),
-    Algorithm("tabu", "local search", "tabu search as documented: one-value moves, a table of visited boards",
-              _tabu(), ("max_steps", "max_seconds"), stoppable=True),
-    Algorithm("tabu-swap", "local search", "our tabu search: in-box swaps, cell tenure, start narrowed by propagation",
-              _tabu(moves="swap", memory="cells", restrict=True), ("max_steps", "max_seconds"), stoppable=True),
-    Algorithm("backtracking", "exact", "backtracking with propagation and restarts", _backtracking,
-              ("max_nodes", "max_seconds"), warm_up=_warm_up_backtracking,
-              warm_up_message=_COMPILED.format(name="propagation")),
-    Algorithm("analyzer", "exact", "the documented constraint analyzer: naked singles, sweep by sweep", _analyzer),
-    Algorithm("propagation", "exact", "constraint propagation only: naked and hidden singles", _propagation),
-)}
+ALGORITHMS: dict[str, Algorithm] = BUNDLED
+"""The bundled algorithms by name: those :mod:`~deap_sudoku.runs.recipes` declares (the GAs and
+tabu search), then the exact solvers above (see :func:`~deap_sudoku.runs.record.bundled`)."""
 
 
 def takes(option: str) -> tuple[str, ...]:

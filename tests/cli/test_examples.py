@@ -11,7 +11,7 @@ import pytest
 
 from deap_sudoku import read
 from deap_sudoku.exact import dig_puzzle, solve, verify
-from deap_sudoku.runs import recipes
+from deap_sudoku.runs import ALGORITHMS, recipes
 
 from tests.conftest import REPO
 
@@ -19,7 +19,13 @@ EASIEST = read(REPO / "data" / "9x9-easy.txt")[0]
 TEN_EMPTY = dig_puzzle(solve(EASIEST), 71, random.Random(0), unique=False)
 """For the cell GA, which as documented needs far more than our test budget on real puzzles."""
 
-SMALL_BUDGETS = {
+EXAMPLES = sorted(path.stem for path in (REPO / "examples").glob("*.py"))
+"""Every example script, found: a new one is tested without being listed."""
+WITH_RECORDS = {record.example: record for record in ALGORITHMS.values() if record.example}
+"""The examples that write a bundled algorithm's recipe out, by the records that name them."""
+WITHOUT_RECORDS = {"deap_primitives", "exact_baselines"}  # DEAP's own loop; the exact solvers side by side
+
+SMALL_BUDGETS = {  # examples whose defaults take longer than a test should: the budget they get here
     "memetic": dict(max_generations=50),
     "block_ga": dict(population_size=100, max_generations=200, mutation_threshold=0, in_box_pairs=True),
     "cell_ga": dict(population_size=100, max_generations=500),
@@ -27,18 +33,21 @@ SMALL_BUDGETS = {
     "block_ga_restart": dict(population_size=100, max_generations=500),
     "deap_primitives": dict(population_size=150, ngen=40),
     "tabu_search": dict(max_steps=20_000),
-    "exact_baselines": dict(),
 }
+
+
+def test_every_example_either_writes_a_bundled_algorithm_out_or_is_known_not_to():
+    assert set(EXAMPLES) == set(WITH_RECORDS) | WITHOUT_RECORDS and not set(WITH_RECORDS) & WITHOUT_RECORDS
 
 
 def _main(name):
     return runpy.run_path(str(REPO / "examples" / f"{name}.py"))["main"]
 
 
-@pytest.mark.parametrize("name", list(SMALL_BUDGETS))
+@pytest.mark.parametrize("name", EXAMPLES)
 def test_example_solves_the_easiest_bundled_puzzle(name, capsys):
     puzzle = TEN_EMPTY if name == "cell_ga" else EASIEST
-    population, logbook, hof = _main(name)(puzzle, verbose=False, **SMALL_BUDGETS[name])
+    population, logbook, hof = _main(name)(puzzle, verbose=False, **SMALL_BUDGETS.get(name, {}))
     assert len(logbook) >= 1 and len(hof) == 1
     best = hof[0]
     assert verify(best, puzzle)
@@ -94,14 +103,10 @@ def test_each_example_runs_the_documented_algorithm_by_default_and_shows_its_swi
     assert "As documented" in shown and all(switch in shown for switch in SWITCHES[name]), shown
 
 
-@pytest.mark.parametrize("name, recipe", [("block_ga", recipes.block_ga),
-                                          ("block_ga_restart", recipes.block_ga_restart),
-                                          ("cell_ga", recipes.cell_ga),
-                                          ("row_permutation_ga", recipes.row_permutation_ga),
-                                          ("tabu_search", recipes.tabu), ("memetic", recipes.memetic)])
-def test_each_examples_defaults_are_its_recipes(name, recipe):
+@pytest.mark.parametrize("name", sorted(WITH_RECORDS))
+def test_each_examples_defaults_are_its_recipes(name):
     """docs/reproductions.md measures the recipes (by their -a names) and calls them the examples."""
-    example, ours = _main(name).__kwdefaults__, recipe.__kwdefaults__
+    example, ours = _main(name).__kwdefaults__, WITH_RECORDS[name].function.__kwdefaults__
     shared = set(example) & set(ours)
     assert len(shared) >= 3 and {k: example[k] for k in shared} == {k: ours[k] for k in shared}
 
@@ -119,21 +124,23 @@ def test_restart_example_prints_the_sources_line_counting_generations_from_1(cap
     assert len(lines) == 6 and lines[0].startswith("In generation 1 MAX was") and logbook[0]["max"] < 108
 
 
-EQUIVALENT = {  # example -> (recipe, a small budget both take)
-    "memetic": (recipes.memetic, dict(max_generations=30)),
-    "block_ga": (recipes.block_ga, dict(population_size=40, max_generations=20)),
+EQUIVALENT_BUDGETS = {  # example -> a small budget both take, where the generic one does not do
+    "memetic": dict(max_generations=30),
+    "block_ga_restart": dict(population_size=40, restart_every=5, max_generations=30),
+    "tabu_search": dict(max_steps=2000),
+}
+GENERIC_BUDGET = dict(population_size=40, max_generations=20)
+EQUIVALENT = {name: (record.function, EQUIVALENT_BUDGETS.get(name, GENERIC_BUDGET))
+              for name, record in WITH_RECORDS.items()}
+EQUIVALENT |= {  # example with switches -> (recipe, the switches and a budget)
     "block_ga_switched": (recipes.block_ga, dict(population_size=40, max_generations=20, init="smart",
                                                  crossover_kind="diagonal", fitness="closeness", select="sus",
                                                  punish_same=True, mutation_threshold=0, in_box_pairs=True)),
-    "cell_ga": (recipes.cell_ga, dict(population_size=40, max_generations=20)),
     "cell_ga_switched": (recipes.cell_ga, dict(population_size=40, max_generations=20, free_cells_only=True)),
-    "row_permutation_ga": (recipes.row_permutation_ga, dict(population_size=40, max_generations=20)),
     "row_permutation_ga_switched": (recipes.row_permutation_ga, dict(population_size=40, max_generations=20,
                                                                      restrict=True)),
-    "block_ga_restart": (recipes.block_ga_restart, dict(population_size=40, restart_every=5, max_generations=30)),
     "block_ga_restart_switched": (recipes.block_ga_restart, dict(population_size=40, restart_on_stall=5,
                                                                  normalised_roulette=True, max_generations=30)),
-    "tabu_search": (recipes.tabu, dict(max_steps=2000)),
     "tabu_search_switched": (recipes.tabu, dict(max_steps=2000, moves="swap", memory="cells", restrict=True)),
 }
 

@@ -8,7 +8,7 @@ import pytest
 
 from deap_sudoku import load_sample
 from deap_sudoku.exact import verify
-from deap_sudoku.runs import ALGORITHMS, Task, algorithm, names, run_task
+from deap_sudoku.runs import ALGORITHMS, Task, algorithm, names, registry, run_task
 from deap_sudoku.runs.registry import OPTIONS, takes
 
 from tests.conftest import unsolvable
@@ -52,7 +52,7 @@ def test_progress_requests_and_checkpoints_reach_only_algorithms_that_take_them(
     assert not exhausted.solved and exhausted.note == "exhausted" and math.isnan(exhausted.fitness)
 
 
-@pytest.mark.parametrize("recipe", ["memetic", "block_ga", "cell_ga", "row_permutation_ga", "block_ga_restart"])
+@pytest.mark.parametrize("recipe", [record.function.__name__ for record in ALGORITHMS.values() if record.kind == "ga"])
 def test_a_recipes_time_budget_counts_building_its_first_population(recipe, monkeypatch):
     """The reported seconds run from the recipe's call, so the budget must too: a slow set-up
     (here, a population that takes 0.3 s to make) leaves a 0.2 s budget spent at generation 0."""
@@ -73,3 +73,39 @@ def test_a_recipes_time_budget_counts_building_its_first_population(recipe, monk
     monkeypatch.setattr(recipes, "_evolve", patched)
     _, logbook, _ = getattr(recipes, recipe)(unsolvable(), seed=1, max_seconds=0.2, max_generations=1000)
     assert made and logbook.stop_reason == "time" and len(logbook) == 1
+
+
+def test_an_algorithm_declared_where_it_is_defined_is_found_everywhere(monkeypatch):
+    """One decorator on the function, and the registry, its queries, a run and the command line's
+    listing have it: nothing else lists algorithms."""
+    from click.testing import CliRunner
+
+    from deap_sudoku.cli import main
+    from deap_sudoku.runs import record
+
+    assert registry.ALGORITHMS is record.BUNDLED  # the registry is the declarations, not a copy of them
+    monkeypatch.setattr(record, "BUNDLED", dict(record.BUNDLED))  # the declaration is undone afterwards
+    monkeypatch.setattr(registry, "ALGORITHMS", record.BUNDLED)
+
+    @record.bundled("first-fit", "exact", "fill each empty cell with a value no peer holds, once", ("max_seconds",))
+    def first_fit(puzzle, *, seed, max_seconds=None, **_):
+        return record.Outcome(solve_grid(puzzle), 0.0, 0, 0, 0, "")
+
+    assert names()[-1] == "first-fit" and "first-fit" in takes("max_seconds")
+    assert algorithm("first-fit").function is first_fit
+    assert run_task(Task("first-fit", EASY, seed=1)).solved
+    listed = CliRunner().invoke(main, ["algorithms"])
+    assert listed.exit_code == 0 and "first-fit" in listed.output
+    with pytest.raises(ValueError, match="two bundled algorithms are called 'first-fit'"):
+        record.bundled("first-fit", "exact", "again")(first_fit)
+
+
+def solve_grid(puzzle):
+    from deap_sudoku.exact import solve
+    return solve(puzzle).cells
+
+
+def test_the_command_line_page_names_every_bundled_algorithm():
+    from tests.conftest import REPO
+    page = (REPO / "docs" / "command_line.md").read_text()
+    assert [name for name in names() if f"`{name}`" not in page] == []

@@ -1,0 +1,202 @@
+"""What an algorithm is to a run: its record, what a run gives back, and :func:`bundled`, which
+declares a bundled algorithm where it is defined.
+
+:mod:`deap_sudoku.runs.recipes` (the GAs and tabu search) and :mod:`deap_sudoku.runs.registry`
+(the exact solvers) declare theirs with :func:`bundled`; the registry, the command line's choices
+and option checks, and the tests take the list from :data:`BUNDLED`, so adding an algorithm lists
+it nowhere else.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..grid.puzzle import Puzzle
+from ..tools.fitness import fitness_weights, optimum
+
+__all__ = ["Algorithm", "Objective", "Trace", "Outcome", "BUNDLED", "bundled", "ga_run", "tabu_run",
+           "generation_progress", "OPTIONS", "GA_OPTIONS", "COMPILING"]
+
+OPTIONS = ("population", "cxpb", "mutpb", "select", "fitness", "tournament_size", "max_generations", "max_seconds",
+           "max_evaluations", "max_steps", "max_nodes")
+"""Every option a record may take, by its command-line name (``--max-seconds`` is ``max_seconds``)."""
+GA_OPTIONS = ("population", "max_generations", "max_seconds", "max_evaluations")
+"""The options every bundled GA takes."""
+COMPILING = "compiling the {name} kernels (first run only; later runs load them from numba's cache)"
+"""A record's ``warm_up_message``, with ``name`` the kernels'."""
+
+
+@dataclass(frozen=True)
+class Objective:
+    """What a run optimised: the fitness's name, the value of a solved grid and its direction."""
+
+    name: str
+    target: float
+    lower_is_better: bool
+
+    @classmethod
+    def of(cls, evaluate: Callable, puzzle: Puzzle | None = None) -> Objective:
+        """The objective of an ``eval_*`` function, or of a ``toolbox.evaluate`` registered with ``puzzle=``:
+        its name without ``eval_``, its :func:`~deap_sudoku.tools.fitness.optimum` and its direction."""
+        name = getattr(evaluate, "func", evaluate).__name__.removeprefix("eval_")
+        return cls(name, float(optimum(evaluate, puzzle)), fitness_weights(evaluate)[0] < 0)
+
+    def describe(self, value: float) -> str:
+        """``fitness collisions 3 (target 0, lower is better)``."""
+        direction = "lower" if self.lower_is_better else "higher"
+        return f"{self.name} {value:g} (target {self.target:g}, {direction} is better)"
+
+
+@dataclass(frozen=True)
+class Trace:
+    """A run's course for plots: ``x`` counts ``unit`` (generations or steps); each named series
+    (``best`` and ``mean`` fitness of the population, or tabu's ``current`` and ``best`` score)
+    has one value per ``x``."""
+
+    unit: str
+    x: tuple[int, ...]
+    series: dict[str, tuple[float, ...]]
+    evaluations: tuple[int, ...] | None = None
+    """Fitness evaluations spent by each ``x`` (cumulative), where the algorithm counts them."""
+
+    @classmethod
+    def from_logbook(cls, logbook, lower_is_better: bool) -> Trace:
+        """The course a logbook with ``gen``, ``nevals``, ``min``, ``avg`` and ``max`` records
+        (``fitness_statistics()``) holds: the best of each generation, the mean, and the evaluations."""
+        nevals = logbook.select("nevals")
+        spent = tuple(itertools.accumulate(int(n) for n in nevals)) if None not in nevals else None
+        return cls("generation", tuple(logbook.select("gen")),
+                   {"best": tuple(map(float, logbook.select("min" if lower_is_better else "max"))),
+                    "mean": tuple(map(float, logbook.select("avg")))}, spent)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What an algorithm gave: the best grid, its fitness (NaN for the exact solvers without an
+    answer), generations (GAs), steps (tabu) and evaluations (fitness evaluations, or moves scored
+    by tabu), what was optimised and how the run went (``None`` for exact solvers), and why it stopped."""
+
+    grid: np.ndarray
+    fitness: float
+    generations: int
+    steps: int
+    evaluations: int
+    note: str
+    objective: Objective | None = None
+    trace: Trace | None = None
+
+
+@dataclass(frozen=True)
+class Algorithm:
+    """One algorithm as runs see it.
+
+    ``run(puzzle, seed=..., requested=..., progress=..., progress_every=..., checkpoint=..., **options)``
+    returns an :class:`Outcome`; ``options`` are the names in ``options`` (see :data:`OPTIONS`), and
+    ``choices`` lists the values a named option takes.  ``checkpointable``: takes ``checkpoint=``.
+    ``stoppable``: asks ``requested()`` at safe points and returns its best so far (the others are
+    stopped by ``KeyboardInterrupt``); ``progress(line)`` then receives a line every
+    ``progress_every`` generations (GAs) or steps (tabu).  ``warm_up(puzzle, compiled)`` compiles
+    or loads the compiled kernels a run on such a puzzle needs (``compiled=None``: only those
+    :mod:`~deap_sudoku.propagation.choice` would use from the start), so that the run's clock does
+    not count them; ``warm_up_message`` says what it does.
+    """
+
+    name: str
+    kind: str
+    description: str
+    run: Callable[..., Outcome]
+    options: tuple[str, ...] = ()
+    choices: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    checkpointable: bool = False
+    stoppable: bool = False
+    warm_up: Callable[[Puzzle, bool | None], None] | None = None
+    warm_up_message: str = ""
+    source: str = "bundled"
+    """Where the record comes from: ``bundled``, ``plug-in <distribution>`` or ``import path``."""
+    function: Callable | None = None
+    """The function the record was declared on (:func:`bundled`): a recipe, or the run itself."""
+    example: str | None = None
+    """The script in ``examples/`` that writes the recipe's composition out (``memetic``)."""
+
+    @property
+    def traced(self) -> bool:
+        """Whether a run's :class:`Outcome` has an objective and a trace to plot (GAs and tabu search)."""
+        return self.kind != "exact"
+
+
+def generation_progress(progress: Callable[[str], None] | None, every: int) -> Callable | None:
+    """A loop's ``callback`` that hands ``progress`` a line every ``every`` generations (None without one)."""
+    if progress is None:
+        return None
+
+    def callback(generation, population, logbook):
+        if generation % every == 0:
+            progress(f"generation {generation}: best fitness {max(i.fitness for i in population).values[0]:g}")
+    return callback
+
+
+def ga_run(recipe: Callable, **renamed: str) -> Callable[..., Outcome]:
+    """A GA recipe's ``run``: command-line option names become the recipe's keywords (``renamed`` maps
+    the ones that differ, e.g. ``population="population_size"``)."""
+    renamed = {"population": "population_size", **renamed}
+
+    def run(puzzle: Puzzle, *, seed: int, requested=None, progress=None, progress_every: int = 1, checkpoint=None,
+            **options) -> Outcome:
+        keywords = {renamed.get(name, name): value for name, value in options.items()}
+        _, logbook, hof = recipe(puzzle, seed=seed, requested=requested, checkpoint=checkpoint,
+                                 callback=generation_progress(progress, progress_every), **keywords)
+        lower = hof[0].fitness.weights[0] < 0
+        objective = Objective(logbook.fitness, float(logbook.target), lower)
+        trace = Trace.from_logbook(logbook, lower)
+        return Outcome(np.asarray(hof[0]), float(hof[0].fitness.values[0]), int(logbook[-1]["gen"]), 0,
+                       int(sum(logbook.select("nevals"))), logbook.stop_reason, objective, trace)
+    run.__doc__ = f"Run :func:`{recipe.__module__}.{recipe.__name__}` and summarise it as an :class:`Outcome`."
+    return run
+
+
+def tabu_run(recipe: Callable, **variant) -> Callable[..., Outcome]:
+    """A tabu recipe's ``run``, with ``variant`` fixing some of its settings."""
+    def run(puzzle: Puzzle, *, seed: int, requested=None, progress=None, progress_every: int = 1000,
+            **options) -> Outcome:
+        callback = None
+        if progress is not None:
+            def callback(step, score, best):
+                progress(f"step {step}: score {score}, best {best}")
+        _, logbook, hof = recipe(puzzle, seed=seed, requested=requested, callback=callback,
+                                       report_every=progress_every, **variant, **options)
+        steps, score, best = zip(*logbook.trace)
+        trace = Trace("step", steps, {"current": tuple(map(float, score)), "best": tuple(map(float, best))})
+        return Outcome(np.asarray(hof[0]), float(hof[0].fitness.values[0]), 0, int(logbook[-1]["steps"]),
+                       int(logbook[-1]["evaluations"]), logbook.stop_reason, Objective("collisions", 0.0, True),
+                       trace)
+    run.__doc__ = (f"Run :func:`{recipe.__module__}.{recipe.__name__}` with {variant or 'its documented defaults'} "
+                   "as an :class:`Outcome`.")
+    return run
+
+
+BUNDLED: dict[str, Algorithm] = {}
+"""The bundled algorithms by name, in the order they are declared (:func:`bundled`)."""
+
+
+def bundled(name: str, kind: str, description: str, options: tuple[str, ...] = (), *,
+            run: Callable[[Callable], Callable[..., Outcome]] | None = None, **record: object) -> Callable:
+    """Declare the decorated function the bundled algorithm ``name``: ``run(function)`` makes its
+    ``run`` (:func:`ga_run` for a GA recipe, :func:`tabu_run` for tabu search; without ``run`` the
+    function is the run itself), and ``record`` holds the other fields of :class:`Algorithm`
+    (``checkpointable``, ``example``, ...).  Stacked, it declares several algorithms on one function
+    (``tabu`` and ``tabu-swap``).  Returns the function unchanged.
+
+    :raises ValueError: for a name declared twice.
+    """
+    def declare(function: Callable) -> Callable:
+        if name in BUNDLED:
+            raise ValueError(f"two bundled algorithms are called {name!r}")
+        runner = function if run is None else run(function)
+        BUNDLED[name] = Algorithm(name, kind, description, runner, options, function=function,
+                                  **record)  # type: ignore[arg-type]
+        return function
+    return declare
