@@ -36,7 +36,7 @@ def cx_block_uniform_batched(first: np.ndarray, second: np.ndarray, puzzle: Puzz
     """:func:`~deap_sudoku.tools.crossover.cx_block_uniform` on row pairs of two stacks, in place: each
     pair exchanges a random number (1 to boxes - 1) of random boxes."""
     pairs, n = first.shape[0], puzzle.n
-    how_many = rng.integers(1, n, size=pairs)  # 1 .. n-1
+    how_many = np.asarray(rng.integers(1, n, size=pairs))  # 1 .. n-1
     rank = np.argsort(np.argsort(rng.random((pairs, n)), axis=1), axis=1)
     swap = (rank < how_many[:, None])[:, free_cells(puzzle).box_of]
     held = first.copy()

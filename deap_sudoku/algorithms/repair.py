@@ -95,13 +95,13 @@ class PropagationRepair:
         """:meth:`rebuild` of arguments already checked (int64 values and cells): the operators' hot path."""
         shape = self.puzzle.shape
         draws = Draws.new(rng, self._open_array, shape.cells, shape.n, noise)
-        if self._compiled():
+        if self._compiled() and self._root_array is not None:  # None only above the compiled kernels' sides
             grid, failed = rebuild_compiled(self._root_array, values, keep, draws, shape, self.locked_candidates)
             return grid, int(failed)
         with charged():
-            grid, failed = rebuild_reference(self._root, values.tolist(), keep.tolist(), draws, shape,
-                                             self.locked_candidates)
-        return np.array(grid, dtype=np.int64), failed
+            cells, failed = rebuild_reference(self._root, values.tolist(), keep.tolist(), draws, shape,
+                                              self.locked_candidates)
+        return np.array(cells, dtype=np.int64), failed
 
     def _compiled(self) -> bool:
         if self.compiled is not None:

@@ -108,7 +108,7 @@ def tabu_search(puzzle: Puzzle, *, rng: random.Random, candidates: int = 100, mo
     cells = free.cells.tolist()
     movable = bool(boxes) if moves == "swap" else bool(cells) and n > 1
     swaps, boards = moves == "swap", memory == "boards"
-    keys = [[rng.getrandbits(64) for _ in range(n + 1)] for _ in grid] if boards else None
+    keys = [[rng.getrandbits(64) for _ in range(n + 1)] for _ in grid] if boards else []
     board = 0
     if boards:
         for cell, value in enumerate(grid):
@@ -130,8 +130,10 @@ def tabu_search(puzzle: Puzzle, *, rng: random.Random, candidates: int = 100, mo
                 interrupted = True
                 break
         step += 1
-        chosen, chosen_delta, chosen_board = None, None, board
+        chosen: tuple[tuple[int, int], ...] | None = None
+        chosen_delta, chosen_board = None, board
         for _ in range(candidates):
+            change: tuple[tuple[int, int], ...]  # (cell, new value) pairs
             if swaps:
                 a, b = rng.sample(rng.choice(boxes), 2)
                 change = ((a, grid[b]), (b, grid[a]))
@@ -153,7 +155,7 @@ def tabu_search(puzzle: Puzzle, *, rng: random.Random, candidates: int = 100, mo
             evaluations += 1
             if chosen_delta is None or delta < chosen_delta:
                 chosen, chosen_delta, chosen_board = change, delta, after
-        if chosen is None:
+        if chosen is None or chosen_delta is None:  # no move allowed this step
             continue
         if swaps:
             _swap_in_box(grid, chosen[0][0], chosen[1][0], n, counts)

@@ -107,7 +107,7 @@ def bench_command(ctx: click.Context, datasets: tuple[str, ...], algorithms: tup
                 per_algorithm)
     rerun = workers is not None and not scoop_is_running()  # the run under SCOOP takes the lock, not this one
     store, results = _results_file(results_path, plan, datasets, lock=not rerun)
-    if rerun:
+    if rerun and workers is not None:
         sys.exit(rerun_under_scoop(ctx, workers, hosts, hostfile, drop=SCOOP_OPTIONS))
     for algorithm in algorithms:  # compile or load kernels here, before any run's clock starts
         warm_up_announced(algorithm, examples.values(), quiet=quiet)
@@ -119,7 +119,7 @@ def bench_command(ctx: click.Context, datasets: tuple[str, ...], algorithms: tup
                    f"{todo} to go", err=True)
     signum = None
     label = f"{plural(todo, 'run')}" + (" on SCOOP workers" if parallel else "")
-    tasks = collections.deque()  # the tasks handed out, whose results come back in the same order
+    tasks: collections.deque = collections.deque()  # the tasks handed out, whose results come back in order
 
     def handed_out():
         for task in plan:
@@ -273,7 +273,7 @@ def _options(algorithms: tuple[str, ...], options: dict) -> dict[str, dict]:
 def _dataset_names(datasets: tuple[str, ...]) -> list[str]:
     """What tables, JSON and plots call each dataset: its file name, or its path as given when two
     datasets share a file name (their runs must never merge).  A file given twice is refused."""
-    seen = {}
+    seen: dict[str, str] = {}
     for path in datasets:
         if os.path.realpath(path) in seen:
             raise click.UsageError(f"{path} is given twice (as {seen[os.path.realpath(path)]}); give each dataset once")

@@ -17,6 +17,7 @@ import random
 import signal
 import sys
 from collections.abc import Callable
+from typing import IO
 
 import click
 
@@ -86,7 +87,7 @@ class _Messages(io.TextIOBase):
     of the messages is lost."""
 
     def __init__(self, stream) -> None:
-        self.stream = stream.stream if isinstance(stream, _Messages) else stream
+        self.stream: IO | None = stream.stream if isinstance(stream, _Messages) else stream
 
     def write(self, text: str) -> int:
         if self.stream is not None:
@@ -115,7 +116,7 @@ class _Messages(io.TextIOBase):
         return self.stream.fileno()
 
     @property
-    def encoding(self) -> str:
+    def encoding(self) -> str:  # type: ignore[override]  # TextIOBase declares it a plain attribute
         return getattr(self.stream, "encoding", None) or "utf-8"
 
 
@@ -282,7 +283,7 @@ def generate(ctx: click.Context, box: str, givens_text: str | None, difficulty: 
     if givens_text is None and difficulty is None:
         givens_text = DEFAULT_GIVENS
     try:
-        shape = Shape(*parse_box(box))
+        shape = Shape(*(parse_box(box) or (3, 3)))  # --box has a default
     except ValueError as exc:
         raise InputError(str(exc)) from None
     if difficulty is not None:
@@ -295,7 +296,7 @@ def generate(ctx: click.Context, box: str, givens_text: str | None, difficulty: 
     else:
         if ctx.get_parameter_source("max_seconds") is not click.core.ParameterSource.DEFAULT:
             raise click.UsageError("--max-seconds applies to --difficulty only")
-        targets = _givens_targets(givens_text, shape)
+        targets = _givens_targets(givens_text or DEFAULT_GIVENS, shape)
     path_of = _output_paths(out, targets, count, force)
     check_format("--format", fmt, alphabet, Puzzle([0] * shape.cells, box=shape))
     if difficulty is not None and not quiet:

@@ -79,7 +79,8 @@ def print_result(puzzle: Puzzle, best: np.ndarray) -> bool:
     """Print the best grid and its fitness; return whether it solves the puzzle."""
     solved = verify(best, puzzle)
     click.echo(format_grid(puzzle.shape, np.asarray(best)))
-    fitness = best.fitness.values[0] if getattr(best, "fitness", None) is not None and best.fitness.valid else None
+    held = getattr(best, "fitness", None)  # an individual's; a plain array has none
+    fitness = held.values[0] if held is not None and held.valid else None
     click.echo(("solved" if solved else "no solution found; best grid above") +
                (f", fitness {fitness:g}" if fitness is not None else ""))
     return solved

@@ -10,7 +10,7 @@ import os
 
 import click
 
-from ..grid import PuzzleError, PuzzleFileError
+from ..grid import Puzzle, PuzzleError, PuzzleFileError, Shape
 from ..io import formats
 from ..io.samples import sample_names, sample_path
 from .errors import InputError, StandardOutputError, plural
@@ -121,7 +121,8 @@ class PuzzleInput:
 
     def __init__(self, path: str, fmt: str | None = None, box: str | None = None, alphabet: str | None = None):
         self.options = dict(format=fmt, box=parse_box(box), alphabet=alphabet)
-        self.count, self.examples = 0, {}
+        self.count = 0
+        self.examples: dict[Shape, Puzzle] = {}
         with reading(path):
             self.text, self.source = formats.read_text(path)
             errors = []

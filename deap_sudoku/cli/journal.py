@@ -28,7 +28,7 @@ class Journal:
     :meth:`finish` once the target is written."""
 
     def __init__(self, out: str, puzzles: Iterable[Puzzle], task: Callable[[int, Puzzle], Task]) -> None:
-        self.path = out + SUFFIX
+        self.out, self.path = out, out + SUFFIX
         try:
             hold_lock(self.path)  # one command per journal: a second would interleave its answers
             self.store = ResultsFile(self.path)
@@ -51,6 +51,13 @@ class Journal:
     def get(self, task: Task) -> RunResult | None:
         """The answer an earlier run of this command kept for ``task``, if any."""
         return self.store.done.get(identity(task))
+
+    def answer(self, task: Task) -> RunResult:
+        """The answer kept for ``task``, which a finished command has for every one."""
+        result = self.get(task)
+        if result is None:
+            raise KeyError(f"{self.path}: no answer kept for puzzle {task.index + 1}")
+        return result
 
     def keep(self, task: Task, result: RunResult) -> None:
         """Put ``result`` on disk (synced) before the next puzzle starts."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+from pathlib import Path
 from collections.abc import Iterable
 
 import click
@@ -18,7 +19,7 @@ from ..runs.checkpoint import Checkpoint, CheckpointError
 from .errors import InputError, StandardOutputError, plural
 
 
-def check_outputs(outputs: dict[str, str | None] | list[tuple[str, str]], force: bool, *,
+def check_outputs(outputs: dict[str, str | None] | list[tuple[str, str | None]], force: bool, *,
                   resumable: tuple[str, ...] = (), inputs: tuple[str, ...] = ()) -> None:
     """Refuse, before any work, outputs that cannot be written: a missing or read-only folder, a
     folder given as a file, anything but a regular file (a device, pipe or socket is never
@@ -82,7 +83,7 @@ def open_checkpoint(path: str, every: int, identity: dict, puzzle: Puzzle) -> Ch
     """The checkpoint of a run on ``puzzle``, read once so that a damaged file or another run's is
     refused before any work.  Says on standard error where the run resumes and what a save cut
     short lost, and warns there, once, if a save fails."""
-    checkpoint = Checkpoint(path, every, identity, puzzle=puzzle,
+    checkpoint = Checkpoint(Path(path), every, identity, puzzle=puzzle,
                             warn=lambda message: click.echo(f"warning: {message}", err=True))
     try:
         hold_lock(path)  # one run per checkpoint: a second would damage it
@@ -162,11 +163,11 @@ class StandardOutput(io.TextIOBase):
         return _BinaryOutput(self.stream.buffer)
 
     @property
-    def encoding(self) -> str:
+    def encoding(self) -> str:  # type: ignore[override]  # TextIOBase declares it a plain attribute
         return getattr(self.stream, "encoding", None) or "utf-8"
 
     @property
-    def errors(self) -> str:
+    def errors(self) -> str:  # type: ignore[override]
         return getattr(self.stream, "errors", None) or "strict"
 
 

@@ -53,7 +53,10 @@ def rerun_under_scoop(ctx: click.Context, workers: int, hosts: str | None, hostf
                       drop: tuple[str, ...]) -> int:
     """Run this very command again under ``python -m scoop`` (which starts a file, so it is given the
     installed package's ``__main__.py``), without the options in ``drop``; its exit code."""
-    entry = importlib.util.find_spec("deap_sudoku.__main__").origin  # found, not imported
+    spec = importlib.util.find_spec("deap_sudoku.__main__")  # found, not imported
+    entry = spec.origin if spec is not None else None
+    if entry is None:
+        raise click.ClickException("cannot find deap_sudoku's __main__ module to start under SCOOP")
     launcher = [sys.executable, "-m", "scoop"]
     if hosts:
         launcher += ["--hosts", *hosts.split(",")]
@@ -95,18 +98,18 @@ def _forward(signum: int, pid_file: str, launched: subprocess.Popen) -> None:
 
 def _command_line(ctx: click.Context, *, drop: tuple[str, ...]) -> list[str]:
     """The arguments that give ``ctx``'s parameters again (``bench a.txt -a tabu --runs 2 ...``)."""
-    words = [ctx.info_name]
-    arguments = []
+    words = [ctx.info_name or "deap-sudoku"]
+    arguments: list[str] = []
     for param in ctx.command.params:
         value = ctx.params.get(param.name)
         if param.name in drop or value is None:
             continue
         if isinstance(param, click.Argument):
             arguments += [str(v) for v in (value if param.nargs != 1 else [value])]
-        elif param.is_flag:
+        elif isinstance(param, click.Option) and param.is_flag:
             if value:
                 words.append(param.opts[0])
-        elif param.multiple:
+        elif isinstance(param, click.Option) and param.multiple:
             for item in value:
                 words += [param.opts[0], str(item)]
         else:

@@ -7,6 +7,7 @@ import os
 import signal
 import sys
 import time
+from typing import Any
 
 import click
 import numpy as np
@@ -167,20 +168,20 @@ def solve(ctx: click.Context, puzzle_file: str, algorithm: str, fmt: str | None,
                             raise InputError(f"{checkpoint}: {exc}") from None
                     if pictures:
                         show_data(format_grid(puzzle.shape, np.array(result.grid)))
-                    if result.trace is not None:
+                    if result.trace is not None and result.objective is not None:
                         courses.append((f"puzzle {number}" if several else "", result.objective, result.trace))
                     if result.note == INTERRUPTED:
                         signum = requested()
                         saved = f"; checkpoint in {checkpoint}" if checkpoint and os.path.exists(checkpoint) else ""
                         bar.echo(f"interrupted after {_count(result)}: best so far above, "
-                                 f"{result.objective.describe(result.fitness)}{saved}", err=True)
+                                 f"{_fitness(result)}{saved}", err=True)
                         break
                     if kept is None:
                         status = _status(result) + _posedness(puzzle, result, "max_seconds" in options, unique)
                         if journal is not None:
                             journal.keep(task, result)
                     else:
-                        status = f"{_status(result)} (kept in {journal.path} by an earlier run)"
+                        status = f"{_status(result)} (kept in {journal.path if journal else out} by an earlier run)"
                     bar.echo(f"{name + ': ' if several else ''}{status}", err=True)
                     unsolved += not result.solved
                     done += 1
@@ -194,11 +195,11 @@ def solve(ctx: click.Context, puzzle_file: str, algorithm: str, fmt: str | None,
         with graceful(hold=True):  # a signal now cannot cut the outputs short, however many come
             finished = done == len(puzzles)
             if journal is not None and finished:
-                write_puzzles(out, (_answer(puzzle, journal.get(task_of(index, puzzle)))
+                write_puzzles(journal.out, (_answer(puzzle, journal.answer(task_of(index, puzzle)))
                                     for index, puzzle in enumerate(puzzles)), out_format, alphabet, force)
                 journal.finish()
             elif journal is not None and done:
-                left = "; the existing file is left as it was" if os.path.exists(out) else ""
+                left = "; the existing file is left as it was" if os.path.exists(journal.out) else ""
                 click.echo(f"{out} is written when every puzzle is done{left}: {plural(done, 'answer')} so far "
                            f"{'is' if done == 1 else 'are'} kept in {journal.path}, and the same command continues "
                            "from there", err=True)
@@ -212,6 +213,11 @@ def solve(ctx: click.Context, puzzle_file: str, algorithm: str, fmt: str | None,
     if lost:
         raise lost[0]  # the files are written: now the guard says that standard output failed
     sys.exit(exit_code(signum) if signum else 1 if unsolved else 0)
+
+
+def _fitness(result: RunResult) -> str:
+    """The best fitness of a run, with what it measures where the run says."""
+    return result.objective.describe(result.fitness) if result.objective is not None else f"fitness {result.fitness:g}"
 
 
 def _answer(puzzle: Puzzle, result: RunResult) -> Puzzle:
@@ -279,7 +285,7 @@ def _posedness(puzzle: Puzzle, result: RunResult, budgeted: bool = False, unique
     ``unique``), or an unsolved one with none.  Nothing when the search cannot tell within
     :data:`POSEDNESS_NODES` nodes, or, under a time budget, within :data:`POSEDNESS_SECONDS` without
     loading numba for it."""
-    limits = dict(max_nodes=POSEDNESS_NODES)
+    limits: dict[str, Any] = dict(max_nodes=POSEDNESS_NODES)
     if budgeted:
         limits.update(max_seconds=POSEDNESS_SECONDS, compiled=None if "numba" in sys.modules else False)
     try:

@@ -138,6 +138,7 @@ def _search_python(puzzle: Puzzle, limit: int, budget: _Budget | _Probe, hidden:
     """Depth-first search on lists of Python ints, propagated by the reference kernel."""
     t = tables(puzzle.shape)
     keys, randomised = order.keys.tolist(), order.ranks is not None
+    state: list[int] | None
     state, queue = initial_masks(puzzle)
     nodes, solutions = 1, []
     if not propagate_masks(state, queue, t, hidden=hidden, locked=locked):
@@ -152,7 +153,7 @@ def _search_python(puzzle: Puzzle, limit: int, budget: _Budget | _Probe, hidden:
                     return SearchResult(tuple(solutions), nodes, False)
             else:
                 values = [v for v in range(puzzle.n) if state[cell] >> v & 1]
-                if randomised:
+                if order.ranks is not None:  # randomised
                     values.sort(key=order.ranks[cell].__getitem__)
                 stack.append((state, cell, [1 << v for v in reversed(values)]))
         while stack and not stack[-1][2]:
@@ -280,7 +281,7 @@ def solve(puzzle: Puzzle, *, max_nodes: int | None = None, max_seconds: float | 
         try:
             result = search(puzzle, limit=1, max_nodes=budget, max_seconds=left, rng=order, compiled=compiled)
         except SearchBudgetExceeded:
-            if left is not None and time.perf_counter() >= deadline:
+            if deadline is not None and time.perf_counter() >= deadline:
                 raise SearchBudgetExceeded(f"no answer within {max_seconds:g} s") from None
             spent += budget
             if max_nodes is not None and spent >= max_nodes:

@@ -6,6 +6,7 @@ command line."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 import multiprocessing
 import os
 from collections.abc import Callable, Iterable, Mapping
@@ -50,7 +51,7 @@ def run_experiment(algorithms: Iterable[str | Algorithm], datasets: Mapping[str,
         raise ValueError("parallel runs need algorithms by name (bundled, plug-in or module:attribute): SCOOP "
                          "workers import them by it")
     frozen = {name: list(puzzles) for name, puzzles in datasets.items()}
-    plan = Plan(tuple((name, (lambda p=puzzles: p), len(puzzles)) for name, puzzles in frozen.items()),
+    plan = Plan(tuple((name, functools.partial(list, puzzles), len(puzzles)) for name, puzzles in frozen.items()),
                 tuple(records), runs, seed, options)
     tasks = [dataclasses.replace(task, record=records[task.algorithm][0]) if records[task.algorithm][1] else task
              for task in plan]

@@ -62,10 +62,11 @@ def export_iohprofiler(results: Iterable[RunResult], folder: str | os.PathLike) 
         logger = ioh.logger.Analyzer(root=str(folder), folder_name=_identifier(algorithm), algorithm_name=algorithm,
                                      algorithm_info="deap_sudoku runs: instance = puzzle index + 1")
         for result in sorted(runs, key=lambda r: (r.dataset, r.index, r.seed)):
-            key = (result.dataset, result.objective.name, result.objective.lower_is_better)
+            objective, _ = result.course()
+            key = (result.dataset, objective.name, objective.lower_is_better)
             if key not in problems:
                 _COUNT[0] += 1
-                problems[key] = f"{_identifier(result.dataset)}__{_identifier(result.objective.name)}_{_COUNT[0]}"
+                problems[key] = f"{_identifier(result.dataset)}__{_identifier(objective.name)}_{_COUNT[0]}"
             _replay(ioh, logger, problems[key], result)
         logger.close()
     return [f"{algorithm}: {why}" for algorithm, why in left_out.items()]
@@ -77,18 +78,19 @@ _COUNT = [0]  # ioh keeps every wrapped problem for the process: each export's n
 
 def _replay(ioh, logger, name: str, result: RunResult) -> None:
     """Call the problem once per evaluation ``result`` spent, returning its best-so-far fitness."""
+    objective, trace = result.course()
     state = _WRAPPED.get(name)
     if state is None:
         state = _WRAPPED[name] = {"y": 0.0}
-        kind = ioh.OptimizationType.MIN if result.objective.lower_is_better else ioh.OptimizationType.MAX
+        kind = ioh.OptimizationType.MIN if objective.lower_is_better else ioh.OptimizationType.MAX
         ioh.wrap_problem(lambda x, s=state: s["y"], name=name, optimization_type=kind, lb=0.0, ub=float(100))
     problem = ioh.get_problem(name, instance=result.index + 1, dimension=len(result.grid))
     problem.attach_logger(logger)
-    best = np.asarray(result.trace.series["best"], dtype=float)
-    running = np.minimum.accumulate(best) if result.objective.lower_is_better else np.maximum.accumulate(best)
+    best = np.asarray(trace.series["best"], dtype=float)
+    running = np.minimum.accumulate(best) if objective.lower_is_better else np.maximum.accumulate(best)
     point = np.zeros(len(result.grid))
-    spent, before = 0, float(result.trace.series["mean"][0])  # the first generation's: its mean, then its best
-    for evaluations, value in zip(result.trace.evaluations, running):
+    spent, before = 0, float(trace.series["mean"][0])  # the first generation's: its mean, then its best
+    for evaluations, value in zip(trace.evaluations or (), running):
         calls = max(int(evaluations) - spent, 0)
         if calls:
             state["y"] = before

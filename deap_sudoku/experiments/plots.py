@@ -67,10 +67,10 @@ def plot_ecdf(results: Iterable[RunResult], path: str | None = None, *, title: s
 def best_so_far(result: RunResult, budgets: np.ndarray) -> np.ndarray:
     """The best fitness ``result`` had found within each of ``budgets`` evaluations (NaN before its
     first evaluated generation); after its run ended, what it ended with."""
-    trace = result.trace
+    objective, trace = result.course()
     spent = np.asarray(trace.evaluations, dtype=float)
     best = np.asarray(trace.series["best"], dtype=float)
-    lower = result.objective.lower_is_better
+    lower = objective.lower_is_better
     running = np.minimum.accumulate(best) if lower else np.maximum.accumulate(best)
     index = np.searchsorted(spent, budgets, side="right") - 1
     values = running[np.clip(index, 0, None)]
@@ -101,8 +101,8 @@ def plot_fixed_budget(results: Iterable[RunResult], path: str | None = None, *, 
                          "leave ax= out for a panel each")
     figure = ax.figure if ax is not None else _figure(figsize=(7.5, 1.2 + 3.2 * len(panels)))
     axes = [ax] if ax is not None else figure.subplots(len(panels), 1, squeeze=False, sharex=True)[:, 0]
-    low = min(r.trace.evaluations[0] for runs in groups.values() for r in runs)
-    high = max(r.trace.evaluations[-1] for runs in groups.values() for r in runs)
+    spent = [r.course()[1].evaluations or (0,) for runs in groups.values() for r in runs]
+    low, high = min(e[0] for e in spent), max(e[-1] for e in spent)
     budgets = np.unique(np.geomspace(max(low, 1), max(high, low + 1, 2), points).round())
     styles = iter(_STYLES * 10)
     for axis, (objective, members) in zip(axes, panels.items()):

@@ -27,6 +27,8 @@ class Puzzle:
     """
 
     __slots__ = ("_shape", "_cells")
+    _shape: Shape
+    _cells: np.ndarray
 
     def __init__(self, cells: Iterable[int] | np.ndarray, *, box: tuple[int, int] | Shape | None = None):
         values = np.asarray(cells if isinstance(cells, np.ndarray) else list(cells))

@@ -9,7 +9,10 @@ import os
 import tempfile
 import time
 from pathlib import Path
+from types import ModuleType
+from typing import IO
 
+fcntl: ModuleType | None
 try:
     import fcntl
 except ImportError:  # pragma: no cover - not on POSIX: nothing is locked, process ids tell what runs
@@ -140,7 +143,7 @@ class FileInUse(OSError):
     """Another process holds the lock of a file this one would write (:func:`lock_for_writing`)."""
 
 
-_LOCKS: dict[str, object] = {}  # lock path -> the open file holding this process's lock
+_LOCKS: dict[str, IO] = {}  # lock path -> the open file holding this process's lock
 
 
 def lock_for_writing(path: str | os.PathLike) -> None:
@@ -244,7 +247,7 @@ def _look_again(target: Path) -> None:
     :data:`STALE_AFTER` old, which happens only after a crash."""
     for leftover in _YOUNG.pop(str(target), ()):
         writer = _writer(leftover.name)
-        if process_runs(writer):
+        if writer is None or process_runs(writer):
             continue  # a live writer in this PID namespace: not ours to judge
         with contextlib.suppress(FileNotFoundError):
             wait = STALE_AFTER - (time.time() - leftover.stat().st_mtime)

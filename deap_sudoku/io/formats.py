@@ -45,9 +45,13 @@ def scan(text: str, *, format: str | None = None, box: tuple[int, int] | None = 
 
     :raises PuzzleError: for a ``box`` that is no Sudoku box shape.
     """
-    found, errors = [], []
+    found: list[tuple[int, Puzzle]] = []
+    errors: list[PuzzleError] = []
     for item in iter_scan(text, format=format, box=box, alphabet=alphabet, source=source):
-        (errors if isinstance(item, PuzzleError) else found).append(item)
+        if isinstance(item, PuzzleError):
+            errors.append(item)
+        else:
+            found.append(item)
     return found, errors
 
 

@@ -30,6 +30,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import NoReturn
 
 __all__ = ["numba_available", "COMPILED_FROM_CELLS", "MAX_COMPILED_SIDE", "LOADING_SECONDS", "PROBE_SECONDS",
            "HOLD_POLL_SECONDS", "prefer_compiled", "hold_compiled", "probe_seconds", "check_compiled", "charged",
@@ -127,7 +128,7 @@ def charged() -> Iterator[None]:
         _spent[0] += time.perf_counter() - start
 
 
-def interrupted_kernel(error: SystemError) -> None:
+def interrupted_kernel(error: SystemError) -> NoReturn:
     """Raise what a compiled kernel's ``SystemError`` stands for: when a Ctrl-C (or a SIGTERM made
     one) is handled while numba's dispatcher converts a call's arguments or result, the handler's
     ``KeyboardInterrupt`` comes out as "returned a result with an exception set", which no

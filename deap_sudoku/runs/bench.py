@@ -9,7 +9,8 @@ import io
 import json
 import math
 import statistics
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any
 from dataclasses import dataclass, field, fields
 
 from ..grid import Puzzle
@@ -75,31 +76,31 @@ def summarise(results: Iterable[RunResult], *, by: str = "dataset") -> list[dict
     for (dataset, algorithm), mine in groups.items():
         successes = sum(r.solved for r in mine)
         low, high = wilson_interval(successes, len(mine))
-        row = {"dataset": dataset, "algorithm": algorithm, "series": series[dataset, algorithm],
+        row: dict[str, Any] = {"dataset": dataset, "algorithm": algorithm, "series": series[dataset, algorithm],
                "runs": len(mine), "solved": successes, "failed": sum(bool(r.error) for r in mine),
                "rate": successes / len(mine), "rate_low": low, "rate_high": high,
                "givens_share": statistics.fmean(r.givens_share for r in mine)}
-        for key in ("generations", "steps", "evaluations", "seconds"):
-            median, q1, q3 = _median_iqr([float(getattr(r, key)) for r in mine])
-            row.update({f"{key}_median": median, f"{key}_q1": q1, f"{key}_q3": q3})
+        for name in ("generations", "steps", "evaluations", "seconds"):
+            median, q1, q3 = _median_iqr([float(getattr(r, name)) for r in mine])
+            row.update({f"{name}_median": median, f"{name}_q1": q1, f"{name}_q3": q3})
         row["ert"] = ert(mine)
-        for key in ("evaluations", "seconds"):  # of the solved runs alone: never a mean of censored times
-            median, q1, q3 = _median_iqr([float(getattr(r, key)) for r in mine if r.solved])
-            row.update({f"{key}_to_solve_median": median, f"{key}_to_solve_q1": q1, f"{key}_to_solve_q3": q3})
+        for name in ("evaluations", "seconds"):  # of the solved runs alone: never a mean of censored times
+            median, q1, q3 = _median_iqr([float(getattr(r, name)) for r in mine if r.solved])
+            row.update({f"{name}_to_solve_median": median, f"{name}_to_solve_q1": q1, f"{name}_to_solve_q3": q3})
         rows.append(row)
     if by == "givens":  # by size, then share of givens, not in the order the files came
         rows.sort(key=lambda r: (r["algorithm"], sides[r["dataset"], r["algorithm"]], r["givens_share"]))
     return rows
 
 
-def to_json(rows: list[dict], results: list[RunResult], missing: list[str] = (), missing_count: int = 0,
-            comparison: list[dict] = ()) -> str:
+def to_json(rows: list[dict], results: list[RunResult], missing: Sequence[str] = (), missing_count: int = 0,
+            comparison: Sequence[dict] = ()) -> str:
     """The summary rows, every finished run, the ``comparison`` with a baseline if there is one, and
     (when a run was cut short) the runs still missing: ``missing_count`` of them, described by
     :meth:`Plan.missing`."""
     runs = [{f.name: getattr(r, f.name) for f in fields(r) if f.name not in ("grid", "note", "objective", "trace")}
             for r in results]
-    document = {"summary": rows, "runs": runs}
+    document: dict[str, Any] = {"summary": rows, "runs": runs}
     if comparison:
         document["comparison"] = list(comparison)
     if missing:

@@ -143,6 +143,7 @@ class Checkpoint:
 
     def _append(self, records, body: dict) -> None:
         frame, digest = _frame(self._digest, {"log": _plain(list(records[self._written:])), "state": _encode(body)})
+        assert self._end is not None, "an append follows a whole write"
         with open(self.path, "r+b") as handle:
             handle.seek(self._end)
             handle.truncate()  # a save cut short before this one
@@ -189,7 +190,7 @@ def _frame(previous: bytes, payload: dict) -> tuple[bytes, bytes]:
 
 
 def _encode(body: dict) -> dict:
-    out = {}
+    out: dict[str, object] = {}
     for key, value in body.items():
         if key in ("population", "hall_of_fame"):
             out[key] = [_individual(ind) for ind in value]
@@ -314,8 +315,9 @@ def _checked(frames: list, puzzle) -> dict:
                 "stop_reason"}
     if set(state) != expected:
         missing, extra = sorted(expected - set(state)), sorted(set(state) - expected)
-        raise _Bad("the state " + "; ".join(filter(None, (missing and f"lacks {', '.join(missing)}",
-                                                          extra and f"has unknown fields {', '.join(extra)}"))))
+        problems = ([f"lacks {', '.join(missing)}"] if missing else []) + (
+            [f"has unknown fields {', '.join(extra)}"] if extra else [])
+        raise _Bad("the state " + "; ".join(problems))
     for name in STATE_COUNTERS:
         _whole(state[name], name)
     if not isinstance(state["elapsed"], (int, float)) or isinstance(state["elapsed"], bool) \

@@ -63,6 +63,6 @@ def graceful(*, cooperative: bool = True, hold: bool = False,
     try:
         yield
     finally:
-        for s, handler in previous.items():
-            signal.signal(s, handler)
+        for s, old in previous.items():
+            signal.signal(s, old)
         _received.clear()

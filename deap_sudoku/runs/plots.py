@@ -14,7 +14,7 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..io.fileio import write_atomic
 from .registry import Objective, Trace
@@ -91,7 +91,9 @@ def plot_convergence(runs: Sequence[tuple[str, Objective, Trace]], path: str | N
 
     axis = ax if ax is not None else _figure(figsize=(7, 4.2)).add_subplot()
     figure = axis.figure
-    handles, styles, targets = [], {}, {}
+    handles: list = []
+    styles: dict[str, tuple[Any, str]] = {}  # line style (a matplotlib literal) and marker
+    targets: dict[float, Objective] = {}
     for number, (label, objective, trace) in enumerate(runs):
         colour = f"C{number % 10}"
         few = len(trace.x) <= FEW_POINTS
@@ -110,10 +112,10 @@ def plot_convergence(runs: Sequence[tuple[str, Objective, Trace]], path: str | N
                 for name, (style, marker) in styles.items()]
     handles.append(Line2D([], [], color="black", linestyle=":",
                           label=f"target {', '.join(f'{t:g}' for t in targets)} (solved)"))
-    objective = runs[0][1] if runs else None
+    first = runs[0][1] if runs else None
     unit = runs[0][2].unit if runs else "generation"
     axis.set_xlabel(f"{unit} (count)")
-    axis.set_ylabel(_fitness_label(objective) if objective else "fitness")
+    axis.set_ylabel(_fitness_label(first) if first else "fitness")
     axis.margins(x=0.02, y=0.08)
     _readable_ranges(axis, runs, list(targets))
     axis.legend(handles=handles, fontsize=8, ncols=2 if len(handles) > 8 else 1)

@@ -155,7 +155,7 @@ def from_function(function: Callable, *, name: str, kind: str = "user", descript
     options = tuple(option for option in OPTIONS if option in parameters)
 
     def run(puzzle: Puzzle, *, seed: int, **given) -> Outcome:
-        extras = {"rng": random.Random(seed)} if takes_rng else {}
+        extras: dict[str, object] = {"rng": random.Random(seed)} if takes_rng else {}
         if takes_seed:
             extras["seed"] = seed
         return _outcome(function(puzzle, **extras, **given), puzzle)

@@ -65,6 +65,15 @@ class RunResult:
     error: str = ""
     """What a user's algorithm raised in this run (``ValueError: ...``); the run counts as unsolved."""
 
+    def course(self) -> tuple[Objective, Trace]:
+        """What the run optimised and how it went, with the evaluations it spent on the way.
+
+        :raises ValueError: for a run that traced no fitness against evaluations (exact solvers,
+            tabu search): plots and exports leave those out beforehand."""
+        if self.objective is None or self.trace is None or self.trace.evaluations is None:
+            raise ValueError(f"the {self.algorithm} run traced no fitness against evaluations")
+        return self.objective, self.trace
+
 
 _WARM: set[tuple[str, str]] = set()
 """The (algorithm, box shape) pairs whose kernels this process has compiled or loaded."""
@@ -128,7 +137,7 @@ def run_task(task: Task, *, requested: Callable[[], object] | None = None,
     """
     record = task.record or algorithm(task.algorithm)
     warm_up(task.algorithm, task.puzzle, record=record)
-    extras = {"requested": requested} if record.stoppable else {}
+    extras: dict[str, object] = {"requested": requested} if record.stoppable else {}
     if progress is not None and record.stoppable:
         extras["progress"] = progress
         if progress_every is not None:

@@ -93,7 +93,7 @@ def _check_grid(call: _Caller, individual, puzzle: Puzzle, keeps: str | None, wh
         call.fail(f"{what} holds {int(values.min() if values.min() < 1 else values.max())}, outside 1..{puzzle.n}")
     if not np.array_equal(values[puzzle.givens], puzzle.cells[puzzle.givens]):
         call.fail(f"{what} moved a given")
-    units = {"block": puzzle.shape.boxes, "row": puzzle.shape.units[:puzzle.n]}.get(keeps)
+    units = {"block": puzzle.shape.boxes, "row": puzzle.shape.units[:puzzle.n]}.get(keeps or "")
     if units is not None and not np.all(np.sort(values[units], axis=1) == np.arange(1, puzzle.n + 1)):
         call.fail(f"{what} is no longer a {keeps}-permutation, which the operator claims to keep")
 

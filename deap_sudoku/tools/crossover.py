@@ -15,6 +15,7 @@ import numpy as np
 from .randomness import random_source
 from .individual import Individual, grid_operator
 from ..grid.puzzle import Puzzle
+from .wrapping import claim_invariant
 
 __all__ = ["cx_bands", "cx_band_two_point", "cx_diagonal", "cx_block_uniform", "cx_row_uniform", "cx_cell_uniform"]
 
@@ -114,8 +115,5 @@ def cx_cell_uniform(ind1: Individual, ind2: Individual, *, puzzle: Puzzle, indpb
 
 
 # The representation invariant each operator keeps (tools.checks.check_operator checks the claim).
-cx_bands.keeps = "block"
-cx_band_two_point.keeps = "block"
-cx_diagonal.keeps = "block"
-cx_block_uniform.keeps = "block"
-cx_row_uniform.keeps = "row"
+claim_invariant("block", cx_bands, cx_band_two_point, cx_diagonal, cx_block_uniform)
+claim_invariant("row", cx_row_uniform)

@@ -255,7 +255,7 @@ def _fitness(weight: float, batch: Callable, target: Callable[[Puzzle], float] =
             (value,) = score(individual, puzzle=puzzle)
             wrong = int(defects(grid[None, :], puzzle)[0])
             return (value + cost_sign * wrong,) if wrong else (value,)
-        evaluate.weights, evaluate.batch, evaluate.target = (weight,), _Batch(batch, cost_sign), target
+        evaluate.__dict__.update(weights=(weight,), batch=_Batch(batch, cost_sign), target=target)
         return evaluate
     return decorate
 

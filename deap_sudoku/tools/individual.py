@@ -112,7 +112,7 @@ class Individual(np.ndarray):
 
     __hash__ = None  # (as numpy's: a mutable grid is no dictionary key)
 
-    def __deepcopy__(self, memo: dict) -> Individual:
+    def __deepcopy__(self, memo: dict | None = None, /) -> Individual:
         return clone(self)
 
     def __reduce__(self):

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -25,6 +25,7 @@ from .individual import Individual
 from ..exact.backtracking import SearchBudgetExceeded, search
 from ..grid.puzzle import Puzzle
 from ..propagation import propagate
+from .wrapping import claim_invariant
 
 __all__ = ["init_block_permutation", "init_smart_block_permutation", "init_row_permutation", "init_free_cells",
            "seed_from_search"]
@@ -44,9 +45,10 @@ def _allowed(puzzle: Puzzle) -> tuple[int, ...]:
     return result.masks
 
 
-def _build(icls: type, grid: np.ndarray):
+def _build(icls: Callable, grid: np.ndarray):
     """``icls(grid)``; a class that is not a numpy array (a ``creator`` list individual) gets Python ints."""
-    return icls(grid) if issubclass(icls, np.ndarray) else icls(grid.tolist())
+    array_class = isinstance(icls, type) and issubclass(icls, np.ndarray)
+    return icls(grid) if array_class else icls(grid.tolist())
 
 
 def _allows(mask: int, value: int) -> bool:
@@ -156,6 +158,5 @@ def seed_from_search(individual, *, puzzle: Puzzle, max_nodes: int = SEED_NODES,
 
 
 # The representation invariant each operator keeps (tools.checks.check_operator checks the claim).
-init_block_permutation.keeps = "block"
-init_smart_block_permutation.keeps = "block"
-init_row_permutation.keeps = "row"
+claim_invariant("block", init_block_permutation, init_smart_block_permutation)
+claim_invariant("row", init_row_permutation)

@@ -16,6 +16,7 @@ from .fitness import collision_map
 from .free_cells import free_cells
 from .individual import Individual, grid_operator
 from ..grid.puzzle import Puzzle
+from .wrapping import claim_invariant
 
 __all__ = ["mut_swap_in_box", "mut_conflict_swap", "mut_swap_in_row", "mut_random_reset"]
 
@@ -98,5 +99,5 @@ def mut_random_reset(individual: Individual, *, puzzle: Puzzle, k: int = 1, any_
 
 
 # The representation invariant each operator keeps (tools.checks.check_operator checks the claim).
-mut_swap_in_box.keeps = "block"
-mut_swap_in_row.keeps = "row"
+claim_invariant("block", mut_swap_in_box)
+claim_invariant("row", mut_swap_in_row)

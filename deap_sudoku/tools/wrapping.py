@@ -13,7 +13,7 @@ import functools
 import inspect
 from collections.abc import Callable
 
-__all__ = ["wraps"]
+__all__ = ["wraps", "claim_invariant"]
 
 
 def wraps(original: Callable) -> Callable[[Callable], Callable]:
@@ -21,7 +21,15 @@ def wraps(original: Callable) -> Callable[[Callable], Callable]:
     docs) instead of ``__wrapped__``, so everything in its ``__dict__`` pickles."""
     def decorate(wrapper: Callable) -> Callable:
         functools.update_wrapper(wrapper, original)
-        del wrapper.__wrapped__
-        wrapper.__signature__ = inspect.signature(original)
+        del wrapper.__dict__["__wrapped__"]
+        wrapper.__dict__["__signature__"] = inspect.signature(original)
         return wrapper
     return decorate
+
+
+def claim_invariant(invariant: str, *operators: Callable) -> None:
+    """Say that ``operators`` keep the representation's ``invariant`` (``"block"``: every box a
+    permutation; ``"row"``: every row), in their ``keeps`` attribute, which
+    :func:`~deap_sudoku.tools.checks.check_operator` checks."""
+    for operator in operators:
+        operator.__dict__["keeps"] = invariant

@@ -402,7 +402,7 @@ def installed_wheel(tmp_path_factory):
     import zipfile
     tmp_path = tmp_path_factory.mktemp("wheel")
     source = tmp_path / "source"  # a copy: pip builds in place, and build/ must not outlive a deleted module
-    for name in ("deap_sudoku", "pyproject.toml", "setup.cfg", "README.md", "LICENSE"):
+    for name in ("deap_sudoku", "pyproject.toml", "setup.cfg", "README.md", "PACKAGE_INDEX.md", "LICENSE"):
         copy = shutil.copytree if (REPO / name).is_dir() else shutil.copy
         copy(REPO / name, source / name, **({"ignore": shutil.ignore_patterns("__pycache__")}
                                             if (REPO / name).is_dir() else {}))
