@@ -17,12 +17,12 @@ EASY = load_sample()
 
 
 def test_records_say_what_each_algorithm_honours():
-    assert names() == ("memetic", "block-ga", "restart-ga", "cell-ga", "row-ga", "tabu", "tabu-swap", "backtracking",
-                       "analyzer", "propagation")
-    assert names(checkpointable=True) == names(kind="ga")
+    documented = ("memetic", "block-ga", "restart-ga", "cell-ga", "row-ga", "tabu", "tabu-swap", "backtracking",
+                  "analyzer", "propagation")  # a new algorithm joins these; none of them goes missing
+    assert [name for name in names() if name in documented] == list(documented) and names()[0] == "memetic"
+    assert set(names(checkpointable=True)) >= {"memetic", "block-ga", "restart-ga", "cell-ga", "row-ga"}
     assert all(set(a.options) <= set(OPTIONS) for a in ALGORITHMS.values())
-    assert takes("max_seconds") == ("memetic", "block-ga", "restart-ga", "cell-ga", "row-ga", "tabu", "tabu-swap",
-                                    "backtracking")
+    assert set(takes("max_seconds")) == set(names()) - {"analyzer", "propagation"}  # every budgeted one
     assert algorithm("tabu").options == ("max_steps", "max_seconds") and takes("tournament_size") == ("row-ga",)
     assert names(traced=True) == names(stoppable=True)
     assert algorithm("tabu").stoppable and not algorithm("backtracking").stoppable
