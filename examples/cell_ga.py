@@ -40,7 +40,7 @@ def main(puzzle=None, *, seed=0, population_size=200, mutation_amount=2, free_ce
     toolbox.register("population", tools.initRepeat, list, toolbox.individual)
     toolbox.register("evaluate", eval_distinct, puzzle=puzzle)  # maximised: 3 n^2 when solved
     toolbox.register("mate", cx_cell_uniform, puzzle=puzzle, rng=rng)  # the child is the first of the two
-    toolbox.register("mutate", mut_random_reset, puzzle=puzzle, k=mutation_amount, any_cell=not free_cells_only,
+    toolbox.register("mutate", mut_random_reset, puzzle=puzzle, count=mutation_amount, any_cell=not free_cells_only,
                      rng=rng)
     toolbox.register("select", sel_elite_biased, rng=rng)  # 80 % of the picks from the best 20 %
     toolbox.register("clone", clone)

@@ -104,7 +104,7 @@ def _seeded_answer(toolbox: base.Toolbox, population: list, stop: Stop, started:
     return True
 
 
-def ea_memetic(population: list, toolbox: base.Toolbox, *, stop: Stop, rng: random.Random, cxpb: float = 0.2,
+def ea_memetic(population: list, toolbox: base.Toolbox, cxpb: float = 0.2, *, stop: Stop, rng: random.Random,
                stall: int = 20, stats: tools.Statistics | None = None, halloffame: tools.HallOfFame | None = None,
                callback: Callable[[int, list, tools.Logbook], object] | None = None,
                checkpoint: Checkpointer | None = None) -> tuple[list, tools.Logbook]:

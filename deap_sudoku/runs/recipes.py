@@ -209,7 +209,7 @@ def cell_ga(puzzle: Puzzle, *, seed: int = 0, population_size: int = 200, cxpb: 
     started, rng = time.perf_counter(), random.Random(seed)
     toolbox = make_toolbox(puzzle, representation="cells", fitness="distinct", mate="cell_uniform",
                            select="elite_biased", rng=rng)
-    toolbox.register("mutate", mut_random_reset, puzzle=puzzle, k=mutation_amount, any_cell=not free_cells_only,
+    toolbox.register("mutate", mut_random_reset, puzzle=puzzle, count=mutation_amount, any_cell=not free_cells_only,
                      rng=rng)
     stop = Stop(solved=optimum(toolbox.evaluate.func, puzzle), max_generations=max_generations,
                 max_seconds=max_seconds, max_evaluations=max_evaluations, started=started, requested=requested)
