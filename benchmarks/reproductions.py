@@ -90,18 +90,18 @@ COMPARISON = [
 # (algorithm, data set, parameter the source leaves open, values tried beside the default)
 SENSITIVITY = [
     ("block-ga", "easy", "population_size", (50, 800)),
-    ("block-ga", "easy", "keeping_percentage", (0.2, 0.8)),
+    ("block-ga", "easy", "keep", (0.2, 0.8)),
     ("block-ga", "easy", "mutpb", (0.1, 1.0)),
     ("block-ga", "easy", "init", ("smart",)),
     ("restart-ga", "easy", "population_size", (100, 400)),
     ("restart-ga", "easy", "restart_every", (100, 2000)),
     ("restart-ga", "easy", "mutpb", (0.5,)),
     ("cell-ga", "report's puzzle", "population_size", (50, 400)),
-    ("cell-ga", "report's puzzle", "mutation_amount", (1, 5)),
+    ("cell-ga", "report's puzzle", "amount", (1, 5)),
     ("row-ga", "report's puzzle", "population_size", (50, 800)),
-    ("row-ga", "report's puzzle", "elites_size", (0, 50)),
-    ("row-ga", "report's puzzle", "k", (2, 5)),
-    ("row-ga", "report's puzzle", "mutation_rate", (0.05, 0.3)),
+    ("row-ga", "report's puzzle", "elites", (0, 50)),
+    ("row-ga", "report's puzzle", "tournsize", (2, 5)),
+    ("row-ga", "report's puzzle", "indpb", (0.05, 0.3)),
     ("tabu", "hard", "candidates", (20, 500)),
 ]
 

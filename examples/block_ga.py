@@ -38,7 +38,7 @@ FITNESSES = {"cell_collisions": eval_cell_collisions, "closeness": eval_closenes
 
 
 def main(puzzle=None, *, seed=0, population_size=200, init="random", crossover_kind="two_point",
-         fitness="cell_collisions", select="truncation", keeping_percentage=0.5, mutpb=0.5, mutation_threshold=1,
+         fitness="cell_collisions", select="truncation", keep=0.5, mutpb=0.5, mutation_threshold=1,
          in_box_pairs=False, punish_same=False, max_generations=1000, checkpoint=None, requested=None, verbose=True):
     """Run the block GA; return ``(population, logbook, hall_of_fame)``."""
     puzzle = puzzle or load_sample()
@@ -56,7 +56,7 @@ def main(puzzle=None, *, seed=0, population_size=200, init="random", crossover_k
     toolbox.register("mutate", mut_conflict_swap, puzzle=puzzle, cell_map=cell_map(evaluate),
                      threshold=mutation_threshold, in_box=in_box_pairs, rng=rng)
     if select == "truncation":
-        toolbox.register("select", tools.selBest)  # the best keeping_percentage stay
+        toolbox.register("select", tools.selBest)  # the best keep share stay
     else:
         toolbox.register("select", sel_stochastic_universal_sampling, rng=rng)  # pointers 1/k of the wheel apart
     if punish_same:
@@ -66,7 +66,7 @@ def main(puzzle=None, *, seed=0, population_size=200, init="random", crossover_k
 
     hof = tools.HallOfFame(1, similar=np.array_equal)
     population, logbook = ea_keep_refill(
-        toolbox.population(n=population_size), toolbox, mutpb, keep=keeping_percentage, rng=rng,
+        toolbox.population(n=population_size), toolbox, mutpb, keep=keep, rng=rng,
         parents=3 if crossover_kind == "diagonal" else 2, halloffame=hof, stats=fitness_statistics(),
         stop=Stop(solved=0, stagnation=True, max_generations=max_generations, requested=requested),
         checkpoint=checkpoint, callback=print_generation if verbose else None)
@@ -96,7 +96,7 @@ def cli(puzzle_file, seed, population, checkpoint, checkpoint_every, init, cross
         keeping_percentage, mutpb, mutation_threshold, in_box_pairs, punish_same, max_generations):
     run_example(main, load_puzzle(puzzle_file), algorithm="block-ga", checkpoint=checkpoint,
                 checkpoint_every=checkpoint_every, seed=seed, population_size=population, init=init,
-                crossover_kind=crossover, fitness=fitness, select=selection, keeping_percentage=keeping_percentage,
+                crossover_kind=crossover, fitness=fitness, select=selection, keep=keeping_percentage,
                 mutpb=mutpb, mutation_threshold=mutation_threshold, in_box_pairs=in_box_pairs,
                 punish_same=punish_same, max_generations=max_generations)
 

@@ -30,7 +30,7 @@ from deap_sudoku.tools import (MaxIndividual, batch_map, clone, cx_cell_uniform,
                                init_free_cells, mut_random_reset, optimum, sel_elite_biased)
 
 
-def main(puzzle=None, *, seed=0, population_size=200, mutation_amount=2, free_cells_only=False,
+def main(puzzle=None, *, seed=0, population_size=200, amount=2, free_cells_only=False,
          max_generations=1000, checkpoint=None, requested=None, verbose=True):
     """Run the cell GA; return ``(population, logbook, hall_of_fame)``."""
     puzzle = puzzle or load_sample()
@@ -40,7 +40,7 @@ def main(puzzle=None, *, seed=0, population_size=200, mutation_amount=2, free_ce
     toolbox.register("population", tools.initRepeat, list, toolbox.individual)
     toolbox.register("evaluate", eval_distinct, puzzle=puzzle)  # maximised: 3 n^2 when solved
     toolbox.register("mate", cx_cell_uniform, puzzle=puzzle, rng=rng)  # the child is the first of the two
-    toolbox.register("mutate", mut_random_reset, puzzle=puzzle, count=mutation_amount, any_cell=not free_cells_only,
+    toolbox.register("mutate", mut_random_reset, puzzle=puzzle, amount=amount, any_cell=not free_cells_only,
                      rng=rng)
     toolbox.register("select", sel_elite_biased, rng=rng)  # 80 % of the picks from the best 20 %
     toolbox.register("clone", clone)
@@ -67,7 +67,7 @@ def cli(puzzle_file, seed, population, checkpoint, checkpoint_every, mutation_am
         max_generations):
     run_example(main, load_puzzle(puzzle_file), algorithm="cell-ga", checkpoint=checkpoint,
                 checkpoint_every=checkpoint_every, seed=seed, population_size=population,
-                mutation_amount=mutation_amount, free_cells_only=free_cells_only, max_generations=max_generations)
+                amount=mutation_amount, free_cells_only=free_cells_only, max_generations=max_generations)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,8 @@ generation starts with the ``elites_size`` best, and tournaments of ``K``
 choose parents for the other places; every pair of parents makes two children
 that take each row from one parent or the other; each row of a child swaps two
 of its empty squares with probability ``mutation_rate``.  Runs until solved
-(with our ``--max-generations`` budget).
+(with our ``--max-generations`` budget).  The flags keep the report's words; ``main`` takes
+DEAP's and the package's names (``elites``, ``tournsize``, ``indpb``).
 
 Our switch: ``--restrict`` starts the rows from the values constraint propagation allows.
 
@@ -29,7 +30,7 @@ from deap_sudoku.tools import (Individual, batch_map, clone, cx_row_uniform, eva
                                fitness_statistics, init_row_permutation, mut_swap_in_row, sel_tournament)
 
 
-def main(puzzle=None, *, seed=0, population_size=200, elites_size=10, k=3, mutation_rate=0.1, restrict=False,
+def main(puzzle=None, *, seed=0, population_size=200, elites=10, tournsize=3, indpb=0.1, restrict=False,
          max_generations=1000, checkpoint=None, requested=None, verbose=True):
     """Run the row-permutation GA; return ``(population, logbook, hall_of_fame)``."""
     puzzle = puzzle or load_sample()
@@ -39,14 +40,14 @@ def main(puzzle=None, *, seed=0, population_size=200, elites_size=10, k=3, mutat
     toolbox.register("population", tools.initRepeat, list, toolbox.individual)
     toolbox.register("evaluate", eval_column_box_collisions, puzzle=puzzle)  # rows are right by construction
     toolbox.register("mate", cx_row_uniform, puzzle=puzzle, rng=rng)
-    toolbox.register("mutate", mut_swap_in_row, puzzle=puzzle, indpb=mutation_rate, rng=rng)
-    toolbox.register("select", sel_tournament, tournsize=k, rng=rng)
+    toolbox.register("mutate", mut_swap_in_row, puzzle=puzzle, indpb=indpb, rng=rng)
+    toolbox.register("select", sel_tournament, tournsize=tournsize, rng=rng)
     toolbox.register("clone", clone)
     toolbox.register("map", batch_map)
 
     hof = tools.HallOfFame(1, similar=np.array_equal)
     population, logbook = ea_generational(
-        toolbox.population(n=population_size), toolbox, 1.0, 1.0, rng=rng, elites=elites_size, halloffame=hof,
+        toolbox.population(n=population_size), toolbox, 1.0, 1.0, rng=rng, elites=elites, halloffame=hof,
         stats=fitness_statistics(), stop=Stop(solved=0, max_generations=max_generations, requested=requested),
         checkpoint=checkpoint, callback=print_generation if verbose else None)
     return population, logbook, hof
@@ -67,8 +68,8 @@ def main(puzzle=None, *, seed=0, population_size=200, elites_size=10, k=3, mutat
 def cli(puzzle_file, seed, population, checkpoint, checkpoint_every, elites_size, k, mutation_rate, restrict,
         max_generations):
     run_example(main, load_puzzle(puzzle_file), algorithm="row-ga", checkpoint=checkpoint,
-                checkpoint_every=checkpoint_every, seed=seed, population_size=population, elites_size=elites_size,
-                k=k, mutation_rate=mutation_rate, restrict=restrict, max_generations=max_generations)
+                checkpoint_every=checkpoint_every, seed=seed, population_size=population, elites=elites_size,
+                tournsize=k, indpb=mutation_rate, restrict=restrict, max_generations=max_generations)
 
 
 if __name__ == "__main__":

@@ -48,7 +48,7 @@ _RUN_OPTIONS = {
                                              for c in a.choices.get("select", ())})), help="Selection"),
     "fitness": dict(type=click.Choice(sorted({c for a in registry.ALGORITHMS.values()
                                               for c in a.choices.get("fitness", ())})), help="Fitness"),
-    "tournament_size": dict(type=click.IntRange(min=1), help="Tournament size"),
+    "tournsize": dict(type=click.IntRange(min=1), help="Tournament size (DEAP's tournsize)"),
     "max_generations": dict(type=click.IntRange(min=1), help="Generation budget"),
     "max_seconds": dict(type=click.FloatRange(min=0, min_open=True),
                         help="Wall-time budget per puzzle (s); loading compiled kernels counts, compiling them "

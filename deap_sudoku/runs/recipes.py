@@ -143,7 +143,7 @@ BLOCK_GA_FITNESSES = {"cell_collisions": eval_cell_collisions, "closeness": eval
          checkpointable=True, stoppable=True)
 def block_ga(puzzle: Puzzle, *, seed: int = 0, population_size: int = 200, init: str = "random",
              crossover_kind: str = "two_point", fitness: str = "cell_collisions", select: str = "truncation",
-             keeping_percentage: float = 0.5, mutpb: float = 0.5, mutation_threshold: int = 1,
+             keep: float = 0.5, mutpb: float = 0.5, mutation_threshold: int = 1,
              in_box_pairs: bool = False, punish_same: bool = False, max_generations: int = 1000,
              max_seconds: float | None = None, max_evaluations: int | None = None, operators: dict | None = None,
              checkpoint: Checkpointer | None = None,
@@ -173,7 +173,7 @@ def block_ga(puzzle: Puzzle, *, seed: int = 0, population_size: int = 200, init:
     stop = Stop(solved=0, stagnation=True, max_generations=max_generations, max_seconds=max_seconds,
                 max_evaluations=max_evaluations, started=started, requested=requested)
     return _evolve(puzzle, operators, ea_keep_refill, toolbox, population_size, mutpb=mutpb,
-                   keep=keeping_percentage,
+                   keep=keep,
                    parents=3 if crossover_kind == "diagonal" else 2, stop=stop, rng=rng, checkpoint=checkpoint,
                    callback=callback)
 
@@ -201,7 +201,7 @@ def block_ga_restart(puzzle: Puzzle, *, seed: int = 0, population_size: int = 20
 @bundled("cell-ga", "ga", "cell GA as the report's Implementation 1 documents it",
          GA_OPTIONS + ("cxpb", "mutpb"), run=ga_run, checkpointable=True, stoppable=True, example="cell_ga")
 def cell_ga(puzzle: Puzzle, *, seed: int = 0, population_size: int = 200, cxpb: float = 1.0, mutpb: float = 1.0,
-            mutation_amount: int = 2, free_cells_only: bool = False, max_generations: int = 1000,
+            amount: int = 2, free_cells_only: bool = False, max_generations: int = 1000,
             max_seconds: float | None = None, max_evaluations: int | None = None, operators: dict | None = None,
             checkpoint: Checkpointer | None = None,
             requested: Callable[[], object] | None = None, callback: Callback | None = None):
@@ -209,7 +209,7 @@ def cell_ga(puzzle: Puzzle, *, seed: int = 0, population_size: int = 200, cxpb: 
     started, rng = time.perf_counter(), random.Random(seed)
     toolbox = make_toolbox(puzzle, representation="cells", fitness="distinct", mate="cell_uniform",
                            select="elite_biased", rng=rng)
-    toolbox.register("mutate", mut_random_reset, puzzle=puzzle, count=mutation_amount, any_cell=not free_cells_only,
+    toolbox.register("mutate", mut_random_reset, puzzle=puzzle, amount=amount, any_cell=not free_cells_only,
                      rng=rng)
     stop = Stop(solved=optimum(toolbox.evaluate.func, puzzle), max_generations=max_generations,
                 max_seconds=max_seconds, max_evaluations=max_evaluations, started=started, requested=requested)
@@ -219,10 +219,10 @@ def cell_ga(puzzle: Puzzle, *, seed: int = 0, population_size: int = 200, cxpb: 
 
 
 @bundled("row-ga", "ga", "row-permutation GA as the report's Implementation 2 documents it",
-         GA_OPTIONS + ("cxpb", "mutpb", "tournament_size"), run=partial(ga_run, tournament_size="k"),
+         GA_OPTIONS + ("cxpb", "mutpb", "tournsize"), run=ga_run,
          checkpointable=True, stoppable=True, example="row_permutation_ga")
 def row_permutation_ga(puzzle: Puzzle, *, seed: int = 0, population_size: int = 200, cxpb: float = 1.0,
-                       mutpb: float = 1.0, elites_size: int = 10, k: int = 3, mutation_rate: float = 0.1,
+                       mutpb: float = 1.0, elites: int = 10, tournsize: int = 3, indpb: float = 0.1,
                        restrict: bool = False, max_generations: int = 1000, max_seconds: float | None = None,
                        max_evaluations: int | None = None, operators: dict | None = None,
                        checkpoint: Checkpointer | None = None, requested: Callable[[], object] | None = None,
@@ -230,12 +230,12 @@ def row_permutation_ga(puzzle: Puzzle, *, seed: int = 0, population_size: int = 
     """Row-permutation GA as documented for the report's Implementation 2 (``examples/row_permutation_ga.py``)."""
     started, rng = time.perf_counter(), random.Random(seed)
     toolbox = make_toolbox(puzzle, representation="row", restrict=restrict, fitness="column_box_collisions",
-                           mate="row_uniform", mutate="swap_in_row", indpb=mutation_rate, select="tournament",
-                           tournsize=k, rng=rng)
+                           mate="row_uniform", mutate="swap_in_row", indpb=indpb, select="tournament",
+                           tournsize=tournsize, rng=rng)
     stop = Stop(solved=0, max_generations=max_generations, max_seconds=max_seconds, max_evaluations=max_evaluations,
                 started=started, requested=requested)
     return _evolve(puzzle, operators, ea_generational, toolbox, population_size, cxpb=cxpb, mutpb=mutpb,
-                   elites=elites_size, stop=stop,
+                   elites=elites, stop=stop,
                    rng=rng, checkpoint=checkpoint, callback=callback)
 
 

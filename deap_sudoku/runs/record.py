@@ -21,7 +21,7 @@ from ..tools.fitness import fitness_weights, optimum
 __all__ = ["Algorithm", "Objective", "Trace", "Outcome", "BUNDLED", "bundled", "ga_run", "tabu_run",
            "generation_progress", "OPTIONS", "GA_OPTIONS", "COMPILING"]
 
-OPTIONS = ("population", "cxpb", "mutpb", "select", "fitness", "tournament_size", "max_generations", "max_seconds",
+OPTIONS = ("population", "cxpb", "mutpb", "select", "fitness", "tournsize", "max_generations", "max_seconds",
            "max_evaluations", "max_steps", "max_nodes")
 """Every option a record may take, by its command-line name (``--max-seconds`` is ``max_seconds``)."""
 GA_OPTIONS = ("population", "max_generations", "max_seconds", "max_evaluations")

@@ -77,24 +77,24 @@ def mut_swap_in_row(individual: Individual, *, puzzle: Puzzle, indpb: float,
 
 
 @grid_operator
-def mut_random_reset(individual: Individual, *, puzzle: Puzzle, count: int = 1, any_cell: bool = False,
+def mut_random_reset(individual: Individual, *, puzzle: Puzzle, amount: int = 1, any_cell: bool = False,
                      rng: random.Random | None = None) -> tuple[Individual]:
-    """Set ``count`` random free cells to random values (the cell GA's ``mutation_amount``; not ``k``,
+    """Set ``amount`` random free cells to random values (the cell GA's mutation amount; not ``k``,
     which in DEAP counts individuals selected).
 
-    With ``any_cell``, as the report's Implementation 1 does, the ``count`` cells are drawn from the
+    With ``any_cell``, as the report's Implementation 1 does, the ``amount`` cells are drawn from the
     whole board and a draw that hits a given changes nothing (a wasted mutation).
     """
     rng = random_source(rng)
     if any_cell:
         givens = puzzle.givens
-        for cell in rng.sample(range(puzzle.shape.cells), min(count, puzzle.shape.cells)):
+        for cell in rng.sample(range(puzzle.shape.cells), min(amount, puzzle.shape.cells)):
             value = rng.randint(1, puzzle.n)
             if not givens[cell]:
                 individual[cell] = value
         return (individual,)
     cells = free_cells(puzzle).cells.tolist()
-    for cell in rng.sample(cells, min(count, len(cells))):
+    for cell in rng.sample(cells, min(amount, len(cells))):
         individual[cell] = rng.randint(1, puzzle.n)
     return (individual,)
 

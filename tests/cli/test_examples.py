@@ -58,7 +58,7 @@ def test_example_solves_the_easiest_bundled_puzzle(name, capsys):
 def test_block_ga_switches_all_run():
     main = _main("block_ga")
     for options in (dict(), dict(init="smart", crossover_kind="diagonal", fitness="closeness", select="sus"),
-                    dict(punish_same=True, keeping_percentage=0.3, fitness="collisions", in_box_pairs=True)):
+                    dict(punish_same=True, keep=0.3, fitness="collisions", in_box_pairs=True)):
         population, logbook, hof = main(EASIEST, verbose=False, population_size=60, max_generations=30, **options)
         assert logbook.stop_reason in ("solved", "stagnation", "generations")
         assert all(np.array_equal(np.asarray(i)[EASIEST.givens], EASIEST.cells[EASIEST.givens]) for i in population)
@@ -67,7 +67,7 @@ def test_block_ga_switches_all_run():
 def test_under_sus_the_keeping_percentage_changes_the_run():
     """It did not: ``--keeping-percentage 0.1`` and ``0.9`` gave byte-identical runs under SUS."""
     main = _main("block_ga")
-    runs = [main(EASIEST, verbose=False, population_size=40, max_generations=5, select="sus", keeping_percentage=k)
+    runs = [main(EASIEST, verbose=False, population_size=40, max_generations=5, select="sus", keep=k)
             for k in (0.1, 0.9)]
     assert [r[1].select("nevals")[1] for r in runs] == [36, 4]
 
@@ -76,7 +76,7 @@ DOCUMENTED_DEFAULTS = {  # example: what main() does unless a switch says otherw
     "block_ga": dict(init="random", crossover_kind="two_point", fitness="cell_collisions", select="truncation",
                      mutation_threshold=1, in_box_pairs=False, punish_same=False),
     "block_ga_restart": dict(normalised_roulette=False, restart_on_stall=None),
-    "cell_ga": dict(mutation_amount=2, free_cells_only=False),
+    "cell_ga": dict(amount=2, free_cells_only=False),
     "row_permutation_ga": dict(restrict=False),
     "tabu_search": dict(moves="value", memory="boards", restrict=False),
     "exact_baselines": dict(propagation=False),

@@ -80,8 +80,8 @@ def test_plot_without_matplotlib_is_refused_with_the_install_command(monkeypatch
     (["-a", "tabu", "--population", "5"], "--population does not apply to tabu; it applies to memetic, block-ga"),
     (["-a", "memetic", "--max-steps", "5"], "--max-steps does not apply to memetic; it applies to tabu, tabu-swap"),
     (["-a", "propagation", "--max-seconds", "1"], "--max-seconds does not apply to propagation"),
-    (["-a", "block-ga", "--tournament-size", "3"],
-     "--tournament-size does not apply to block-ga; it applies to row-ga"),
+    (["-a", "block-ga", "--tournsize", "3"],
+     "--tournsize does not apply to block-ga; it applies to row-ga"),
     (["-a", "memetic", "--fitness", "closeness"], "--fitness does not apply to memetic; it applies to block-ga"),
     (["-a", "block-ga", "--select", "sus", "--fitness", "distinct"], "Invalid value for '--fitness'"),
     (["-a", "backtracking", "--progress"], "--progress does not apply to backtracking"),
@@ -551,7 +551,7 @@ def test_bench_and_solve_default_to_the_same_algorithm_and_take_the_ga_settings(
                 for name in ("solve", "bench")}
     assert defaults["solve"] == "memetic" and defaults["bench"] == ("memetic",)
     result = run("solve", str(REPO / "data" / "4x4.txt"), "-a", "row-ga", "--population", "30", "--cxpb", "0.5",
-                 "--mutpb", "0.5", "--tournament-size", "2")
+                 "--mutpb", "0.5", "--tournsize", "2")
     assert result.exit_code == 0
     block = run("solve", str(REPO / "data" / "testdata" / "expert.txt"), "-a", "block-ga", "--select", "sus",
                 "--fitness", "closeness", "--population", "20", "--max-generations", "2")

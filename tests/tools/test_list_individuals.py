@@ -33,7 +33,7 @@ COMPOSITIONS = {
                       (sel_tournament, {"tournsize": 3})),
     "rows": (init_row_permutation, (cx_row_uniform, {}), (mut_swap_in_row, {"indpb": 0.2}),
              eval_column_box_collisions, (sel_truncation, {})),
-    "cells": (init_free_cells, (cx_cell_uniform, {}), (mut_random_reset, {"count": 2}), eval_distinct,
+    "cells": (init_free_cells, (cx_cell_uniform, {}), (mut_random_reset, {"amount": 2}), eval_distinct,
               (sel_elite_biased, {})),
 }
 DRAWS = {mut_destroy_repair, mut_repair}  # take rng= only (no global draws): bound to a seeded generator

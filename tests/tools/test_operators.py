@@ -142,7 +142,7 @@ def test_row_and_cell_operators_keep_their_invariants(case):
         assert _keeps_givens(ind, puzzle) and _units_are_permutations(ind, rows)
     c, d = (init_free_cells(Individual, puzzle=puzzle, rng=rng) for _ in range(2))
     c, d = cx_cell_uniform(c, d, puzzle=puzzle, rng=rng)
-    (c,) = mut_random_reset(c, puzzle=puzzle, count=5, rng=rng)
+    (c,) = mut_random_reset(c, puzzle=puzzle, amount=5, rng=rng)
     (d,) = mut_conflict_swap(d, puzzle=puzzle, rng=rng)
     for ind in (c, d):
         assert _keeps_givens(ind, puzzle) and _all_values_in_range(ind, puzzle)
@@ -237,7 +237,7 @@ def test_random_reset_of_any_square_wastes_the_draws_that_hit_givens():
                     != solution.cells[free] for _ in range(900))
     assert 0 < anywhere < 30  # about 900 * 1/81 * 8/9 = 10
     assert 700 < only_free  # about 900 * 8/9 = 800
-    (ind,) = mut_random_reset(Individual(solution.cells), puzzle=puzzle, count=81, any_cell=True, rng=rng)
+    (ind,) = mut_random_reset(Individual(solution.cells), puzzle=puzzle, amount=81, any_cell=True, rng=rng)
     assert _keeps_givens(ind, puzzle)
 
 
