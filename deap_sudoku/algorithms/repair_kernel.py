@@ -2,7 +2,7 @@
 
 Both take the same inputs, random choices included (drawn beforehand by
 :meth:`Draws.new`), and return the same grid, which the tests check; the
-compiled one (in :mod:`deap_sudoku.algorithms.repair_compiled`, imported on first use) is
+compiled one (in :mod:`deap_sudoku.algorithms.repair_kernel_compiled`, imported on first use) is
 what the memetic GA runs (``benchmarks/repair_kernel.py`` measures the
 difference).  Both propagate with the propagation layer's kernel and its twin.
 """
@@ -98,7 +98,7 @@ def rebuild_reference(root: list[int], values: list[int], keep: list[int], draws
 def rebuild_compiled(root: np.ndarray, values: np.ndarray, keep: np.ndarray, draws: Draws, shape: Shape,
                      locked: bool = True) -> tuple[np.ndarray, int]:
     """:func:`rebuild_reference` compiled with numba: int64 arrays in, the same grid out."""
-    from .repair_compiled import rebuild
+    from .repair_kernel_compiled import rebuild
 
     t = arrays(shape)
     try:
@@ -133,7 +133,7 @@ def fill_boxes_reference(values: np.ndarray, boxes: np.ndarray, keys: np.ndarray
 
 def fill_boxes(values: np.ndarray, boxes: np.ndarray, keys: np.ndarray) -> None:
     """Make every box of ``values`` (int64, in place) a permutation of 1..n: compiled, see
-    :func:`deap_sudoku.algorithms.repair_compiled.fill_boxes`."""
-    from .repair_compiled import fill_boxes as compiled
+    :func:`deap_sudoku.algorithms.repair_kernel_compiled.fill_boxes`."""
+    from .repair_kernel_compiled import fill_boxes as compiled
 
     compiled(values, boxes, keys)

@@ -177,8 +177,8 @@ nodes (``_NODES_PER_CALL // cells`` nodes, a few milliseconds)."""
 def _search_compiled(puzzle: Puzzle, limit: int, budget: _Budget, hidden: bool, locked: bool,
                      order: _Order) -> SearchResult:
     """The same search as :func:`_search_python`, node for node, in the compiled loop."""
-    from ..propagation.compiled import Propagator  # imports numba
-    from .search_compiled import EXHAUSTED, FOUND, depth_first
+    from ..propagation.kernel_compiled import Propagator  # imports numba
+    from .backtracking_compiled import EXHAUSTED, FOUND, depth_first
 
     propagator = Propagator(puzzle.shape, hidden=hidden, locked=locked)
     root, consistent = propagator.run_givens(puzzle.cells)

@@ -14,7 +14,8 @@ from collections.abc import Callable, Iterable, Mapping
 from ..grid.puzzle import Puzzle
 from ..io.fileio import lock_for_writing, release
 from ..runs.bench import Plan
-from ..runs.registry import Algorithm, algorithm
+from ..runs.record import Algorithm
+from ..runs.registry import algorithm
 from ..runs.task import RunResult, run_all, run_task
 from .store import ResultsFile
 

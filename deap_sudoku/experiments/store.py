@@ -17,7 +17,7 @@ import os
 from dataclasses import asdict, fields
 from pathlib import Path
 
-from ..runs.registry import Objective, Trace
+from ..runs.record import Objective, Trace
 from ..runs.task import RunResult, Task
 
 __all__ = ["ResultsFile", "StoreError", "identity"]

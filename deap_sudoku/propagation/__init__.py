@@ -4,7 +4,7 @@ Candidate bitmasks (bit ``v - 1`` for value ``v``), naked and hidden singles
 and box-line reduction, on per-shape tables computed once
 (:mod:`~deap_sudoku.propagation.tables`): a pure-Python reference
 (:mod:`~deap_sudoku.propagation.kernel`) and its numba twin
-(:mod:`~deap_sudoku.propagation.compiled`, imported on first use), equal on
+(:mod:`~deap_sudoku.propagation.kernel_compiled`, imported on first use), equal on
 the same inputs.  :mod:`~deap_sudoku.propagation.analyzer` is the documented
 "constraint analyzer", sweep by sweep.
 """
@@ -21,7 +21,7 @@ __all__ = ["Propagation", "propagate", "Analysis", "analyze", "initial_masks", "
 
 def propagate_arrays(cands, queue, shape, *, hidden: bool = True, locked: bool = False, dirty=None) -> bool:
     """The compiled twin of :func:`propagate_masks` on an ``int64`` array of bitmasks (numba is
-    imported on the first call); see :func:`deap_sudoku.propagation.compiled.propagate_arrays`."""
-    from .compiled import propagate_arrays as compiled
+    imported on the first call); see :func:`deap_sudoku.propagation.kernel_compiled.propagate_arrays`."""
+    from .kernel_compiled import propagate_arrays as compiled
 
     return compiled(cands, queue, shape, hidden=hidden, locked=locked, dirty=dirty)

@@ -7,7 +7,7 @@ takes it and removes it from its peers (naked single), and a value with one
 place left in a unit goes there (hidden single); box-line reduction (a value
 confined to one line-box intersection) is optional.  Exact search, the
 initialisers and the memetic repair all stand on :func:`propagate_masks`; its
-compiled twin (:mod:`deap_sudoku.propagation.compiled`) applies the same rules
+compiled twin (:mod:`deap_sudoku.propagation.kernel_compiled`) applies the same rules
 and reaches the same fixed point and verdict, which the tests check.
 """
 

@@ -41,8 +41,8 @@ def _facts() -> str | None:
     import importlib.metadata
 
     package = Path(__file__).resolve().parents[1]
-    sources = [package / "propagation" / "compiled.py", package / "algorithms" / "repair_compiled.py",
-               package / "exact" / "search_compiled.py"]
+    sources = [package / "propagation" / "kernel_compiled.py", package / "algorithms" / "repair_kernel_compiled.py",
+               package / "exact" / "backtracking_compiled.py"]
     try:
         facts = [importlib.metadata.version("numba"), sys.version]
         facts += [f"{path.stat().st_mtime_ns}:{path.stat().st_size}" for path in sources]

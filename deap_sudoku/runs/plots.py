@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..io.fileio import write_atomic
-from .registry import Objective, Trace
+from .record import Objective, Trace
 
 if TYPE_CHECKING:  # matplotlib is imported only when drawing
     from matplotlib.axes import Axes

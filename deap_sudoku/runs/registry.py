@@ -29,11 +29,13 @@ from ..exact import SearchBudgetExceeded, solve
 from ..grid.puzzle import Puzzle
 from ..propagation import analyze, propagate
 from . import recipes
-from .record import (BUNDLED, COMPILING, OPTIONS, Algorithm, Objective, Outcome, Trace, bundled,
-                     generation_progress)
+from .record import BUNDLED, COMPILING, OPTIONS, Algorithm, Outcome, bundled
+from .record import Objective as Objective, Trace as Trace, generation_progress as generation_progress  # re-exported
 
-__all__ = ["Algorithm", "Objective", "Trace", "Outcome", "ALGORITHMS", "OPTIONS", "ENTRY_POINTS", "algorithm", "names",
-           "takes", "plugins", "plugin_errors", "budgets", "from_function", "generation_progress"]
+__all__ = ["ALGORITHMS", "ENTRY_POINTS", "algorithm", "names", "takes", "plugins", "plugin_errors", "budgets",
+           "from_function"]
+# Algorithm, Objective, Trace, Outcome, OPTIONS and generation_progress live in runs.record; they are
+# imported here too, so that code written against this module goes on working.
 
 ENTRY_POINTS = "deap_sudoku.algorithms"
 """The entry-point group through which installed packages add algorithms (an :class:`Algorithm`, or

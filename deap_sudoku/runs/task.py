@@ -20,7 +20,8 @@ from ..exact import verify
 from ..grid.puzzle import Puzzle
 from ..propagation.choice import MAX_COMPILED_SIDE, hold_compiled, numba_available, prefer_compiled
 from .kernel_cache import compile_elsewhere, compiled_before, compiling_elsewhere, mark_compiled, release
-from .registry import Algorithm, Objective, Trace, algorithm
+from .record import Algorithm, Objective, Trace
+from .registry import algorithm
 
 __all__ = ["Task", "RunResult", "run_task", "run_all", "scoop_is_running", "warm_up", "compile_here"]
 

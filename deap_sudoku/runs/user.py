@@ -29,7 +29,8 @@ from ..grid.puzzle import Puzzle
 from ..tools import HallOfFame, fitness_statistics, optimum
 from ..tools.fitness import fitness_weights
 # from_function lives in the registry, which needs it to turn an imported function into a record.
-from .registry import Algorithm, Objective, Outcome, Trace, algorithm, from_function, generation_progress
+from .record import Algorithm, Objective, Outcome, Trace, generation_progress
+from .registry import algorithm, from_function
 
 __all__ = ["from_toolbox", "from_function", "with_operators", "variant"]
 

@@ -255,8 +255,8 @@ def _kernels_loaded_by_warm_up(name: str, sample: str, compiled: bool | None) ->
             "task.compiled_before = lambda name: False\n"
             "task.compile_elsewhere = lambda name, puzzle: False\n"
             f"task.warm_up({name!r}, load_sample({sample!r}), {compiled!r})\n"
-            "from deap_sudoku.algorithms.repair_compiled import fill_boxes, rebuild\n"
-            "from deap_sudoku.exact.search_compiled import depth_first\n"
+            "from deap_sudoku.algorithms.repair_kernel_compiled import fill_boxes, rebuild\n"
+            "from deap_sudoku.exact.backtracking_compiled import depth_first\n"
             "print(len(rebuild.signatures), len(fill_boxes.signatures), len(depth_first.signatures))\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr

@@ -12,7 +12,7 @@ from deap_sudoku import Puzzle, Shape, find_conflicts
 from deap_sudoku.exact import random_solution
 from deap_sudoku.propagation import (arrays, initial_masks, mask_sets, propagate, propagate_arrays, propagate_masks,
                                      tables)
-from deap_sudoku.propagation.compiled import Propagator
+from deap_sudoku.propagation.kernel_compiled import Propagator
 
 from tests.conftest import SHAPES
 

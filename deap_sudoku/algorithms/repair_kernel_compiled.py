@@ -1,7 +1,7 @@
 """The numba twin of :func:`deap_sudoku.algorithms.repair_kernel.rebuild_reference`, and box filling.
 
 Imported only when a compiled rebuild is first asked for (see
-:mod:`deap_sudoku.propagation.compiled` for why); it propagates with the
+:mod:`deap_sudoku.propagation.kernel_compiled` for why); it propagates with the
 propagation layer's compiled kernel.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ..propagation.compiled import box_line_scratch, mark_units, popcount, propagate_nb
+from ..propagation.kernel_compiled import box_line_scratch, mark_units, popcount, propagate_nb
 
 __all__ = ["rebuild", "fill_boxes"]
 

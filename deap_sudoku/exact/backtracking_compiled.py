@@ -12,7 +12,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ..propagation.compiled import mark_units, popcount, propagate_nb
+from ..propagation.kernel_compiled import mark_units, popcount, propagate_nb
 
 __all__ = ["depth_first", "EXHAUSTED", "FOUND", "PAUSED"]
 
