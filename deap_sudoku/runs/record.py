@@ -116,9 +116,9 @@ class Algorithm:
     warm_up: Callable[[Puzzle, bool | None], None] | None = None
     warm_up_message: str = ""
     source: str = "bundled"
-    """Where the record comes from: ``bundled``, ``plug-in <distribution>`` or ``import path``."""
+    """Where the record comes from, ``bundled``, ``plug-in <distribution>`` or ``import path``."""
     function: Callable | None = None
-    """The function the record was declared on (:func:`bundled`): a recipe, or the run itself."""
+    """The function the record was declared on with :func:`bundled`, a recipe or the run itself."""
     example: str | None = None
     """The script in ``examples/`` that writes the recipe's composition out (``memetic``)."""
 
