@@ -39,7 +39,7 @@ puzzle = io.read(path)[0]
 algorithm = registry.algorithm(name)
 if algorithm.warm_up:
     algorithm.warm_up(puzzle, None)
-algorithm.run(puzzle, seed=0, population=2 * small, max_generations=2)
+algorithm.run(puzzle, seed=0, population_size=2 * small, max_generations=2)
 peaks = {}
 for population in (small, 2 * small) * 2:  # the first pair may still compile a kernel a path needs
     tracemalloc.start()
@@ -63,7 +63,7 @@ def main() -> None:
     args = parser.parse_args()
     from deap_sudoku.cli.options import population_bytes
     from deap_sudoku.runs import registry
-    algorithms = registry.takes("population")
+    algorithms = registry.takes("population_size")
     measured: dict[int, dict[str, float]] = {}
     with tempfile.TemporaryDirectory() as folder:
         for side, (path, small) in SIZES.items():

@@ -102,7 +102,7 @@ def bench_command(ctx: click.Context, datasets: tuple[str, ...], algorithms: tup
     check_ioh_folder(ioh_folder)
     inputs = [(name, PuzzleInput(path)) for path, name in zip(datasets, _dataset_names(datasets))]
     examples = {shape: puzzle for _, puzzles in inputs for shape, puzzle in puzzles.examples.items()}
-    refuse_huge_population(run_params.get("population"), examples.values())
+    refuse_huge_population(run_params.get("population_size"), examples.values())
     plan = Plan(tuple(_dataset(name, puzzles, limit) for name, puzzles in inputs), algorithms, runs, seed,
                 per_algorithm)
     rerun = workers is not None and not scoop_is_running()  # the run under SCOOP takes the lock, not this one

@@ -41,7 +41,7 @@ ALGORITHM_HELP = ("a bundled algorithm (" + ", ".join(ALGORITHMS) + "; 'deap-sud
 # -- run options: which algorithm takes which -------------------------------------------------
 
 _RUN_OPTIONS = {
-    "population": dict(type=click.IntRange(min=2), help="Population size"),
+    "population_size": dict(type=click.IntRange(min=2), help="Population size"),
     "cxpb": dict(type=click.FloatRange(0, 1), help="Crossover probability"),
     "mutpb": dict(type=click.FloatRange(0, 1), help="Mutation probability"),
     "select": dict(type=click.Choice(sorted({c for a in registry.ALGORITHMS.values()
@@ -61,8 +61,13 @@ _RUN_OPTIONS = {
 assert set(_RUN_OPTIONS) == set(registry.OPTIONS), "every registry option has its command-line flag"
 
 
+FLAGS = {"population_size": "--population"}
+"""Run options whose flag is not their name with dashes."""
+
+
 def flag(name: str) -> str:
-    return "--" + name.replace("_", "-")
+    """The command-line flag of the run option ``name``."""
+    return FLAGS.get(name) or "--" + name.replace("_", "-")
 
 
 def run_options(command):
@@ -71,7 +76,7 @@ def run_options(command):
     for name in reversed(registry.OPTIONS):
         options = dict(_RUN_OPTIONS[name])
         options["help"] += f" ({', '.join(registry.takes(name))}; default: the algorithm's own)."
-        command = click.option(flag(name), default=None, **options)(command)
+        command = click.option(flag(name), name, default=None, **options)(command)
     return command
 
 

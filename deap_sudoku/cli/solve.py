@@ -101,7 +101,7 @@ def solve(ctx: click.Context, puzzle_file: str, algorithm: str, fmt: str | None,
     if out is not None:
         for example in puzzles.examples.values():
             check_format("--out-format", out_format, alphabet, example)
-    refuse_huge_population(options.get("population"), puzzles.examples.values())
+    refuse_huge_population(options.get("population_size"), puzzles.examples.values())
     saving = None
     if checkpoint is not None:
         saving = _checkpoint(checkpoint, checkpoint_every or 10, algorithm, puzzles, seed, options)

@@ -21,10 +21,11 @@ from ..tools.fitness import fitness_weights, optimum
 __all__ = ["Algorithm", "Objective", "Trace", "Outcome", "BUNDLED", "bundled", "ga_run", "tabu_run",
            "generation_progress", "OPTIONS", "GA_OPTIONS", "COMPILING"]
 
-OPTIONS = ("population", "cxpb", "mutpb", "select", "fitness", "tournsize", "max_generations", "max_seconds",
+OPTIONS = ("population_size", "cxpb", "mutpb", "select", "fitness", "tournsize", "max_generations", "max_seconds",
            "max_evaluations", "max_steps", "max_nodes")
-"""Every option a record may take, by its command-line name (``--max-seconds`` is ``max_seconds``)."""
-GA_OPTIONS = ("population", "max_generations", "max_seconds", "max_evaluations")
+"""Every option a record may take, by its Python name, which is also the recipes' keyword (the
+command line's flags are these with dashes, ``--max-seconds``, but for ``--population``)."""
+GA_OPTIONS = ("population_size", "max_generations", "max_seconds", "max_evaluations")
 """The options every bundled GA takes."""
 COMPILING = "compiling the {name} kernels (first run only; later runs load them from numba's cache)"
 """A record's ``warm_up_message``, with ``name`` the kernels'."""
@@ -139,16 +140,13 @@ def generation_progress(progress: Callable[[str], None] | None, every: int) -> C
     return callback
 
 
-def ga_run(recipe: Callable, **renamed: str) -> Callable[..., Outcome]:
-    """A GA recipe's ``run``: command-line option names become the recipe's keywords (``renamed`` maps
-    the ones that differ, e.g. ``population="population_size"``)."""
-    renamed = {"population": "population_size", **renamed}
+def ga_run(recipe: Callable) -> Callable[..., Outcome]:
+    """A GA recipe's ``run``: the run options are the recipe's keywords."""
 
     def run(puzzle: Puzzle, *, seed: int, requested=None, progress=None, progress_every: int = 1, checkpoint=None,
             **options) -> Outcome:
-        keywords = {renamed.get(name, name): value for name, value in options.items()}
         _, logbook, hof = recipe(puzzle, seed=seed, requested=requested, checkpoint=checkpoint,
-                                 callback=generation_progress(progress, progress_every), **keywords)
+                                 callback=generation_progress(progress, progress_every), **options)
         lower = hof[0].fitness.weights[0] < 0
         objective = Objective(logbook.fitness, float(logbook.target), lower)
         trace = Trace.from_logbook(logbook, lower)

@@ -37,11 +37,11 @@ __all__ = ["from_toolbox", "from_function", "with_operators", "variant"]
 _LOOP_BUDGETS = ("max_generations", "max_seconds", "max_evaluations")
 
 
-def from_toolbox(make_toolbox: Callable, *, name: str, loop: Callable = ea_simple, population: int = 100,
+def from_toolbox(make_toolbox: Callable, *, name: str, loop: Callable = ea_simple, population_size: int = 100,
                  cxpb: float = 0.5, mutpb: float = 0.2, description: str = "") -> Algorithm:
     """An algorithm that runs ``loop`` (:func:`~deap_sudoku.algorithms.ea_simple` or another of the
     package's loops that takes ``stop=``) on the toolbox ``make_toolbox(puzzle, rng)`` builds, from a
-    population of ``population``, until solved or a budget ends.
+    population of ``population_size``, until solved or a budget ends.
 
     Each run seeds its own ``random.Random(seed)`` (handed to ``make_toolbox``) and, at this edge, the
     ``random`` module too, since DEAP's own operators draw from it.  The toolbox's ``evaluate`` must
@@ -51,7 +51,7 @@ def from_toolbox(make_toolbox: Callable, *, name: str, loop: Callable = ea_simpl
     wants_rng = len(inspect.signature(make_toolbox).parameters) >= 2
 
     def run(puzzle: Puzzle, *, seed: int, requested=None, progress=None, progress_every: int = 1,
-            population: int = population, cxpb: float = cxpb, mutpb: float = mutpb,
+            population_size: int = population_size, cxpb: float = cxpb, mutpb: float = mutpb,
             max_generations: int | None = None, max_seconds: float | None = None,
             max_evaluations: int | None = None) -> Outcome:
         started = time.perf_counter()
@@ -62,7 +62,7 @@ def from_toolbox(make_toolbox: Callable, *, name: str, loop: Callable = ea_simpl
                         max_seconds=max_seconds, max_evaluations=max_evaluations, started=started,
                         requested=requested)
             hof = HallOfFame(1)
-            _, logbook = loop(toolbox.population(n=population), toolbox, cxpb=cxpb, mutpb=mutpb, ngen=sys.maxsize,
+            _, logbook = loop(toolbox.population(n=population_size), toolbox, cxpb=cxpb, mutpb=mutpb, ngen=sys.maxsize,
                               stats=fitness_statistics(), halloffame=hof, stop=stop,
                               callback=generation_progress(progress, progress_every))
         lower = fitness_weights(toolbox.evaluate)[0] < 0
@@ -70,8 +70,8 @@ def from_toolbox(make_toolbox: Callable, *, name: str, loop: Callable = ea_simpl
                        int(sum(logbook.select("nevals"))), logbook.stop_reason, Objective.of(toolbox.evaluate, puzzle),
                        Trace.from_logbook(logbook, lower))
 
-    return Algorithm(name, "ga", description or f"{getattr(make_toolbox, '__name__', 'a toolbox')} with "
-                     f"{getattr(loop, '__name__', 'a loop')}", run, ("population", "cxpb", "mutpb", *_LOOP_BUDGETS),
+    summary = f"{getattr(make_toolbox, '__name__', 'a toolbox')} with {getattr(loop, '__name__', 'a loop')}"
+    return Algorithm(name, "ga", description or summary, run, ("population_size", "cxpb", "mutpb", *_LOOP_BUDGETS),
                      stoppable=True, source="user")
 
 
@@ -110,21 +110,18 @@ def _seeded_random_module(seed: int):
 def variant(base: str, *, name: str, **settings) -> Algorithm:
     """The bundled algorithm ``base`` with some of its recipe's settings fixed, e.g.
     ``variant("memetic", name="no crossover", cxpb=0.0)``: an ablation's arm, or a parameter study's
-    point.  A setting that is also a run option (``cxpb``, ``population``) is no longer one."""
+    point.  A setting that is also a run option (``cxpb``, ``population_size``) is no longer one."""
     record = algorithm(base)
     if record.source != "bundled":
         raise ValueError(f"variant takes a bundled algorithm, not {base!r}")
     if not settings:
         raise ValueError("variant needs at least one setting, e.g. cxpb=0.0")
-    recipe = {{"population": "population_size"}.get(key, key): value for key, value in settings.items()}
-
     def run(puzzle: Puzzle, **options) -> Outcome:
-        return record.run(puzzle, **options, **recipe)
+        return record.run(puzzle, **options, **settings)
 
     described = ", ".join(f"{key}={value}" for key, value in settings.items())
-    fixed = set(settings) | ({"population"} if "population_size" in recipe else set())
     return dataclasses.replace(record, name=name, description=f"{record.description}, {described}", run=run,
-                               options=tuple(o for o in record.options if o not in fixed),
+                               options=tuple(o for o in record.options if o not in settings),
                                checkpointable=False, source="user")
 
 

@@ -128,7 +128,7 @@ def test_the_population_guard_counts_what_a_run_allocates(algorithm, name, monke
     for size in (population, 2 * population) * 2:  # the first pair may still load what a path needs
         tracemalloc.start()
         before = tracemalloc.get_traced_memory()[0]
-        record.run(puzzle, seed=0, population=size, max_generations=2)
+        record.run(puzzle, seed=0, population_size=size, max_generations=2)
         peaks[size] = tracemalloc.get_traced_memory()[1] - before
         tracemalloc.stop()
     measured = (peaks[2 * population] - peaks[population]) / population

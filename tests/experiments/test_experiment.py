@@ -16,7 +16,7 @@ def _view(results):
 
 def test_a_variant_fixes_its_settings_and_leaves_the_other_options():
     one = variant("memetic", name="population of one", population_size=1)
-    assert "population" not in one.options and "max_evaluations" in one.options
+    assert "population_size" not in one.options and "max_evaluations" in one.options
     assert one.run(HARD[0], seed=0, max_generations=3).trace.evaluations[0] == 1  # one slot made at the start
     no_crossover = variant("memetic", name="no crossover", cxpb=0.0)
     assert "cxpb" not in no_crossover.options and no_crossover.description.endswith("cxpb=0.0")

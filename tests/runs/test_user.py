@@ -43,7 +43,7 @@ def my_toolbox(puzzle, rng):
     return make_toolbox(puzzle, mutate="conflict_swap_in_box", rng=rng)
 
 
-my_ga = from_toolbox(my_toolbox, name="my_ga", population=60, cxpb=0.3, mutpb=0.8)
+my_ga = from_toolbox(my_toolbox, name="my_ga", population_size=60, cxpb=0.3, mutpb=0.8)
 block_ga_counted = with_operators("block-ga", mutate=mut_counted)
 
 
@@ -77,7 +77,7 @@ def user_module(tmp_path, monkeypatch):
 
 def _toolbox_ga(population=60):
     return from_toolbox(lambda puzzle, rng: make_toolbox(puzzle, mutate="conflict_swap_in_box", rng=rng),
-                        name="mine", population=population, cxpb=0.3, mutpb=0.8)
+                        name="mine", population_size=population, cxpb=0.3, mutpb=0.8)
 
 
 def test_a_toolbox_factory_with_ea_simple_runs_like_a_bundled_ga_and_is_seeded():
