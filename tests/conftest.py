@@ -23,6 +23,15 @@ SHARED_DATA = Path(os.environ.get("DEAP_SUDOKU_SHARED_DATA", REPO.parent / "shar
 SHAPES = [(2, 2), (2, 3), (3, 2), (2, 4), (3, 3), (3, 4), (4, 4), (5, 5)]
 
 
+@pytest.fixture(autouse=True)
+def _no_hold_on_the_python_twins():
+    """A first-ever command holds its process on the kernels' Python twins while a background process
+    compiles them (``propagation.choice.hold_compiled``); a command ends its process, a test does not."""
+    yield
+    from deap_sudoku.propagation import choice
+    choice.hold_compiled(None)
+
+
 @pytest.fixture(scope="session")
 def shared_data() -> Path:
     """``../shared/data``; missing, it skips locally and fails in CI (which sets CI=true)."""

@@ -55,7 +55,7 @@ _told_without_numba: list[bool] = []  # not empty once the notice has been given
 
 
 def warm_up_announced(algorithm: str, puzzles: Iterable[Puzzle], *, quiet: bool = False,
-                      compiled: bool | None = True) -> bool:
+                      compiled: bool | None = True, budgeted: bool = False) -> bool:
     """Compile or load ``algorithm``'s kernels for every shape in ``puzzles`` before any clock starts
     (``compiled``: see :func:`~deap_sudoku.runs.task.warm_up`), saying so on standard error when it
     takes longer than a second (a first compilation); whether it did.  A first compilation that a
@@ -85,11 +85,11 @@ def warm_up_announced(algorithm: str, puzzles: Iterable[Puzzle], *, quiet: bool 
         timer.daemon = True
         timer.start()
         try:
-            elsewhere = warm_up(algorithm, puzzle, compiled)
+            elsewhere = warm_up(algorithm, puzzle, compiled, budgeted=budgeted)
         finally:
             timer.cancel()
         if elsewhere and not quiet and not told_elsewhere:
             told_elsewhere = True
-            click.echo(f"{message}: in a background process, while this run starts on their Python twins",
-                       err=True)
+            click.echo(f"{message}: in a background process, while this "
+                       f"{'command runs' if budgeted else 'run starts'} on their Python twins", err=True)
     return shown.is_set()

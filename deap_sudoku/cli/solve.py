@@ -111,7 +111,8 @@ def solve(ctx: click.Context, puzzle_file: str, algorithm: str, fmt: str | None,
     # time budget is the wall time a user sees: loading the kernels counts in the first puzzle's,
     # only a first-ever compilation (announced) does not.
     loading = time.perf_counter()
-    compiled_first = warm_up_announced(algorithm, puzzles.examples.values(), quiet=quiet, compiled=None)
+    compiled_first = warm_up_announced(algorithm, puzzles.examples.values(), quiet=quiet, compiled=None,
+                                       budgeted="max_seconds" in options)
     loaded = 0.0 if compiled_first else time.perf_counter() - loading
 
     pictures = out != "-"  # with --out - standard output holds the results alone

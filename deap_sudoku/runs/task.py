@@ -80,7 +80,8 @@ _WARM: set[tuple[str, str]] = set()
 """The (algorithm, box shape) pairs whose kernels this process has compiled or loaded."""
 
 
-def warm_up(name: str, puzzle: Puzzle, compiled: bool | None = True, *, record: Algorithm | None = None) -> bool:
+def warm_up(name: str, puzzle: Puzzle, compiled: bool | None = True, *, record: Algorithm | None = None,
+            budgeted: bool = False) -> bool:
     """Compile or load the kernels ``name`` (or ``record``, one no name reaches) needs for
     ``puzzle``'s shape, once per process; whether a background process compiles them instead.
 
@@ -89,7 +90,9 @@ def warm_up(name: str, puzzle: Puzzle, compiled: bool | None = True, *, record: 
     one puzzle then never waits for numba unless its run needs the kernels, and loads them on its
     own clock (``deap-sudoku solve``).  On a machine that never compiled them, a background process
     does (:func:`~deap_sudoku.runs.kernel_cache.compile_elsewhere`) while this process's runs use
-    the Python twins until the kernels are in the cache.  ``compiled=True`` (a benchmark) compiles
+    the Python twins until the kernels are in the cache; with ``budgeted`` (runs under a time budget)
+    for the whole process, since taking the kernels up would load numba, half a second, inside a
+    kernel call, where no budget check reaches.  ``compiled=True`` (a benchmark) compiles
     or loads everything here, before its first clock starts.  A grid wider than
     :data:`~deap_sudoku.propagation.choice.MAX_COMPILED_SIDE` runs in Python: nothing to load; so
     does every grid where numba is not installed.
@@ -103,7 +106,8 @@ def warm_up(name: str, puzzle: Puzzle, compiled: bool | None = True, *, record: 
                                           and not compiled_before(name))
         if wanted and puzzle.shape.n <= MAX_COMPILED_SIDE:
             if compiled is None and named and compile_elsewhere(name, puzzle):
-                hold_compiled(lambda: compiled_before(name) or not compiling_elsewhere(name))
+                hold_compiled((lambda: False) if budgeted else
+                              (lambda: compiled_before(name) or not compiling_elsewhere(name)))
                 elsewhere = True
             else:
                 # the compiled twins, which runs will use: left to choose, a search would try Python first

@@ -27,7 +27,7 @@ def test_a_first_ever_run_leaves_compiling_to_a_background_process_that_fills_th
     assert first.stdout.count("|") >= 2 * 32  # both puzzles solved and printed
     assert [line for line in first.stderr.splitlines() if "compiling" in line] == [
         "compiling the repair kernels (first run only; later runs load them from numba's cache): in a background "
-        "process, while this run starts on their Python twins"]
+        "process, while this command runs on their Python twins"]  # under a time budget: the whole command
     deadline = time.monotonic() + 240
     while not (list(cache.glob("deap-sudoku-memetic-*.compiled")) and not list(cache.glob("*.compiling"))):
         assert time.monotonic() < deadline, sorted(p.name for p in cache.iterdir())

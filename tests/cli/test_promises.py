@@ -220,6 +220,16 @@ def test_a_first_ever_run_leaves_the_compiling_to_a_background_process_and_runs_
     assert choice.prefer_compiled(256, 16) and not task.compiled_before("memetic")
 
 
+def test_a_first_ever_command_under_a_time_budget_stays_on_the_python_twins(warm_ups):
+    """Taking the compiled kernels up mid-run would load numba inside a kernel call, where no budget
+    check reaches (a 0.5 s budget ran 0.35 s over): a budgeted command keeps the twins to its end."""
+    assert task.warm_up("backtracking", read(REPO / "data" / "16x16.txt")[0], None, budgeted=True)
+    task.mark_compiled("backtracking")
+    assert not choice.prefer_compiled(256, 16)
+    choice.hold_compiled(None)  # the next command
+    assert choice.prefer_compiled(256, 16)
+
+
 def test_a_first_ever_run_that_cannot_compile_elsewhere_compiles_here(warm_ups, monkeypatch):
     calls = warm_ups
     monkeypatch.setattr(task, "compile_elsewhere", lambda name, puzzle: False)  # a read-only cache folder
