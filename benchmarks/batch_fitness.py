@@ -58,8 +58,14 @@ def fitness_rates(puzzle, size: int, repeat: int) -> list[dict]:
         one = best_time(lambda: list(map(toolbox.evaluate, population)), repeat)
         batched = best_time(lambda: batch_map(toolbox.evaluate, population), repeat)
         print(f"| {name} | {size / one:,.0f} | {size / batched:,.0f} | {one / batched:.1f}x |")
-        rows.append({"grid": puzzle.shape.name, "fitness": name, "per_individual_per_s": size / one,
-                     "batched_per_s": size / batched})
+        rows.append(
+            {
+                "grid": puzzle.shape.name,
+                "fitness": name,
+                "per_individual_per_s": size / one,
+                "batched_per_s": size / batched,
+            }
+        )
     return rows
 
 
@@ -70,8 +76,10 @@ def generation_times(puzzle, size: int, generations: int, repeat: int) -> list[d
     random.seed(0)
     start = make_toolbox(puzzle).population(n=size)  # made once: initialisation is not what is timed
     rows = []
-    for label, fast in (("DEAP defaults: deepcopy clone, builtin map", False),
-                        ("make_toolbox: clone + batch_map", True)):
+    for label, fast in (
+        ("DEAP defaults: deepcopy clone, builtin map", False),
+        ("make_toolbox: clone + batch_map", True),
+    ):
         toolbox = make_toolbox(puzzle)
         if not fast:
             toolbox.register("clone", copy.deepcopy)
@@ -91,6 +99,7 @@ def generation_times(puzzle, size: int, generations: int, repeat: int) -> list[d
 def copy_costs(puzzle, repeat: int) -> list[dict]:
     import pickle
     import timeit
+
     ind = make_toolbox(puzzle).individual()
     ind.fitness.values = (3,)
     number = 20000
@@ -98,15 +107,18 @@ def copy_costs(puzzle, repeat: int) -> list[dict]:
     print("| operation | µs |")
     print("|---|---:|")
     from deap import base, creator
+
     creator.create("BenchFitness", base.Fitness, weights=(-1.0,))
     creator.create("BenchGrid", np.ndarray, fitness=creator.BenchFitness)
     made = creator.BenchGrid(np.asarray(ind))
     made.fitness.values = (3,)
     rows = []
-    for label, action in (("toolbox.clone", lambda: clone(ind)), ("copy.deepcopy", lambda: copy.deepcopy(ind)),
-                          ("pickle round trip", lambda: pickle.loads(pickle.dumps(ind))),
-                          ("pickle round trip, creator-made ndarray individual",
-                           lambda: pickle.loads(pickle.dumps(made)))):
+    for label, action in (
+        ("toolbox.clone", lambda: clone(ind)),
+        ("copy.deepcopy", lambda: copy.deepcopy(ind)),
+        ("pickle round trip", lambda: pickle.loads(pickle.dumps(ind))),
+        ("pickle round trip, creator-made ndarray individual", lambda: pickle.loads(pickle.dumps(made))),
+    ):
         seconds = min(timeit.repeat(action, number=number, repeat=repeat)) / number
         print(f"| {label} | {seconds * 1e6:.1f} |")
         rows.append({"operation": label, "microseconds": seconds * 1e6})
@@ -121,9 +133,11 @@ def main() -> None:
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()
     nine = read(DATA / "9x9.txt")[0]
-    results = {"fitness_9x9": fitness_rates(nine, args.population, args.repeat),
-               "generation_9x9": generation_times(nine, args.population, args.generations, args.repeat),
-               "copy_9x9": copy_costs(nine, args.repeat)}
+    results = {
+        "fitness_9x9": fitness_rates(nine, args.population, args.repeat),
+        "generation_9x9": generation_times(nine, args.population, args.generations, args.repeat),
+        "copy_9x9": copy_costs(nine, args.repeat),
+    }
     twenty_five = generate_puzzle(Shape(5, 5), 330, random.Random(1))
     results["fitness_25x25"] = fitness_rates(twenty_five, args.population, max(1, args.repeat // 2))
     if args.json:

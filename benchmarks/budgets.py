@@ -63,13 +63,17 @@ def main() -> None:
                 options["max_generations"] = 10**9
             elif algorithm != "backtracking":
                 options["max_steps"] = 10**9
-            results = [run_task(Task(algorithm, puzzle, seed=seed, options=options))
-                       for seed, puzzle in enumerate(puzzles)]
+            results = [
+                run_task(Task(algorithm, puzzle, seed=seed, options=options)) for seed, puzzle in enumerate(puzzles)
+            ]
             observed = [r.seconds for r in results]
             worst = max(observed) - seconds
             reasons = sorted({"solved" if r.solved else r.note.split(" (")[0] for r in results})
-            print(f"| {algorithm} | {seconds:g} | {statistics.median(observed):.3f} | {max(observed):.3f} | "
-                  f"{worst:+.3f} s ({100 * worst / seconds:+.1f} %) | {'; '.join(reasons)} |", flush=True)
+            print(
+                f"| {algorithm} | {seconds:g} | {statistics.median(observed):.3f} | {max(observed):.3f} | "
+                f"{worst:+.3f} s ({100 * worst / seconds:+.1f} %) | {'; '.join(reasons)} |",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

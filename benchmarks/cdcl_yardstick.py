@@ -122,17 +122,26 @@ def main() -> None:
     except NoSuchSolverError:
         raise SystemExit(f"--solver {args.solver}: python-sat has no solver of that name") from None
     runs = []
-    for i, puzzle in enumerate(read(args.set)[:args.instances]):
+    for i, puzzle in enumerate(read(args.set)[: args.instances]):
         seconds, status = solve(puzzle, args.solver, args.max_seconds)
         runs.append({"instance": i, "seconds": round(seconds, 3), "solved": status == "solved"})
-        print(f"{args.set.name} #{i}: " + (f"{seconds:.2f} s" if status == "solved" else
-                                           f"{status} after {seconds:.0f} s"), flush=True)
+        print(
+            f"{args.set.name} #{i}: "
+            + (f"{seconds:.2f} s" if status == "solved" else f"{status} after {seconds:.0f} s"),
+            flush=True,
+        )
     times = [r["seconds"] if r["solved"] else args.max_seconds for r in runs]
-    print(f"solved {sum(r['solved'] for r in runs)} of {len(runs)}, median {statistics.median(times):.2f} s "
-          f"(unsolved counted as {args.max_seconds:g} s)")
+    print(
+        f"solved {sum(r['solved'] for r in runs)} of {len(runs)}, median {statistics.median(times):.2f} s "
+        f"(unsolved counted as {args.max_seconds:g} s)"
+    )
     if args.json:
-        args.json.write_text(json.dumps({"file": args.set.name, "solver": args.solver,
-                                         "max_seconds": args.max_seconds, "runs": runs}, indent=1) + "\n")
+        args.json.write_text(
+            json.dumps(
+                {"file": args.set.name, "solver": args.solver, "max_seconds": args.max_seconds, "runs": runs}, indent=1
+            )
+            + "\n"
+        )
 
 
 if __name__ == "__main__":

@@ -48,8 +48,9 @@ def cpsat(puzzle, max_seconds: float) -> tuple[bool, float]:
     start = time.perf_counter()
     n = puzzle.n
     model = cp_model.CpModel()
-    cells = [model.NewConstant(int(v)) if v else model.NewIntVar(1, n, f"c{i}")
-             for i, v in enumerate(puzzle.cells.tolist())]
+    cells = [
+        model.NewConstant(int(v)) if v else model.NewIntVar(1, n, f"c{i}") for i, v in enumerate(puzzle.cells.tolist())
+    ]
     for unit in puzzle.shape.units.tolist():
         model.AddAllDifferent([cells[c] for c in unit])
     solver = cp_model.CpSolver()
@@ -66,9 +67,24 @@ def cpsat(puzzle, max_seconds: float) -> tuple[bool, float]:
 
 def ours(path: Path, puzzle, args: argparse.Namespace) -> subprocess.Popen:
     """Start ``deap-sudoku solve`` on the one puzzle in ``path``; its answer goes to ``path.out``."""
-    command = [*COMMAND, "solve", str(path), "-a", args.algorithm, "--seed", str(args.seed),
-               "--max-seconds", str(args.max_seconds), "-q", "--out", f"{path}.out", "--out-format", "lloyd",
-               "--box", f"{puzzle.shape.box_rows}x{puzzle.shape.box_cols}"]
+    command = [
+        *COMMAND,
+        "solve",
+        str(path),
+        "-a",
+        args.algorithm,
+        "--seed",
+        str(args.seed),
+        "--max-seconds",
+        str(args.max_seconds),
+        "-q",
+        "--out",
+        f"{path}.out",
+        "--out-format",
+        "lloyd",
+        "--box",
+        f"{puzzle.shape.box_rows}x{puzzle.shape.box_cols}",
+    ]
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
 
 
@@ -78,8 +94,12 @@ def pair(index: int, puzzle, folder: Path, args: argparse.Namespace) -> dict:
     write(path, [puzzle], format="lloyd")
     start = time.perf_counter()
     mine = ours(path, puzzle, args)
-    theirs = subprocess.Popen([sys.executable, __file__, "--one", str(path), "--max-seconds", str(args.max_seconds)],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    theirs = subprocess.Popen(
+        [sys.executable, __file__, "--one", str(path), "--max-seconds", str(args.max_seconds)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     _, errors = mine.communicate()
     our_seconds = time.perf_counter() - start
     output, their_errors = theirs.communicate()
@@ -91,8 +111,11 @@ def pair(index: int, puzzle, folder: Path, args: argparse.Namespace) -> dict:
     if solved and not verify(read(f"{path}.out", format="lloyd")[0], puzzle):
         raise SystemExit(f"deap-sudoku returned a wrong grid for instance {index}")
     their = json.loads(output)
-    return {"instance": index, "deap_sudoku": {"solved": solved, "seconds": our_seconds},
-            "cpsat": {"solved": their["solved"], "seconds": their["seconds"]}}
+    return {
+        "instance": index,
+        "deap_sudoku": {"solved": solved, "seconds": our_seconds},
+        "cpsat": {"solved": their["solved"], "seconds": their["seconds"]},
+    }
 
 
 def capped(run: dict, limit: float) -> float:
@@ -102,11 +125,12 @@ def capped(run: dict, limit: float) -> float:
 def summary(rows: list[dict], limit: float) -> dict:
     """Solved counts, medians with the unsolved at the limit, and the ratios."""
     medians = {side: statistics.median(capped(r[side], limit) for r in rows) for side in ("deap_sudoku", "cpsat")}
-    return {"solved": {side: sum(r[side]["solved"] for r in rows) for side in medians},
-            "median_seconds": medians,
-            "ratio_of_medians": medians["deap_sudoku"] / medians["cpsat"],
-            "median_ratio": statistics.median(capped(r["deap_sudoku"], limit) / capped(r["cpsat"], limit)
-                                              for r in rows)}
+    return {
+        "solved": {side: sum(r[side]["solved"] for r in rows) for side in medians},
+        "median_seconds": medians,
+        "ratio_of_medians": medians["deap_sudoku"] / medians["cpsat"],
+        "median_ratio": statistics.median(capped(r["deap_sudoku"], limit) / capped(r["cpsat"], limit) for r in rows),
+    }
 
 
 def one(path: Path, max_seconds: float) -> None:
@@ -134,31 +158,53 @@ def main() -> None:
         parser.error("--instances must be at least 1 and --max-seconds more than 0")
     if args.json is not None and args.json.exists() and not args.force:
         parser.error(f"{args.json} exists; it is not overwritten without --force")
-    puzzles = read(args.set)[:args.instances]
-    print(f"{args.set}: {len(puzzles)} instances, {args.max_seconds:g} s each, deap-sudoku solve -a "
-          f"{args.algorithm} --seed {args.seed} beside CP-SAT (one worker)", file=sys.stderr)
+    puzzles = read(args.set)[: args.instances]
+    print(
+        f"{args.set}: {len(puzzles)} instances, {args.max_seconds:g} s each, deap-sudoku solve -a "
+        f"{args.algorithm} --seed {args.seed} beside CP-SAT (one worker)",
+        file=sys.stderr,
+    )
     print("| instance | deap-sudoku (s) | CP-SAT (s) | ratio |\n|---:|---:|---:|---:|")
     rows = []
     with tempfile.TemporaryDirectory() as folder:
         for index, puzzle in enumerate(puzzles):
             row = pair(index, puzzle, Path(folder), args)
             rows.append(row)
-            cells = [f"{r['seconds']:.1f}" if r["solved"] else f"unsolved ({r['seconds']:.0f})"
-                     for r in (row["deap_sudoku"], row["cpsat"])]
+            cells = [
+                f"{r['seconds']:.1f}" if r["solved"] else f"unsolved ({r['seconds']:.0f})"
+                for r in (row["deap_sudoku"], row["cpsat"])
+            ]
             ratio = capped(row["deap_sudoku"], args.max_seconds) / capped(row["cpsat"], args.max_seconds)
             print(f"| {index} | {cells[0]} | {cells[1]} | {ratio:.2f} |", flush=True)
     result = summary(rows, args.max_seconds)
-    print(f"\nsolved within {args.max_seconds:g} s: deap-sudoku {result['solved']['deap_sudoku']}, "
-          f"CP-SAT {result['solved']['cpsat']} of {len(rows)}; median {result['median_seconds']['deap_sudoku']:.1f} s "
-          f"against {result['median_seconds']['cpsat']:.1f} s (unsolved at the limit): ratio of medians "
-          f"{result['ratio_of_medians']:.2f}, median ratio {result['median_ratio']:.2f}")
+    print(
+        f"\nsolved within {args.max_seconds:g} s: deap-sudoku {result['solved']['deap_sudoku']}, "
+        f"CP-SAT {result['solved']['cpsat']} of {len(rows)}; median {result['median_seconds']['deap_sudoku']:.1f} s "
+        f"against {result['median_seconds']['cpsat']:.1f} s (unsolved at the limit): ratio of medians "
+        f"{result['ratio_of_medians']:.2f}, median ratio {result['median_ratio']:.2f}"
+    )
     if args.json is not None:
         from ortools import __version__ as ortools_version
-        commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
-                                cwd=Path(__file__).parent).stdout.strip() or None
-        record = {"set": str(args.set), "commit": commit, "instances": len(rows), "max_seconds": args.max_seconds,
-                  "algorithm": args.algorithm, "seed": args.seed, "deap_sudoku": __version__,
-                  "ortools": ortools_version, "cpus": os.cpu_count(), "summary": result, "runs": rows}
+
+        commit = (
+            subprocess.run(
+                ["git", "rev-parse", "HEAD"], capture_output=True, text=True, cwd=Path(__file__).parent
+            ).stdout.strip()
+            or None
+        )
+        record = {
+            "set": str(args.set),
+            "commit": commit,
+            "instances": len(rows),
+            "max_seconds": args.max_seconds,
+            "algorithm": args.algorithm,
+            "seed": args.seed,
+            "deap_sudoku": __version__,
+            "ortools": ortools_version,
+            "cpus": os.cpu_count(),
+            "summary": result,
+            "runs": rows,
+        }
         write_atomic(args.json, json.dumps(record, indent=2) + "\n", overwrite=args.force)
 
 

@@ -40,8 +40,11 @@ def sets(data: Path) -> dict[str, list[Path]]:
     }
     for size in (16, 25):
         for low, high in ((50, 50), (55, 55), (60, 100)):
-            files = [Path(f) for fraction in range(low, high + 1, 5)
-                     for f in glob.glob(str(general / f"inst{size}x{size}_{fraction}_*.txt"))]
+            files = [
+                Path(f)
+                for fraction in range(low, high + 1, 5)
+                for f in glob.glob(str(general / f"inst{size}x{size}_{fraction}_*.txt"))
+            ]
             label = f"{low} %" if low == high else f"{low}-{high} %"
             chosen[f"{size}x{size} {label} givens"] = sorted(files)
     return chosen
@@ -73,12 +76,23 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", type=Path, default=None)
     parser.add_argument("--only", default=None, help="only the sets whose name contains this text")
-    parser.add_argument("--kernel", choices=["auto", "python", "compiled"], default="auto",
-                        help="propagation kernel of the search (auto: compiled above 9x9 or once numba is loaded)")
-    parser.add_argument("--repeat", type=int, default=1,
-                        help="solve each puzzle this many times and keep the fastest (this machine's timings vary)")
-    parser.add_argument("--tree", action="store_true",
-                        help="deterministic search only, with node counts (compare kernels or versions node for node)")
+    parser.add_argument(
+        "--kernel",
+        choices=["auto", "python", "compiled"],
+        default="auto",
+        help="propagation kernel of the search (auto: compiled above 9x9 or once numba is loaded)",
+    )
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="solve each puzzle this many times and keep the fastest (this machine's timings vary)",
+    )
+    parser.add_argument(
+        "--tree",
+        action="store_true",
+        help="deterministic search only, with node counts (compare kernels or versions node for node)",
+    )
     args = parser.parse_args()
     if args.repeat < 1:
         parser.error(f"--repeat must be at least 1, not {args.repeat}")
@@ -107,12 +121,18 @@ def main() -> None:
             if args.tree:
                 nodes.append(visited if visited is not None else TREE_NODES)
         if args.tree:
-            print(f"| {name} | {len(puzzles)} | {len(times) - nodes.count(TREE_NODES)} | {sum(nodes)} |"
-                  f" {1e6 * sum(times) / sum(nodes):.1f} | {sum(times):.2f} |", flush=True)
+            print(
+                f"| {name} | {len(puzzles)} | {len(times) - nodes.count(TREE_NODES)} | {sum(nodes)} |"
+                f" {1e6 * sum(times) / sum(nodes):.1f} | {sum(times):.2f} |",
+                flush=True,
+            )
         else:
-            print(f"| {name} | {len(puzzles)} | {len(times)} | {1e3 * statistics.median(times):.2f} "
-                  f"| {1e3 * max(times):.1f} |"
-                  f" {sum(times):.2f} |", flush=True)
+            print(
+                f"| {name} | {len(puzzles)} | {len(times)} | {1e3 * statistics.median(times):.2f} "
+                f"| {1e3 * max(times):.1f} |"
+                f" {sum(times):.2f} |",
+                flush=True,
+            )
         rows.append({"set": name, "puzzles": len(puzzles), "seconds": times, **({"nodes": nodes} if nodes else {})})
     if args.json:
         args.json.write_text(json.dumps(rows, indent=2) + "\n")

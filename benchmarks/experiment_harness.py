@@ -47,8 +47,9 @@ def harness_cost(runs: int) -> dict[str, float]:
     for label, keep in (("in memory", False), ("with --results (fsync per run)", True)):
         with tempfile.TemporaryDirectory() as folder:
             start = time.perf_counter()
-            results = run_experiment([algorithm], {"9x9.txt": puzzles}, runs=seeds,
-                                     results=Path(folder) / "runs.jsonl" if keep else None)
+            results = run_experiment(
+                [algorithm], {"9x9.txt": puzzles}, runs=seeds, results=Path(folder) / "runs.jsonl" if keep else None
+            )
             costs[label] = (time.perf_counter() - start) / len(results) - own
     return costs
 
@@ -58,20 +59,41 @@ def scoop_speedup(count: int, rounds: int) -> tuple[float, float, bool]:
         puzzles = Path(folder) / "forum.txt"
         lines = [ln for ln in FORUM.read_text().splitlines() if ln.strip() and not ln.startswith("#")]
         runs = -(-count // len(lines))  # the file has 280 puzzles: 1,000 runs are 250 puzzles x 4 seeds
-        puzzles.write_text("\n".join(lines[:count // runs]) + "\n")
+        puzzles.write_text("\n".join(lines[: count // runs]) + "\n")
         times: dict[int, list[float]] = {1: [], 2: []}
         outputs = {}
         for _ in range(rounds):
             for workers in (1, 2):
                 out = Path(folder) / f"w{workers}.json"
                 start = time.perf_counter()
-                subprocess.run([sys.executable, "-m", "deap_sudoku", "bench", str(puzzles), "-a", "memetic", "-q",
-                                "--runs", str(runs), "--max-generations", "200", "--workers", str(workers),
-                                "--json", str(out), "--force"],
-                               check=True, capture_output=True)
+                subprocess.run(
+                    [
+                        sys.executable,
+                        "-m",
+                        "deap_sudoku",
+                        "bench",
+                        str(puzzles),
+                        "-a",
+                        "memetic",
+                        "-q",
+                        "--runs",
+                        str(runs),
+                        "--max-generations",
+                        "200",
+                        "--workers",
+                        str(workers),
+                        "--json",
+                        str(out),
+                        "--force",
+                    ],
+                    check=True,
+                    capture_output=True,
+                )
                 times[workers].append(time.perf_counter() - start)
-                outputs[workers] = [(r["index"], r["seed"], r["solved"], r["generations"], r["evaluations"])
-                                    for r in json.loads(out.read_text())["runs"]]
+                outputs[workers] = [
+                    (r["index"], r["seed"], r["solved"], r["generations"], r["evaluations"])
+                    for r in json.loads(out.read_text())["runs"]
+                ]
         one, two = statistics.median(times[1]), statistics.median(times[2])
         return one, two, outputs[1] == outputs[2] and len(outputs[1]) == count // runs * runs
 
@@ -87,8 +109,10 @@ def main() -> None:
     if not FORUM.is_file():
         sys.exit(f"{FORUM} not found: the SCOOP part needs ../shared/data")
     one, two, same = scoop_speedup(options.memetic, options.rounds)
-    print(f"{options.memetic} memetic runs on forum-hardest 9x9, whole command, median of {options.rounds}: "
-          f"1 worker {one:.1f} s, 2 workers {two:.1f} s, speed-up {one / two:.2f}x, same results: {same}")
+    print(
+        f"{options.memetic} memetic runs on forum-hardest 9x9, whole command, median of {options.rounds}: "
+        f"1 worker {one:.1f} s, 2 workers {two:.1f} s, speed-up {one / two:.2f}x, same results: {same}"
+    )
 
 
 if __name__ == "__main__":

@@ -59,8 +59,14 @@ TARGETS = {"9x9": 0.35, "16x16": 0.35, "25x25": 0.45}
 def run(command: list[str], **kwargs) -> float:
     """Wall seconds of ``command``, which must succeed."""
     start = time.perf_counter()
-    subprocess.run(command, check=True, env=kwargs.pop("env", ENV), stdout=kwargs.pop("stdout", subprocess.DEVNULL),
-                   stderr=subprocess.DEVNULL, **kwargs)
+    subprocess.run(
+        command,
+        check=True,
+        env=kwargs.pop("env", ENV),
+        stdout=kwargs.pop("stdout", subprocess.DEVNULL),
+        stderr=subprocess.DEVNULL,
+        **kwargs,
+    )
     return time.perf_counter() - start
 
 
@@ -79,8 +85,13 @@ def first_answers(files: list[Path], repeat: int) -> dict:
             budget.append(a)
             plain.append(b)
             ratios.append(a / b)
-    return {"with_budget_s": statistics.median(budget), "without_s": statistics.median(plain),
-            "ratio": statistics.median(ratios), "worst_with_budget_s": max(budget), "runs": len(budget)}
+    return {
+        "with_budget_s": statistics.median(budget),
+        "without_s": statistics.median(plain),
+        "ratio": statistics.median(ratios),
+        "worst_with_budget_s": max(budget),
+        "runs": len(budget),
+    }
 
 
 def main() -> None:
@@ -116,29 +127,42 @@ def main() -> None:
             rows["startup"][name] = {"median_s": statistics.median(times), "best_s": min(times)}
             print(f"| {name} | {statistics.median(times):.3f} | {min(times):.3f} |", flush=True)
 
-        print("\n| one puzzle, whole process | with --max-seconds 10, median s | without, median s | "
-              "ratio, median of pairs | target |\n|---|---:|---:|---:|---|")
+        print(
+            "\n| one puzzle, whole process | with --max-seconds 10, median s | without, median s | "
+            "ratio, median of pairs | target |\n|---|---:|---:|---:|---|"
+        )
         for name, files in sets.items():
             found = first_answers(files, args.repeat)
             rows["first_answer"][name] = found
-            print(f"| {name} ({len(files)} puzzles x {args.repeat}) | {found['with_budget_s']:.3f} | "
-                  f"{found['without_s']:.3f} | {found['ratio']:.3f} | <= {TARGETS[name]} s"
-                  f"{' and <= 1.1x' if name != '25x25' else ''} |", flush=True)
+            print(
+                f"| {name} ({len(files)} puzzles x {args.repeat}) | {found['with_budget_s']:.3f} | "
+                f"{found['without_s']:.3f} | {found['ratio']:.3f} | <= {TARGETS[name]} s"
+                f"{' and <= 1.1x' if name != '25x25' else ''} |",
+                flush=True,
+            )
 
         sample = folder / "sample.txt"
-        lines = hardest[2000:2000 + args.puzzles]
+        lines = hardest[2000 : 2000 + args.puzzles]
         sample.write_text("\n".join(lines) + "\n")
         print(f"\n| {len(lines)} forum-hardest 9x9 in one solve | seconds | puzzles/s | target |\n|---|---:|---:|---|")
         for algorithm, target in (("memetic", 100), ("backtracking", 300)):
             start = time.perf_counter()
-            done = subprocess.run(COMMAND + ["solve", "-q", "-a", algorithm, str(sample)], env=ENV,
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            done = subprocess.run(
+                COMMAND + ["solve", "-q", "-a", algorithm, str(sample)],
+                env=ENV,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
             seconds = time.perf_counter() - start
             if done.returncode != 0:
                 sys.exit(f"solve -a {algorithm} failed (exit {done.returncode}): {done.stderr[-500:]}")
             rows["files"][algorithm] = {"puzzles": len(lines), "seconds": seconds, "per_second": len(lines) / seconds}
-            print(f"| {algorithm}{' (the default)' if algorithm == 'memetic' else ''} | {seconds:.2f} | "
-                  f"{len(lines) / seconds:.0f} | >= {target}/s |", flush=True)
+            print(
+                f"| {algorithm}{' (the default)' if algorithm == 'memetic' else ''} | {seconds:.2f} | "
+                f"{len(lines) / seconds:.0f} | >= {target}/s |",
+                flush=True,
+            )
 
         answers = {line.replace(".", "0"): solve(Puzzle.parse(line)).cells.tolist() for line in lines}
         (folder / "answers.json").write_text(json.dumps(answers))
@@ -148,10 +172,11 @@ def main() -> None:
         one.write_text(lines[0] + "\n")
         print("\n| solve's own cost per puzzle (reading, verifying, writing) | ms | target |\n|---|---:|---|")
         for label, extra in (("grids to standard output", []), ("--out FILE (journal synced per answer)", ["--out"])):
+
             def timed(path: Path) -> float:
                 out = [] if not extra else ["--out", str(folder / "out.txt"), "--force"]
-                return run(COMMAND + ["solve", "-q", "-a", "lookup:answer", str(path)] + out, env=env,
-                           cwd=folder)
+                return run(COMMAND + ["solve", "-q", "-a", "lookup:answer", str(path)] + out, env=env, cwd=folder)
+
             many = statistics.median(timed(sample) for _ in range(3))
             single = statistics.median(timed(one) for _ in range(3))
             per = (many - single) / (len(lines) - 1) * 1000

@@ -60,21 +60,33 @@ def main() -> None:
                 first, notes = timed(command, env)
                 background = background_seconds(Path(folder))
                 second, _ = timed(command, env)
-            row = {"first": first, "second": second, "background compile after the first": background,
-                   "notice": "background" in notes}
+            row = {
+                "first": first,
+                "second": second,
+                "background compile after the first": background,
+                "notice": "background" in notes,
+            }
             rows[name].append(row)
-            print(f"round {round_ + 1}, {name}: first {first:.2f} s, second {second:.2f} s, "
-                  f"background compilation went on {background:.1f} s after the first", file=sys.stderr, flush=True)
+            print(
+                f"round {round_ + 1}, {name}: first {first:.2f} s, second {second:.2f} s, "
+                f"background compilation went on {background:.1f} s after the first",
+                file=sys.stderr,
+                flush=True,
+            )
     summary = {}
     for name, runs in rows.items():
         first = statistics.median(r["first"] for r in runs)
         second = statistics.median(r["second"] for r in runs)
-        summary[name] = {"first median": first, "second median": second,
-                         "first above second (median of rounds)": statistics.median(r["first"] - r["second"]
-                                                                                    for r in runs),
-                         "target": "first at most 3 s above second", "rounds": runs}
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                            cwd=Path(deap_sudoku.__file__).parent)  # the code measured (PYTHONPATH may choose it)
+        summary[name] = {
+            "first median": first,
+            "second median": second,
+            "first above second (median of rounds)": statistics.median(r["first"] - r["second"] for r in runs),
+            "target": "first at most 3 s above second",
+            "rounds": runs,
+        }
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=Path(deap_sudoku.__file__).parent
+    )  # the code measured (PYTHONPATH may choose it)
     summary["commit"] = commit.stdout.strip()
     summary["command"] = " ".join(["python", "benchmarks/first_run.py", *sys.argv[1:]])
     print(json.dumps(summary, indent=1))

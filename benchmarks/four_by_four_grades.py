@@ -56,8 +56,10 @@ def main() -> None:
                 break
             filled |= single
         stuck_total += int((~filled.all(axis=1)).sum())
-    print(f"{len(grids)} grids, {len(representatives)} up to relabelling; over their {len(representatives)} x 65536 "
-          f"sets of givens, {unique_total} puzzles have one solution and naked singles leave {stuck_total} unsolved")
+    print(
+        f"{len(grids)} grids, {len(representatives)} up to relabelling; over their {len(representatives)} x 65536 "
+        f"sets of givens, {unique_total} puzzles have one solution and naked singles leave {stuck_total} unsolved"
+    )
 
 
 if __name__ == "__main__":

@@ -44,8 +44,10 @@ VARIANTS = {
 
 def arms(variants: dict = VARIANTS) -> list:
     """The experiment's algorithms: the bundled memetic GA and its variants."""
-    return ["memetic" if settings is None else variant("memetic", name=name, **settings)
-            for name, settings in variants.items()]
+    return [
+        "memetic" if settings is None else variant("memetic", name=name, **settings)
+        for name, settings in variants.items()
+    ]
 
 
 def main() -> None:
@@ -55,19 +57,34 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--results", type=Path, default=None, help="keep the runs here; a rerun does what is missing")
     parser.add_argument("--json", type=Path, default=None)
-    parser.add_argument("--only", action="append", choices=list(VARIANTS), default=None, metavar="VARIANT",
-                        help="run only this variant (repeatable); default: all")
+    parser.add_argument(
+        "--only",
+        action="append",
+        choices=list(VARIANTS),
+        default=None,
+        metavar="VARIANT",
+        help="run only this variant (repeatable); default: all",
+    )
     args = parser.parse_args()
     variants = {label: VARIANTS[label] for label in args.only} if args.only else VARIANTS
-    files = sorted((SHARED / "lloyd_amos_aco" / "general").glob("inst25x25_45_*.txt"),
-                   key=lambda p: int(p.stem.rsplit("_", 1)[1]))
-    sets = {"forum_hardest_1106": read(SHARED / "tdoku_data" / "forum_hardest_1106.txt")[:args.puzzles],
-            "25x25 at 45 %": [read(f)[0] for f in files][:args.puzzles]}
+    files = sorted(
+        (SHARED / "lloyd_amos_aco" / "general").glob("inst25x25_45_*.txt"), key=lambda p: int(p.stem.rsplit("_", 1)[1])
+    )
+    sets = {
+        "forum_hardest_1106": read(SHARED / "tdoku_data" / "forum_hardest_1106.txt")[: args.puzzles],
+        "25x25 at 45 %": [read(f)[0] for f in files][: args.puzzles],
+    }
     budget = {"max_seconds": LIMIT, "max_generations": 10**9}
     names = ["memetic" if settings is None else name for name, settings in variants.items()]
-    results = run_experiment(arms(variants), sets, runs=args.seeds, options={name: budget for name in names},
-                             results=args.results, workers=args.workers,
-                             progress=lambda done, total: print(f"\r{done}/{total} runs", end="", file=sys.stderr))
+    results = run_experiment(
+        arms(variants),
+        sets,
+        runs=args.seeds,
+        options={name: budget for name in names},
+        results=args.results,
+        workers=args.workers,
+        progress=lambda done, total: print(f"\r{done}/{total} runs", end="", file=sys.stderr),
+    )
     print(file=sys.stderr)
     rows = []
     print(f"| set | variant | solved within {LIMIT:g} s | median (s) | mean (s) | max (s) |")
@@ -76,12 +93,21 @@ def main() -> None:
         for label, name in zip(variants, names):
             mine = [r for r in results if r.dataset == dataset and r.algorithm == name]
             seconds = [r.seconds for r in mine]
-            row = {"set": dataset, "variant": label, "solved": sum(r.solved and r.seconds <= LIMIT for r in mine),
-                   "runs": len(mine), "median_s": statistics.median(seconds), "mean_s": statistics.fmean(seconds),
-                   "max_s": max(seconds)}
+            row = {
+                "set": dataset,
+                "variant": label,
+                "solved": sum(r.solved and r.seconds <= LIMIT for r in mine),
+                "runs": len(mine),
+                "median_s": statistics.median(seconds),
+                "mean_s": statistics.fmean(seconds),
+                "max_s": max(seconds),
+            }
             rows.append(row)
-            print(f"| {dataset} | {label} | {row['solved']}/{row['runs']} | {row['median_s']:.3f} | "
-                  f"{row['mean_s']:.2f} | {row['max_s']:.2f} |", flush=True)
+            print(
+                f"| {dataset} | {label} | {row['solved']}/{row['runs']} | {row['median_s']:.3f} | "
+                f"{row['mean_s']:.2f} | {row['max_s']:.2f} |",
+                flush=True,
+            )
     if args.json:
         args.json.write_text(json.dumps(rows, indent=2) + "\n")
 

@@ -23,8 +23,10 @@ def _line(name: str, runs: list[dict], target: float, median_below: float | None
     median = statistics.median(seconds)
     met = rate >= target and (median_below is None or median < median_below)
     goal = f"{100 * target:.0f} %" + (f", median < {median_below:g} s" if median_below else "")
-    return (f"| {name} | {len(ok)}/{len(runs)} | {median:.3f} | {max(seconds):.2f} | {goal} | "
-            f"{'met' if met else 'MISSED'} |")
+    return (
+        f"| {name} | {len(ok)}/{len(runs)} | {median:.3f} | {max(seconds):.2f} | {goal} | "
+        f"{'met' if met else 'MISSED'} |"
+    )
 
 
 def main(nine_path: str, general_path: str) -> None:
@@ -47,9 +49,11 @@ def main(nine_path: str, general_path: str) -> None:
     exact = {(r["dataset"], r["index"]): r["seconds"] for r in nine if r["algorithm"] == "backtracking"}
     ga = {(r["dataset"], r["index"]): r["seconds"] for r in memetic}
     pairs = [(ga[k], exact[k]) for k in ga if k in exact]
-    print(f"\nmemetic / exact solver, median seconds on the same {len(pairs)} 9x9 puzzles: "
-          f"{statistics.median(g for g, _ in pairs):.4f} / {statistics.median(e for _, e in pairs):.4f} = "
-          f"{statistics.median(g for g, _ in pairs) / statistics.median(e for _, e in pairs):.1f}x")
+    print(
+        f"\nmemetic / exact solver, median seconds on the same {len(pairs)} 9x9 puzzles: "
+        f"{statistics.median(g for g, _ in pairs):.4f} / {statistics.median(e for _, e in pairs):.4f} = "
+        f"{statistics.median(g for g, _ in pairs) / statistics.median(e for _, e in pairs):.1f}x"
+    )
 
 
 if __name__ == "__main__":

@@ -43,14 +43,46 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         puzzle = Path(folder) / "36x36.txt"
-        subprocess.run([sys.executable, "-m", "deap_sudoku", "generate", "--box", "6x6", "--givens", "648", "--any",
-                        "--format", "grid", "--out", str(puzzle)], check=True)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "deap_sudoku",
+                "generate",
+                "--box",
+                "6x6",
+                "--givens",
+                "648",
+                "--any",
+                "--format",
+                "grid",
+                "--out",
+                str(puzzle),
+            ],
+            check=True,
+        )
         runs = {
             "import only": (),
             "block GA, population 1000, 20 generations": (
-                "solve", str(puzzle), "-a", "block-ga", "--population", "1000", "--max-generations", "20"),
+                "solve",
+                str(puzzle),
+                "-a",
+                "block-ga",
+                "--population",
+                "1000",
+                "--max-generations",
+                "20",
+            ),
             "memetic GA, population 1000, 2 generations": (
-                "solve", str(puzzle), "-a", "memetic", "--population", "1000", "--max-generations", "2"),
+                "solve",
+                str(puzzle),
+                "-a",
+                "memetic",
+                "--population",
+                "1000",
+                "--max-generations",
+                "2",
+            ),
         }
         results = {label: peak_mib(*command) for label, command in runs.items()}
     print("| 36x36 run | peak resident memory (MiB) |")

@@ -65,7 +65,7 @@ def naive_toolbox(puzzle) -> base.Toolbox:
     def mutate(grid):
         x, y = random.sample(random.choice(movable), 2)
         grid[x], grid[y] = grid[y], grid[x]
-        return grid,
+        return (grid,)
 
     toolbox = base.Toolbox()
     toolbox.register("individual", individual)
@@ -104,9 +104,11 @@ def compare(puzzle, size: int, generations: int) -> dict:
     print("| version | generations/s | evaluations/s | x naive |")
     print("|---|---:|---:|---:|")
     rows = {}
-    for label, make, batched in (("naive: lists, sets, deepcopy, map, eaSimple", naive_toolbox, False),
-                                 ("deap_sudoku make_toolbox, eaSimple", ours, False),
-                                 ("deap_sudoku ea_simple_batched", ours, True)):
+    for label, make, batched in (
+        ("naive: lists, sets, deepcopy, map, eaSimple", naive_toolbox, False),
+        ("deap_sudoku make_toolbox, eaSimple", ours, False),
+        ("deap_sudoku ea_simple_batched", ours, True),
+    ):
         seconds, evaluations = time_ga(make(puzzle), size, generations, puzzle if batched else None)
         rows[label] = {"generations_per_s": generations / seconds, "evaluations_per_s": evaluations / seconds}
         ratio = rows[label]["generations_per_s"] / next(iter(rows.values()))["generations_per_s"]
@@ -115,10 +117,13 @@ def compare(puzzle, size: int, generations: int) -> dict:
 
 
 def scaling() -> list[dict]:
-    print("\nOne evaluation and one local-search move against grid size "
-          "(microseconds; puzzles with half the cells given)")
-    print("| grid | eval_collisions, one individual | batched, per individual (population 1000) | in-box swap move "
-          "| destroy-and-rebuild move |")
+    print(
+        "\nOne evaluation and one local-search move against grid size (microseconds; puzzles with half the cells given)"
+    )
+    print(
+        "| grid | eval_collisions, one individual | batched, per individual (population 1000) | in-box swap move "
+        "| destroy-and-rebuild move |"
+    )
     print("|---|---:|---:|---:|---:|")
     results = []
     # Only now load the compiled kernel: importing numba grows the heap and slows the GAs timed above.
@@ -144,10 +149,19 @@ def scaling() -> list[dict]:
 
         move = min(timeit.repeat(lambda: _swap_in_box(grid, a, b, n, counts), number=20000, repeat=3)) / 20000
         repaired = mut_repair(clone(ind), puzzle=puzzle, rng=rng)[0]  # a grid as the memetic GA holds them
-        rebuild = min(timeit.repeat(lambda: mut_destroy_repair(clone(repaired), puzzle=puzzle, rng=rng),
-                                    number=20, repeat=3)) / 20
-        results.append({"grid": shape.name, "eval_one_us": one * 1e6, "eval_batched_us": batch * 1e6,
-                     "swap_move_us": move * 1e6, "rebuild_move_us": rebuild * 1e6})
+        rebuild = (
+            min(timeit.repeat(lambda: mut_destroy_repair(clone(repaired), puzzle=puzzle, rng=rng), number=20, repeat=3))
+            / 20
+        )
+        results.append(
+            {
+                "grid": shape.name,
+                "eval_one_us": one * 1e6,
+                "eval_batched_us": batch * 1e6,
+                "swap_move_us": move * 1e6,
+                "rebuild_move_us": rebuild * 1e6,
+            }
+        )
         print(f"| {shape.name} | {one * 1e6:.1f} | {batch * 1e6:.2f} | {move * 1e6:.2f} | {rebuild * 1e6:,.0f} |")
     return results
 
@@ -158,9 +172,11 @@ def main() -> None:
     parser.add_argument("--generations", type=int, default=10)
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()
-    results = {"9x9": compare(read(DATA / "9x9.txt")[0], args.population, args.generations),
-               "25x25": compare(read(DATA / "25x25.txt")[0], args.population, max(2, args.generations // 2)),
-               "scaling": scaling()}
+    results = {
+        "9x9": compare(read(DATA / "9x9.txt")[0], args.population, args.generations),
+        "25x25": compare(read(DATA / "25x25.txt")[0], args.population, max(2, args.generations // 2)),
+        "scaling": scaling(),
+    }
     if args.json:
         args.json.write_text(json.dumps(results, indent=2) + "\n")
 

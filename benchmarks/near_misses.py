@@ -69,23 +69,34 @@ def main() -> None:
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()
     rows = []
-    print("| instance | collisions | open cells | clash-free | kept together | exact search |\n"
-          "|---:|---:|---:|---:|---:|---|")
-    for index, puzzle in enumerate(read(args.instances_file)[:args.instances]):
+    print(
+        "| instance | collisions | open cells | clash-free | kept together | exact search |\n"
+        "|---:|---:|---:|---:|---:|---|"
+    )
+    for index, puzzle in enumerate(read(args.instances_file)[: args.instances]):
         _, _, hall = memetic(puzzle, seed=0, max_seconds=args.max_seconds)
         values, collisions = np.asarray(hall[0], dtype=np.int64), int(hall[0].fitness.values[0])
         repair = PropagationRepair(puzzle, compiled=False)
         control = not collisions
         if control:  # the solution with two open cells of a box swapped
-            a, b = next(pair for box in puzzle.shape.boxes.tolist()
-                        if len(pair := [c for c in box if not puzzle.givens[c]][:2]) == 2)
+            a, b = next(
+                pair
+                for box in puzzle.shape.boxes.tolist()
+                if len(pair := [c for c in box if not puzzle.givens[c]][:2]) == 2
+            )
             values[[a, b]] = values[[b, a]]
             collisions = int(eval_collisions(values, puzzle=puzzle)[0])
         clash = set(repair.clashing(values).tolist())
         open_cells = [c for c, m in enumerate(repair.candidates()) if m & (m - 1)]
         free = [c for c in open_cells if c not in clash]
-        row = {"instance": index, "control": control, "collisions": collisions, "open": len(open_cells),
-               "clash_free": len(free), "orders": []}
+        row = {
+            "instance": index,
+            "control": control,
+            "collisions": collisions,
+            "open": len(open_cells),
+            "clash_free": len(free),
+            "orders": [],
+        }
         for seed in range(args.orders):  # a solved run became its control, so there are always collisions
             kept = kept_together(repair, values, random.Random(seed).sample(free, len(free)))
             answer, nodes, seconds = extends(puzzle, values, kept, args.max_nodes)
@@ -96,8 +107,18 @@ def main() -> None:
         name = f"{index} (control)" if control else index
         print(f"| {name} | {collisions} | {len(open_cells)} | {len(free)} | {kept} | {answers} |", flush=True)
     if args.json:
-        args.json.write_text(json.dumps({"file": args.instances_file.name, "max_seconds": args.max_seconds,
-                                         "max_nodes": args.max_nodes, "rows": rows}, indent=2) + "\n")
+        args.json.write_text(
+            json.dumps(
+                {
+                    "file": args.instances_file.name,
+                    "max_seconds": args.max_seconds,
+                    "max_nodes": args.max_nodes,
+                    "rows": rows,
+                },
+                indent=2,
+            )
+            + "\n"
+        )
 
 
 if __name__ == "__main__":

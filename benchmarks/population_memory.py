@@ -23,8 +23,13 @@ import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-SIZES = {4: ("data/4x4.txt", 8192), 9: ("data/9x9.txt", 2048), 16: ("data/16x16.txt", 1024),
-         25: ("data/25x25.txt", 512), 36: (None, 256)}
+SIZES = {
+    4: ("data/4x4.txt", 8192),
+    9: ("data/9x9.txt", 2048),
+    16: ("data/16x16.txt", 1024),
+    25: ("data/25x25.txt", 512),
+    36: (None, 256),
+}
 """Side: (puzzle file, P); P spans several batches of the batched fitness, so its bound does not count."""
 
 MEASURE = """
@@ -52,8 +57,14 @@ print((peaks[2 * small] - peaks[small]) / small)
 
 
 def per_individual(algorithm: str, path: str, small: int) -> float:
-    done = subprocess.run([sys.executable, "-c", MEASURE, algorithm, path, str(small)], capture_output=True,
-                          text=True, timeout=3600, cwd=REPO, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", MEASURE, algorithm, path, str(small)],
+        capture_output=True,
+        text=True,
+        timeout=3600,
+        cwd=REPO,
+        check=True,
+    )
     return float(done.stdout.split()[-1])
 
 
@@ -63,14 +74,32 @@ def main() -> None:
     args = parser.parse_args()
     from deap_sudoku.cli.options import population_bytes
     from deap_sudoku.runs import registry
+
     algorithms = registry.takes("population_size")
     measured: dict[int, dict[str, float]] = {}
     with tempfile.TemporaryDirectory() as folder:
         for side, (path, small) in SIZES.items():
             if path is None:
                 path = str(Path(folder) / f"{side}x{side}.txt")
-                subprocess.run([sys.executable, "-m", "deap_sudoku", "generate", "--box", "6x6", "--givens", "648",
-                                "--any", "--format", "grid", "--out", path], check=True, cwd=REPO)
+                subprocess.run(
+                    [
+                        sys.executable,
+                        "-m",
+                        "deap_sudoku",
+                        "generate",
+                        "--box",
+                        "6x6",
+                        "--givens",
+                        "648",
+                        "--any",
+                        "--format",
+                        "grid",
+                        "--out",
+                        path,
+                    ],
+                    check=True,
+                    cwd=REPO,
+                )
             measured[side] = {name: per_individual(name, path, small) for name in algorithms}
             print(f"{side}x{side} done", file=sys.stderr)
     print("| grid | " + " | ".join(algorithms) + " | guard's worst / measured |")
@@ -79,10 +108,13 @@ def main() -> None:
     for side, row in measured.items():
         ratio = population_bytes(side * side) / max(row.values())
         ratios.append(ratio)
-        print(f"| {side}x{side} | " + " | ".join(f"{row[name] / 1024:.1f}" for name in algorithms)
-              + f" | {ratio:.2f} |")
-    print("\nKiB per individual, traced; the last column is the guard's lowest ratio to the measurement "
-          "(below 1 would let a run past the guard that does not fit).")
+        print(
+            f"| {side}x{side} | " + " | ".join(f"{row[name] / 1024:.1f}" for name in algorithms) + f" | {ratio:.2f} |"
+        )
+    print(
+        "\nKiB per individual, traced; the last column is the guard's lowest ratio to the measurement "
+        "(below 1 would let a run past the guard that does not fit)."
+    )
     if args.json:
         args.json.write_text(json.dumps({str(k): v for k, v in measured.items()}, indent=2) + "\n")
     if min(ratios) < 1:

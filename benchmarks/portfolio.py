@@ -34,8 +34,18 @@ from deap_sudoku import read, write
 
 
 def solve_seconds(path: Path, workers: int | None, seed: int, max_seconds: float) -> tuple[float, bool]:
-    command = [sys.executable, "-m", "deap_sudoku", "solve", str(path), "--max-seconds", str(max_seconds),
-               "--seed", str(seed), "--quiet"]
+    command = [
+        sys.executable,
+        "-m",
+        "deap_sudoku",
+        "solve",
+        str(path),
+        "--max-seconds",
+        str(max_seconds),
+        "--seed",
+        str(seed),
+        "--quiet",
+    ]
     if workers is not None:
         command += ["--workers", str(workers)]
     done = subprocess.run(command, capture_output=True, text=True)
@@ -72,11 +82,13 @@ def summary(rows: list[dict], *, resamples: int = 2000) -> str:
         ratios.append(sum(r["portfolio"][0] for r in drawn) / sum(r["serial"][0] for r in drawn))
     ratios.sort()
     low, high = ratios[int(0.025 * resamples)], ratios[int(0.975 * resamples) - 1]
-    return (f"{len(rows)} pairs on {len(groups)} instances: mean {statistics.fmean(serial):.2f} s vs "
-            f"{statistics.fmean(parallel):.2f} s, ratio {statistics.fmean(parallel) / statistics.fmean(serial):.2f} "
-            f"(95 % bootstrap over instances {low:.2f}-{high:.2f}); median {statistics.median(serial):.2f} s vs "
-            f"{statistics.median(parallel):.2f} s; solved {sum(r['serial'][1] for r in rows)} vs "
-            f"{sum(r['portfolio'][1] for r in rows)} of {len(rows)}")
+    return (
+        f"{len(rows)} pairs on {len(groups)} instances: mean {statistics.fmean(serial):.2f} s vs "
+        f"{statistics.fmean(parallel):.2f} s, ratio {statistics.fmean(parallel) / statistics.fmean(serial):.2f} "
+        f"(95 % bootstrap over instances {low:.2f}-{high:.2f}); median {statistics.median(serial):.2f} s vs "
+        f"{statistics.median(parallel):.2f} s; solved {sum(r['serial'][1] for r in rows)} vs "
+        f"{sum(r['portfolio'][1] for r in rows)} of {len(rows)}"
+    )
 
 
 def pooled(paths: list[Path]) -> list[dict]:
@@ -100,12 +112,22 @@ def main() -> None:
     parser.add_argument("instances_file", type=Path, nargs="?")
     parser.add_argument("--instances", type=int, default=20)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--seeds", type=first_seeds, default=[0],
-                        help="first seeds, comma-separated: one serial run and one portfolio per seed and instance")
+    parser.add_argument(
+        "--seeds",
+        type=first_seeds,
+        default=[0],
+        help="first seeds, comma-separated: one serial run and one portfolio per seed and instance",
+    )
     parser.add_argument("--max-seconds", type=float, default=60.0)
     parser.add_argument("--json", type=Path, default=None)
-    parser.add_argument("--pool", type=Path, nargs="+", default=None, metavar="JSON",
-                        help="report the pairs of these result files together instead of running")
+    parser.add_argument(
+        "--pool",
+        type=Path,
+        nargs="+",
+        default=None,
+        metavar="JSON",
+        help="report the pairs of these result files together instead of running",
+    )
     args = parser.parse_args()
     if args.pool is not None:
         if args.instances_file is not None:
@@ -116,7 +138,7 @@ def main() -> None:
         parser.error("an instances file is required (or --pool)")
     if args.workers > 1 and any(b - a < args.workers for a, b in zip(sorted(args.seeds), sorted(args.seeds)[1:])):
         parser.error(f"--seeds {args.seeds}: with {args.workers} workers the portfolios' seeds would overlap")
-    puzzles = read(args.instances_file)[:args.instances]
+    puzzles = read(args.instances_file)[: args.instances]
     rows = []
     print(f"| instance | seed | 1 worker s | {args.workers} workers s |\n|---:|---:|---:|---:|")
     with tempfile.TemporaryDirectory() as folder:
@@ -127,12 +149,25 @@ def main() -> None:
                 serial = solve_seconds(path, None, seed, args.max_seconds)
                 parallel = solve_seconds(path, args.workers, seed, args.max_seconds)
                 rows.append({"instance": index, "seed": seed, "serial": serial, "portfolio": parallel})
-                print(f"| {index} | {seed} | {serial[0]:.2f}{'' if serial[1] else ' (unsolved)'} | "
-                      f"{parallel[0]:.2f}{'' if parallel[1] else ' (unsolved)'} |", flush=True)
+                print(
+                    f"| {index} | {seed} | {serial[0]:.2f}{'' if serial[1] else ' (unsolved)'} | "
+                    f"{parallel[0]:.2f}{'' if parallel[1] else ' (unsolved)'} |",
+                    flush=True,
+                )
     print("\n" + summary(rows))
     if args.json:
-        args.json.write_text(json.dumps({"file": args.instances_file.name, "workers": args.workers,
-                                         "max_seconds": args.max_seconds, "runs": rows}, indent=2) + "\n")
+        args.json.write_text(
+            json.dumps(
+                {
+                    "file": args.instances_file.name,
+                    "workers": args.workers,
+                    "max_seconds": args.max_seconds,
+                    "runs": rows,
+                },
+                indent=2,
+            )
+            + "\n"
+        )
 
 
 if __name__ == "__main__":

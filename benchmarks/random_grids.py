@@ -39,8 +39,25 @@ COMMAND = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "deap_sud
 def generate(box: int, seed: int, folder: Path, timeout: float) -> float | None:
     """Wall seconds of one ``generate`` command, or ``None`` when it ran past ``timeout``."""
     out = folder / f"grid{box}_{seed}.txt"
-    command = [*COMMAND, "generate", "--box", f"{box}x{box}", "--any", "--givens", "50%", "--count", "1",
-               "--seed", str(seed), "--format", "lloyd", "--out", str(out), "--force", "--quiet"]
+    command = [
+        *COMMAND,
+        "generate",
+        "--box",
+        f"{box}x{box}",
+        "--any",
+        "--givens",
+        "50%",
+        "--count",
+        "1",
+        "--seed",
+        str(seed),
+        "--format",
+        "lloyd",
+        "--out",
+        str(out),
+        "--force",
+        "--quiet",
+    ]
     start = time.perf_counter()
     try:
         subprocess.run(command, check=True, env=ENV, timeout=timeout, stdout=subprocess.DEVNULL)
@@ -66,14 +83,24 @@ def look_at_tries(box: int, seeds: int, tries: int, try_nodes: int) -> dict:
                 found[seed].append(search(empty, max_nodes=try_nodes, rng=rng, compiled=True).nodes)
             except SearchBudgetExceeded:
                 pass
-        print(f"{shape.name}, seed {seed}: {len(found[seed])} of {tries} tries finished within {try_nodes} nodes",
-              file=sys.stderr, flush=True)
+        print(
+            f"{shape.name}, seed {seed}: {len(found[seed])} of {tries} tries finished within {try_nodes} nodes",
+            file=sys.stderr,
+            flush=True,
+        )
     nodes = sorted(n for runs in found.values() for n in runs)
-    return {"side": shape.n, "tries per seed": tries, "nodes per try": try_nodes, "seeds": seeds,
-            "finished": len(nodes), "tries": tries * seeds, "fewest nodes": nodes[0] if nodes else None,
-            "most nodes": nodes[-1] if nodes else None,
-            "nodes per cell": [round(nodes[0] / shape.cells, 2), round(nodes[-1] / shape.cells, 2)] if nodes else None,
-            "successes per seed": {seed: runs for seed, runs in found.items()}}
+    return {
+        "side": shape.n,
+        "tries per seed": tries,
+        "nodes per try": try_nodes,
+        "seeds": seeds,
+        "finished": len(nodes),
+        "tries": tries * seeds,
+        "fewest nodes": nodes[0] if nodes else None,
+        "most nodes": nodes[-1] if nodes else None,
+        "nodes per cell": [round(nodes[0] / shape.cells, 2), round(nodes[-1] / shape.cells, 2)] if nodes else None,
+        "successes per seed": {seed: runs for seed, runs in found.items()},
+    }
 
 
 def main() -> None:
@@ -97,16 +124,23 @@ def main() -> None:
             shown = "unfinished" if times[seed] is None else f"{times[seed]:.2f} s"
             print(f"{args.box * args.box}x{args.box * args.box}, seed {seed}: {shown}", file=sys.stderr, flush=True)
     done = sorted(t for t in times.values() if t is not None)
-    summary = {"side": args.box * args.box, "seeds": args.seeds, "timeout": args.timeout,
-               "finished": len(done), "median": statistics.median(done) if done else None,
-               "max": max(done) if done else None, "seconds": times}
+    summary = {
+        "side": args.box * args.box,
+        "seeds": args.seeds,
+        "timeout": args.timeout,
+        "finished": len(done),
+        "median": statistics.median(done) if done else None,
+        "max": max(done) if done else None,
+        "seconds": times,
+    }
     _report(summary, args.json)
 
 
 def _report(summary: dict, json_path: Path | None) -> None:
     """``summary`` with the measured code's commit and the command, on stdout and in ``json_path``."""
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                            cwd=Path(deap_sudoku.__file__).parent)  # the code measured (PYTHONPATH may choose it)
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=Path(deap_sudoku.__file__).parent
+    )  # the code measured (PYTHONPATH may choose it)
     summary["commit"] = commit.stdout.strip()
     summary["command"] = " ".join(["python", "benchmarks/random_grids.py", *sys.argv[1:]])
     print(json.dumps(summary, indent=1))

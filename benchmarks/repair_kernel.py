@@ -45,7 +45,7 @@ def main() -> None:
     for fraction in (40, 45, 50):
         runs = []
         files = sorted(args.data.glob(f"inst25x25_{fraction}_*.txt"), key=lambda p: int(p.stem.rsplit("_", 1)[1]))
-        for path in files[:args.per_fraction]:
+        for path in files[: args.per_fraction]:
             index = int(path.stem.rsplit("_", 1)[1])
             puzzle = read(path)[0]
             fast, fast_gens, fast_grid = timed(puzzle, True)
@@ -56,10 +56,21 @@ def main() -> None:
         fast_total = sum(r["compiled_s"] for r in runs)
         slow_total = sum(r["python_s"] for r in runs)
         median = statistics.median(r["python_s"] / r["compiled_s"] for r in runs)
-        rows.append({"givens": fraction, "runs": runs, "compiled_total_s": fast_total, "python_total_s": slow_total,
-                     "speedup": slow_total / fast_total, "median_speedup": median})
-        print(f"| {fraction} % | {len(runs)} | {fast_total:.2f} | {slow_total:.2f} | {slow_total / fast_total:.1f}x "
-              f"| {median:.1f}x |", flush=True)
+        rows.append(
+            {
+                "givens": fraction,
+                "runs": runs,
+                "compiled_total_s": fast_total,
+                "python_total_s": slow_total,
+                "speedup": slow_total / fast_total,
+                "median_speedup": median,
+            }
+        )
+        print(
+            f"| {fraction} % | {len(runs)} | {fast_total:.2f} | {slow_total:.2f} | {slow_total / fast_total:.1f}x "
+            f"| {median:.1f}x |",
+            flush=True,
+        )
     if args.json:
         args.json.write_text(json.dumps(rows, indent=2) + "\n")
 

@@ -41,11 +41,24 @@ DATA = {level: f"testdata/{level}.txt" for level in ("easy", "medium", "hard", "
 DATA |= {"report's puzzle": "sources/report-example.txt", "analyzer's puzzle": "sources/analyzer-example.txt"}
 TESTDATA = ("easy", "medium", "hard", "expert")
 TABU_STEPS = 30_000  # the documented default is 100,000; failed documented runs would take 20 s each
-RECIPES = {"block-ga": recipes.block_ga, "restart-ga": recipes.block_ga_restart, "cell-ga": recipes.cell_ga,
-           "row-ga": recipes.row_permutation_ga, "tabu": recipes.tabu}
-EXAMPLES = {"block-ga": "block_ga", "restart-ga": "block_ga_restart", "cell-ga": "cell_ga",
-            "row-ga": "row_permutation_ga", "tabu": "tabu_search", "tabu-swap": "tabu_search",
-            "exact": "exact_baselines", "exact+propagation": "exact_baselines", "memetic": "memetic"}
+RECIPES = {
+    "block-ga": recipes.block_ga,
+    "restart-ga": recipes.block_ga_restart,
+    "cell-ga": recipes.cell_ga,
+    "row-ga": recipes.row_permutation_ga,
+    "tabu": recipes.tabu,
+}
+EXAMPLES = {
+    "block-ga": "block_ga",
+    "restart-ga": "block_ga_restart",
+    "cell-ga": "cell_ga",
+    "row-ga": "row_permutation_ga",
+    "tabu": "tabu_search",
+    "tabu-swap": "tabu_search",
+    "exact": "exact_baselines",
+    "exact+propagation": "exact_baselines",
+    "memetic": "memetic",
+}
 """The example script that writes each row's composition out in full."""
 
 
@@ -67,23 +80,53 @@ TABU = {"max_steps": TABU_STEPS}
 # (source, mode, algorithm: a name or a record, its options, data sets)
 COMPARISON = [
     ("000 C++ block GA", "documented", "block-ga", {}, TESTDATA),
-    ("000 C++ block GA", "ours", variant("block-ga", name="block-ga ours", mutation_threshold=0, in_box_pairs=True,
-                                         init="smart"), {}, TESTDATA),
+    (
+        "000 C++ block GA",
+        "ours",
+        variant("block-ga", name="block-ga ours", mutation_threshold=0, in_box_pairs=True, init="smart"),
+        {},
+        TESTDATA,
+    ),
     ("003 Python block GA", "documented", "restart-ga", {}, TESTDATA[:3]),
-    ("003 Python block GA", "ours", variant("restart-ga", name="restart-ga ours", normalised_roulette=True,
-                                            restart_on_stall=100), {}, TESTDATA[:3]),
+    (
+        "003 Python block GA",
+        "ours",
+        variant("restart-ga", name="restart-ga ours", normalised_roulette=True, restart_on_stall=100),
+        {},
+        TESTDATA[:3],
+    ),
     ("001 Implementation 1", "documented", "cell-ga", {}, ("report's puzzle",)),
-    ("001 Implementation 1", "ours", variant("cell-ga", name="cell-ga ours", free_cells_only=True), {},
-     ("report's puzzle",)),
+    (
+        "001 Implementation 1",
+        "ours",
+        variant("cell-ga", name="cell-ga ours", free_cells_only=True),
+        {},
+        ("report's puzzle",),
+    ),
     ("001 Implementation 2", "documented", "row-ga", {}, ("report's puzzle", "easy")),
-    ("001 Implementation 2", "ours", variant("row-ga", name="row-ga ours", restrict=True), {},
-     ("report's puzzle", "easy")),
+    (
+        "001 Implementation 2",
+        "ours",
+        variant("row-ga", name="row-ga ours", restrict=True),
+        {},
+        ("report's puzzle", "easy"),
+    ),
     ("004 tabu search", "documented", "tabu", TABU, ("analyzer's puzzle",) + TESTDATA),
     ("004 tabu search", "ours", "tabu-swap", TABU, ("analyzer's puzzle",) + TESTDATA),
-    ("002/004 exact", "documented", from_function(exact_baseline, name="exact", kind="exact"), {},
-     ("analyzer's puzzle", "report's puzzle") + TESTDATA),
-    ("002/004 exact", "ours", from_function(_exact_ours, name="exact+propagation", kind="exact"), {},
-     ("analyzer's puzzle", "report's puzzle") + TESTDATA),
+    (
+        "002/004 exact",
+        "documented",
+        from_function(exact_baseline, name="exact", kind="exact"),
+        {},
+        ("analyzer's puzzle", "report's puzzle") + TESTDATA,
+    ),
+    (
+        "002/004 exact",
+        "ours",
+        from_function(_exact_ours, name="exact+propagation", kind="exact"),
+        {},
+        ("analyzer's puzzle", "report's puzzle") + TESTDATA,
+    ),
     ("reference", "ours", "memetic", {}, ("analyzer's puzzle", "report's puzzle") + TESTDATA),
 ]
 
@@ -117,9 +160,18 @@ def default(base: str, parameter: str):
 
 def sensitivity_arms() -> list[tuple]:
     """(base, data set, parameter, value, record, options) of every value tried beside a default."""
-    return [(base, data, parameter, value, variant(base, name=f"{base} {parameter}={value}", **{parameter: value}),
-             TABU if base == "tabu" else {})
-            for base, data, parameter, values in SENSITIVITY for value in values]
+    return [
+        (
+            base,
+            data,
+            parameter,
+            value,
+            variant(base, name=f"{base} {parameter}={value}", **{parameter: value}),
+            TABU if base == "tabu" else {},
+        )
+        for base, data, parameter, values in SENSITIVITY
+        for value in values
+    ]
 
 
 def experiments(runs: int, sensitivity_runs: int) -> list[tuple[str, list, dict, int]]:
@@ -146,9 +198,18 @@ def experiments(runs: int, sensitivity_runs: int) -> list[tuple[str, list, dict,
 
 def facts(result) -> dict:
     """What the page needs of one run."""
-    return dict(algorithm=result.algorithm, data=result.dataset, index=result.index, seed=result.seed,
-                solved=result.solved, generations=result.generations, steps=result.steps,
-                seconds=round(result.seconds, 4), note=result.note, error=result.error)
+    return dict(
+        algorithm=result.algorithm,
+        data=result.dataset,
+        index=result.index,
+        seed=result.seed,
+        solved=result.solved,
+        generations=result.generations,
+        steps=result.steps,
+        seconds=round(result.seconds, 4),
+        note=result.note,
+        error=result.error,
+    )
 
 
 def _rate(mine: list[dict]) -> str:
@@ -171,8 +232,7 @@ def _unit(example: str) -> str:
 
 
 def _row(results: list[dict], name: str, data: str, seeds: int | None = None) -> tuple[str, str, str]:
-    mine = [r for r in results if r["algorithm"] == name and r["data"] == data
-            and (seeds is None or r["seed"] < seeds)]
+    mine = [r for r in results if r["algorithm"] == name and r["data"] == data and (seeds is None or r["seed"] < seeds)]
     example = EXAMPLES[name.split(" ")[0]]
     solved = [_cost(example, r) for r in mine if r["solved"]]
     to_solve = f"{_median(solved)} {_unit(example)}" if solved else "-"
@@ -180,8 +240,10 @@ def _row(results: list[dict], name: str, data: str, seeds: int | None = None) ->
 
 
 def comparison_table(results: list[dict]) -> str:
-    rows = ["| source | `-a` / example | mode | data | solved | 95 % interval | median to solve | median s |",
-            "|---|---|---|---|---:|---:|---:|---:|"]
+    rows = [
+        "| source | `-a` / example | mode | data | solved | 95 % interval | median to solve | median s |",
+        "|---|---|---|---|---:|---:|---:|---:|",
+    ]
     for source, mode, algorithm, _, datasets in COMPARISON:
         name = _name(algorithm)
         shown = f"`{name}`" if " " not in name else f"`{name.split()[0]}` + switches"
@@ -195,8 +257,10 @@ def comparison_table(results: list[dict]) -> str:
 
 def sensitivity_table(results: list[dict], document: dict) -> str:
     """Each value tried beside the default; the default's row is the first seeds of the comparison's runs."""
-    rows = ["| `-a` | data | parameter | value | solved | 95 % interval | median to solve | median s |",
-            "|---|---|---|---|---:|---:|---:|---:|"]
+    rows = [
+        "| `-a` | data | parameter | value | solved | 95 % interval | median to solve | median s |",
+        "|---|---|---|---|---:|---:|---:|---:|",
+    ]
     for base, data, parameter, values in SENSITIVITY:
         seeds = document["sensitivity_runs"] // document["puzzles"][data]
         for value in (default(base, parameter), *values):
@@ -212,8 +276,12 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--sensitivity-runs", type=int, default=10)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--results", type=Path, default=ROOT / "benchmarks" / "results" / "reproductions.jsonl",
-                        help="keep every run here as it finishes; a rerun does what is missing")
+    parser.add_argument(
+        "--results",
+        type=Path,
+        default=ROOT / "benchmarks" / "results" / "reproductions.jsonl",
+        help="keep every run here as it finishes; a rerun does what is missing",
+    )
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "reproductions.md")
     parser.add_argument("--render", action="store_true", help="Write the page from the saved summary, run nothing.")
     args = parser.parse_args()
@@ -230,14 +298,25 @@ def main() -> None:
 
     for data, names, options, seeds in planned:
         puzzles = read(ROOT / "data" / DATA[data])
-        results += run_experiment(names, {data: puzzles}, runs=seeds, options=options, results=args.results,
-                                  workers=args.workers, progress=progress)
+        results += run_experiment(
+            names,
+            {data: puzzles},
+            runs=seeds,
+            options=options,
+            results=args.results,
+            workers=args.workers,
+            progress=progress,
+        )
         before = len(results)
     print(file=sys.stderr)
-    document = dict(runs=args.runs, sensitivity_runs=args.sensitivity_runs, workers=args.workers,
-                    compute_seconds=round(sum(r.seconds for r in results)),
-                    puzzles={data: len(read(ROOT / "data" / path)) for data, path in DATA.items()},
-                    results=[facts(r) for r in results])
+    document = dict(
+        runs=args.runs,
+        sensitivity_runs=args.sensitivity_runs,
+        workers=args.workers,
+        compute_seconds=round(sum(r.seconds for r in results)),
+        puzzles={data: len(read(ROOT / "data" / path)) for data, path in DATA.items()},
+        results=[facts(r) for r in results],
+    )
     write_atomic(SUMMARY, json.dumps(document, indent=None).replace("}, {", "},\n {") + "\n", overwrite=True)
     render(args.out, document)
     print(comparison_table(document["results"]))
@@ -248,15 +327,19 @@ def render(out: Path, document: dict) -> None:
     """Fill the template's placeholders with the tables and the run's facts and write the page."""
     results = document["results"]
     text = (ROOT / "benchmarks" / "reproductions_template.md").read_text()
-    for key, value in (("COMPARISON", comparison_table(results)),
-                       ("SENSITIVITY", sensitivity_table(results, document)),
-                       ("RUNS", str(document["runs"])), ("SENSITIVITY_RUNS", str(document["sensitivity_runs"])),
-                       ("WORKERS", str(document["workers"])), ("SECONDS", f"{document['compute_seconds']:,}"),
-                       ("TABU_STEPS", f"{TABU_STEPS:,}")):
+    for key, value in (
+        ("COMPARISON", comparison_table(results)),
+        ("SENSITIVITY", sensitivity_table(results, document)),
+        ("RUNS", str(document["runs"])),
+        ("SENSITIVITY_RUNS", str(document["sensitivity_runs"])),
+        ("WORKERS", str(document["workers"])),
+        ("SECONDS", f"{document['compute_seconds']:,}"),
+        ("TABU_STEPS", f"{TABU_STEPS:,}"),
+    ):
         text = text.replace("{{" + key + "}}", value)
     text = re.sub(r"\{\{(solved|median) ([^|}]+)\|([^}]+)\}\}", lambda m: figure(results, *m.groups()), text)
     if "{{" in text:
-        raise SystemExit(f"the template has a placeholder this script does not fill: {text[text.index('{{'):][:60]}")
+        raise SystemExit(f"the template has a placeholder this script does not fill: {text[text.index('{{') :][:60]}")
     write_atomic(out, text, overwrite=True)
 
 

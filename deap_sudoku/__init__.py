@@ -20,8 +20,17 @@ defer_import("moocore")  # before deap.tools imports it: see _deferred
 from ._version import __version__  # noqa: E402 (after defer_import, on purpose)
 
 _EXPORTS = {
-    "grid": ("Puzzle", "Shape", "Conflict", "find_conflicts", "show", "GridView", "format_grid",
-             "PuzzleError", "PuzzleFileError"),
+    "grid": (
+        "Puzzle",
+        "Shape",
+        "Conflict",
+        "find_conflicts",
+        "show",
+        "GridView",
+        "format_grid",
+        "PuzzleError",
+        "PuzzleFileError",
+    ),
     "io": ("FORMATS", "detect_format", "loads", "dumps", "read", "write", "load_sample"),
     "tools": ("Individual", "MaxIndividual", "individual_class", "HallOfFame", "make_toolbox"),
 }

@@ -31,6 +31,7 @@ def launch() -> None:
         signal.signal(signum, _stopped_while_starting)
     from deap_sudoku.cli import main
     from deap_sudoku.runs.task import scoop_is_running
+
     if scoop_is_running() and os.environ.get(ROOT_PID_FILE):  # where the starting command sends a Ctrl-C
         with open(os.environ[ROOT_PID_FILE], "w") as handle:
             handle.write(f"{os.getpid()}\n")

@@ -29,9 +29,21 @@ def main() -> int:
     if browser is None:
         print("chromium not found: tutorial-best.png not redrawn", file=sys.stderr)
         return 1
-    subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-                    "--window-size=300,300", "--screenshot=tutorial-best.png", page.resolve().as_uri()],
-                   check=True, capture_output=True, timeout=120)
+    subprocess.run(
+        [
+            browser,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--hide-scrollbars",
+            "--window-size=300,300",
+            "--screenshot=tutorial-best.png",
+            page.resolve().as_uri(),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
     page.unlink()
     return 0
 

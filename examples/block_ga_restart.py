@@ -27,8 +27,18 @@ from deap import base, tools
 from deap_sudoku.algorithms import Stop, ea_plus_children
 from deap_sudoku.cli.examples import example_help, checkpoint_options, example_options, load_puzzle, run_example
 from deap_sudoku.io import load_sample
-from deap_sudoku.tools import (MaxIndividual, batch_map, clone, cx_block_uniform, eval_threats, fitness_statistics,
-                               init_block_permutation, max_threats, mut_swap_in_box, sel_roulette)
+from deap_sudoku.tools import (
+    MaxIndividual,
+    batch_map,
+    clone,
+    cx_block_uniform,
+    eval_threats,
+    fitness_statistics,
+    init_block_permutation,
+    max_threats,
+    mut_swap_in_box,
+    sel_roulette,
+)
 
 
 def print_best(generation, population, logbook):
@@ -36,8 +46,20 @@ def print_best(generation, population, logbook):
     click.echo(f"In generation {generation + 1} MAX was {logbook[-1]['max']:g}")
 
 
-def main(puzzle=None, *, seed=0, population_size=200, mutpb=1.0, restart_every=500, normalised_roulette=False,
-         restart_on_stall=None, max_generations=3000, checkpoint=None, requested=None, verbose=True):
+def main(
+    puzzle=None,
+    *,
+    seed=0,
+    population_size=200,
+    mutpb=1.0,
+    restart_every=500,
+    normalised_roulette=False,
+    restart_on_stall=None,
+    max_generations=3000,
+    checkpoint=None,
+    requested=None,
+    verbose=True,
+):
     """Run the GA with restarts; return ``(population, logbook, hall_of_fame)``."""
     puzzle = puzzle or load_sample()
     rng = random.Random(seed)
@@ -53,31 +75,72 @@ def main(puzzle=None, *, seed=0, population_size=200, mutpb=1.0, restart_every=5
 
     hof = tools.HallOfFame(1, similar=np.array_equal)
     population, logbook = ea_plus_children(
-        toolbox.population(n=population_size), toolbox, mutpb, rng=rng,
-        restart_every=None if restart_on_stall else restart_every, restart_after=restart_on_stall,
-        halloffame=hof, stats=fitness_statistics(),
+        toolbox.population(n=population_size),
+        toolbox,
+        mutpb,
+        rng=rng,
+        restart_every=None if restart_on_stall else restart_every,
+        restart_after=restart_on_stall,
+        halloffame=hof,
+        stats=fitness_statistics(),
         stop=Stop(solved=max_threats(puzzle.shape), max_generations=max_generations, requested=requested),
-        checkpoint=checkpoint, callback=print_best if verbose else None)
+        checkpoint=checkpoint,
+        callback=print_best if verbose else None,
+    )
     return population, logbook, hof
 
 
 @click.command(help=example_help(__doc__))
 @example_options()
 @checkpoint_options
-@click.option("--mutpb", type=click.FloatRange(0, 1), default=1.0, show_default=True,
-              help="Probability that a child is mutated (the source names no value).")
-@click.option("--restart-every", type=click.IntRange(min=1), default=500, show_default=True,
-              help="Generations between restarts (the source names no value).")
+@click.option(
+    "--mutpb",
+    type=click.FloatRange(0, 1),
+    default=1.0,
+    show_default=True,
+    help="Probability that a child is mutated (the source names no value).",
+)
+@click.option(
+    "--restart-every",
+    type=click.IntRange(min=1),
+    default=500,
+    show_default=True,
+    help="Generations between restarts (the source names no value).",
+)
 @click.option("--normalised-roulette", is_flag=True, help="Ours: size the wheel by min-max normalised fitness.")
-@click.option("--restart-on-stall", type=click.IntRange(min=1), default=None,
-              help="Ours: restart after this many generations without improvement instead.")
+@click.option(
+    "--restart-on-stall",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Ours: restart after this many generations without improvement instead.",
+)
 @click.option("--max-generations", type=click.IntRange(min=1), default=3000, show_default=True)
-def cli(puzzle_file, seed, population, checkpoint, checkpoint_every, mutpb, restart_every, normalised_roulette,
-        restart_on_stall, max_generations):
-    run_example(main, load_puzzle(puzzle_file), algorithm="restart-ga", checkpoint=checkpoint,
-                checkpoint_every=checkpoint_every, seed=seed, population_size=population, mutpb=mutpb,
-                restart_every=restart_every, normalised_roulette=normalised_roulette,
-                restart_on_stall=restart_on_stall, max_generations=max_generations)
+def cli(
+    puzzle_file,
+    seed,
+    population,
+    checkpoint,
+    checkpoint_every,
+    mutpb,
+    restart_every,
+    normalised_roulette,
+    restart_on_stall,
+    max_generations,
+):
+    run_example(
+        main,
+        load_puzzle(puzzle_file),
+        algorithm="restart-ga",
+        checkpoint=checkpoint,
+        checkpoint_every=checkpoint_every,
+        seed=seed,
+        population_size=population,
+        mutpb=mutpb,
+        restart_every=restart_every,
+        normalised_roulette=normalised_roulette,
+        restart_on_stall=restart_on_stall,
+        max_generations=max_generations,
+    )
 
 
 if __name__ == "__main__":

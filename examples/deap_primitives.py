@@ -17,8 +17,7 @@ from deap_sudoku.io import load_sample
 from deap_sudoku.tools import HallOfFame, fitness_statistics, make_toolbox, optimum
 
 
-def main(puzzle=None, *, seed=0, algorithm="simple", population_size=200, ngen=60, stop_when_solved=True,
-         verbose=True):
+def main(puzzle=None, *, seed=0, algorithm="simple", population_size=200, ngen=60, stop_when_solved=True, verbose=True):
     """Run eaSimple or eaMuPlusLambda; return ``(population, logbook, hall_of_fame)``.
 
     ``stop_when_solved`` runs ``deap_sudoku.algorithms.ea_simple`` / ``ea_mu_plus_lambda`` (DEAP's
@@ -36,11 +35,20 @@ def main(puzzle=None, *, seed=0, algorithm="simple", population_size=200, ngen=6
         options = dict(mu=population_size, lambda_=2 * population_size, cxpb=0.3, mutpb=0.7)
     if stop_when_solved:
         show = (lambda gen, pop, logbook: print(logbook.stream)) if verbose else None
-        population, logbook = with_stop(population, toolbox, ngen=ngen, stats=fitness_statistics(), halloffame=hof,
-                                        stop=Stop(solved=optimum(toolbox.evaluate)), callback=show, **options)
+        population, logbook = with_stop(
+            population,
+            toolbox,
+            ngen=ngen,
+            stats=fitness_statistics(),
+            halloffame=hof,
+            stop=Stop(solved=optimum(toolbox.evaluate)),
+            callback=show,
+            **options,
+        )
     else:
-        population, logbook = deaps_own(population, toolbox, ngen=ngen, stats=fitness_statistics(), halloffame=hof,
-                                        verbose=verbose, **options)
+        population, logbook = deaps_own(
+            population, toolbox, ngen=ngen, stats=fitness_statistics(), halloffame=hof, verbose=verbose, **options
+        )
     return population, logbook, hof
 
 
@@ -48,12 +56,21 @@ def main(puzzle=None, *, seed=0, algorithm="simple", population_size=200, ngen=6
 @example_options()
 @click.option("--algorithm", type=click.Choice(["simple", "mu_plus_lambda"]), default="simple", show_default=True)
 @click.option("--ngen", type=click.IntRange(min=1), default=60, show_default=True)
-@click.option("--all-generations", is_flag=True, help="Run DEAP's own loop, which goes on after the solving "
-              "generation (default: stop when solved).")
+@click.option(
+    "--all-generations",
+    is_flag=True,
+    help="Run DEAP's own loop, which goes on after the solving generation (default: stop when solved).",
+)
 def cli(puzzle_file, seed, population, algorithm, ngen, all_generations):
     puzzle = load_puzzle(puzzle_file)
-    _, _, hof = main(puzzle, seed=seed, algorithm=algorithm, population_size=population, ngen=ngen,
-                     stop_when_solved=not all_generations)
+    _, _, hof = main(
+        puzzle,
+        seed=seed,
+        algorithm=algorithm,
+        population_size=population,
+        ngen=ngen,
+        stop_when_solved=not all_generations,
+    )
     print_result(puzzle, hof[0])
 
 

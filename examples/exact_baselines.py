@@ -36,8 +36,7 @@ def main(puzzle=None, *, propagation=False, verbose=True):
     analysis = analyze(puzzle)
     result = search(puzzle, limit=2, hidden_singles=propagation, locked_candidates=propagation)
     logbook = tools.Logbook()
-    logbook.record(analyzer_filled=analysis.filled, sweeps=analysis.sweeps, nodes=result.nodes,
-                   solutions=result.count)
+    logbook.record(analyzer_filled=analysis.filled, sweeps=analysis.sweeps, nodes=result.nodes, solutions=result.count)
     hof = tools.HallOfFame(1, similar=np.array_equal)
     population = []
     if result.solutions:
@@ -47,9 +46,11 @@ def main(puzzle=None, *, propagation=False, verbose=True):
         hof.update(population)
     if verbose:
         click.echo(f"puzzle, {puzzle.shape.name}, {puzzle.num_givens} givens:\n{puzzle}\n")
-        click.echo(f"the analyzer fills {analysis.filled} squares in {analysis.sweeps} sweeps"
-                   f"{' and meets a square with no possible value' if analysis.contradiction else ''}"
-                   f"{', the whole puzzle' if analysis.solved else ''}")
+        click.echo(
+            f"the analyzer fills {analysis.filled} squares in {analysis.sweeps} sweeps"
+            f"{' and meets a square with no possible value' if analysis.contradiction else ''}"
+            f"{', the whole puzzle' if analysis.solved else ''}"
+        )
         if not result.solutions:
             click.echo(f"no solution ({result.nodes} search nodes)")
         else:
@@ -62,8 +63,12 @@ def main(puzzle=None, *, propagation=False, verbose=True):
 @click.command(help=example_help(__doc__))
 @click.argument("puzzle_file", required=False, metavar="[PUZZLE_FILE]")
 @click.option("--propagation", is_flag=True, help="Ours: hidden singles and box-line reduction at every node.")
-@click.option("--solution-out", type=click.Path(dir_okay=False), default=None,
-              help="Write the solutions here in the dash format (refuses an existing file).")
+@click.option(
+    "--solution-out",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Write the solutions here in the dash format (refuses an existing file).",
+)
 def cli(puzzle_file, propagation, solution_out):
     if solution_out and os.path.lexists(solution_out):
         raise click.ClickException(f"{solution_out}: exists; choose a new file for the solutions")

@@ -20,15 +20,41 @@ import numpy as np
 from deap import base, tools
 
 from deap_sudoku.algorithms import Stop, ea_memetic, mut_destroy_repair, mut_repair
-from deap_sudoku.cli.examples import (example_help, checkpoint_options, example_options, load_puzzle, print_generation,
-                                      run_example)
+from deap_sudoku.cli.examples import (
+    example_help,
+    checkpoint_options,
+    example_options,
+    load_puzzle,
+    print_generation,
+    run_example,
+)
 from deap_sudoku.io import load_sample
-from deap_sudoku.tools import (Individual, clone, cx_block_uniform, eval_collisions, fitness_statistics,
-                               init_block_permutation, seed_from_search, sel_tournament)
+from deap_sudoku.tools import (
+    Individual,
+    clone,
+    cx_block_uniform,
+    eval_collisions,
+    fitness_statistics,
+    init_block_permutation,
+    seed_from_search,
+    sel_tournament,
+)
 
 
-def main(puzzle=None, *, seed=0, population_size=4, cxpb=0.2, stall=20, share=0.5, max_generations=None,
-         max_seconds=60.0, checkpoint=None, requested=None, verbose=True):
+def main(
+    puzzle=None,
+    *,
+    seed=0,
+    population_size=4,
+    cxpb=0.2,
+    stall=20,
+    share=0.5,
+    max_generations=None,
+    max_seconds=60.0,
+    checkpoint=None,
+    requested=None,
+    verbose=True,
+):
     """Run the memetic GA until solved or a budget ends; return ``(population, logbook, hall_of_fame)``."""
     puzzle = puzzle or load_sample()
     rng = random.Random(seed)
@@ -45,31 +71,65 @@ def main(puzzle=None, *, seed=0, population_size=4, cxpb=0.2, stall=20, share=0.
 
     hof = tools.HallOfFame(1, similar=np.array_equal)
     population, logbook = ea_memetic(
-        toolbox.population(n=population_size), toolbox, cxpb=cxpb, stall=stall, rng=rng, halloffame=hof,
+        toolbox.population(n=population_size),
+        toolbox,
+        cxpb=cxpb,
+        stall=stall,
+        rng=rng,
+        halloffame=hof,
         stats=fitness_statistics(),
         stop=Stop(solved=0, max_generations=max_generations, max_seconds=max_seconds, requested=requested),
-        checkpoint=checkpoint, callback=print_generation if verbose else None)
+        checkpoint=checkpoint,
+        callback=print_generation if verbose else None,
+    )
     return population, logbook, hof
 
 
 @click.command(help=example_help(__doc__))
 @example_options(population=4)
 @checkpoint_options
-@click.option("--cxpb", type=click.FloatRange(0, 1), default=0.2, show_default=True,
-              help="Chance that a child is a crossover.")
-@click.option("--stall", type=click.IntRange(min=1), default=20, show_default=True,
-              help="Children without improvement before a slot restarts.")
-@click.option("--share", type=click.FloatRange(0, 1), default=0.5, show_default=True,
-              help="Part of a clashing cell's peers freed with it.")
-@click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
-              help="Wall-time budget of the run.")
-@click.option("--max-generations", type=click.IntRange(min=1), default=None,
-              help="Generation budget (none by default).")
-def cli(puzzle_file, seed, population, checkpoint, checkpoint_every, cxpb, stall, share, max_seconds,
-        max_generations):
-    run_example(main, load_puzzle(puzzle_file), algorithm="memetic", checkpoint=checkpoint,
-                checkpoint_every=checkpoint_every, seed=seed, population_size=population, cxpb=cxpb, stall=stall,
-                share=share, max_seconds=max_seconds, max_generations=max_generations)
+@click.option(
+    "--cxpb", type=click.FloatRange(0, 1), default=0.2, show_default=True, help="Chance that a child is a crossover."
+)
+@click.option(
+    "--stall",
+    type=click.IntRange(min=1),
+    default=20,
+    show_default=True,
+    help="Children without improvement before a slot restarts.",
+)
+@click.option(
+    "--share",
+    type=click.FloatRange(0, 1),
+    default=0.5,
+    show_default=True,
+    help="Part of a clashing cell's peers freed with it.",
+)
+@click.option(
+    "--max-seconds",
+    type=click.FloatRange(min=0, min_open=True),
+    default=60.0,
+    show_default=True,
+    help="Wall-time budget of the run.",
+)
+@click.option(
+    "--max-generations", type=click.IntRange(min=1), default=None, help="Generation budget (none by default)."
+)
+def cli(puzzle_file, seed, population, checkpoint, checkpoint_every, cxpb, stall, share, max_seconds, max_generations):
+    run_example(
+        main,
+        load_puzzle(puzzle_file),
+        algorithm="memetic",
+        checkpoint=checkpoint,
+        checkpoint_every=checkpoint_every,
+        seed=seed,
+        population_size=population,
+        cxpb=cxpb,
+        stall=stall,
+        share=share,
+        max_seconds=max_seconds,
+        max_generations=max_generations,
+    )
 
 
 if __name__ == "__main__":

@@ -23,15 +23,42 @@ import numpy as np
 from deap import base, tools
 
 from deap_sudoku.algorithms import Stop, ea_generational
-from deap_sudoku.cli.examples import (example_help, checkpoint_options, example_options, load_puzzle, print_generation,
-                                      run_example)
+from deap_sudoku.cli.examples import (
+    example_help,
+    checkpoint_options,
+    example_options,
+    load_puzzle,
+    print_generation,
+    run_example,
+)
 from deap_sudoku.io import load_sample
-from deap_sudoku.tools import (Individual, batch_map, clone, cx_row_uniform, eval_column_box_collisions,
-                               fitness_statistics, init_row_permutation, mut_swap_in_row, sel_tournament)
+from deap_sudoku.tools import (
+    Individual,
+    batch_map,
+    clone,
+    cx_row_uniform,
+    eval_column_box_collisions,
+    fitness_statistics,
+    init_row_permutation,
+    mut_swap_in_row,
+    sel_tournament,
+)
 
 
-def main(puzzle=None, *, seed=0, population_size=200, elites=10, tournsize=3, indpb=0.1, restrict=False,
-         max_generations=1000, checkpoint=None, requested=None, verbose=True):
+def main(
+    puzzle=None,
+    *,
+    seed=0,
+    population_size=200,
+    elites=10,
+    tournsize=3,
+    indpb=0.1,
+    restrict=False,
+    max_generations=1000,
+    checkpoint=None,
+    requested=None,
+    verbose=True,
+):
     """Run the row-permutation GA; return ``(population, logbook, hall_of_fame)``."""
     puzzle = puzzle or load_sample()
     rng = random.Random(seed)
@@ -47,29 +74,75 @@ def main(puzzle=None, *, seed=0, population_size=200, elites=10, tournsize=3, in
 
     hof = tools.HallOfFame(1, similar=np.array_equal)
     population, logbook = ea_generational(
-        toolbox.population(n=population_size), toolbox, 1.0, 1.0, rng=rng, elites=elites, halloffame=hof,
-        stats=fitness_statistics(), stop=Stop(solved=0, max_generations=max_generations, requested=requested),
-        checkpoint=checkpoint, callback=print_generation if verbose else None)
+        toolbox.population(n=population_size),
+        toolbox,
+        1.0,
+        1.0,
+        rng=rng,
+        elites=elites,
+        halloffame=hof,
+        stats=fitness_statistics(),
+        stop=Stop(solved=0, max_generations=max_generations, requested=requested),
+        checkpoint=checkpoint,
+        callback=print_generation if verbose else None,
+    )
     return population, logbook, hof
 
 
 @click.command(help=example_help(__doc__))
 @example_options()
 @checkpoint_options
-@click.option("--elites-size", type=click.IntRange(min=0), default=10, show_default=True,
-              help="Best individuals kept unchanged (the report names no value).")
-@click.option("--k", type=click.IntRange(min=1), default=3, show_default=True,
-              help="Tournament size (the report names no value).")
-@click.option("--mutation-rate", type=click.FloatRange(0, 1), default=0.1, show_default=True,
-              help="Per-row swap probability (the report names no value).")
+@click.option(
+    "--elites-size",
+    type=click.IntRange(min=0),
+    default=10,
+    show_default=True,
+    help="Best individuals kept unchanged (the report names no value).",
+)
+@click.option(
+    "--k", type=click.IntRange(min=1), default=3, show_default=True, help="Tournament size (the report names no value)."
+)
+@click.option(
+    "--mutation-rate",
+    type=click.FloatRange(0, 1),
+    default=0.1,
+    show_default=True,
+    help="Per-row swap probability (the report names no value).",
+)
 @click.option("--restrict", is_flag=True, help="Ours: start rows from the values propagation allows.")
-@click.option("--max-generations", type=click.IntRange(min=1), default=1000, show_default=True,
-              help="Budget (ours: the report runs until solved).")
-def cli(puzzle_file, seed, population, checkpoint, checkpoint_every, elites_size, k, mutation_rate, restrict,
-        max_generations):
-    run_example(main, load_puzzle(puzzle_file), algorithm="row-ga", checkpoint=checkpoint,
-                checkpoint_every=checkpoint_every, seed=seed, population_size=population, elites=elites_size,
-                tournsize=k, indpb=mutation_rate, restrict=restrict, max_generations=max_generations)
+@click.option(
+    "--max-generations",
+    type=click.IntRange(min=1),
+    default=1000,
+    show_default=True,
+    help="Budget (ours: the report runs until solved).",
+)
+def cli(
+    puzzle_file,
+    seed,
+    population,
+    checkpoint,
+    checkpoint_every,
+    elites_size,
+    k,
+    mutation_rate,
+    restrict,
+    max_generations,
+):
+    run_example(
+        main,
+        load_puzzle(puzzle_file),
+        algorithm="row-ga",
+        checkpoint=checkpoint,
+        checkpoint_every=checkpoint_every,
+        seed=seed,
+        population_size=population,
+        elites=elites_size,
+        tournsize=k,
+        indpb=mutation_rate,
+        restrict=restrict,
+        max_generations=max_generations,
+    )
 
 
 if __name__ == "__main__":

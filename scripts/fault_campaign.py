@@ -82,32 +82,71 @@ class Job:
         """Why a file left by an interrupted run without a rerun is not acceptable (it must be whole)."""
         return self.same(produced, reference)
 
-    def run(self, out: str | None = None, *, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, extra=(),
-            preexec=None, cwd=None) -> subprocess.Popen:
-        return subprocess.Popen(PYTHON + self.args(out or self.output()) + list(extra), cwd=cwd or self.folder,
-                                stdout=stdout, stderr=stderr, text=True, preexec_fn=preexec)
+    def run(
+        self,
+        out: str | None = None,
+        *,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        extra=(),
+        preexec=None,
+        cwd=None,
+    ) -> subprocess.Popen:
+        return subprocess.Popen(
+            PYTHON + self.args(out or self.output()) + list(extra),
+            cwd=cwd or self.folder,
+            stdout=stdout,
+            stderr=stderr,
+            text=True,
+            preexec_fn=preexec,
+        )
 
 
 class SolveOut(Job):
     name, duration = "solve --out", 3.0
 
     def args(self, out):
-        return ["solve", str(self.shared / "hard.txt"), "-a", "tabu", "--max-steps", str(int(1500 * self.scale)),
-                "--out", out, "-q", "--force"]
+        return [
+            "solve",
+            str(self.shared / "hard.txt"),
+            "-a",
+            "tabu",
+            "--max-steps",
+            str(int(1500 * self.scale)),
+            "--out",
+            out,
+            "-q",
+            "--force",
+        ]
 
 
 class SolveCheckpoint(Job):
     name, duration = "solve --checkpoint", 3.0
 
     def args(self, out):
-        return ["solve", str(self.shared / "unsolvable.txt"), "-a", "memetic", "--population", "2", "--max-generations",
-                str(int(1500 * self.scale)), "--seed", "3", "--checkpoint", out, "--checkpoint-every", "1"]
+        return [
+            "solve",
+            str(self.shared / "unsolvable.txt"),
+            "-a",
+            "memetic",
+            "--population",
+            "2",
+            "--max-generations",
+            str(int(1500 * self.scale)),
+            "--seed",
+            "3",
+            "--checkpoint",
+            out,
+            "--checkpoint-every",
+            "1",
+        ]
 
     def output(self):
         return "run.ckpt"
 
     def same(self, produced, reference):
         from deap_sudoku.runs import saved_state
+
         ours, theirs = saved_state(produced), saved_state(reference)
         if ours["generation"] != theirs["generation"] or ours["logbook"] != theirs["logbook"]:
             return "the resumed run's course differs from the uninterrupted run's"
@@ -115,6 +154,7 @@ class SolveCheckpoint(Job):
 
     def acceptable_partial(self, produced, reference):
         from deap_sudoku.runs import saved_state
+
         try:
             saved_state(produced)
         except Exception as exc:  # a checkpoint that does not load is a lost run
@@ -126,8 +166,22 @@ class Bench(Job):
     name, duration = "bench --results", 3.0
 
     def args(self, out):
-        return ["bench", str(self.shared / "easy.txt"), "-a", "block-ga", "--runs", "2", "--max-generations",
-                str(int(40 * self.scale)), "--results", out, "--json", "bench.json", "-q", "--force"]
+        return [
+            "bench",
+            str(self.shared / "easy.txt"),
+            "-a",
+            "block-ga",
+            "--runs",
+            "2",
+            "--max-generations",
+            str(int(40 * self.scale)),
+            "--results",
+            out,
+            "--json",
+            "bench.json",
+            "-q",
+            "--force",
+        ]
 
     def output(self):
         return "runs.jsonl"
@@ -162,12 +216,26 @@ class Generate(Job):
     name, duration = "generate --out", 2.0
 
     def args(self, out):
-        return ["generate", "--box", "2x2", "--givens", "8", "--any", "--count", str(int(3000 * self.scale)),
-                "--seed", "7", "--out", out, "-q", "--force"]
+        return [
+            "generate",
+            "--box",
+            "2x2",
+            "--givens",
+            "8",
+            "--any",
+            "--count",
+            str(int(3000 * self.scale)),
+            "--seed",
+            "7",
+            "--out",
+            out,
+            "-q",
+            "--force",
+        ]
 
     def acceptable_partial(self, produced, reference):
         made, whole = read(produced), read(reference)
-        return None if made == whole[:len(made)] else "is not a whole prefix of the uninterrupted run's puzzles"
+        return None if made == whole[: len(made)] else "is not a whole prefix of the uninterrupted run's puzzles"
 
 
 JOBS = (SolveOut, SolveCheckpoint, Bench, Convert, Generate)
@@ -175,8 +243,11 @@ JOBS = (SolveOut, SolveCheckpoint, Bench, Convert, Generate)
 
 def leftovers(folder: Path) -> list[str]:
     """Temporary, journal and lock files in ``folder``."""
-    return sorted(p.name for p in folder.iterdir()
-                  if p.name.endswith((".tmp", ".lock", ".journal")) and not p.name.startswith("filler"))
+    return sorted(
+        p.name
+        for p in folder.iterdir()
+        if p.name.endswith((".tmp", ".lock", ".journal")) and not p.name.startswith("filler")
+    )
 
 
 def problems_of(stderr: str | None, returncode: int, allowed: set[int]) -> list[str]:
@@ -240,11 +311,21 @@ def signal_fault(job: Job, reference: Path, rng: random.Random, signame: str, fo
 
 def stream_fault(job: Job, reference: Path, rng: random.Random, fault: str) -> list[str]:
     """Standard output or error closed, full or a pipe closed early: the files come out whole."""
-    shell = {"stdout closed": ">&-", "stdout full": ">/dev/full", "stderr closed": "2>&-",
-             "stderr full": "2>/dev/full", "stdout pipe closed": "| head -c 1 >/dev/null"}[fault]
+    shell = {
+        "stdout closed": ">&-",
+        "stdout full": ">/dev/full",
+        "stderr closed": "2>&-",
+        "stderr full": "2>/dev/full",
+        "stdout pipe closed": "| head -c 1 >/dev/null",
+    }[fault]
     command = " ".join(f"'{a}'" for a in PYTHON + job.args(job.output())) + " " + shell
-    process = subprocess.run(["bash", "-c", command + ("; exit ${PIPESTATUS[0]}" if "|" in shell else "")],
-                             cwd=job.folder, capture_output=True, text=True, timeout=600)
+    process = subprocess.run(
+        ["bash", "-c", command + ("; exit ${PIPESTATUS[0]}" if "|" in shell else "")],
+        cwd=job.folder,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     stderr = process.stderr if "stderr" not in fault else None
     found = problems_of(stderr, process.returncode, {0, 1, 2})
     target = job.folder / job.output()
@@ -277,6 +358,7 @@ def disk_full_fault(job: Job, reference: Path, rng: random.Random, tmpfs: bool) 
         def limited():
             signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
             resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
         process = job.run(out, preexec=None if tmpfs else limited)
         _, stderr = process.communicate(timeout=600)
         found = problems_of(stderr, process.returncode, {0, 1, 2})
@@ -333,10 +415,23 @@ def concurrent_fault(job: Job, reference: Path, rng: random.Random) -> list[str]
 def memory_fault(job: Job, reference: Path, rng: random.Random) -> list[str]:
     def limited():
         resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
-    process = subprocess.Popen(PYTHON + ["solve", str(job.shared / "hard.txt"), "-a", "block-ga", "--population",
-                                         str(rng.choice([2_000_000, 5_000_000, 20_000_000]))],
-                               cwd=job.folder, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                               preexec_fn=limited)
+
+    process = subprocess.Popen(
+        PYTHON
+        + [
+            "solve",
+            str(job.shared / "hard.txt"),
+            "-a",
+            "block-ga",
+            "--population",
+            str(rng.choice([2_000_000, 5_000_000, 20_000_000])),
+        ],
+        cwd=job.folder,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=limited,
+    )
     _, stderr = process.communicate(timeout=300)
     return problems_of(stderr, process.returncode, {2})
 
@@ -349,8 +444,9 @@ def faults(tmpfs: bool) -> list[tuple[str, object]]:
         listed.append((f"{signame} under --force", lambda j, r, g, s=signame: signal_fault(j, r, g, s, True)))
     for stream in ("stdout closed", "stdout full", "stderr closed", "stderr full", "stdout pipe closed"):
         listed.append((stream, lambda j, r, g, s=stream: stream_fault(j, r, g, s)))
-    listed.append(("disk full" + (" (tmpfs)" if tmpfs else " (file-size limit)"),
-                   lambda j, r, g: disk_full_fault(j, r, g, tmpfs)))
+    listed.append(
+        ("disk full" + (" (tmpfs)" if tmpfs else " (file-size limit)"), lambda j, r, g: disk_full_fault(j, r, g, tmpfs))
+    )
     for name in ("dangling link", "name too long"):
         listed.append((name, lambda j, r, g, n=name: name_fault(j, r, g, n)))
     listed.append(("two at once", concurrent_fault))
@@ -424,14 +520,20 @@ def main() -> None:
         if not combos:
             raise SystemExit(f"no command and fault matches --only {args.only!r}")
         references = prepare(shared, {job for job, _, _ in combos})
-        tasks = [(job, name, fault, args.seed * 1_000_000 + i, shared, references[job.__name__])
-                 for i, (job, name, fault) in zip(range(args.runs), _cycle(combos))]
+        tasks = [
+            (job, name, fault, args.seed * 1_000_000 + i, shared, references[job.__name__])
+            for i, (job, name, fault) in zip(range(args.runs), _cycle(combos))
+        ]
         checks: list[Check] = []
         with concurrent.futures.ThreadPoolExecutor(args.workers) as pool:
             for check in pool.map(one, tasks):
                 checks.append(check)
-                print(f"\r{len(checks)}/{len(tasks)} faulted runs, {sum(not c.ok for c in checks)} failed",
-                      end="", file=sys.stderr, flush=True)
+                print(
+                    f"\r{len(checks)}/{len(tasks)} faulted runs, {sum(not c.ok for c in checks)} failed",
+                    end="",
+                    file=sys.stderr,
+                    flush=True,
+                )
         print(file=sys.stderr)
     report(checks, tmpfs, args)
 
@@ -451,15 +553,27 @@ def report(checks: list[Check], tmpfs: bool, args) -> None:
         seconds = sorted(c.seconds for c in mine)[len(mine) // 2]
         print(f"| {command} | {fault} | {len(mine)} | {sum(c.ok for c in mine)} | {seconds:.1f} |")
     failed = [c for c in checks if not c.ok]
-    print(f"\n{len(checks)} faulted runs, {len(checks) - len(failed)} passed, {len(failed)} failed; "
-          f"full disk by {'a tmpfs' if tmpfs else 'a file-size limit'}")
+    print(
+        f"\n{len(checks)} faulted runs, {len(checks) - len(failed)} passed, {len(failed)} failed; "
+        f"full disk by {'a tmpfs' if tmpfs else 'a file-size limit'}"
+    )
     for check in failed:
         print(f"- {check.command}, {check.fault}: {'; '.join(check.problems)}")
     if args.json:
-        args.json.write_text(json.dumps({"runs": len(checks), "failed": len(failed), "tmpfs": tmpfs, "seed": args.seed,
-                                         "groups": {f"{c} | {f}": [len(m), sum(x.ok for x in m)]
-                                                    for (c, f), m in groups.items()},
-                                         "failures": [vars(c) for c in failed]}, indent=1) + "\n")
+        args.json.write_text(
+            json.dumps(
+                {
+                    "runs": len(checks),
+                    "failed": len(failed),
+                    "tmpfs": tmpfs,
+                    "seed": args.seed,
+                    "groups": {f"{c} | {f}": [len(m), sum(x.ok for x in m)] for (c, f), m in groups.items()},
+                    "failures": [vars(c) for c in failed],
+                },
+                indent=1,
+            )
+            + "\n"
+        )
     if failed:
         sys.exit(1)
 

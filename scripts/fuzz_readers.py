@@ -66,9 +66,14 @@ def special_files(outcomes: collections.Counter) -> None:
                 while forever:
                     handle.write(b"1" * (1 << 20))
 
-        for name, path, writer in (("/dev/zero", "/dev/zero", None), ("/dev/urandom", "/dev/urandom", None),
-                                   ("/dev/null", "/dev/null", None), ("endless FIFO", endless, True),
-                                   ("empty FIFO", empty, False), ("folder", folder, None)):
+        for name, path, writer in (
+            ("/dev/zero", "/dev/zero", None),
+            ("/dev/urandom", "/dev/urandom", None),
+            ("/dev/null", "/dev/null", None),
+            ("endless FIFO", endless, True),
+            ("empty FIFO", empty, False),
+            ("folder", folder, None),
+        ):
             if writer is not None:
                 threading.Thread(target=feed, args=(path, writer), daemon=True).start()
             returncode, stdout, stderr, peak_kib = _run_measured([*CHECK, str(path)])
@@ -102,17 +107,21 @@ def large_file(outcomes: collections.Counter) -> None:
         if above > 3 * len(text) / 2**20:
             raise SystemExit(f"convert of {len(text) >> 20} MiB of 4x4 peaked {above:.0f} MiB above a one-puzzle run")
         outcomes["large file converted in bounded memory"] += 1
-        print(f"  {len(text) / 2**20:.0f} MiB of 4x4 ({len(text) // 17:,} puzzles): convert in {seconds:.0f} s, "
-              f"peak {peaks[1] / 1024:.0f} MiB, {above:.0f} MiB above a one-puzzle run "
-              f"({above / (len(text) / 2**20):.1f}x the text)", flush=True)
+        print(
+            f"  {len(text) / 2**20:.0f} MiB of 4x4 ({len(text) // 17:,} puzzles): convert in {seconds:.0f} s, "
+            f"peak {peaks[1] / 1024:.0f} MiB, {above:.0f} MiB above a one-puzzle run "
+            f"({above / (len(text) / 2**20):.1f}x the text)",
+            flush=True,
+        )
 
 
 def _run_measured(command: list[str]) -> tuple[int, str, str, int]:
     """Exit code, standard output and error, and peak resident memory (KiB) of ``command``, started
     from a bare Python (a child forked from this process would count this process's pages)."""
     with tempfile.NamedTemporaryFile("r") as peak:
-        done = subprocess.run([sys.executable, "-S", "-c", _MEASURE, peak.name, *command], capture_output=True,
-                              text=True, timeout=300)
+        done = subprocess.run(
+            [sys.executable, "-S", "-c", _MEASURE, peak.name, *command], capture_output=True, text=True, timeout=300
+        )
         code, kib = peak.read().split()
     return int(code), done.stdout, done.stderr, int(kib)
 
@@ -148,9 +157,12 @@ class _StopAt(Checkpoint):
 
 def _same(first, second) -> bool:
     (pop1, log1, hof1), (pop2, log2, hof2) = first, second
-    return ([dict(r) for r in log1] == [dict(r) for r in log2] and log1.stop_reason == log2.stop_reason
-            and all(np.array_equal(a, b) and a.fitness.values == b.fitness.values for a, b in zip(pop1, pop2))
-            and np.array_equal(hof1[0], hof2[0]))
+    return (
+        [dict(r) for r in log1] == [dict(r) for r in log2]
+        and log1.stop_reason == log2.stop_reason
+        and all(np.array_equal(a, b) and a.fitness.values == b.fitness.values for a, b in zip(pop1, pop2))
+        and np.array_equal(hof1[0], hof2[0])
+    )
 
 
 def checkpoint_campaign(trials: int, cli_trials: int, seed: int, outcomes: collections.Counter) -> None:
@@ -166,8 +178,23 @@ def checkpoint_campaign(trials: int, cli_trials: int, seed: int, outcomes: colle
         good = path.read_bytes()
         puzzle_file = Path(folder, "unsolvable.txt")
         puzzle_file.write_text(puzzle.format())
-        command = [sys.executable, "-m", "deap_sudoku", "solve", str(puzzle_file), "--seed", "5", "--population",
-                   "2", "--max-generations", "40", "--checkpoint", str(path), "--checkpoint-every", "3"]
+        command = [
+            sys.executable,
+            "-m",
+            "deap_sudoku",
+            "solve",
+            str(puzzle_file),
+            "--seed",
+            "5",
+            "--population",
+            "2",
+            "--max-generations",
+            "40",
+            "--checkpoint",
+            str(path),
+            "--checkpoint-every",
+            "3",
+        ]
         clean = subprocess.run(command, capture_output=True, text=True, timeout=300)
         path.write_bytes(good)
         for trial in range(trials):
@@ -177,18 +204,25 @@ def checkpoint_campaign(trials: int, cli_trials: int, seed: int, outcomes: colle
             path.write_bytes(bytes(damaged))
             if trial < cli_trials:
                 done = subprocess.run(command, capture_output=True, text=True, timeout=300)
-                if done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1 \
-                        and "Traceback" not in done.stderr:
+                if (
+                    done.returncode == 2
+                    and len(done.stderr.strip().splitlines()) == 1
+                    and "Traceback" not in done.stderr
+                ):
                     outcomes["checkpoint via CLI: refused with one line"] += 1
-                elif done.returncode == clean.returncode and done.stdout.rsplit(" in ", 1)[0] == \
-                        clean.stdout.rsplit(" in ", 1)[0] and "Traceback" not in done.stderr:
+                elif (
+                    done.returncode == clean.returncode
+                    and done.stdout.rsplit(" in ", 1)[0] == clean.stdout.rsplit(" in ", 1)[0]
+                    and "Traceback" not in done.stderr
+                ):
                     outcomes["checkpoint via CLI: resumed, same result"] += 1
                 else:
                     raise SystemExit(f"checkpoint trial {trial} via the CLI: exit {done.returncode}\n{done.stderr}")
                 continue
             try:
-                resumed = recipes.memetic(puzzle, seed=5, checkpoint=Checkpoint(path, 3, identity, puzzle=puzzle),
-                                          **OPTIONS)
+                resumed = recipes.memetic(
+                    puzzle, seed=5, checkpoint=Checkpoint(path, 3, identity, puzzle=puzzle), **OPTIONS
+                )
             except CheckpointError as exc:
                 if "\n" in str(exc):
                     raise SystemExit(f"checkpoint trial {trial}: a message of several lines: {exc}") from None
@@ -209,8 +243,7 @@ def main() -> None:
     parser.add_argument("--checkpoint-cli", type=int, default=50, help="of those, how many through the CLI")
     args = parser.parse_args()
     outcomes: collections.Counter = collections.Counter()
-    options = dict(deadline=None, database=None, derandomize=False,
-                   suppress_health_check=list(HealthCheck))
+    options = dict(deadline=None, database=None, derandomize=False, suppress_health_check=list(HealthCheck))
 
     @seed(args.seed)
     @settings(max_examples=max(args.examples, 1), **options)

@@ -27,13 +27,29 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from deap_sudoku.runs import saved_state  # noqa: E402
 from tests.conftest import unsolvable  # noqa: E402
 
-RUNS = {"memetic": ["--population", "2", "--max-generations", "6000"],
-        "restart-ga": ["--population", "100", "--max-generations", "10000"]}
+RUNS = {
+    "memetic": ["--population", "2", "--max-generations", "6000"],
+    "restart-ga": ["--population", "100", "--max-generations", "10000"],
+}
 
 
 def solve(puzzle: Path, algorithm: str, checkpoint: Path) -> list[str]:
-    return [sys.executable, "-m", "deap_sudoku", "solve", str(puzzle), "-a", algorithm, "--seed", "3",
-            "--checkpoint", str(checkpoint), "--checkpoint-every", "1", *RUNS[algorithm]]
+    return [
+        sys.executable,
+        "-m",
+        "deap_sudoku",
+        "solve",
+        str(puzzle),
+        "-a",
+        algorithm,
+        "--seed",
+        "3",
+        "--checkpoint",
+        str(checkpoint),
+        "--checkpoint-every",
+        "1",
+        *RUNS[algorithm],
+    ]
 
 
 def main() -> None:
@@ -54,8 +70,9 @@ def main() -> None:
             path = Path(folder) / f"{algorithm}.ckpt"
             kills = 0
             while True:
-                process = subprocess.Popen(solve(puzzle, algorithm, path), stdout=subprocess.PIPE,
-                                           stderr=subprocess.DEVNULL, text=True)
+                process = subprocess.Popen(
+                    solve(puzzle, algorithm, path), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+                )
                 if kills < args.kills:
                     try:
                         process.wait(timeout=rng.uniform(0.5, 1.5))  # start-up takes about 0.5 s
@@ -68,12 +85,18 @@ def main() -> None:
                 break
             leftovers = sorted(p.name for p in Path(folder).glob(".*.tmp"))
             ours, theirs = saved_state(path), saved_state(reference_path)
-            same = (stdout.rsplit(" in ", 1)[0] == reference.stdout.rsplit(" in ", 1)[0]
-                    and ours["logbook"] == theirs["logbook"]
-                    and all(np.array_equal(a["cells"], b["cells"]) and a["fitness"] == b["fitness"]
-                            for a, b in zip(ours["population"], theirs["population"])))
-            print(f"| {algorithm} | {kills} | {theirs['generation']} | {'yes' if same else 'NO'} | "
-                  f"{len(leftovers)} |", flush=True)
+            same = (
+                stdout.rsplit(" in ", 1)[0] == reference.stdout.rsplit(" in ", 1)[0]
+                and ours["logbook"] == theirs["logbook"]
+                and all(
+                    np.array_equal(a["cells"], b["cells"]) and a["fitness"] == b["fitness"]
+                    for a, b in zip(ours["population"], theirs["population"])
+                )
+            )
+            print(
+                f"| {algorithm} | {kills} | {theirs['generation']} | {'yes' if same else 'NO'} | {len(leftovers)} |",
+                flush=True,
+            )
             if not same:
                 raise SystemExit(f"{algorithm}: the resumed run differs from the uninterrupted one")
             if leftovers:

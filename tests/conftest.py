@@ -29,6 +29,7 @@ def _no_hold_on_the_python_twins():
     compiles them (``propagation.choice.hold_compiled``); a command ends its process, a test does not."""
     yield
     from deap_sudoku.propagation import choice
+
     choice.hold_compiled(None)
 
 
@@ -48,8 +49,11 @@ def sitecustomize_env(folder: Path, code: str, **variables: str) -> dict[str, st
     ``code`` becomes ``folder/sitecustomize.py`` and ``folder`` goes first on PYTHONPATH, so every
     Python process started from the child (SCOOP's included) imports it too."""
     (folder / "sitecustomize.py").write_text(code)
-    return {**os.environ, **variables,
-            "PYTHONPATH": os.pathsep.join(filter(None, [str(folder), os.environ.get("PYTHONPATH")]))}
+    return {
+        **os.environ,
+        **variables,
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(folder), os.environ.get("PYTHONPATH")])),
+    }
 
 
 FORUM_HARDEST = "..1..4.......6.3.5...9.....8.....7.3.......285...7.6..3...8...6..92......4...1..."
@@ -77,8 +81,7 @@ def pattern_puzzle(box: int, open_cells: int) -> Puzzle:
     """A puzzle with ``box`` x ``box`` boxes: a pattern grid (each row the one above shifted by a box
     width, each band by one more) with ``open_cells`` cells emptied, seeded."""
     side = box * box
-    cells = np.array([(box * (row % box) + row // box + col) % side + 1
-                      for row in range(side) for col in range(side)])
+    cells = np.array([(box * (row % box) + row // box + col) % side + 1 for row in range(side) for col in range(side)])
     cells[np.random.default_rng(0).choice(side * side, open_cells, replace=False)] = 0
     return Puzzle(cells, box=(box, box))
 

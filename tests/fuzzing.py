@@ -34,8 +34,10 @@ def valid_texts(draw) -> str:
     fmt = draw(st.sampled_from(formats.FORMATS))
     solution = _SOLUTIONS[box]
     seed = draw(st.integers(0, 2**16))
-    puzzles = [dig_puzzle(solution, draw(st.integers(0, solution.shape.cells)), random.Random(seed + i), unique=False)
-               for i in range(draw(st.integers(1, 3)))]
+    puzzles = [
+        dig_puzzle(solution, draw(st.integers(0, solution.shape.cells)), random.Random(seed + i), unique=False)
+        for i in range(draw(st.integers(1, 3)))
+    ]
     alphabet = {16: "hex", 25: "letters"}.get(solution.n, "digits") if fmt in ("line", "dash") else None
     try:
         return formats.dumps(puzzles, format=fmt, alphabet=alphabet)
@@ -44,31 +46,48 @@ def valid_texts(draw) -> str:
 
 
 def _mutate(data: bytes, draw) -> bytes:
-    kind = draw(st.sampled_from(["truncate", "flip", "insert", "delete", "nul", "bad utf-8", "huge line",
-                                 "crlf", "wrong alphabet", "duplicate line"]))
+    kind = draw(
+        st.sampled_from(
+            [
+                "truncate",
+                "flip",
+                "insert",
+                "delete",
+                "nul",
+                "bad utf-8",
+                "huge line",
+                "crlf",
+                "wrong alphabet",
+                "duplicate line",
+            ]
+        )
+    )
     at = draw(st.integers(0, len(data)))
     if kind == "truncate":
         return data[:at]
     if kind == "flip":
-        return data[:at] + bytes([draw(st.integers(0, 255))]) + data[at + 1:]
+        return data[:at] + bytes([draw(st.integers(0, 255))]) + data[at + 1 :]
     if kind == "insert":
         return data[:at] + draw(st.binary(min_size=1, max_size=8)) + data[at:]
     if kind == "delete":
-        return data[:at] + data[at + draw(st.integers(1, 8)):]
+        return data[:at] + data[at + draw(st.integers(1, 8)) :]
     if kind == "nul":
         return data[:at] + b"\x00" + data[at:]
     if kind == "bad utf-8":
         return data[:at] + draw(st.sampled_from([b"\xff", b"\xc3", b"\xe2\x82", b"\xed\xa0\x80"])) + data[at:]
     if kind == "huge line":
-        return data[:at] + draw(st.sampled_from([b"1", b".", b" ", b"-1\t", b"z"])) * draw(st.integers(1000, 200_000)) \
+        return (
+            data[:at]
+            + draw(st.sampled_from([b"1", b".", b" ", b"-1\t", b"z"])) * draw(st.integers(1000, 200_000))
             + data[at:]
+        )
     if kind == "crlf":
         return data.replace(b"\n", b"\r\n")
     if kind == "wrong alphabet":
         return data.translate(bytes.maketrans(b"123456789", b"abcdefghi"))
     lines = data.split(b"\n")
     i = draw(st.integers(0, max(len(lines) - 1, 0)))
-    return b"\n".join(lines[:i + 1] + lines[i:])
+    return b"\n".join(lines[: i + 1] + lines[i:])
 
 
 @st.composite
@@ -83,11 +102,13 @@ def hostile_inputs(draw) -> bytes:
     return data
 
 
-reader_options = st.fixed_dictionaries({
-    "format": st.sampled_from([None, *formats.FORMATS]),
-    "box": st.sampled_from([None, None, (2, 3), (3, 3), (5, 5), (1, 9)]),
-    "alphabet": st.sampled_from([None, None, *formats.ALPHABETS]),
-})
+reader_options = st.fixed_dictionaries(
+    {
+        "format": st.sampled_from([None, *formats.FORMATS]),
+        "box": st.sampled_from([None, None, (2, 3), (3, 3), (5, 5), (1, 9)]),
+        "alphabet": st.sampled_from([None, None, *formats.ALPHABETS]),
+    }
+)
 
 
 def check_reader(data: bytes, options: dict) -> str:

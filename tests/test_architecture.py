@@ -15,8 +15,19 @@ import pytest
 from tests.conftest import REPO
 
 PACKAGE = REPO / "deap_sudoku"
-LAYERS = ["_deferred", "_version", "grid", "io", "propagation", "exact", "tools", "algorithms", "runs", "experiments",
-          "cli"]
+LAYERS = [
+    "_deferred",
+    "_version",
+    "grid",
+    "io",
+    "propagation",
+    "exact",
+    "tools",
+    "algorithms",
+    "runs",
+    "experiments",
+    "cli",
+]
 FRONT_DOORS = {"deap_sudoku", "deap_sudoku.__main__"}  # they re-export and start the CLI: above every layer
 
 
@@ -40,7 +51,7 @@ def _imports(name: str, tree: ast.Module, known: set[str]) -> set[str]:
             base = node.module or ""
             if node.level:
                 anchor = package.split(".")
-                anchor = anchor[:len(anchor) - node.level + 1]
+                anchor = anchor[: len(anchor) - node.level + 1]
                 base = ".".join(anchor + ([base] if base else []))
             targets = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in known else base for alias in node.names]
         else:
@@ -70,8 +81,12 @@ def test_every_module_belongs_to_a_layer():
 
 
 def test_imports_point_down():
-    upward = [f"{source} imports {target}" for source, targets in _graph().items() for target in targets
-              if _layer(target) > _layer(source) or target == "deap_sudoku"]
+    upward = [
+        f"{source} imports {target}"
+        for source, targets in _graph().items()
+        for target in targets
+        if _layer(target) > _layer(source) or target == "deap_sudoku"
+    ]
     assert upward == []
 
 
@@ -84,7 +99,7 @@ def test_the_import_graph_has_no_cycle():
         state[node] = 1
         for target in sorted(graph.get(node, ())):
             if state.get(target) == 1:
-                cycles.append(path[path.index(target):] + [target])
+                cycles.append(path[path.index(target) :] + [target])
             elif target not in state:
                 visit(target, path + [target])
         state[node] = 2
@@ -101,8 +116,15 @@ def _calls(tree: ast.Module):
             yield node, ast.unparse(node.func)
 
 
-UNSEEDED = {"random.Random", "Random", "np.random.default_rng", "numpy.random.default_rng", "default_rng",
-            "np.random.RandomState", "random.SystemRandom"}
+UNSEEDED = {
+    "random.Random",
+    "Random",
+    "np.random.default_rng",
+    "numpy.random.default_rng",
+    "default_rng",
+    "np.random.RandomState",
+    "random.SystemRandom",
+}
 GLOBAL_SEEDING = {"random.seed", "np.random.seed", "numpy.random.seed"}
 
 
@@ -124,29 +146,37 @@ DEAP's operators), so its run seeds it, and gives the caller's state back afterw
 
 
 def test_only_the_cli_prints_and_nothing_seeds_globally_or_draws_unseeded():
-    offences = {name: found for name, tree in _modules().items()
-                if not name.startswith("deap_sudoku.cli") and (found := _offences(tree))}
-    allowed = {name: [f for f in found if f.split(": ")[1] not in RUN_EDGES.get(name, ())]
-               for name, found in offences.items()}
+    offences = {
+        name: found
+        for name, tree in _modules().items()
+        if not name.startswith("deap_sudoku.cli") and (found := _offences(tree))
+    }
+    allowed = {
+        name: [f for f in found if f.split(": ")[1] not in RUN_EDGES.get(name, ())] for name, found in offences.items()
+    }
     assert {name: found for name, found in allowed.items() if found} == {}
 
 
-@pytest.mark.parametrize("source, expected", [
-    ("print('x')", ["line 1: print"]),
-    ("import random\nrandom.seed(1)", ["line 2: random.seed"]),
-    ("import numpy as np\nnp.random.seed(1)", ["line 2: np.random.seed"]),
-    ("import random\nrng = random.Random()", ["line 2: unseeded random.Random()"]),
-    ("import numpy as np\nrng = np.random.default_rng()", ["line 2: unseeded np.random.default_rng()"]),
-    ("import random\nrng = random.Random(3)\nimport numpy as np\ng = np.random.default_rng(3)", []),
-])
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        ("print('x')", ["line 1: print"]),
+        ("import random\nrandom.seed(1)", ["line 2: random.seed"]),
+        ("import numpy as np\nnp.random.seed(1)", ["line 2: np.random.seed"]),
+        ("import random\nrng = random.Random()", ["line 2: unseeded random.Random()"]),
+        ("import numpy as np\nrng = np.random.default_rng()", ["line 2: unseeded np.random.default_rng()"]),
+        ("import random\nrng = random.Random(3)\nimport numpy as np\ng = np.random.default_rng(3)", []),
+    ],
+)
 def test_the_offence_finder_finds_what_it_is_named_for(source, expected):
     assert _offences(ast.parse(source)) == expected
 
 
 def test_the_import_checks_find_an_upward_import_and_a_lazy_one():
     upward = ast.parse("from ..runs import registry")
-    assert _imports("deap_sudoku.grid.puzzle", upward, {"deap_sudoku.runs", "deap_sudoku.runs.registry"}) == \
-        {"deap_sudoku.runs.registry"}
+    assert _imports("deap_sudoku.grid.puzzle", upward, {"deap_sudoku.runs", "deap_sudoku.runs.registry"}) == {
+        "deap_sudoku.runs.registry"
+    }
     assert _layer("deap_sudoku.runs.registry") > _layer("deap_sudoku.grid.puzzle")
     lazy = ast.parse("def f():\n    from .text import dumps\n")
     assert _imports("deap_sudoku.grid.puzzle", lazy, {"deap_sudoku.grid.text"}) == {"deap_sudoku.grid.text"}

@@ -20,8 +20,16 @@ import deap_sudoku.tools as sudoku_tools
 from deap_sudoku import Individual, load_sample, make_toolbox, show
 from deap_sudoku.algorithms import Stop, ea_simple
 from deap_sudoku.exact import solve
-from deap_sudoku.tools import (clone, cx_block_uniform, eval_collisions, eval_threats, fitness_statistics,
-                               init_block_permutation, mut_swap_in_box, optimum)
+from deap_sudoku.tools import (
+    clone,
+    cx_block_uniform,
+    eval_collisions,
+    eval_threats,
+    fitness_statistics,
+    init_block_permutation,
+    mut_swap_in_box,
+    optimum,
+)
 
 
 PUZZLE = load_sample("testdata/easy.txt")
@@ -30,10 +38,12 @@ PUZZLE = load_sample("testdata/easy.txt")
 for _name, _base, _fitness in (("FitnessMin", base.Fitness, None), ("FitnessMax", base.Fitness, None)):
     if not hasattr(creator, _name):
         creator.create(_name, _base, weights=(-1.0,) if _name == "FitnessMin" else (1.0,))
-for _name, _base, _fitness in (("ListIndividual", list, creator.FitnessMin),
-                               ("ArrayIndividual", numpy.ndarray, creator.FitnessMin),
-                               ("TypedArrayIndividual", array.array, creator.FitnessMin),
-                               ("MaxGrid", Individual, creator.FitnessMax)):
+for _name, _base, _fitness in (
+    ("ListIndividual", list, creator.FitnessMin),
+    ("ArrayIndividual", numpy.ndarray, creator.FitnessMin),
+    ("TypedArrayIndividual", array.array, creator.FitnessMin),
+    ("MaxGrid", Individual, creator.FitnessMax),
+):
     if not hasattr(creator, _name):
         options = {"typecode": "b"} if _base is array.array else {}
         creator.create(_name, _base, fitness=_fitness, **options)
@@ -51,8 +61,12 @@ def tutorial_toolbox(individual_class, puzzle=PUZZLE, evaluate=eval_collisions):
     return toolbox
 
 
-KINDS = {"package": Individual, "creator list": creator.ListIndividual, "creator numpy": creator.ArrayIndividual,
-         "array.array": creator.TypedArrayIndividual}
+KINDS = {
+    "package": Individual,
+    "creator list": creator.ListIndividual,
+    "creator numpy": creator.ArrayIndividual,
+    "array.array": creator.TypedArrayIndividual,
+}
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -65,14 +79,35 @@ def test_deaps_loops_run_on_every_kind_of_individual_and_improve(kind, loop):
     hof = tools.HallOfFame(3, similar=numpy.array_equal) if kind == "creator numpy" else tools.HallOfFame(3)
     stats = tools.Statistics(key=lambda ind: ind.fitness.values)
     stats.register("min", numpy.min)
-    run = {"eaSimple": lambda: algorithms.eaSimple(population, toolbox, cxpb=0.5, mutpb=0.5, ngen=8, stats=stats,
-                                                   halloffame=hof, verbose=False),
-           "eaMuPlusLambda": lambda: algorithms.eaMuPlusLambda(population, toolbox, mu=40, lambda_=60, cxpb=0.4,
-                                                               mutpb=0.5, ngen=8, stats=stats, halloffame=hof,
-                                                               verbose=False),
-           "eaMuCommaLambda": lambda: algorithms.eaMuCommaLambda(population, toolbox, mu=40, lambda_=60, cxpb=0.4,
-                                                                 mutpb=0.5, ngen=8, stats=stats, halloffame=hof,
-                                                                 verbose=False)}[loop]
+    run = {
+        "eaSimple": lambda: algorithms.eaSimple(
+            population, toolbox, cxpb=0.5, mutpb=0.5, ngen=8, stats=stats, halloffame=hof, verbose=False
+        ),
+        "eaMuPlusLambda": lambda: algorithms.eaMuPlusLambda(
+            population,
+            toolbox,
+            mu=40,
+            lambda_=60,
+            cxpb=0.4,
+            mutpb=0.5,
+            ngen=8,
+            stats=stats,
+            halloffame=hof,
+            verbose=False,
+        ),
+        "eaMuCommaLambda": lambda: algorithms.eaMuCommaLambda(
+            population,
+            toolbox,
+            mu=40,
+            lambda_=60,
+            cxpb=0.4,
+            mutpb=0.5,
+            ngen=8,
+            stats=stats,
+            halloffame=hof,
+            verbose=False,
+        ),
+    }[loop]
     final, logbook = run()
     assert all(type(ind) is KINDS[kind] for ind in final + list(hof))
     assert logbook.select("min")[-1] < logbook.select("min")[0]
@@ -109,17 +144,23 @@ def test_history_records_the_parents_of_every_child():
 
 @pytest.mark.parametrize("kind", ["package", "creator numpy", "MaxGrid"])
 def test_clone_deepcopy_and_pickle_keep_class_fitness_and_attributes_and_write_no_class(kind):
-    individual_class = {"package": Individual, "creator numpy": creator.ArrayIndividual,
-                        "MaxGrid": creator.MaxGrid}[kind]
+    individual_class = {"package": Individual, "creator numpy": creator.ArrayIndividual, "MaxGrid": creator.MaxGrid}[
+        kind
+    ]
     individual = individual_class(PUZZLE.cells.tolist())
     fitness_class = type(individual.fitness)
     individual.fitness.values = (217,)
     individual.age, individual.strategy = 3, [0.5] * 81
-    for how, copied in (("clone", clone(individual)), ("deepcopy", copy.deepcopy(individual)),
-                        ("pickle", pickle.loads(pickle.dumps(individual)))):
+    for how, copied in (
+        ("clone", clone(individual)),
+        ("deepcopy", copy.deepcopy(individual)),
+        ("pickle", pickle.loads(pickle.dumps(individual))),
+    ):
         if how == "pickle" and kind != "package":  # DEAP pickles a creator class by value: a twin class
-            assert (type(copied).__name__, type(copied.fitness).__name__) == (individual_class.__name__,
-                                                                             fitness_class.__name__)
+            assert (type(copied).__name__, type(copied.fitness).__name__) == (
+                individual_class.__name__,
+                fitness_class.__name__,
+            )
         else:
             assert type(copied) is individual_class and type(copied.fitness) is fitness_class, how
         assert copied.fitness.weights == fitness_class.weights and copied.fitness.values == (217.0,), how
@@ -131,9 +172,10 @@ def test_clone_deepcopy_and_pickle_keep_class_fitness_and_attributes_and_write_n
 def test_a_maximising_creator_subclass_survives_the_checkpoint_recipe(tmp_path):
     """DEAP's checkpoint recipe (a pickled dict with the population, hall of fame, logbook and random
     state) in the middle of a run gives the uninterrupted run, for a maximised fitness."""
+
     def run(population, toolbox, ngen, hof):
-        return algorithms.eaSimple(population, toolbox, cxpb=0.5, mutpb=0.5, ngen=ngen, halloffame=hof,
-                                   verbose=False)
+        return algorithms.eaSimple(population, toolbox, cxpb=0.5, mutpb=0.5, ngen=ngen, halloffame=hof, verbose=False)
+
     toolbox = tutorial_toolbox(creator.MaxGrid, evaluate=eval_threats)
     random.seed(7)
     whole, _ = run(toolbox.population(n=30), toolbox, 6, tools.HallOfFame(1))
@@ -164,7 +206,7 @@ def test_in_place_operators_keep_the_individual():
 
     def mut_add_nothing(ind):
         ind += numpy.zeros(len(ind), dtype=ind.dtype)  # numpy's in-place operator returns the same object
-        return ind,
+        return (ind,)
 
     toolbox = make_toolbox(PUZZLE)
     toolbox.register("mutate", mut_add_nothing)
@@ -208,8 +250,15 @@ def test_a_population_started_from_the_puzzles_cells_is_never_reported_solved():
     toolbox = make_toolbox(PUZZLE)
     population = [Individual(PUZZLE.cells) for _ in range(10)]
     random.seed(0)
-    _, logbook = ea_simple(population, toolbox, cxpb=0.5, mutpb=0.5, ngen=2, stats=fitness_statistics(),
-                           stop=Stop(solved=optimum(toolbox.evaluate)))
+    _, logbook = ea_simple(
+        population,
+        toolbox,
+        cxpb=0.5,
+        mutpb=0.5,
+        ngen=2,
+        stats=fitness_statistics(),
+        stop=Stop(solved=optimum(toolbox.evaluate)),
+    )
     assert logbook.stop_reason != "solved" and min(logbook.select("min")) > 0
 
 
@@ -240,12 +289,13 @@ def test_every_operator_pickles_alone_and_as_a_toolbox_partial(name):
 
 def test_every_part_of_both_toolboxes_pickles():
     from deap_sudoku.algorithms.memetic import memetic_toolbox
+
     for toolbox in (make_toolbox(PUZZLE), memetic_toolbox(PUZZLE, rng=random.Random(0)), tutorial_toolbox(Individual)):
         for part in vars(toolbox).values():
             pickle.loads(pickle.dumps(part))
 
 
-DISTRIBUTED = '''
+DISTRIBUTED = """
 import multiprocessing
 import random
 import sys
@@ -293,7 +343,7 @@ if __name__ == "__main__":
         assert distributed == serial, "a distributed run differs from the serial one"
         fits = list(make().map(make().evaluate, make().population(n=20)))
     print("EQUAL")
-'''
+"""
 
 
 @pytest.mark.slow
@@ -301,8 +351,11 @@ if __name__ == "__main__":
 def test_deaps_distributed_maps_give_the_serial_result(how, tmp_path):
     script = tmp_path / "distributed.py"
     script.write_text(textwrap.dedent(DISTRIBUTED))
-    command = ([sys.executable, "-m", "scoop", "-n", "2", str(script), "scoop"] if how == "scoop"
-               else [sys.executable, str(script), "spawn"])
+    command = (
+        [sys.executable, "-m", "scoop", "-n", "2", str(script), "scoop"]
+        if how == "scoop"
+        else [sys.executable, str(script), "spawn"]
+    )
     done = subprocess.run(command, capture_output=True, text=True, timeout=240, cwd=tmp_path)
     assert "EQUAL" in done.stdout, done.stdout[-3000:] + done.stderr[-3000:]
     assert done.returncode == 0

@@ -37,8 +37,9 @@ def test_extending_guide_code_runs_and_its_mutation_improves_the_population(caps
     namespace = _run_blocks("docs/extending.md")
     assert namespace["after"] < namespace["before"]
     out = capsys.readouterr().out
-    assert out.startswith(f"best collisions: {namespace['before']} at the start, "
-                          f"{namespace['after']:g} after 10 generations\n")
+    assert out.startswith(
+        f"best collisions: {namespace['before']} at the start, {namespace['after']:g} after 10 generations\n"
+    )
     # the experiment: 5 algorithms x 3 puzzles x 3 seeds, its tables printed, its two figures drawn
     assert len(namespace["results"]) == 45 and "| testdata/easy | block-ga + mine |" in out
     assert "| 16x16 Lloyd & Amos | restart-ga | 0/3 | memetic |" in out
@@ -62,8 +63,11 @@ def test_readme_example_stops_at_the_generation_that_solves_the_puzzle(capsys):
 
 
 def test_every_page_with_python_blocks_is_run_here():
-    pages = {str(p.relative_to(REPO)) for p in [*REPO.glob("*.md"), *(REPO / "docs").glob("*.md")]
-             if "```python" in p.read_text()}
+    pages = {
+        str(p.relative_to(REPO))
+        for p in [*REPO.glob("*.md"), *(REPO / "docs").glob("*.md")]
+        if "```python" in p.read_text()
+    }
     assert pages == {"README.md", "PACKAGE_INDEX.md", "docs/extending.md", "docs/guide.md", "docs/tutorial.md"}
 
 
@@ -100,8 +104,23 @@ def test_tutorial_code_runs_and_says_what_it_shows(tmp_path, capsys):
 @pytest.mark.slow
 def test_the_site_builds_with_warnings_as_errors(tmp_path):
     pytest.importorskip("sphinx", reason="the [test] extra installs Sphinx")
-    built = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html",
-                            str(REPO / "docs"), str(tmp_path / "html")], capture_output=True, text=True, timeout=600)
+    built = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sphinx",
+            "-W",
+            "--keep-going",
+            "-q",
+            "-b",
+            "html",
+            str(REPO / "docs"),
+            str(tmp_path / "html"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert built.returncode == 0, built.stderr[-5000:]
     api = (tmp_path / "html" / "api.html").read_text()
     for name in ("eval_collisions", "ea_simple", "grid_operator", "plot_logbook", "show", "HallOfFame"):

@@ -4,15 +4,49 @@ memetic GA with propagation repair, DEAP's eaSimple batched over the population,
 
 from .batched import ea_simple_batched
 from .deap_loops import ea_mu_comma_lambda, ea_mu_plus_lambda, ea_simple
-from .generational import (HALTED, INTERRUPTED, Abandoned, Checkpointer, ResumeError, Run, Stop, ea_generational,
-                           evaluate_invalid, one_child, stop_reason)
+from .generational import (
+    HALTED,
+    INTERRUPTED,
+    Abandoned,
+    Checkpointer,
+    ResumeError,
+    Run,
+    Stop,
+    ea_generational,
+    evaluate_invalid,
+    one_child,
+    stop_reason,
+)
 from .memetic import REFUTED, ea_memetic, memetic_toolbox
 from .offspring import ea_keep_refill, ea_plus_children
 from .repair import PropagationRepair, mut_destroy_repair, mut_repair, propagation_repair
 from .tabu import TabuResult, tabu_search
 
-__all__ = ["ea_simple", "ea_mu_plus_lambda", "ea_mu_comma_lambda",
-           "Stop", "Run", "Abandoned", "Checkpointer", "ResumeError", "INTERRUPTED", "HALTED", "ea_generational",
-           "evaluate_invalid", "one_child", "stop_reason", "ea_keep_refill", "ea_plus_children", "ea_memetic",
-           "memetic_toolbox", "REFUTED", "PropagationRepair", "propagation_repair", "mut_repair", "mut_destroy_repair",
-           "ea_simple_batched", "TabuResult", "tabu_search"]
+__all__ = [
+    "ea_simple",
+    "ea_mu_plus_lambda",
+    "ea_mu_comma_lambda",
+    "Stop",
+    "Run",
+    "Abandoned",
+    "Checkpointer",
+    "ResumeError",
+    "INTERRUPTED",
+    "HALTED",
+    "ea_generational",
+    "evaluate_invalid",
+    "one_child",
+    "stop_reason",
+    "ea_keep_refill",
+    "ea_plus_children",
+    "ea_memetic",
+    "memetic_toolbox",
+    "REFUTED",
+    "PropagationRepair",
+    "propagation_repair",
+    "mut_repair",
+    "mut_destroy_repair",
+    "ea_simple_batched",
+    "TabuResult",
+    "tabu_search",
+]

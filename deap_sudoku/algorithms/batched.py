@@ -53,7 +53,7 @@ def mut_swap_in_box_batched(stack: np.ndarray, puzzle: Puzzle, rng: np.random.Ge
     counts = np.array([len(b) for b in boxes])
     padded = np.zeros((len(boxes), counts.max()), dtype=np.intp)
     for i, cells in enumerate(boxes):
-        padded[i, :len(cells)] = cells
+        padded[i, : len(cells)] = cells
     rows = np.arange(stack.shape[0])
     box = rng.integers(0, len(boxes), size=rows.shape[0])
     i = (rng.random(rows.shape[0]) * counts[box]).astype(np.intp)
@@ -63,9 +63,17 @@ def mut_swap_in_box_batched(stack: np.ndarray, puzzle: Puzzle, rng: np.random.Ge
     stack[rows, a], stack[rows, b] = stack[rows, b], stack[rows, a].copy()
 
 
-def ea_simple_batched(population: list[Individual], puzzle: Puzzle, cxpb: float, mutpb: float, ngen: int, *,
-                      rng: np.random.Generator, tournsize: int = 3, halloffame: tools.HallOfFame | None = None
-                      ) -> tuple[list[Individual], tools.Logbook]:
+def ea_simple_batched(
+    population: list[Individual],
+    puzzle: Puzzle,
+    cxpb: float,
+    mutpb: float,
+    ngen: int,
+    *,
+    rng: np.random.Generator,
+    tournsize: int = 3,
+    halloffame: tools.HallOfFame | None = None,
+) -> tuple[list[Individual], tools.Logbook]:
     """``eaSimple(population, toolbox, cxpb, mutpb, ngen)`` for the block GA described above.
 
     The logbook has ``gen``, ``nevals`` and the ``min``, ``avg`` and ``max``
@@ -82,8 +90,9 @@ def ea_simple_batched(population: list[Individual], puzzle: Puzzle, cxpb: float,
     best_grid, best_fit = stack[np.argmin(fitness)].copy(), fitness.min()
 
     def record(generation: int, nevals: int) -> None:
-        logbook.record(gen=generation, nevals=nevals, min=float(fitness.min()), avg=float(fitness.mean()),
-                       max=float(fitness.max()))
+        logbook.record(
+            gen=generation, nevals=nevals, min=float(fitness.min()), avg=float(fitness.mean()), max=float(fitness.max())
+        )
 
     record(0, int(invalid.sum()))
     size = len(population)

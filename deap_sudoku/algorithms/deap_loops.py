@@ -30,17 +30,29 @@ from .generational import Hook, Run, Stop, evaluate_invalid
 
 __all__ = ["ea_simple", "ea_mu_plus_lambda", "ea_mu_comma_lambda"]
 
-def _evolve(population: list, toolbox: base.Toolbox, ngen: int, stats: tools.Statistics | None,
-            halloffame: tools.HallOfFame | None, verbose: bool, stop: Stop | Hook | None, callback: Hook | None,
-            vary: Callable[[list], list], survive: Callable[[list, list], list]) -> tuple[list, tools.Logbook]:
+
+def _evolve(
+    population: list,
+    toolbox: base.Toolbox,
+    ngen: int,
+    stats: tools.Statistics | None,
+    halloffame: tools.HallOfFame | None,
+    verbose: bool,
+    stop: Stop | Hook | None,
+    callback: Hook | None,
+    vary: Callable[[list], list],
+    survive: Callable[[list, list], list],
+) -> tuple[list, tools.Logbook]:
     """The loop DEAP's three share, kept by the package loops' :class:`Run`: each generation
     ``vary(population)`` makes the offspring, the changed ones are evaluated, the hall of fame sees
     them, and ``survive(population, offspring)`` is the next population (``population`` is changed
     in place, as DEAP's loops do).  DEAP's variation draws from the ``random`` module, so that is
     the state a generation abandoned by a stop request puts back."""
     if verbose:
-        raise ValueError("the library prints nothing: leave verbose off and print(logbook) after the run, "
-                         "or pass callback=lambda gen, population, logbook: print(logbook.stream)")
+        raise ValueError(
+            "the library prints nothing: leave verbose off and print(logbook) after the run, "
+            "or pass callback=lambda gen, population, logbook: print(logbook.stream)"
+        )
     if ngen < 0:
         raise ValueError(f"ngen is a number of generations, at least 0; got {ngen}")
     if isinstance(stop, Stop):
@@ -48,8 +60,16 @@ def _evolve(population: list, toolbox: base.Toolbox, ngen: int, stats: tools.Sta
         criteria, until = dataclasses.replace(stop, max_generations=limit), None
     else:
         criteria, until = Stop(max_generations=ngen), stop
-    run = Run(list(population), stop=criteria, rng=random, stats=stats, halloffame=halloffame,  # type: ignore[arg-type]
-              callback=callback, until=until, restarts=False)
+    run = Run(
+        list(population),
+        stop=criteria,
+        rng=random,  # type: ignore[arg-type]  # the module: DEAP's variation draws from its state
+        stats=stats,
+        halloffame=halloffame,
+        callback=callback,
+        until=until,
+        restarts=False,
+    )
     run.evaluate_first(toolbox)
     while not run.finished():
         with run.generating():
@@ -60,36 +80,94 @@ def _evolve(population: list, toolbox: base.Toolbox, ngen: int, stats: tools.Sta
     return population, run.logbook
 
 
-def ea_simple(population: list, toolbox: base.Toolbox, cxpb: float, mutpb: float, ngen: int,
-              stats: tools.Statistics | None = None, halloffame: tools.HallOfFame | None = None,
-              verbose: bool = False, *, stop: Stop | Hook | None = None,
-              callback: Hook | None = None) -> tuple[list, tools.Logbook]:
+def ea_simple(
+    population: list,
+    toolbox: base.Toolbox,
+    cxpb: float,
+    mutpb: float,
+    ngen: int,
+    stats: tools.Statistics | None = None,
+    halloffame: tools.HallOfFame | None = None,
+    verbose: bool = False,
+    *,
+    stop: Stop | Hook | None = None,
+    callback: Hook | None = None,
+) -> tuple[list, tools.Logbook]:
     """DEAP's ``eaSimple`` (select ``len(population)``, ``varAnd``, evaluate the changed ones) that
     ends when ``stop`` says so; without ``stop`` and ``callback`` it is ``eaSimple`` exactly."""
-    return _evolve(population, toolbox, ngen, stats, halloffame, verbose, stop, callback,
-                   vary=lambda parents: algorithms.varAnd(toolbox.select(parents, len(parents)), toolbox, cxpb, mutpb),
-                   survive=lambda parents, offspring: offspring)
+    return _evolve(
+        population,
+        toolbox,
+        ngen,
+        stats,
+        halloffame,
+        verbose,
+        stop,
+        callback,
+        vary=lambda parents: algorithms.varAnd(toolbox.select(parents, len(parents)), toolbox, cxpb, mutpb),
+        survive=lambda parents, offspring: offspring,
+    )
 
 
-def ea_mu_plus_lambda(population: list, toolbox: base.Toolbox, mu: int, lambda_: int, cxpb: float, mutpb: float,
-                      ngen: int, stats: tools.Statistics | None = None, halloffame: tools.HallOfFame | None = None,
-                      verbose: bool = False, *, stop: Stop | Hook | None = None,
-                      callback: Hook | None = None) -> tuple[list, tools.Logbook]:
+def ea_mu_plus_lambda(
+    population: list,
+    toolbox: base.Toolbox,
+    mu: int,
+    lambda_: int,
+    cxpb: float,
+    mutpb: float,
+    ngen: int,
+    stats: tools.Statistics | None = None,
+    halloffame: tools.HallOfFame | None = None,
+    verbose: bool = False,
+    *,
+    stop: Stop | Hook | None = None,
+    callback: Hook | None = None,
+) -> tuple[list, tools.Logbook]:
     """DEAP's ``eaMuPlusLambda`` (``lambda_`` children by ``varOr``, ``mu`` survivors selected from
     parents and children) that ends when ``stop`` says so."""
-    return _evolve(population, toolbox, ngen, stats, halloffame, verbose, stop, callback,
-                   vary=lambda parents: algorithms.varOr(parents, toolbox, lambda_, cxpb, mutpb),
-                   survive=lambda parents, offspring: toolbox.select(parents + offspring, mu))
+    return _evolve(
+        population,
+        toolbox,
+        ngen,
+        stats,
+        halloffame,
+        verbose,
+        stop,
+        callback,
+        vary=lambda parents: algorithms.varOr(parents, toolbox, lambda_, cxpb, mutpb),
+        survive=lambda parents, offspring: toolbox.select(parents + offspring, mu),
+    )
 
 
-def ea_mu_comma_lambda(population: list, toolbox: base.Toolbox, mu: int, lambda_: int, cxpb: float, mutpb: float,
-                       ngen: int, stats: tools.Statistics | None = None, halloffame: tools.HallOfFame | None = None,
-                       verbose: bool = False, *, stop: Stop | Hook | None = None,
-                       callback: Hook | None = None) -> tuple[list, tools.Logbook]:
+def ea_mu_comma_lambda(
+    population: list,
+    toolbox: base.Toolbox,
+    mu: int,
+    lambda_: int,
+    cxpb: float,
+    mutpb: float,
+    ngen: int,
+    stats: tools.Statistics | None = None,
+    halloffame: tools.HallOfFame | None = None,
+    verbose: bool = False,
+    *,
+    stop: Stop | Hook | None = None,
+    callback: Hook | None = None,
+) -> tuple[list, tools.Logbook]:
     """DEAP's ``eaMuCommaLambda`` (``mu`` survivors selected from the ``lambda_`` children only)
     that ends when ``stop`` says so."""
     if lambda_ < mu:
         raise ValueError(f"lambda_ must be at least mu ({mu}); got {lambda_}")
-    return _evolve(population, toolbox, ngen, stats, halloffame, verbose, stop, callback,
-                   vary=lambda parents: algorithms.varOr(parents, toolbox, lambda_, cxpb, mutpb),
-                   survive=lambda parents, offspring: toolbox.select(offspring, mu))
+    return _evolve(
+        population,
+        toolbox,
+        ngen,
+        stats,
+        halloffame,
+        verbose,
+        stop,
+        callback,
+        vary=lambda parents: algorithms.varOr(parents, toolbox, lambda_, cxpb, mutpb),
+        survive=lambda parents, offspring: toolbox.select(offspring, mu),
+    )

@@ -23,8 +23,21 @@ from deap import base, tools
 
 from ..tools.individual import write_back
 
-__all__ = ["Stop", "Run", "Checkpointer", "ResumeError", "Abandoned", "ea_generational", "evaluate_invalid",
-           "one_child", "stop_reason", "INTERRUPTED", "HALTED", "POLL_SECONDS", "Hook"]
+__all__ = [
+    "Stop",
+    "Run",
+    "Checkpointer",
+    "ResumeError",
+    "Abandoned",
+    "ea_generational",
+    "evaluate_invalid",
+    "one_child",
+    "stop_reason",
+    "INTERRUPTED",
+    "HALTED",
+    "POLL_SECONDS",
+    "Hook",
+]
 
 INTERRUPTED = "interrupted"
 """``logbook.stop_reason`` of a run ended by :attr:`Stop.requested`."""
@@ -88,12 +101,16 @@ class Stop:
                 due[0] = now + POLL_SECONDS
                 if requested():
                     raise Abandoned
+
         return poll
 
     def criteria(self) -> bool:
         """Whether any criterion other than :attr:`requested` is set (a run needs one to end)."""
-        return any(value is not None and value is not False for name, value in vars(self).items()
-                   if name not in ("requested", "started"))
+        return any(
+            value is not None and value is not False
+            for name, value in vars(self).items()
+            if name not in ("requested", "started")
+        )
 
 
 class ResumeError(ValueError):
@@ -132,20 +149,27 @@ def evaluate_invalid(individuals: list, toolbox: base.Toolbox, poll: Callable[[]
     for start in range(0, len(invalid), max(chunk, 1)):
         if start:
             poll()
-        part = invalid[start:start + chunk]
+        part = invalid[start : start + chunk]
         for ind, fit in zip(part, toolbox.map(toolbox.evaluate, part)):
             ind.fitness.values = fit
     return len(invalid)
 
 
-def _vary(offspring: list, toolbox: base.Toolbox, cxpb: float, mutpb: float, parents: int, rng,
-          poll: Callable[[], None] = _never) -> None:
+def _vary(
+    offspring: list,
+    toolbox: base.Toolbox,
+    cxpb: float,
+    mutpb: float,
+    parents: int,
+    rng,
+    poll: Callable[[], None] = _never,
+) -> None:
     """DEAP's ``varAnd`` for groups of ``parents``: mate consecutive groups with ``cxpb``, then
     mutate each with ``mutpb``; changed individuals lose their fitness.  ``poll`` comes before each group."""
     for start in range(0, len(offspring) - parents + 1, parents):
         poll()
         if rng.random() < cxpb:
-            group = offspring[start:start + parents]
+            group = offspring[start : start + parents]
             toolbox.mate(*group)
             for ind in group:
                 del ind.fitness.values
@@ -185,9 +209,20 @@ class Run:
     the restarts column out of the logbook (DEAP's loops do not restart).
     """
 
-    def __init__(self, population: list, *, stop: Stop, rng: random.Random, stats: tools.Statistics | None = None,
-                 halloffame: tools.HallOfFame | None = None, callback: Hook | None = None, until: Hook | None = None,
-                 checkpoint: Checkpointer | None = None, extra: dict | None = None, restarts: bool = True) -> None:
+    def __init__(
+        self,
+        population: list,
+        *,
+        stop: Stop,
+        rng: random.Random,
+        stats: tools.Statistics | None = None,
+        halloffame: tools.HallOfFame | None = None,
+        callback: Hook | None = None,
+        until: Hook | None = None,
+        checkpoint: Checkpointer | None = None,
+        extra: dict | None = None,
+        restarts: bool = True,
+    ) -> None:
         if not stop.criteria():
             raise ValueError("set at least one stop criterion")
         self.stop, self.stats, self.halloffame, self.callback, self.until = stop, stats, halloffame, callback, until
@@ -233,14 +268,23 @@ class Run:
     def finished(self) -> bool:
         """Whether to stop now; sets ``logbook.stop_reason`` and writes the final checkpoint if so."""
         requested = self.stop.requested is not None and self.stop.requested()
-        reason = INTERRUPTED if requested else HALTED if self.halted else self.ended_by or stop_reason(
-            self.stop, self.population, self.generation, self.evaluations, self.since_improvement, self.started)
+        reason = (
+            INTERRUPTED
+            if requested
+            else HALTED
+            if self.halted
+            else self.ended_by
+            or stop_reason(
+                self.stop, self.population, self.generation, self.evaluations, self.since_improvement, self.started
+            )
+        )
         if reason:
             self.logbook.stop_reason = reason
             # A run stopped before its first generation has nothing worth resuming (and perhaps not
             # all of its first population): it leaves no checkpoint, and starts afresh next time.
-            if self.checkpoint is not None and not (reason == INTERRUPTED and self.generation == 0
-                                                    and not self.resumed):
+            if self.checkpoint is not None and not (
+                reason == INTERRUPTED and self.generation == 0 and not self.resumed
+            ):
                 self.checkpoint.save(self._state())
         return bool(reason)
 
@@ -258,9 +302,13 @@ class Run:
         ``evaluate_invalid(..., poll=run.poll)``) abandons: the counters, the loop's ``extra`` state
         and the state of ``rng`` are put back as they were when it began, so the final checkpoint
         holds the last whole generation and a resumed run goes on as an uninterrupted one would."""
-        saved = (self.rng.getstate(), {key: list(value) if isinstance(value, list) else value
-                                       for key, value in self.extra.items()},
-                 self.evaluations, self.restarts, self.since_improvement)
+        saved = (
+            self.rng.getstate(),
+            {key: list(value) if isinstance(value, list) else value for key, value in self.extra.items()},
+            self.evaluations,
+            self.restarts,
+            self.since_improvement,
+        )
         try:
             yield
         except Abandoned:
@@ -287,8 +335,10 @@ class Run:
         if self.halloffame is not None:
             self.halloffame.update(self.population if offered is None else offered)
         counts = {"gen": self.generation, "nevals": nevals, "restarts": self.restarts}
-        self.logbook.record(**{name: counts[name] for name in self.columns},
-                            **(self.stats.compile(self.population) if self.stats else {}))
+        self.logbook.record(
+            **{name: counts[name] for name in self.columns},
+            **(self.stats.compile(self.population) if self.stats else {}),
+        )
         if self.callback is not None and self.callback(self.generation, self.population, self.logbook):
             self.halted = True
         if self.until is not None:
@@ -316,10 +366,10 @@ class Run:
             objectives, the loop's extra numbers).
         """
         template = self.population[0]
-        population = [_from_data(template, data, f"individual {i}")
-                      for i, data in enumerate(state["population"], 1)]
-        fame = [_from_data(template, data, f"hall of fame entry {i}")
-                for i, data in enumerate(state["hall_of_fame"], 1)]
+        population = [_from_data(template, data, f"individual {i}") for i, data in enumerate(state["population"], 1)]
+        fame = [
+            _from_data(template, data, f"hall of fame entry {i}") for i, data in enumerate(state["hall_of_fame"], 1)
+        ]
         if not all(ind.fitness.valid for ind in fame):
             raise ResumeError("the saved hall of fame holds an individual without a fitness")
         best_ever = None
@@ -343,15 +393,18 @@ STATE_COUNTERS = ("generation", "evaluations", "restarts", "since_improvement")
 
 
 def _as_data(individual) -> dict:
-    return {"cells": np.asarray(individual),
-            "fitness": list(individual.fitness.wvalues) if individual.fitness.valid else None}
+    return {
+        "cells": np.asarray(individual),
+        "fitness": list(individual.fitness.wvalues) if individual.fitness.valid else None,
+    }
 
 
 def _fitness(template, wvalues, what: str) -> base.Fitness:
     fitness = copy.deepcopy(template.fitness)
     if len(wvalues) != len(fitness.weights):
-        raise ResumeError(f"the saved {what} has {len(wvalues)} objectives; this run's fitness has "
-                          f"{len(fitness.weights)}")
+        raise ResumeError(
+            f"the saved {what} has {len(wvalues)} objectives; this run's fitness has {len(fitness.weights)}"
+        )
     fitness.wvalues = tuple(wvalues)
     return fitness
 
@@ -362,8 +415,12 @@ def _from_data(template, data: dict, what: str):
     if cells.shape != (len(template),):
         raise ResumeError(f"the saved {what} has {cells.size} cells; this run's individuals have {len(template)}")
     individual = copy.deepcopy(template)
-    if isinstance(individual, np.ndarray) and np.issubdtype(individual.dtype, np.integer) and cells.size and (
-            cells.min() < np.iinfo(individual.dtype).min or cells.max() > np.iinfo(individual.dtype).max):
+    if (
+        isinstance(individual, np.ndarray)
+        and np.issubdtype(individual.dtype, np.integer)
+        and cells.size
+        and (cells.min() < np.iinfo(individual.dtype).min or cells.max() > np.iinfo(individual.dtype).max)
+    ):
         raise ResumeError(f"the saved {what} holds values that this run's {individual.dtype} grids cannot")
     write_back(individual, cells)
     if data["fitness"] is None:
@@ -380,8 +437,11 @@ def _checked_extra(mine: dict, saved: dict, population: int) -> dict:
     checked = {}
     for key, value in saved.items():
         if isinstance(mine[key], list):
-            if not isinstance(value, list) or len(value) != population or any(
-                    isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in value):
+            if (
+                not isinstance(value, list)
+                or len(value) != population
+                or any(isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in value)
+            ):
                 raise ResumeError(f"the saved {key} is not one whole number per individual")
         elif isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise ResumeError(f"the saved {key} is {value!r}, not a whole number of at least 0")
@@ -389,12 +449,23 @@ def _checked_extra(mine: dict, saved: dict, population: int) -> dict:
     return checked
 
 
-def ea_generational(population: list, toolbox: base.Toolbox, cxpb: float, mutpb: float, *, stop: Stop,
-                    rng: random.Random, elites: int = 0, parents: int = 2, one_child_per_mating: bool = False,
-                    restart_after: int | None = None,
-                    stats: tools.Statistics | None = None, halloffame: tools.HallOfFame | None = None,
-                    callback: Callable[[int, list, tools.Logbook], object] | None = None,
-                    checkpoint: Checkpointer | None = None) -> tuple[list, tools.Logbook]:
+def ea_generational(
+    population: list,
+    toolbox: base.Toolbox,
+    cxpb: float,
+    mutpb: float,
+    *,
+    stop: Stop,
+    rng: random.Random,
+    elites: int = 0,
+    parents: int = 2,
+    one_child_per_mating: bool = False,
+    restart_after: int | None = None,
+    stats: tools.Statistics | None = None,
+    halloffame: tools.HallOfFame | None = None,
+    callback: Callable[[int, list, tools.Logbook], object] | None = None,
+    checkpoint: Checkpointer | None = None,
+) -> tuple[list, tools.Logbook]:
     """Evolve ``population`` until a criterion of ``stop`` is met (or a stop is requested).
 
     Each generation selects ``len(population) - elites`` parents, clones and
@@ -412,8 +483,9 @@ def ea_generational(population: list, toolbox: base.Toolbox, cxpb: float, mutpb:
     :data:`HALTED`).  With ``checkpoint``, the run saves
     itself and resumes from an existing state (:class:`Run`).
     """
-    run = Run(population, stop=stop, stats=stats, halloffame=halloffame, callback=callback,
-              checkpoint=checkpoint, rng=rng)
+    run = Run(
+        population, stop=stop, stats=stats, halloffame=halloffame, callback=callback, checkpoint=checkpoint, rng=rng
+    )
     size = len(population)
     if not run.resumed:
         run.evaluate_first(toolbox)
@@ -429,8 +501,10 @@ def ea_generational(population: list, toolbox: base.Toolbox, cxpb: float, mutpb:
                 best = sorted(population, key=lambda ind: ind.fitness, reverse=True)[:elites] if elites else []
                 if one_child_per_mating:
                     mates = toolbox.select(population, parents * (size - elites))
-                    offspring = [one_child(toolbox, mates[i:i + parents], cxpb, mutpb, rng)
-                                 for i in run.each(range(0, len(mates), parents))]
+                    offspring = [
+                        one_child(toolbox, mates[i : i + parents], cxpb, mutpb, rng)
+                        for i in run.each(range(0, len(mates), parents))
+                    ]
                 else:
                     offspring = [toolbox.clone(ind) for ind in run.each(toolbox.select(population, size - elites))]
                     _vary(offspring, toolbox, cxpb, mutpb, parents, rng, run.poll)
@@ -440,8 +514,9 @@ def ea_generational(population: list, toolbox: base.Toolbox, cxpb: float, mutpb:
     return run.population, run.logbook
 
 
-def stop_reason(stop: Stop, population: list, generation: int, evaluations: int, since_improvement: int,
-                started: float) -> str | None:
+def stop_reason(
+    stop: Stop, population: list, generation: int, evaluations: int, since_improvement: int, started: float
+) -> str | None:
     """The first criterion of ``stop`` that the evaluated ``population`` meets (``"solved"``,
     ``"stagnation"``, ``"no improvement"``, ``"generations"``, ``"evaluations"``, ``"time"``), or None."""
     values = [ind.fitness.values[0] for ind in population]

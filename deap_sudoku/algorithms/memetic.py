@@ -38,9 +38,17 @@ __all__ = ["memetic_toolbox", "ea_memetic", "REFUTED"]
 REFUTED = "no solution: propagation of the givens ends in a contradiction"
 
 
-def memetic_toolbox(puzzle: Puzzle, *, rng: random.Random, share: float = 0.5, noise: float = 0.0,
-                    tournsize: int = 2, locked_candidates: bool = True, compiled: bool | None = None,
-                    seed_nodes: int | None = SEED_NODES) -> base.Toolbox:
+def memetic_toolbox(
+    puzzle: Puzzle,
+    *,
+    rng: random.Random,
+    share: float = 0.5,
+    noise: float = 0.0,
+    tournsize: int = 2,
+    locked_candidates: bool = True,
+    compiled: bool | None = None,
+    seed_nodes: int | None = SEED_NODES,
+) -> base.Toolbox:
     """The memetic solver's parts, registered under DEAP's names plus ``repair``, ``improve`` and
     ``seed`` (:func:`~deap_sudoku.tools.seed_from_search` with ``seed_nodes`` search nodes; none
     registered when ``seed_nodes`` is ``None`` or 0).
@@ -104,10 +112,19 @@ def _seeded_answer(toolbox: base.Toolbox, population: list, stop: Stop, started:
     return True
 
 
-def ea_memetic(population: list, toolbox: base.Toolbox, cxpb: float = 0.2, *, stop: Stop, rng: random.Random,
-               stall: int = 20, stats: tools.Statistics | None = None, halloffame: tools.HallOfFame | None = None,
-               callback: Callable[[int, list, tools.Logbook], object] | None = None,
-               checkpoint: Checkpointer | None = None) -> tuple[list, tools.Logbook]:
+def ea_memetic(
+    population: list,
+    toolbox: base.Toolbox,
+    cxpb: float = 0.2,
+    *,
+    stop: Stop,
+    rng: random.Random,
+    stall: int = 20,
+    stats: tools.Statistics | None = None,
+    halloffame: tools.HallOfFame | None = None,
+    callback: Callable[[int, list, tools.Logbook], object] | None = None,
+    checkpoint: Checkpointer | None = None,
+) -> tuple[list, tools.Logbook]:
     """Evolve ``population`` (seeded and repaired first) until ``stop``; return ``(population, logbook)``.
 
     A fresh run first gives its first individual to ``toolbox.seed`` when the toolbox has one
@@ -123,8 +140,16 @@ def ea_memetic(population: list, toolbox: base.Toolbox, cxpb: float = 0.2, *, st
     one ``toolbox.repair`` is registered with) ends at once with ``logbook.stop_reason`` :data:`REFUTED`.
     Checkpoints and stop requests work as in :class:`~deap_sudoku.algorithms.generational.Run`.
     """
-    run = Run(population, stop=stop, stats=stats, halloffame=halloffame, callback=callback,
-              checkpoint=checkpoint, rng=rng, extra={"waiting": [0] * len(population)})
+    run = Run(
+        population,
+        stop=stop,
+        stats=stats,
+        halloffame=halloffame,
+        callback=callback,
+        checkpoint=checkpoint,
+        rng=rng,
+        extra={"waiting": [0] * len(population)},
+    )
     if not run.resumed:
         if _seeded_answer(toolbox, population, stop, run.started):
             run.population = population[:1]  # an answer: nothing to repair or evolve
@@ -149,7 +174,7 @@ def ea_memetic(population: list, toolbox: base.Toolbox, cxpb: float = 0.2, *, st
                 children += 1
                 child = toolbox.clone(parent)
                 if rng.random() < cxpb and len(population) > 1:
-                    mate = toolbox.clone(toolbox.select(population[:slot] + population[slot + 1:], 1)[0])
+                    mate = toolbox.clone(toolbox.select(population[:slot] + population[slot + 1 :], 1)[0])
                     toolbox.mate(child, mate)
                     toolbox.repair(child)
                 else:

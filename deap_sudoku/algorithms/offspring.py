@@ -24,11 +24,20 @@ from .generational import Checkpointer, Run, Stop, evaluate_invalid, one_child
 __all__ = ["ea_keep_refill", "ea_plus_children"]
 
 
-def ea_keep_refill(population: list, toolbox: base.Toolbox, mutpb: float, *, keep: float, stop: Stop,
-                   rng: random.Random, parents: int = 2, stats: tools.Statistics | None = None,
-                   halloffame: tools.HallOfFame | None = None,
-                   callback: Callable[[int, list, tools.Logbook], object] | None = None,
-                   checkpoint: Checkpointer | None = None) -> tuple[list, tools.Logbook]:
+def ea_keep_refill(
+    population: list,
+    toolbox: base.Toolbox,
+    mutpb: float,
+    *,
+    keep: float,
+    stop: Stop,
+    rng: random.Random,
+    parents: int = 2,
+    stats: tools.Statistics | None = None,
+    halloffame: tools.HallOfFame | None = None,
+    callback: Callable[[int, list, tools.Logbook], object] | None = None,
+    checkpoint: Checkpointer | None = None,
+) -> tuple[list, tools.Logbook]:
     """Each generation ``toolbox.select`` keeps ``round(keep * size)`` survivors (at least one, at most
     ``size - 1``), unchanged; each missing place is filled by one child of ``parents`` survivors
     drawn at random (distinct when there are enough), mutated with ``mutpb``.
@@ -38,8 +47,9 @@ def ea_keep_refill(population: list, toolbox: base.Toolbox, mutpb: float, *, kee
     """
     if not 0 < keep < 1:
         raise ValueError(f"keep is the share of the population selection keeps, between 0 and 1; got {keep}")
-    run = Run(population, stop=stop, stats=stats, halloffame=halloffame, callback=callback, checkpoint=checkpoint,
-              rng=rng)
+    run = Run(
+        population, stop=stop, stats=stats, halloffame=halloffame, callback=callback, checkpoint=checkpoint, rng=rng
+    )
     size = len(population)
     kept = min(max(1, round(keep * size)), size - 1)
     if not run.resumed:
@@ -47,8 +57,10 @@ def ea_keep_refill(population: list, toolbox: base.Toolbox, mutpb: float, *, kee
     while not run.finished():
         with run.generating():
             survivors = [toolbox.clone(ind) for ind in run.each(toolbox.select(run.population, kept))]
-            children = [one_child(toolbox, _draw(survivors, parents, rng), 1.0, mutpb, rng)
-                        for _ in run.each(range(size - kept))]
+            children = [
+                one_child(toolbox, _draw(survivors, parents, rng), 1.0, mutpb, rng)
+                for _ in run.each(range(size - kept))
+            ]
             run.next_generation(survivors + children, evaluate_invalid(children, toolbox, run.poll))
     return run.population, run.logbook
 
@@ -57,11 +69,21 @@ def _draw(survivors: list, parents: int, rng: random.Random) -> list:
     return rng.sample(survivors, parents) if len(survivors) >= parents else rng.choices(survivors, k=parents)
 
 
-def ea_plus_children(population: list, toolbox: base.Toolbox, mutpb: float, *, stop: Stop, rng: random.Random,
-                     children: int | None = None, restart_every: int | None = None, restart_after: int | None = None,
-                     stats: tools.Statistics | None = None, halloffame: tools.HallOfFame | None = None,
-                     callback: Callable[[int, list, tools.Logbook], object] | None = None,
-                     checkpoint: Checkpointer | None = None) -> tuple[list, tools.Logbook]:
+def ea_plus_children(
+    population: list,
+    toolbox: base.Toolbox,
+    mutpb: float,
+    *,
+    stop: Stop,
+    rng: random.Random,
+    children: int | None = None,
+    restart_every: int | None = None,
+    restart_after: int | None = None,
+    stats: tools.Statistics | None = None,
+    halloffame: tools.HallOfFame | None = None,
+    callback: Callable[[int, list, tools.Logbook], object] | None = None,
+    checkpoint: Checkpointer | None = None,
+) -> tuple[list, tools.Logbook]:
     """Each generation makes ``children`` (half the population by default) children, each of a pair
     that ``toolbox.select`` draws, mutated with ``mutpb``; the best ``size`` of parents and
     children stay (``tools.selBest``).
@@ -70,23 +92,34 @@ def ea_plus_children(population: list, toolbox: base.Toolbox, mutpb: float, *, s
     Python GA's restart); ``restart_after``: when the best ever has not improved for that
     many (our switch).  The logbook counts ``restarts``; the hall of fame keeps the best ever.
     """
-    run = Run(population, stop=stop, stats=stats, halloffame=halloffame, callback=callback, checkpoint=checkpoint,
-              rng=rng, extra={"since_restart": 0})
+    run = Run(
+        population,
+        stop=stop,
+        stats=stats,
+        halloffame=halloffame,
+        callback=callback,
+        checkpoint=checkpoint,
+        rng=rng,
+        extra={"since_restart": 0},
+    )
     size = len(population)
     children = max(1, size // 2) if children is None else children
     if not run.resumed:
         run.evaluate_first(toolbox)
     while not run.finished():
         with run.generating():
-            if ((restart_every is not None and run.extra["since_restart"] >= restart_every)
-                    or (restart_after is not None and run.since_improvement >= restart_after)):
+            if (restart_every is not None and run.extra["since_restart"] >= restart_every) or (
+                restart_after is not None and run.since_improvement >= restart_after
+            ):
                 offspring = toolbox.population(n=size)
                 run.restarts += 1
                 run.extra["since_restart"] = run.since_improvement = 0
                 nevals = evaluate_invalid(offspring, toolbox, run.poll)
             else:
                 pairs = toolbox.select(run.population, 2 * children)
-                kids = [one_child(toolbox, pairs[i:i + 2], 1.0, mutpb, rng) for i in run.each(range(0, len(pairs), 2))]
+                kids = [
+                    one_child(toolbox, pairs[i : i + 2], 1.0, mutpb, rng) for i in run.each(range(0, len(pairs), 2))
+                ]
                 nevals = evaluate_invalid(kids, toolbox, run.poll)
                 offspring = tools.selBest(run.population + kids, size)
             run.extra["since_restart"] += 1

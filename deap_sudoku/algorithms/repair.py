@@ -67,8 +67,9 @@ class PropagationRepair:
         fixed = np.zeros(shape.cells, dtype=bool)
         fixed[self.fixed] = True
         # each box's cells, fixed ones first, so a fixed cell wins a duplicate
-        self._box_order = np.array([sorted(box, key=lambda c: not fixed[c]) for box in shape.boxes.tolist()],
-                                   dtype=np.int64)
+        self._box_order = np.array(
+            [sorted(box, key=lambda c: not fixed[c]) for box in shape.boxes.tolist()], dtype=np.int64
+        )
         self._lines = shape.units[: 2 * shape.n].astype(np.intp)
         self._peers = shape.peers.astype(np.intp)
 
@@ -76,8 +77,9 @@ class PropagationRepair:
         """The root candidate bitmasks (bit ``v - 1`` set when ``v`` is still possible)."""
         return list(self._root)
 
-    def rebuild(self, values: np.ndarray, keep: np.ndarray, rng: np.random.Generator,
-                noise: float = 0.0) -> tuple[np.ndarray, int]:
+    def rebuild(
+        self, values: np.ndarray, keep: np.ndarray, rng: np.random.Generator, noise: float = 0.0
+    ) -> tuple[np.ndarray, int]:
         """Values of a rebuilt grid and the number of failed cells (see :func:`rebuild_reference`).
 
         The cells in ``keep`` are fixed to ``values`` first; the open cells are
@@ -90,8 +92,9 @@ class PropagationRepair:
         keep = _cell_indices(keep, shape.cells)
         return self._rebuild(values, keep, _generator(rng), check_probability(noise))
 
-    def _rebuild(self, values: np.ndarray, keep: np.ndarray, rng: np.random.Generator,
-                 noise: float) -> tuple[np.ndarray, int]:
+    def _rebuild(
+        self, values: np.ndarray, keep: np.ndarray, rng: np.random.Generator, noise: float
+    ) -> tuple[np.ndarray, int]:
         """:meth:`rebuild` of arguments already checked (int64 values and cells): the operators' hot path."""
         shape = self.puzzle.shape
         draws = Draws.new(rng, self._open_array, shape.cells, shape.n, noise)
@@ -99,8 +102,9 @@ class PropagationRepair:
             grid, failed = rebuild_compiled(self._root_array, values, keep, draws, shape, self.locked_candidates)
             return grid, int(failed)
         with charged():
-            cells, failed = rebuild_reference(self._root, values.tolist(), keep.tolist(), draws, shape,
-                                              self.locked_candidates)
+            cells, failed = rebuild_reference(
+                self._root, values.tolist(), keep.tolist(), draws, shape, self.locked_candidates
+            )
         return np.array(cells, dtype=np.int64), failed
 
     def _compiled(self) -> bool:
@@ -112,8 +116,9 @@ class PropagationRepair:
         """``values`` with every box made a permutation: a box's repeated or empty cells take its
         missing values in random order.  Of two equal cells the fixed one (a given, or forced by
         propagation) keeps its value, else the earlier one."""
-        return self._as_block_permutation(self.puzzle.shape.check_grid(values, "values").astype(np.int64),
-                                          _generator(rng))
+        return self._as_block_permutation(
+            self.puzzle.shape.check_grid(values, "values").astype(np.int64), _generator(rng)
+        )
 
     def _as_block_permutation(self, out: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """:meth:`as_block_permutation` in place on an int64 grid already checked."""
@@ -143,8 +148,9 @@ class PropagationRepair:
 
     def destroy(self, values: np.ndarray, rng: np.random.Generator, share: float = 0.5) -> np.ndarray:
         """Cells to keep: all open cells except the clashing ones and ``share`` of each one's peers."""
-        return self._destroy(self.puzzle.shape.check_grid(values, "values"), _generator(rng),
-                             check_probability(share, "share"))
+        return self._destroy(
+            self.puzzle.shape.check_grid(values, "values"), _generator(rng), check_probability(share, "share")
+        )
 
     def _destroy(self, values: np.ndarray, rng: np.random.Generator, share: float) -> np.ndarray:
         clash = self._clashing(values)
@@ -156,8 +162,9 @@ class PropagationRepair:
 
 
 @functools.lru_cache(maxsize=64)
-def propagation_repair(puzzle: Puzzle, *, locked_candidates: bool = True, compiled: bool | None = None
-                       ) -> PropagationRepair:
+def propagation_repair(
+    puzzle: Puzzle, *, locked_candidates: bool = True, compiled: bool | None = None
+) -> PropagationRepair:
     """The repair kernel of ``puzzle``, made once per puzzle and options (as
     :func:`~deap_sudoku.tools.free_cells.free_cells` is) for the repair moves that take ``puzzle=``."""
     return PropagationRepair(puzzle, locked_candidates, compiled)
@@ -171,15 +178,17 @@ def _cell_indices(cells: object, count: int) -> np.ndarray:
     if array.ndim != 1:
         raise ValueError(f"keep must be a flat list of cell indices; it has shape {array.shape}")
     if array.size and (array.min() < 0 or array.max() >= count):
-        raise ValueError(f"keep holds cell {int(array.min() if array.min() < 0 else array.max())}, "
-                         f"outside 0..{count - 1}")
+        raise ValueError(
+            f"keep holds cell {int(array.min() if array.min() < 0 else array.max())}, outside 0..{count - 1}"
+        )
     return array.astype(np.int64)
 
 
 def _generator(rng: object) -> np.random.Generator:
     if not isinstance(rng, np.random.Generator):
-        raise TypeError(f"rng must be a numpy.random.Generator (numpy.random.default_rng(seed)), "
-                        f"not {type(rng).__name__}")
+        raise TypeError(
+            f"rng must be a numpy.random.Generator (numpy.random.default_rng(seed)), not {type(rng).__name__}"
+        )
     return rng
 
 
@@ -195,8 +204,15 @@ def _numpy_rng(rng) -> np.random.Generator:
 
 
 @grid_operator
-def mut_repair(individual: Individual, *, puzzle: Puzzle, noise: float = 0.0, locked_candidates: bool = True,
-               compiled: bool | None = None, rng: random.Random | None = None) -> tuple[Individual]:
+def mut_repair(
+    individual: Individual,
+    *,
+    puzzle: Puzzle,
+    noise: float = 0.0,
+    locked_candidates: bool = True,
+    compiled: bool | None = None,
+    rng: random.Random | None = None,
+) -> tuple[Individual]:
     """Rebuild ``individual`` keeping its clash-free cells (Lamarckian repair); a mutation by contract:
     changed in place, returned as a tuple, its fitness left for the algorithm to invalidate.
     ``locked_candidates`` and ``compiled`` choose the kernel (:class:`PropagationRepair`)."""
@@ -212,9 +228,16 @@ def mut_repair(individual: Individual, *, puzzle: Puzzle, noise: float = 0.0, lo
 
 
 @grid_operator
-def mut_destroy_repair(individual: Individual, *, puzzle: Puzzle, share: float = 0.5, noise: float = 0.0,
-                       locked_candidates: bool = True, compiled: bool | None = None,
-                       rng: random.Random | None = None) -> tuple[Individual]:
+def mut_destroy_repair(
+    individual: Individual,
+    *,
+    puzzle: Puzzle,
+    share: float = 0.5,
+    noise: float = 0.0,
+    locked_candidates: bool = True,
+    compiled: bool | None = None,
+    rng: random.Random | None = None,
+) -> tuple[Individual]:
     """Large-neighbourhood move: free the clashing cells and ``share`` of their peers, rebuild them
     (the kernel as for :func:`mut_repair`)."""
     generator = _numpy_rng(random_source(rng))

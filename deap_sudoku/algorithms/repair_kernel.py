@@ -32,8 +32,11 @@ class Draws:
 
     @classmethod
     def new(cls, rng: np.random.Generator, open_cells: np.ndarray, cells: int, n: int, noise: float) -> Draws:
-        return cls(rng.permutation(open_cells), rng.random((cells, n)),
-                   rng.random(cells) < noise if noise > 0 else np.zeros(cells, dtype=bool))
+        return cls(
+            rng.permutation(open_cells),
+            rng.random((cells, n)),
+            rng.random(cells) < noise if noise > 0 else np.zeros(cells, dtype=bool),
+        )
 
 
 def _choices(mask: int, n: int, ranks: list[float], preferred: int, ignore: bool) -> list[int]:
@@ -44,8 +47,9 @@ def _choices(mask: int, n: int, ranks: list[float], preferred: int, ignore: bool
     return values
 
 
-def rebuild_reference(root: list[int], values: list[int], keep: list[int], draws: Draws, shape: Shape,
-                      locked: bool = True) -> tuple[list[int], int]:
+def rebuild_reference(
+    root: list[int], values: list[int], keep: list[int], draws: Draws, shape: Shape, locked: bool = True
+) -> tuple[list[int], int]:
     """Rebuild a grid under propagation; the pure-Python specification of :func:`rebuild_compiled`.
 
     The ``keep`` cells are fixed to ``values`` first in one propagation (all
@@ -67,8 +71,9 @@ def rebuild_reference(root: list[int], values: list[int], keep: list[int], draws
             if cands[c] & bit and cands[c] != bit:
                 cands[c] = bit
                 queue.append(c)
-        if not propagate_masks(cands, queue, t, hidden=True, locked=locked,
-                               dirty={u for c in queue for u in t.cell_units[c]}):
+        if not propagate_masks(
+            cands, queue, t, hidden=True, locked=locked, dirty={u for c in queue for u in t.cell_units[c]}
+        ):
             cands = list(root)
     ranks, ignore = draws.ranks.tolist(), draws.ignore.tolist()
     open_cells = draws.order.tolist()
@@ -95,8 +100,9 @@ def rebuild_reference(root: list[int], values: list[int], keep: list[int], draws
     return [m.bit_length() if m and not m & (m - 1) else 0 for m in cands], failed
 
 
-def rebuild_compiled(root: np.ndarray, values: np.ndarray, keep: np.ndarray, draws: Draws, shape: Shape,
-                     locked: bool = True) -> tuple[np.ndarray, int]:
+def rebuild_compiled(
+    root: np.ndarray, values: np.ndarray, keep: np.ndarray, draws: Draws, shape: Shape, locked: bool = True
+) -> tuple[np.ndarray, int]:
     """:func:`rebuild_reference` compiled with numba: int64 arrays in, the same grid out."""
     from .repair_kernel_compiled import rebuild
 

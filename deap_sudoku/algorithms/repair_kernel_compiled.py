@@ -14,6 +14,7 @@ from ..propagation.kernel_compiled import box_line_scratch, mark_units, popcount
 
 __all__ = ["rebuild", "fill_boxes"]
 
+
 @numba.njit(cache=True)
 def rebuild(root, values, keep, order, ranks, ignore, full, peers, units, cell_units, geometry, locked):
     cells = root.shape[0]
@@ -31,8 +32,9 @@ def rebuild(root, values, keep, order, ranks, ignore, full, peers, units, cell_u
             stack[top] = c
             top += 1
             mark_units(dirty, cell_units, c)
-    if top > 0 and not propagate_nb(cands, stack, top, dirty, scanning, unions, full, peers, units, cell_units,
-                                     geometry, True, locked):
+    if top > 0 and not propagate_nb(
+        cands, stack, top, dirty, scanning, unions, full, peers, units, cell_units, geometry, True, locked
+    ):
         cands[:] = root
     open_cells = order.copy()
     n_open = open_cells.shape[0]
@@ -82,8 +84,9 @@ def rebuild(root, values, keep, order, ranks, ignore, full, peers, units, cell_u
             dirty[:] = False
             mark_units(dirty, cell_units, best)
             stack[0] = best
-            if propagate_nb(trial, stack, 1, dirty, scanning, unions, full, peers, units, cell_units, geometry,
-                             True, locked):
+            if propagate_nb(
+                trial, stack, 1, dirty, scanning, unions, full, peers, units, cell_units, geometry, True, locked
+            ):
                 cands, trial = trial, cands
                 placed = True
                 break

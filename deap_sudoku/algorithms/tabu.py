@@ -66,8 +66,9 @@ class TabuResult:
         logbook = tools.Logbook()
         logbook.record(steps=self.steps, score=self.score, seconds=self.seconds, evaluations=self.evaluations)
         logbook.trace = self.trace
-        logbook.stop_reason = INTERRUPTED if self.interrupted else self.stop_reason or (
-            "solved" if self.solved else "steps")
+        logbook.stop_reason = (
+            INTERRUPTED if self.interrupted else self.stop_reason or ("solved" if self.solved else "steps")
+        )
         return [best], logbook, hof
 
 
@@ -78,10 +79,21 @@ MOVES = ("value", "swap")
 MEMORIES = ("boards", "cells")
 
 
-def tabu_search(puzzle: Puzzle, *, rng: random.Random, candidates: int = 100, moves: str = "value",
-                memory: str = "boards", tenure: int = 5, restrict: bool = False, max_steps: int = 100_000,
-                max_seconds: float | None = None, callback: Callable[[int, int, int], object] | None = None,
-                report_every: int = 1000, requested: Callable[[], object] | None = None) -> TabuResult:
+def tabu_search(
+    puzzle: Puzzle,
+    *,
+    rng: random.Random,
+    candidates: int = 100,
+    moves: str = "value",
+    memory: str = "boards",
+    tenure: int = 5,
+    restrict: bool = False,
+    max_steps: int = 100_000,
+    max_seconds: float | None = None,
+    callback: Callable[[int, int, int], object] | None = None,
+    report_every: int = 1000,
+    requested: Callable[[], object] | None = None,
+) -> TabuResult:
     """Search until solved, ``max_steps`` steps or ``max_seconds`` seconds; return the best grid seen.
 
     ``moves``: ``"value"`` (documented) or ``"swap"`` (in-box swaps); ``memory``:
@@ -180,9 +192,17 @@ def tabu_search(puzzle: Puzzle, *, rng: random.Random, candidates: int = 100, mo
             break
     if trace[-1][0] != step:
         trace.append((step, score, best_score))
-    return TabuResult(np.array(best_grid, dtype=puzzle.cells.dtype), best_score, step,
-                      time.perf_counter() - started, interrupted, len(seen) if boards else 0, evaluations,
-                      tuple(trace), reason or ("solved" if not best_score else "steps" if movable else "no moves"))
+    return TabuResult(
+        np.array(best_grid, dtype=puzzle.cells.dtype),
+        best_score,
+        step,
+        time.perf_counter() - started,
+        interrupted,
+        len(seen) if boards else 0,
+        evaluations,
+        tuple(trace),
+        reason or ("solved" if not best_score else "steps" if movable else "no moves"),
+    )
 
 
 def _change(counts: list[int], old: int, new: int) -> int:

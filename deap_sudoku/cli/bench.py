@@ -18,8 +18,16 @@ from ..runs.interrupt import exit_code, graceful, requested
 from ..runs.task import RunResult, run_all, scoop_is_running
 from .errors import InputError, plural
 from .inputs import PUZZLE_FILE_HELP, PuzzleFile, PuzzleInput
-from .options import (ALGORITHM, ALGORITHM_HELP, DEFAULT_ALGORITHM, flag, given, options_for, refuse_huge_population,
-                      run_options)
+from .options import (
+    ALGORITHM,
+    ALGORITHM_HELP,
+    DEFAULT_ALGORITHM,
+    flag,
+    given,
+    options_for,
+    refuse_huge_population,
+    run_options,
+)
 from .outputs import check_outputs, check_plot, hold_lock, write_text, writing
 from .progress import Progress, warm_up_announced
 from .scoop import check_scoop, rerun_under_scoop, scoop_options, starter_gone
@@ -34,56 +42,140 @@ MISSING_SHOWN = 20
 
 
 @click.command(name="bench", epilog=PUZZLE_FILE_HELP)
-@click.argument("datasets", nargs=-1, required=True, type=PuzzleFile(stdin=False, patterns=True),
-                callback=lambda ctx, param, matched: tuple(path for paths in matched for path in paths))
-@click.option("--algorithm", "-a", "algorithms", type=ALGORITHM, multiple=True,
-              default=(DEFAULT_ALGORITHM,), show_default=True,
-              help=f"Repeat for several algorithms: {ALGORITHM_HELP}.")
+@click.argument(
+    "datasets",
+    nargs=-1,
+    required=True,
+    type=PuzzleFile(stdin=False, patterns=True),
+    callback=lambda ctx, param, matched: tuple(path for paths in matched for path in paths),
+)
+@click.option(
+    "--algorithm",
+    "-a",
+    "algorithms",
+    type=ALGORITHM,
+    multiple=True,
+    default=(DEFAULT_ALGORITHM,),
+    show_default=True,
+    help=f"Repeat for several algorithms: {ALGORITHM_HELP}.",
+)
 @click.option("--runs", type=click.IntRange(min=1), default=1, show_default=True, help="Seeded runs per puzzle.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Run r uses seed SEED+r.")
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="Only the first N puzzles of each dataset.")
 @run_options
-@click.option("--json", "json_out", type=click.Path(dir_okay=False), default=None,
-              help="Write the summary and every run as JSON to this file ('-': standard output, instead of the table).")
-@click.option("--csv", "csv_out", type=click.Path(dir_okay=False), default=None,
-              help="Write the summary as CSV to this file ('-': standard output, instead of the table).")
-@click.option("--markdown", "markdown_out", type=click.Path(dir_okay=False), default=None,
-              help="Write the summary table as Markdown to this file.")
-@click.option("--plot", type=click.Path(dir_okay=False), default=None,
-              help="Draw success rate and time against the share of givens (--plot-by givens) "
-                   "or per dataset, e.g. per difficulty class (--plot-by dataset), as an image (.png, .svg, ...).")
-@click.option("--plot-by", type=click.Choice(["givens", "dataset"]), default="givens", show_default=True,
-              help="The plot's x axis.")
-@click.option("--group-by", type=click.Choice(["dataset", "givens"]), default="dataset", show_default=True,
-              help="One table row per dataset file, or per grid size and share of givens (for sets of "
-                   "one-puzzle files such as inst25x25_45_*.txt).")
-@click.option("--ecdf", type=click.Path(dir_okay=False), default=None,
-              help="Draw the run-time ECDF, the share of runs solved against evaluations (log axis), one line per "
-                   "algorithm, as an image.")
-@click.option("--fixed-budget", type=click.Path(dir_okay=False), default=None,
-              help="Draw the median best-so-far fitness against evaluations with its interquartile band, one line per "
-                   "GA and a panel per fitness, as an image.")
-@click.option("--iohprofiler", "ioh_folder", type=click.Path(file_okay=False), default=None, metavar="FOLDER",
-              help="Also write the runs in IOHprofiler's data format (with the ioh package's own logger) to this new "
-                   "folder, for IOHanalyzer: the GAs' best-so-far fitness against evaluations.")
-@click.option("--baseline", default=None, metavar="NAME",
-              help="Compare every other -a algorithm with this one, per dataset: Fisher's exact test on the solve "
-                   "rates and the log-rank test on the time to solve (evaluations, or seconds where an algorithm "
-                   "counts none), unsolved runs censored; needs scipy (the experiments extra).")
-@click.option("--results", "results_path", type=click.Path(dir_okay=False), default=None, metavar="FILE",
-              help="Keep every run in this JSON-lines file as it finishes; run again, the same command skips the "
-                   "runs the file holds (a killed experiment resumes), and files of several machines merge by "
-                   "concatenation.")
+@click.option(
+    "--json",
+    "json_out",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Write the summary and every run as JSON to this file ('-': standard output, instead of the table).",
+)
+@click.option(
+    "--csv",
+    "csv_out",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Write the summary as CSV to this file ('-': standard output, instead of the table).",
+)
+@click.option(
+    "--markdown",
+    "markdown_out",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Write the summary table as Markdown to this file.",
+)
+@click.option(
+    "--plot",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Draw success rate and time against the share of givens (--plot-by givens) "
+    "or per dataset, e.g. per difficulty class (--plot-by dataset), as an image (.png, .svg, ...).",
+)
+@click.option(
+    "--plot-by",
+    type=click.Choice(["givens", "dataset"]),
+    default="givens",
+    show_default=True,
+    help="The plot's x axis.",
+)
+@click.option(
+    "--group-by",
+    type=click.Choice(["dataset", "givens"]),
+    default="dataset",
+    show_default=True,
+    help="One table row per dataset file, or per grid size and share of givens (for sets of "
+    "one-puzzle files such as inst25x25_45_*.txt).",
+)
+@click.option(
+    "--ecdf",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Draw the run-time ECDF, the share of runs solved against evaluations (log axis), one line per "
+    "algorithm, as an image.",
+)
+@click.option(
+    "--fixed-budget",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Draw the median best-so-far fitness against evaluations with its interquartile band, one line per "
+    "GA and a panel per fitness, as an image.",
+)
+@click.option(
+    "--iohprofiler",
+    "ioh_folder",
+    type=click.Path(file_okay=False),
+    default=None,
+    metavar="FOLDER",
+    help="Also write the runs in IOHprofiler's data format (with the ioh package's own logger) to this new "
+    "folder, for IOHanalyzer: the GAs' best-so-far fitness against evaluations.",
+)
+@click.option(
+    "--baseline",
+    default=None,
+    metavar="NAME",
+    help="Compare every other -a algorithm with this one, per dataset: Fisher's exact test on the solve "
+    "rates and the log-rank test on the time to solve (evaluations, or seconds where an algorithm "
+    "counts none), unsolved runs censored; needs scipy (the experiments extra).",
+)
+@click.option(
+    "--results",
+    "results_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    metavar="FILE",
+    help="Keep every run in this JSON-lines file as it finishes; run again, the same command skips the "
+    "runs the file holds (a killed experiment resumes), and files of several machines merge by "
+    "concatenation.",
+)
 @click.option("--force", is_flag=True, help="Overwrite output files that exist.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no compilation notice.")
 @scoop_options("Spread the runs over N SCOOP workers (started for you; same results as serial, seed for seed).")
 @click.pass_context
-def bench_command(ctx: click.Context, datasets: tuple[str, ...], algorithms: tuple[str, ...], runs: int, seed: int,
-                  limit: int | None, json_out: str | None, csv_out: str | None, markdown_out: str | None,
-                  plot: str | None, plot_by: str, group_by: str, ecdf: str | None, fixed_budget: str | None,
-                  ioh_folder: str | None, baseline: str | None, results_path: str | None,
-                  force: bool, quiet: bool, workers: int | None, hosts: str | None, hostfile: str | None,
-                  **run_params) -> None:
+def bench_command(
+    ctx: click.Context,
+    datasets: tuple[str, ...],
+    algorithms: tuple[str, ...],
+    runs: int,
+    seed: int,
+    limit: int | None,
+    json_out: str | None,
+    csv_out: str | None,
+    markdown_out: str | None,
+    plot: str | None,
+    plot_by: str,
+    group_by: str,
+    ecdf: str | None,
+    fixed_budget: str | None,
+    ioh_folder: str | None,
+    baseline: str | None,
+    results_path: str | None,
+    force: bool,
+    quiet: bool,
+    workers: int | None,
+    hosts: str | None,
+    hostfile: str | None,
+    **run_params,
+) -> None:
     """Every puzzle x every algorithm x RUNS seeded runs, with a results table.
 
     The table goes to standard output (unless --json - or --csv - claims it), progress and notices
@@ -94,8 +186,18 @@ def bench_command(ctx: click.Context, datasets: tuple[str, ...], algorithms: tup
     algorithms = tuple(dict.fromkeys(algorithms))
     per_algorithm = _options(algorithms, given(run_params))
     check_scoop(workers, hosts, hostfile)
-    check_outputs({"--json": json_out, "--csv": csv_out, "--markdown": markdown_out, "--plot": plot,
-                   "--ecdf": ecdf, "--fixed-budget": fixed_budget}, force, inputs=datasets)
+    check_outputs(
+        {
+            "--json": json_out,
+            "--csv": csv_out,
+            "--markdown": markdown_out,
+            "--plot": plot,
+            "--ecdf": ecdf,
+            "--fixed-budget": fixed_budget,
+        },
+        force,
+        inputs=datasets,
+    )
     for path in (plot, ecdf, fixed_budget):
         check_plot(path)
     check_baseline(baseline, algorithms)
@@ -103,8 +205,9 @@ def bench_command(ctx: click.Context, datasets: tuple[str, ...], algorithms: tup
     inputs = [(name, PuzzleInput(path)) for path, name in zip(datasets, _dataset_names(datasets))]
     examples = {shape: puzzle for _, puzzles in inputs for shape, puzzle in puzzles.examples.items()}
     refuse_huge_population(run_params.get("population_size"), examples.values())
-    plan = Plan(tuple(_dataset(name, puzzles, limit) for name, puzzles in inputs), algorithms, runs, seed,
-                per_algorithm)
+    plan = Plan(
+        tuple(_dataset(name, puzzles, limit) for name, puzzles in inputs), algorithms, runs, seed, per_algorithm
+    )
     rerun = workers is not None and not scoop_is_running()  # the run under SCOOP takes the lock, not this one
     store, results = _results_file(results_path, plan, datasets, lock=not rerun)
     if rerun and workers is not None:
@@ -115,8 +218,7 @@ def bench_command(ctx: click.Context, datasets: tuple[str, ...], algorithms: tup
     parallel = scoop_is_running()
     todo = len(plan) - len(results)
     if results and not quiet:
-        click.echo(f"{results_path}: {plural(len(results), 'run')} of {len(plan)} already done, "
-                   f"{todo} to go", err=True)
+        click.echo(f"{results_path}: {plural(len(results), 'run')} of {len(plan)} already done, {todo} to go", err=True)
     signum = None
     label = f"{plural(todo, 'run')}" + (" on SCOOP workers" if parallel else "")
     tasks: collections.deque = collections.deque()  # the tasks handed out, whose results come back in order
@@ -126,6 +228,7 @@ def bench_command(ctx: click.Context, datasets: tuple[str, ...], algorithms: tup
             if store is None or not store.check(task):
                 tasks.append(task)
                 yield task
+
     # Serially a signal interrupts the run at once.  Under SCOOP it is only recorded and answered
     # between results: raised inside SCOOP, it would end up as some future's exception instead.
     with graceful(cooperative=parallel), Progress(todo, label, "runs", quiet=quiet) as bar:
@@ -137,10 +240,12 @@ def bench_command(ctx: click.Context, datasets: tuple[str, ...], algorithms: tup
                 results.append(result)
                 bar.advance()
                 if parallel and starter_gone():  # no files: a rerun may be writing them already
-                    click.echo("the command that started SCOOP is gone; stopping, the finished runs kept only in "
-                               "--results", err=True)
+                    click.echo(
+                        "the command that started SCOOP is gone; stopping, the finished runs kept only in --results",
+                        err=True,
+                    )
                     sys.exit(1)
-                if (signum := requested()):
+                if signum := requested():
                     break
         except KeyboardInterrupt:
             signum = requested() or signal.SIGINT
@@ -149,13 +254,17 @@ def bench_command(ctx: click.Context, datasets: tuple[str, ...], algorithms: tup
         table, comparison = bench.to_markdown(rows), []
         if baseline is not None and results:
             from ..experiments import analysis
+
             comparison = analysis.compare(results, baseline)
             if comparison:
                 table += f"\nAgainst {baseline}:\n\n{analysis.to_markdown(comparison)}"
         missing, missing_count = plan.missing(results)
         # The files first: a standard output that fails (a full disk, a closed pipe) costs its own copy only.
-        outputs = ((json_out, lambda: bench.to_json(rows, results, missing, missing_count, comparison)),
-                   (csv_out, lambda: bench.to_csv(rows)), (markdown_out, lambda: table))
+        outputs = (
+            (json_out, lambda: bench.to_json(rows, results, missing, missing_count, comparison)),
+            (csv_out, lambda: bench.to_csv(rows)),
+            (markdown_out, lambda: table),
+        )
         for path, text in outputs:
             if path is not None and path != "-":
                 write_text(path, text(), force)
@@ -165,10 +274,12 @@ def bench_command(ctx: click.Context, datasets: tuple[str, ...], algorithms: tup
                 plots.plot_summary(rows, plot, by=plot_by, title=title, overwrite=force)
         if ecdf is not None and results:
             from ..experiments.plots import plot_ecdf
+
             with writing(ecdf):
                 plot_ecdf(results, ecdf, title=_datasets_title(datasets), overwrite=force)
         if fixed_budget is not None and results:
             from ..experiments.plots import plot_fixed_budget
+
             try:
                 with writing(fixed_budget):
                     plot_fixed_budget(results, fixed_budget, title=_datasets_title(datasets), overwrite=force)
@@ -176,6 +287,7 @@ def bench_command(ctx: click.Context, datasets: tuple[str, ...], algorithms: tup
                 click.echo(f"--fixed-budget not drawn: {exc}", err=True)
         if ioh_folder is not None and results:
             from ..experiments.iohprofiler import export_iohprofiler
+
             for line in export_iohprofiler(results, ioh_folder):
                 click.echo(f"--iohprofiler: {line}", err=True)
         stdout = next((text for path, text in outputs if path == "-"), lambda: table)
@@ -184,26 +296,31 @@ def bench_command(ctx: click.Context, datasets: tuple[str, ...], algorithms: tup
     failed = [r for r in results if r.error]
     if failed:
         first = failed[0]
-        click.echo(f"{plural(len(failed), 'run')} failed, counted as unsolved; the first: {first.algorithm} on "
-                   f"{first.dataset} puzzle {first.index + 1}, seed {first.seed}: {first.error}", err=True)
+        click.echo(
+            f"{plural(len(failed), 'run')} failed, counted as unsolved; the first: {first.algorithm} on "
+            f"{first.dataset} puzzle {first.index + 1}, seed {first.seed}: {first.error}",
+            err=True,
+        )
     if missing:
-        shown = "; ".join(missing[:MISSING_SHOWN]) + (f"; and {len(missing) - MISSING_SHOWN} more lines"
-                                                      if len(missing) > MISSING_SHOWN else "")
-        click.echo(f"{len(results)} of {plural(len(plan), 'run')} finished; missing {missing_count}: {shown}",
-                   err=True)
+        shown = "; ".join(missing[:MISSING_SHOWN]) + (
+            f"; and {len(missing) - MISSING_SHOWN} more lines" if len(missing) > MISSING_SHOWN else ""
+        )
+        click.echo(f"{len(results)} of {plural(len(plan), 'run')} finished; missing {missing_count}: {shown}", err=True)
     if signum:
         click.echo(f"interrupted: {len(results)} of {plural(len(plan), 'run')} finished", err=True)
         sys.exit(exit_code(signum))
 
 
-def _results_file(path: str | None, plan: Plan, datasets: tuple[str, ...], *,
-                  lock: bool = True) -> tuple[ResultsFile | None, list[RunResult]]:
+def _results_file(
+    path: str | None, plan: Plan, datasets: tuple[str, ...], *, lock: bool = True
+) -> tuple[ResultsFile | None, list[RunResult]]:
     """The --results file and the runs of the plan it already holds, read and checked against the
     plan before any work: one line for a file that cannot serve this experiment (another run in
     one of its places, not a results file, one of the datasets, a name that cannot be written)."""
     if path is None:
         return None, []
     from ..experiments.store import ResultsFile, StoreError
+
     check_outputs({"--results": path}, False, resumable=("--results",), inputs=datasets)
     try:
         if lock:
@@ -224,6 +341,7 @@ def check_ioh_folder(folder: str | None) -> None:
     if os.path.exists(folder) and (not os.path.isdir(folder) or os.listdir(folder)):
         raise InputError(f"--iohprofiler {folder}: exists and is not an empty folder; export into a new one")
     from ..experiments.iohprofiler import INSTALL
+
     try:
         import ioh  # noqa: F401
     except ImportError:
@@ -240,6 +358,7 @@ def check_baseline(baseline: str | None, algorithms: tuple[str, ...]) -> None:
     if len(algorithms) < 2:
         raise click.UsageError("--baseline needs at least one other -a algorithm to compare with it")
     from ..experiments.analysis import INSTALL
+
     try:
         import scipy.stats  # noqa: F401
     except ImportError:
@@ -258,13 +377,16 @@ def _options(algorithms: tuple[str, ...], options: dict) -> dict[str, dict]:
     shares = {}
     for algorithm in algorithms:
         record = registry.algorithm(algorithm)
-        shares[algorithm] = options_for(algorithm, {k: v for k, v in options.items() if k in record.options
-                                                    or len(algorithms) == 1})
+        shares[algorithm] = options_for(
+            algorithm, {k: v for k, v in options.items() if k in record.options or len(algorithms) == 1}
+        )
     for name in options:
         takers = [a for a in algorithms if name in shares[a]]
         if not takers:
-            raise click.UsageError(f"{flag(name)} applies to none of {', '.join(algorithms)}; it applies to "
-                                   f"{', '.join(registry.takes(name))}")
+            raise click.UsageError(
+                f"{flag(name)} applies to none of {', '.join(algorithms)}; it applies to "
+                f"{', '.join(registry.takes(name))}"
+            )
         if len(takers) < len(algorithms):
             click.echo(f"note: {flag(name)} applies to {', '.join(takers)} only", err=True)
     return shares

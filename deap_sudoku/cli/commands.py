@@ -21,8 +21,16 @@ from typing import IO
 
 import click
 
-from ..exact import (DIFFICULTIES, GenerationBudgetExceeded, SearchBudgetExceeded, count_solutions, dig_puzzle,
-                     generate_graded, random_solution, reachable)
+from ..exact import (
+    DIFFICULTIES,
+    GenerationBudgetExceeded,
+    SearchBudgetExceeded,
+    count_solutions,
+    dig_puzzle,
+    generate_graded,
+    random_solution,
+    reachable,
+)
 from ..grid import Puzzle, PuzzleError, Shape
 from ..io import formats
 from ..io.samples import load_samples, sample_names
@@ -56,8 +64,10 @@ class _Guarded(click.Group):
             click.echo("error: standard output is closed; give the command somewhere to write", err=True)
             ctx.exit(2)
         sys.stdout = StandardOutput.around(sys.stdout)
-        previous = {signal.SIGINT: signal.signal(signal.SIGINT, signal.default_int_handler),
-                    signal.SIGTERM: signal.signal(signal.SIGTERM, _terminated)}  # the launcher's until now
+        previous = {
+            signal.SIGINT: signal.signal(signal.SIGINT, signal.default_int_handler),
+            signal.SIGTERM: signal.signal(signal.SIGTERM, _terminated),
+        }  # the launcher's until now
         try:
             result = super().invoke(ctx)
             sys.stdout.flush()
@@ -120,8 +130,20 @@ class _Messages(io.TextIOBase):
         return getattr(self.stream, "encoding", None) or "utf-8"
 
 
-_ENVIRONMENT_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EROFS, errno.EACCES, errno.EPERM,
-                       errno.ENAMETOOLONG, errno.ENOENT, errno.EEXIST, errno.EPIPE, errno.EBADF}
+_ENVIRONMENT_ERRORS = {
+    errno.ENOSPC,
+    errno.EDQUOT,
+    errno.EFBIG,
+    errno.EIO,
+    errno.EROFS,
+    errno.EACCES,
+    errno.EPERM,
+    errno.ENAMETOOLONG,
+    errno.ENOENT,
+    errno.EEXIST,
+    errno.EPIPE,
+    errno.EBADF,
+}
 """What a failing machine raises (a full disk, a file-size limit, a read-only or vanished folder)."""
 
 
@@ -159,8 +181,9 @@ def algorithms_command() -> None:
     width = max(len(r.name) for r in records)
     for record in records:
         budgets = ", ".join(flag(b) for b in registry.budgets(record)) or "none (runs to the end)"
-        click.echo(f"{record.name:<{width}}  {record.kind:<12}  budgets: {budgets};  {record.source}: "
-                   f"{record.description}")
+        click.echo(
+            f"{record.name:<{width}}  {record.kind:<12}  budgets: {budgets};  {record.source}: {record.description}"
+        )
     for name, why in registry.plugin_errors().items():
         click.echo(f"plug-in {name} not loaded: {why}", err=True)
 
@@ -180,8 +203,13 @@ def samples() -> None:
 @main.command(epilog=PUZZLE_FILE_HELP)
 @click.argument("puzzle_file", metavar="FILE|-", type=PUZZLE_FILE)
 @input_options
-@click.option("--max-nodes", type=click.IntRange(min=1), default=200_000, show_default=True,
-              help="Search budget per puzzle for counting solutions.")
+@click.option(
+    "--max-nodes",
+    type=click.IntRange(min=1),
+    default=200_000,
+    show_default=True,
+    help="Search budget per puzzle for counting solutions.",
+)
 def check(puzzle_file: str, fmt: str | None, box: str | None, alphabet: str | None, max_nodes: int) -> None:
     """Validate every puzzle in FILE: givens, conflicts, solvability and uniqueness.
 
@@ -205,8 +233,10 @@ def check(puzzle_file: str, fmt: str | None, box: str | None, alphabet: str | No
                 verdict = {0: "no solution", 1: "unique solution"}.get(count, "2 or more solutions")
             except SearchBudgetExceeded:
                 count, verdict = -1, f"undecided within {max_nodes} search nodes"
-            click.echo(f"{source}:{line}: puzzle {valid}, {puzzle.shape.name}, {plural(puzzle.num_givens, 'given')} "
-                       f"({100 * puzzle.num_givens / puzzle.shape.cells:.0f} %), {verdict}")
+            click.echo(
+                f"{source}:{line}: puzzle {valid}, {puzzle.shape.name}, {plural(puzzle.num_givens, 'given')} "
+                f"({100 * puzzle.num_givens / puzzle.shape.cells:.0f} %), {verdict}"
+            )
             if count != 1:
                 worst = max(worst, 1)
     if not valid and not errors:
@@ -220,11 +250,23 @@ def check(puzzle_file: str, fmt: str | None, box: str | None, alphabet: str | No
 @click.argument("out", metavar="OUT|-")
 @click.option("--to", "to_format", type=click.Choice(formats.FORMATS), required=True, help="Output format.")
 @input_options
-@click.option("--to-alphabet", type=click.Choice(tuple(formats.ALPHABETS)), default=None,
-              help="Symbols of the line and dash output formats.")
+@click.option(
+    "--to-alphabet",
+    type=click.Choice(tuple(formats.ALPHABETS)),
+    default=None,
+    help="Symbols of the line and dash output formats.",
+)
 @click.option("--force", is_flag=True, help="Overwrite OUT if it exists.")
-def convert(source_file: str, out: str, to_format: str, fmt: str | None, box: str | None, alphabet: str | None,
-            to_alphabet: str | None, force: bool) -> None:
+def convert(
+    source_file: str,
+    out: str,
+    to_format: str,
+    fmt: str | None,
+    box: str | None,
+    alphabet: str | None,
+    to_alphabet: str | None,
+    force: bool,
+) -> None:
     """Convert every puzzle of FILE to another format."""
     check_outputs({"OUT": out}, force, inputs=(source_file,))
     puzzles = PuzzleInput(source_file, fmt, box, alphabet)
@@ -240,35 +282,85 @@ easy newspaper puzzle; made unique, a 25x25 takes about 20 s (fewer givens take 
 
 @main.command()
 @click.option("--box", default="3x3", show_default=True, metavar="ROWSxCOLS", help="Box shape.")
-@click.option("--givens", "givens_text", default=None, metavar="N|P%[,...]",
-              help="Givens per puzzle: a number of cells or a share such as 45%; several, comma-separated, "
-                   "make one instance set per value from the same grids (a unique puzzle may keep more).  "
-                   f"Without --givens and --difficulty: {DEFAULT_GIVENS}.")
-@click.option("--difficulty", type=click.Choice(DIFFICULTIES), default=None,
-              help="Keep making puzzles until one grades as this (see deap_sudoku.exact.grade).")
-@click.option("--count", type=click.IntRange(min=1), default=1, show_default=True,
-              help="How many puzzles to make (per --givens value).")
-@click.option("--seed", type=int, default=0, show_default=True,
-              help="Puzzle i is made with seed SEED+i, so any one can be remade alone.")
-@click.option("--unique/--any", default=True, show_default=True,
-              help="Keep the solution unique, or just empty cells at random (--givens only; Lloyd & Amos's "
-                   "instances are made this way).")
-@click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
-              help="Time allowed per puzzle of --difficulty; past it the command stops with exit code 1.")
-@click.option("--format", "fmt", type=click.Choice(formats.FORMATS), default="line", show_default=True,
-              help="Output format.")
-@click.option("--alphabet", type=click.Choice(tuple(formats.ALPHABETS)), default=None,
-              help="Symbols of the line and dash formats.")
-@click.option("--out", default="-", show_default=True, metavar="PATH",
-              help="Where to write the puzzles ('-': standard output).  {share} in PATH (the --givens value "
-                   "without %) makes one file per --givens value, {index} (0, 1, ...) one file per puzzle, e.g. "
-                   "'sets/inst36x36_{share}_{index}.txt'.")
+@click.option(
+    "--givens",
+    "givens_text",
+    default=None,
+    metavar="N|P%[,...]",
+    help="Givens per puzzle: a number of cells or a share such as 45%; several, comma-separated, "
+    "make one instance set per value from the same grids (a unique puzzle may keep more).  "
+    f"Without --givens and --difficulty: {DEFAULT_GIVENS}.",
+)
+@click.option(
+    "--difficulty",
+    type=click.Choice(DIFFICULTIES),
+    default=None,
+    help="Keep making puzzles until one grades as this (see deap_sudoku.exact.grade).",
+)
+@click.option(
+    "--count",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="How many puzzles to make (per --givens value).",
+)
+@click.option(
+    "--seed",
+    type=int,
+    default=0,
+    show_default=True,
+    help="Puzzle i is made with seed SEED+i, so any one can be remade alone.",
+)
+@click.option(
+    "--unique/--any",
+    default=True,
+    show_default=True,
+    help="Keep the solution unique, or just empty cells at random (--givens only; Lloyd & Amos's "
+    "instances are made this way).",
+)
+@click.option(
+    "--max-seconds",
+    type=click.FloatRange(min=0, min_open=True),
+    default=60.0,
+    show_default=True,
+    help="Time allowed per puzzle of --difficulty; past it the command stops with exit code 1.",
+)
+@click.option(
+    "--format", "fmt", type=click.Choice(formats.FORMATS), default="line", show_default=True, help="Output format."
+)
+@click.option(
+    "--alphabet",
+    type=click.Choice(tuple(formats.ALPHABETS)),
+    default=None,
+    help="Symbols of the line and dash formats.",
+)
+@click.option(
+    "--out",
+    default="-",
+    show_default=True,
+    metavar="PATH",
+    help="Where to write the puzzles ('-': standard output).  {share} in PATH (the --givens value "
+    "without %) makes one file per --givens value, {index} (0, 1, ...) one file per puzzle, e.g. "
+    "'sets/inst36x36_{share}_{index}.txt'.",
+)
 @click.option("--force", is_flag=True, help="Overwrite --out if it exists.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @click.pass_context
-def generate(ctx: click.Context, box: str, givens_text: str | None, difficulty: str | None, count: int, seed: int,
-             unique: bool, max_seconds: float, fmt: str, alphabet: str | None, out: str, force: bool,
-             quiet: bool) -> None:
+def generate(
+    ctx: click.Context,
+    box: str,
+    givens_text: str | None,
+    difficulty: str | None,
+    count: int,
+    seed: int,
+    unique: bool,
+    max_seconds: float,
+    fmt: str,
+    alphabet: str | None,
+    out: str,
+    force: bool,
+    quiet: bool,
+) -> None:
     """Make reproducible puzzles by emptying cells of random solved grids.
 
     Each solved grid is drawn by randomised exact search of the empty grid (seeded), so every
@@ -290,8 +382,10 @@ def generate(ctx: click.Context, box: str, givens_text: str | None, difficulty: 
         if not unique:
             raise click.UsageError("--any does not apply to --difficulty: a graded puzzle has one solution")
         if not reachable(shape, difficulty):
-            raise click.UsageError(f"--difficulty {difficulty}: no {shape.name} puzzle is {difficulty}; every one "
-                                   "with a unique solution falls to naked singles, so all are easy")
+            raise click.UsageError(
+                f"--difficulty {difficulty}: no {shape.name} puzzle is {difficulty}; every one "
+                "with a unique solution falls to naked singles, so all are easy"
+            )
         targets = [("", 0)]
     else:
         if ctx.get_parameter_source("max_seconds") is not click.core.ParameterSource.DEFAULT:
@@ -300,8 +394,9 @@ def generate(ctx: click.Context, box: str, givens_text: str | None, difficulty: 
     path_of = _output_paths(out, targets, count, force)
     check_format("--format", fmt, alphabet, Puzzle([0] * shape.cells, box=shape))
     if difficulty is not None and not quiet:
-        click.echo(f"making {plural(count, f'{difficulty} {shape.name} puzzle')}, up to {max_seconds:g} s each",
-                   err=True)
+        click.echo(
+            f"making {plural(count, f'{difficulty} {shape.name} puzzle')}, up to {max_seconds:g} s each", err=True
+        )
     total = count * len(targets)
     one_per_file = "{index}" in out
     writers: dict[str, formats.PuzzleWriter] = {}  # open files, written as the puzzles are made
@@ -309,13 +404,13 @@ def generate(ctx: click.Context, box: str, givens_text: str | None, difficulty: 
         with Progress(total, f"making {plural(total, 'puzzle')}", "puzzles", quiet=quiet) as bar:
             for i in range(count):
                 if difficulty is not None:
-                    attempts = (random.Random((seed + i) * GRADED_ATTEMPTS + attempt)
-                                for attempt in range(GRADED_ATTEMPTS))
+                    attempts = (
+                        random.Random((seed + i) * GRADED_ATTEMPTS + attempt) for attempt in range(GRADED_ATTEMPTS)
+                    )
                     try:
                         puzzles = [generate_graded(shape, difficulty, attempts, max_seconds=max_seconds)]
                     except GenerationBudgetExceeded as exc:
-                        click.echo(f"puzzle {i + 1}: {exc}; try a larger --max-seconds or another difficulty",
-                                   err=True)
+                        click.echo(f"puzzle {i + 1}: {exc}; try a larger --max-seconds or another difficulty", err=True)
                         if i:
                             _close(writers)
                             click.echo(f"wrote the {plural(i, 'puzzle')} made before it", err=True)
@@ -362,8 +457,11 @@ def _close(writers: dict[str, formats.PuzzleWriter], *, interrupted: bool = Fals
                     if interrupted and path != "-" and os.path.exists(path):
                         beside = _unused(path + ".partial")
                         writer.close(to=beside)
-                        click.echo(f"{path} is left as it was; the {plural(writer.count, 'puzzle')} made before "
-                                   f"the interrupt are in {beside}", err=True)
+                        click.echo(
+                            f"{path} is left as it was; the {plural(writer.count, 'puzzle')} made before "
+                            f"the interrupt are in {beside}",
+                            err=True,
+                        )
                     else:
                         writer.close()
                 del writers[path]
@@ -397,8 +495,9 @@ def _givens_targets(text: str, shape: Shape) -> list[tuple[str, int]]:
             else:
                 targets.append((part, int(part)))
         except ValueError:
-            raise click.BadParameter(f"{part!r} is neither a number of cells nor a share from 0% to 100%",
-                                     param_hint="--givens") from None
+            raise click.BadParameter(
+                f"{part!r} is neither a number of cells nor a share from 0% to 100%", param_hint="--givens"
+            ) from None
         if not 0 <= targets[-1][1] <= shape.cells:
             raise click.BadParameter(f"{part}: a {shape.name} grid has {shape.cells} cells", param_hint="--givens")
     if len({label for label, _ in targets}) < len(targets):
@@ -416,6 +515,7 @@ def _output_paths(out: str, targets: list[tuple[str, int]], count: int, force: b
 
     def path_of(label: str, index: int) -> str:
         return out if out == "-" else out.format(share=label, index=index)
+
     try:
         path_of(targets[0][0], 0)
     except (KeyError, IndexError, ValueError) as exc:

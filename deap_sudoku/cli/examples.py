@@ -23,8 +23,16 @@ from .errors import InputError
 from .inputs import bundled_or
 from .outputs import check_outputs, open_checkpoint
 
-__all__ = ["example_help", "example_options", "checkpoint_options", "load_puzzle", "load_puzzles", "print_generation",
-           "print_result", "run_example"]
+__all__ = [
+    "example_help",
+    "example_options",
+    "checkpoint_options",
+    "load_puzzle",
+    "load_puzzles",
+    "print_generation",
+    "print_result",
+    "run_example",
+]
 
 
 def example_help(doc: str) -> str:
@@ -36,22 +44,38 @@ def example_help(doc: str) -> str:
 
 def example_options(*, population: int | None = 200) -> Callable:
     """The options every example has: ``[PUZZLE_FILE]``, ``--seed`` and (for a GA) ``--population``."""
+
     def decorate(command: Callable) -> Callable:
         if population is not None:
-            command = click.option("--population", type=click.IntRange(min=2), default=population, show_default=True,
-                                   help="Population size.")(command)
+            command = click.option(
+                "--population",
+                type=click.IntRange(min=2),
+                default=population,
+                show_default=True,
+                help="Population size.",
+            )(command)
         command = click.option("--seed", type=int, default=0, show_default=True, help="Seed of the run.")(command)
         return click.argument("puzzle_file", required=False, metavar="[PUZZLE_FILE]")(command)
+
     return decorate
 
 
 def checkpoint_options(command: Callable) -> Callable:
     """``--checkpoint FILE`` and ``--checkpoint-every G`` for the GA examples."""
-    command = click.option("--checkpoint-every", type=click.IntRange(min=1), default=10, show_default=True,
-                           help="Generations between checkpoints.")(command)
-    return click.option("--checkpoint", type=click.Path(dir_okay=False), default=None,
-                        help="Save the run to this file, and resume from it if it exists (checksummed "
-                             "data, checked field by field before it is used).")(command)
+    command = click.option(
+        "--checkpoint-every",
+        type=click.IntRange(min=1),
+        default=10,
+        show_default=True,
+        help="Generations between checkpoints.",
+    )(command)
+    return click.option(
+        "--checkpoint",
+        type=click.Path(dir_okay=False),
+        default=None,
+        help="Save the run to this file, and resume from it if it exists (checksummed "
+        "data, checked field by field before it is used).",
+    )(command)
 
 
 def load_puzzle(path: str | None, default: str = "9x9-easy.txt") -> Puzzle:
@@ -81,13 +105,22 @@ def print_result(puzzle: Puzzle, best: np.ndarray) -> bool:
     click.echo(format_grid(puzzle.shape, np.asarray(best)))
     held = getattr(best, "fitness", None)  # an individual's; a plain array has none
     fitness = held.values[0] if held is not None and held.valid else None
-    click.echo(("solved" if solved else "no solution found; best grid above") +
-               (f", fitness {fitness:g}" if fitness is not None else ""))
+    click.echo(
+        ("solved" if solved else "no solution found; best grid above")
+        + (f", fitness {fitness:g}" if fitness is not None else "")
+    )
     return solved
 
 
-def run_example(main: Callable, puzzle: Puzzle, *, algorithm: str | None = None, checkpoint: str | None = None,
-                checkpoint_every: int = 10, **options) -> None:
+def run_example(
+    main: Callable,
+    puzzle: Puzzle,
+    *,
+    algorithm: str | None = None,
+    checkpoint: str | None = None,
+    checkpoint_every: int = 10,
+    **options,
+) -> None:
     """Run an example's ``main(puzzle, **options)`` and print how it stopped and its best grid.
 
     With ``checkpoint`` (GA examples: ``algorithm`` names the run in the
@@ -98,8 +131,11 @@ def run_example(main: Callable, puzzle: Puzzle, *, algorithm: str | None = None,
     if checkpoint:
         check_outputs({"--checkpoint": checkpoint}, False, resumable=("--checkpoint",))
         options["checkpoint"] = open_checkpoint(
-            checkpoint, checkpoint_every, run_identity(puzzle, algorithm or main.__module__, options.get("seed", 0),
-                                                       options), puzzle)
+            checkpoint,
+            checkpoint_every,
+            run_identity(puzzle, algorithm or main.__module__, options.get("seed", 0), options),
+            puzzle,
+        )
     with graceful():
         try:
             _, logbook, hof = main(puzzle, requested=requested, **options)

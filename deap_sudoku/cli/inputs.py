@@ -26,7 +26,7 @@ def bundled_or(path: str) -> str:
     line on standard error that says so: a real path always wins."""
     if path == "-" or not path.startswith(BUNDLED) or os.path.lexists(path):
         return path
-    found = sample_path(path[len(BUNDLED):])
+    found = sample_path(path[len(BUNDLED) :])
     if found is None:
         return path
     click.echo(f"{path}: not in this folder; reading the copy bundled with deap-sudoku ({found})", err=True)
@@ -37,13 +37,19 @@ def bundled_matching(pattern: str) -> tuple[str, ...]:
     """The bundled copies of the files a ``data/`` wildcard pattern names (``data/testdata/*.txt``)
     when the shell found none here and passed it on as it was, else ``(bundled_or(pattern),)``."""
     if pattern.startswith(BUNDLED) and any(c in pattern for c in "*?[") and not glob.glob(pattern):
-        wanted = pattern[len(BUNDLED):]
-        paths = [sample_path(name) for name in sample_names()
-                 if fnmatch.fnmatchcase(name, wanted) and name.count("/") == wanted.count("/")]
+        wanted = pattern[len(BUNDLED) :]
+        paths = [
+            sample_path(name)
+            for name in sample_names()
+            if fnmatch.fnmatchcase(name, wanted) and name.count("/") == wanted.count("/")
+        ]
         paths = [path for path in paths if path is not None]  # (none where the package is zipped)
         if paths:
-            click.echo(f"{pattern}: no such files in this folder; reading the {plural(len(paths), 'copy', 'copies')}"
-                       f" bundled with deap-sudoku ({paths[0].parent})", err=True)
+            click.echo(
+                f"{pattern}: no such files in this folder; reading the {plural(len(paths), 'copy', 'copies')}"
+                f" bundled with deap-sudoku ({paths[0].parent})",
+                err=True,
+            )
             return tuple(str(path) for path in paths)
     return (bundled_or(pattern),)
 
@@ -64,8 +70,10 @@ class PuzzleFile(click.ParamType):
 
 
 PUZZLE_FILE = PuzzleFile()
-PUZZLE_FILE_HELP = ("A FILE named data/NAME that is not in the current folder is the bundled puzzle file NAME "
-                    "('deap-sudoku samples' lists them).")
+PUZZLE_FILE_HELP = (
+    "A FILE named data/NAME that is not in the current folder is the bundled puzzle file NAME "
+    "('deap-sudoku samples' lists them)."
+)
 
 
 def parse_box(value: str | None) -> tuple[int, int] | None:
@@ -82,13 +90,23 @@ def input_options(command):
     """--format, --box and --alphabet, shared by every command that reads puzzles."""
     records = formats.FORMAT_RECORDS.values()
     lettered = " and ".join(record.name for record in records if record.alphabets)
-    command = click.option("--alphabet", type=click.Choice(tuple(formats.ALPHABETS)), default=None,
-                           help=f"Symbols of the {lettered} formats.")(command)
-    command = click.option("--box", default=None, metavar="ROWSxCOLS",
-                           help="Box shape, e.g. 2x3 (default: squarest).")(command)
+    command = click.option(
+        "--alphabet",
+        type=click.Choice(tuple(formats.ALPHABETS)),
+        default=None,
+        help=f"Symbols of the {lettered} formats.",
+    )(command)
+    command = click.option("--box", default=None, metavar="ROWSxCOLS", help="Box shape, e.g. 2x3 (default: squarest).")(
+        command
+    )
     kinds = "; ".join(f"{record.name}: {record.summary}" for record in records)
-    return click.option("--format", "fmt", type=click.Choice(formats.FORMATS), default=None,
-                        help=f"Input format, detected when not given ({kinds}).")(command)
+    return click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(formats.FORMATS),
+        default=None,
+        help=f"Input format, detected when not given ({kinds}).",
+    )(command)
 
 
 @contextlib.contextmanager
@@ -98,15 +116,18 @@ def reading(path: str):
         yield
     except PuzzleFileError as exc:
         first, more = exc.errors[0], len(exc.errors) - 1
-        raise InputError(f"{first}" + (f" (and {more} more; 'deap-sudoku check {path}' lists them all)"
-                                       if more else "")) from None
+        raise InputError(
+            f"{first}" + (f" (and {more} more; 'deap-sudoku check {path}' lists them all)" if more else "")
+        ) from None
     except PuzzleError as exc:
         raise InputError(str(exc)) from None
     except (StandardOutputError, BrokenPipeError):
         raise  # standard output closed under the command (| head): the command's guard says so, not the input
     except FileNotFoundError as exc:
-        raise InputError(f"{path}: {exc.strerror or exc} ('deap-sudoku samples' lists the puzzle files bundled "
-                         f"with the package, which every command reads as {BUNDLED}NAME)") from None
+        raise InputError(
+            f"{path}: {exc.strerror or exc} ('deap-sudoku samples' lists the puzzle files bundled "
+            f"with the package, which every command reads as {BUNDLED}NAME)"
+        ) from None
     except OSError as exc:
         raise InputError(f"{path}: {exc.strerror or exc}") from None
 

@@ -20,6 +20,7 @@ from ..io.fileio import FileInUse
 from ..runs.task import RunResult, Task
 from .errors import InputError
 from .outputs import hold_lock
+
 SUFFIX = ".journal"
 
 
@@ -44,9 +45,11 @@ class Journal:
             ours.add(identity(task(index, puzzle)))
         others = len(set(self.store.done) - ours)
         if others:
-            raise StoreError(f"{self.path}: holds {others} answer{'s' * (others != 1)} of another solve command "
-                             "(other puzzles, algorithm, seed or options); finish that command, or remove this "
-                             "file to start afresh")
+            raise StoreError(
+                f"{self.path}: holds {others} answer{'s' * (others != 1)} of another solve command "
+                "(other puzzles, algorithm, seed or options); finish that command, or remove this "
+                "file to start afresh"
+            )
 
     def get(self, task: Task) -> RunResult | None:
         """The answer an earlier run of this command kept for ``task``, if any."""

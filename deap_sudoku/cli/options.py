@@ -33,9 +33,10 @@ class AlgorithmName(click.ParamType):
 
 
 ALGORITHM = AlgorithmName()
-ALGORITHM_HELP = ("a bundled algorithm (" + ", ".join(ALGORITHMS) + "; 'deap-sudoku algorithms' lists them with "
-                  "plug-ins and budgets), or your own as module:attribute")
-
+ALGORITHM_HELP = (
+    "a bundled algorithm (" + ", ".join(ALGORITHMS) + "; 'deap-sudoku algorithms' lists them with "
+    "plug-ins and budgets), or your own as module:attribute"
+)
 
 
 # -- run options: which algorithm takes which -------------------------------------------------
@@ -44,17 +45,24 @@ _RUN_OPTIONS = {
     "population_size": dict(type=click.IntRange(min=2), help="Population size"),
     "cxpb": dict(type=click.FloatRange(0, 1), help="Crossover probability"),
     "mutpb": dict(type=click.FloatRange(0, 1), help="Mutation probability"),
-    "select": dict(type=click.Choice(sorted({c for a in registry.ALGORITHMS.values()
-                                             for c in a.choices.get("select", ())})), help="Selection"),
-    "fitness": dict(type=click.Choice(sorted({c for a in registry.ALGORITHMS.values()
-                                              for c in a.choices.get("fitness", ())})), help="Fitness"),
+    "select": dict(
+        type=click.Choice(sorted({c for a in registry.ALGORITHMS.values() for c in a.choices.get("select", ())})),
+        help="Selection",
+    ),
+    "fitness": dict(
+        type=click.Choice(sorted({c for a in registry.ALGORITHMS.values() for c in a.choices.get("fitness", ())})),
+        help="Fitness",
+    ),
     "tournsize": dict(type=click.IntRange(min=1), help="Tournament size (DEAP's tournsize)"),
     "max_generations": dict(type=click.IntRange(min=1), help="Generation budget"),
-    "max_seconds": dict(type=click.FloatRange(min=0, min_open=True),
-                        help="Wall-time budget per puzzle (s); loading compiled kernels counts, compiling them "
-                             "the first time does not (announced; solve leaves it to a background process)"),
-    "max_evaluations": dict(type=click.IntRange(min=1),
-                            help="Fitness-evaluation budget per puzzle (checked after each generation)"),
+    "max_seconds": dict(
+        type=click.FloatRange(min=0, min_open=True),
+        help="Wall-time budget per puzzle (s); loading compiled kernels counts, compiling them "
+        "the first time does not (announced; solve leaves it to a background process)",
+    ),
+    "max_evaluations": dict(
+        type=click.IntRange(min=1), help="Fitness-evaluation budget per puzzle (checked after each generation)"
+    ),
     "max_steps": dict(type=click.IntRange(min=1), help="Step budget"),
     "max_nodes": dict(type=click.IntRange(min=1), help="Search-node budget"),
 }
@@ -91,12 +99,12 @@ def options_for(algorithm: str, options: dict) -> dict:
     record = registry.algorithm(algorithm)
     for name, value in options.items():
         if name not in record.options:
-            raise click.UsageError(f"{flag(name)} does not apply to {algorithm}; it applies to "
-                                   f"{', '.join(registry.takes(name))}")
+            raise click.UsageError(
+                f"{flag(name)} does not apply to {algorithm}; it applies to {', '.join(registry.takes(name))}"
+            )
         allowed = record.choices.get(name)
         if allowed is not None and value not in allowed:
-            raise click.UsageError(f"{flag(name)} {value} does not apply to {algorithm}; it takes "
-                                   f"{', '.join(allowed)}")
+            raise click.UsageError(f"{flag(name)} {value} does not apply to {algorithm}; it takes {', '.join(allowed)}")
     return options
 
 
@@ -113,7 +121,8 @@ def population_bytes(cells: int) -> float:
     slope beyond them."""
     points = POPULATION_BYTES
     (low, low_cost), (high, high_cost) = next(
-        ((a, b) for a, b in zip(points, points[1:]) if cells <= b[0]), points[-2:])
+        ((a, b) for a, b in zip(points, points[1:]) if cells <= b[0]), points[-2:]
+    )
     cost = low_cost + (high_cost - low_cost) * max(cells - low, 0) / (high - low)
     return ALLOCATOR_MARGIN * cost
 
@@ -124,6 +133,7 @@ def memory_allowed() -> tuple[int, str]:
     allowed = [(MAX_POPULATION_BYTES, "this package's limit")]
     try:
         import resource
+
         soft, _ = resource.getrlimit(resource.RLIMIT_AS)
         if soft != resource.RLIM_INFINITY:
             with open("/proc/self/statm") as handle:
@@ -149,5 +159,7 @@ def refuse_huge_population(population: int | None, puzzles: Iterable[Puzzle]) ->
     needed = population * population_bytes(cells)
     allowed, why = memory_allowed()
     if needed > allowed:
-        raise InputError(f"--population {population} of {cells}-cell grids needs about {needed / 2**30:.1f} GiB; "
-                         f"{why} is {max(allowed, 0) / 2**30:.1f} GiB")
+        raise InputError(
+            f"--population {population} of {cells}-cell grids needs about {needed / 2**30:.1f} GiB; "
+            f"{why} is {max(allowed, 0) / 2**30:.1f} GiB"
+        )

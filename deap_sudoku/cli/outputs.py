@@ -19,8 +19,13 @@ from ..runs.checkpoint import Checkpoint, CheckpointError
 from .errors import InputError, StandardOutputError, plural
 
 
-def check_outputs(outputs: dict[str, str | None] | list[tuple[str, str | None]], force: bool, *,
-                  resumable: tuple[str, ...] = (), inputs: tuple[str, ...] = ()) -> None:
+def check_outputs(
+    outputs: dict[str, str | None] | list[tuple[str, str | None]],
+    force: bool,
+    *,
+    resumable: tuple[str, ...] = (),
+    inputs: tuple[str, ...] = (),
+) -> None:
     """Refuse, before any work, outputs that cannot be written: a missing or read-only folder, a
     folder given as a file, anything but a regular file (a device, pipe or socket is never
     replaced, even with ``force``), an existing file without ``force``, one file named by two
@@ -54,12 +59,16 @@ def check_outputs(outputs: dict[str, str | None] | list[tuple[str, str | None]],
                 raise InputError(f"{option} {path}: the folder {folder} is not writable")
             folders_checked.add(folder)
         if os.path.exists(path) and not os.path.isfile(path):
-            raise InputError(f"{option} {path}: not a regular file (a device, pipe or socket); refusing to replace "
-                             "it" + ("; use - for standard output" if option not in resumable else ""))
+            raise InputError(
+                f"{option} {path}: not a regular file (a device, pipe or socket); refusing to replace "
+                "it" + ("; use - for standard output" if option not in resumable else "")
+            )
         for source in inputs:
             if source != "-" and os.path.exists(path) and os.path.exists(source) and os.path.samefile(path, source):
-                raise InputError(f"{option} {path} is also an input ({source}); refusing to write onto it, "
-                                 "--force or not: give the output another name")
+                raise InputError(
+                    f"{option} {path} is also an input ({source}); refusing to write onto it, "
+                    "--force or not: give the output another name"
+                )
         problem = name_problem(path)
         if problem is not None:
             raise InputError(f"{option} {path}: {problem}")
@@ -83,8 +92,9 @@ def open_checkpoint(path: str, every: int, identity: dict, puzzle: Puzzle) -> Ch
     """The checkpoint of a run on ``puzzle``, read once so that a damaged file or another run's is
     refused before any work.  Says on standard error where the run resumes and what a save cut
     short lost, and warns there, once, if a save fails."""
-    checkpoint = Checkpoint(Path(path), every, identity, puzzle=puzzle,
-                            warn=lambda message: click.echo(f"warning: {message}", err=True))
+    checkpoint = Checkpoint(
+        Path(path), every, identity, puzzle=puzzle, warn=lambda message: click.echo(f"warning: {message}", err=True)
+    )
     try:
         hold_lock(path)  # one run per checkpoint: a second would damage it
         state = checkpoint.read()
@@ -112,9 +122,11 @@ def check_plot(path: str | None) -> None:
         raise InputError(f"--plot: {exc}") from None
     extension = os.path.splitext(path)[1].lstrip(".").lower()
     if extension not in known:
-        raise click.UsageError(f"--plot {path}: {'no' if not extension else 'unknown'} image extension"
-                               f"{' .' + extension if extension else ''}; use one of "
-                               f"{', '.join('.' + e for e in known)}")
+        raise click.UsageError(
+            f"--plot {path}: {'no' if not extension else 'unknown'} image extension"
+            f"{' .' + extension if extension else ''}; use one of "
+            f"{', '.join('.' + e for e in known)}"
+        )
 
 
 def check_format(option: str, fmt: str, alphabet: str | None, puzzle: Puzzle) -> None:

@@ -24,8 +24,14 @@ class Progress:
         self.unit, self.started, self.done = unit, time.perf_counter(), 0
         self.bar = None
         if not quiet and total > 1 and sys.stderr is not None and sys.stderr.isatty():
-            self.bar = click.progressbar(length=total, label=label, file=sys.stderr, show_pos=True, show_eta=True,
-                                         item_show_func=lambda rate: rate)
+            self.bar = click.progressbar(
+                length=total,
+                label=label,
+                file=sys.stderr,
+                show_pos=True,
+                show_eta=True,
+                item_show_func=lambda rate: rate,
+            )
 
     def __enter__(self) -> Progress:
         if self.bar is not None:
@@ -54,8 +60,14 @@ class Progress:
 _told_without_numba: list[bool] = []  # not empty once the notice has been given in this process
 
 
-def warm_up_announced(algorithm: str, puzzles: Iterable[Puzzle], *, quiet: bool = False,
-                      compiled: bool | None = True, budgeted: bool = False) -> bool:
+def warm_up_announced(
+    algorithm: str,
+    puzzles: Iterable[Puzzle],
+    *,
+    quiet: bool = False,
+    compiled: bool | None = True,
+    budgeted: bool = False,
+) -> bool:
     """Compile or load ``algorithm``'s kernels for every shape in ``puzzles`` before any clock starts
     (``compiled``: see :func:`~deap_sudoku.runs.task.warm_up`), saying so on standard error when it
     takes longer than a second (a first compilation); whether it did.  A first compilation that a
@@ -64,11 +76,18 @@ def warm_up_announced(algorithm: str, puzzles: Iterable[Puzzle], *, quiet: bool 
     record = registry.algorithm(algorithm)
     shapes = {p.shape: p for p in puzzles}
     if not numba_available():
-        if record.warm_up is not None and not quiet and not _told_without_numba and (
-                compiled or any(shape.cells >= COMPILED_FROM_CELLS for shape in shapes)):
+        if (
+            record.warm_up is not None
+            and not quiet
+            and not _told_without_numba
+            and (compiled or any(shape.cells >= COMPILED_FROM_CELLS for shape in shapes))
+        ):
             _told_without_numba.append(True)
-            click.echo("numba is not installed: the compiled kernels run as their Python twins, the same "
-                       "answers but slower on 16x16 and larger grids (pip install numba)", err=True)
+            click.echo(
+                "numba is not installed: the compiled kernels run as their Python twins, the same "
+                "answers but slower on 16x16 and larger grids (pip install numba)",
+                err=True,
+            )
         return False
     message = record.warm_up_message
     shown = threading.Event()
@@ -90,6 +109,9 @@ def warm_up_announced(algorithm: str, puzzles: Iterable[Puzzle], *, quiet: bool 
             timer.cancel()
         if elsewhere and not quiet and not told_elsewhere:
             told_elsewhere = True
-            click.echo(f"{message}: in a background process, while this "
-                       f"{'command runs' if budgeted else 'run starts'} on their Python twins", err=True)
+            click.echo(
+                f"{message}: in a background process, while this "
+                f"{'command runs' if budgeted else 'run starts'} on their Python twins",
+                err=True,
+            )
     return shown.is_set()

@@ -18,14 +18,24 @@ from ..io.fileio import process_runs
 
 def scoop_options(workers_help: str):
     """``--workers``, ``--hosts`` and ``--hostfile``, for the commands that spread work over SCOOP."""
+
     def decorate(command):
-        command = click.option("--hostfile", type=click.Path(exists=True, dir_okay=False), default=None,
-                               help="With --workers: a SCOOP hostfile, one 'host workers' line per host.")(command)
-        command = click.option("--hosts", default=None, metavar="HOST[,HOST...]",
-                               help="With --workers: the hosts SCOOP starts workers on (password-less ssh; the "
-                                    "package installed on each); 127.0.0.1 runs the multi-host code path "
-                                    "locally.")(command)
+        command = click.option(
+            "--hostfile",
+            type=click.Path(exists=True, dir_okay=False),
+            default=None,
+            help="With --workers: a SCOOP hostfile, one 'host workers' line per host.",
+        )(command)
+        command = click.option(
+            "--hosts",
+            default=None,
+            metavar="HOST[,HOST...]",
+            help="With --workers: the hosts SCOOP starts workers on (password-less ssh; the "
+            "package installed on each); 127.0.0.1 runs the multi-host code path "
+            "locally.",
+        )(command)
         return click.option("--workers", "-n", type=click.IntRange(min=1), default=None, help=workers_help)(command)
+
     return decorate
 
 
@@ -49,8 +59,9 @@ def starter_gone() -> bool:
     return pid.isdigit() and not process_runs(int(pid))
 
 
-def rerun_under_scoop(ctx: click.Context, workers: int, hosts: str | None, hostfile: str | None, *,
-                      drop: tuple[str, ...]) -> int:
+def rerun_under_scoop(
+    ctx: click.Context, workers: int, hosts: str | None, hostfile: str | None, *, drop: tuple[str, ...]
+) -> int:
     """Run this very command again under ``python -m scoop`` (which starts a file, so it is given the
     installed package's ``__main__.py``), without the options in ``drop``; its exit code."""
     spec = importlib.util.find_spec("deap_sudoku.__main__")  # found, not imported
@@ -67,8 +78,12 @@ def rerun_under_scoop(ctx: click.Context, workers: int, hosts: str | None, hostf
     with tempfile.TemporaryDirectory() as folder:
         exit_file = os.path.join(folder, "exit-code")  # SCOOP's launcher does not pass the code on
         pid_file = os.path.join(folder, "root-pid")
-        env = {**os.environ, "DEAP_SUDOKU_EXIT_FILE": exit_file, "DEAP_SUDOKU_ROOT_PID_FILE": pid_file,
-               PARENT_PID: str(os.getpid())}
+        env = {
+            **os.environ,
+            "DEAP_SUDOKU_EXIT_FILE": exit_file,
+            "DEAP_SUDOKU_ROOT_PID_FILE": pid_file,
+            PARENT_PID: str(os.getpid()),
+        }
         # In a session of its own, SCOOP's launcher and workers do not see the terminal's Ctrl-C; this
         # process passes each SIGINT or SIGTERM to the command alone, which ends its runs and writes its
         # outputs as it does serially.

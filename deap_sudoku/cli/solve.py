@@ -35,45 +35,101 @@ POSEDNESS_SECONDS = 0.1
 
 @click.command(epilog=PUZZLE_FILE_HELP)
 @click.argument("puzzle_file", metavar="FILE|-", type=PUZZLE_FILE)
-@click.option("--algorithm", "-a", type=ALGORITHM, default=DEFAULT_ALGORITHM, show_default=True,
-              help="How to solve: " + "; ".join(f"{a.name}, {a.description}" for a in registry.ALGORITHMS.values())
-                   + "; or your own as module:attribute ('deap-sudoku algorithms' lists plug-ins too).")
+@click.option(
+    "--algorithm",
+    "-a",
+    type=ALGORITHM,
+    default=DEFAULT_ALGORITHM,
+    show_default=True,
+    help="How to solve: "
+    + "; ".join(f"{a.name}, {a.description}" for a in registry.ALGORITHMS.values())
+    + "; or your own as module:attribute ('deap-sudoku algorithms' lists plug-ins too).",
+)
 @input_options
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the run.")
 @run_options
-@click.option("--out", "out", type=click.Path(dir_okay=False), default=None,
-              help="Also write the results, solved grids and unsolved puzzles as given, to this file when every "
-                   "puzzle is done; until then each answer is kept in FILE.journal, from which the same command, "
-                   "started again after a kill or Ctrl-C, continues.  With '-' they replace the pictures on "
-                   "standard output.")
-@click.option("--out-format", type=click.Choice(formats.FORMATS), default="line", show_default=True,
-              help="Format of --out.")
-@click.option("--plot", type=click.Path(dir_okay=False), default=None,
-              help="Draw each run's course as an image (.png, .svg, .pdf, ...): best and mean fitness per generation "
-                   f"for the GAs, the score per step for tabu ({', '.join(registry.names(traced=True))}).")
+@click.option(
+    "--out",
+    "out",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Also write the results, solved grids and unsolved puzzles as given, to this file when every "
+    "puzzle is done; until then each answer is kept in FILE.journal, from which the same command, "
+    "started again after a kill or Ctrl-C, continues.  With '-' they replace the pictures on "
+    "standard output.",
+)
+@click.option(
+    "--out-format", type=click.Choice(formats.FORMATS), default="line", show_default=True, help="Format of --out."
+)
+@click.option(
+    "--plot",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Draw each run's course as an image (.png, .svg, .pdf, ...): best and mean fitness per generation "
+    f"for the GAs, the score per step for tabu ({', '.join(registry.names(traced=True))}).",
+)
 @click.option("--force", is_flag=True, help="Overwrite --out and --plot if they exist.")
-@click.option("--unique", is_flag=True,
-              help="Also say when a solved puzzle has other solutions: an exact search of up to "
-                   f"{POSEDNESS_NODES:,} nodes per puzzle, about 1.5 ms for a hard 9x9, which would double the "
-                   "time of a file of them ('deap-sudoku check' says more).  An unsolved puzzle is always "
-                   "searched for a proof that it has none.")
-@click.option("--progress", "progress_every", type=click.IntRange(min=0), is_flag=False, flag_value=0, default=None,
-              metavar="[N]", help="Print every N-th generation (GAs) or step (tabu) on standard error; without N "
-                                  "(or 0) every generation, or every 1000 steps.")
+@click.option(
+    "--unique",
+    is_flag=True,
+    help="Also say when a solved puzzle has other solutions: an exact search of up to "
+    f"{POSEDNESS_NODES:,} nodes per puzzle, about 1.5 ms for a hard 9x9, which would double the "
+    "time of a file of them ('deap-sudoku check' says more).  An unsolved puzzle is always "
+    "searched for a proof that it has none.",
+)
+@click.option(
+    "--progress",
+    "progress_every",
+    type=click.IntRange(min=0),
+    is_flag=False,
+    flag_value=0,
+    default=None,
+    metavar="[N]",
+    help="Print every N-th generation (GAs) or step (tabu) on standard error; without N "
+    "(or 0) every generation, or every 1000 steps.",
+)
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no compilation notice.")
-@click.option("--checkpoint", type=click.Path(dir_okay=False), default=None,
-              help="Save the run to this file and resume from it if it exists (GAs, one puzzle). "
-                   "A checkpoint is checksummed data, checked field by field before it is used.")
-@click.option("--checkpoint-every", type=click.IntRange(min=1), default=None,
-              help="Generations between checkpoints (default 10; one is also written when the run stops).")
-@scoop_options("Run N independently seeded chains on every puzzle (seeds SEED, SEED+1, ...) on SCOOP workers, "
-               "started for you; the first verified solution wins and the other chains stop (--workers 1 is "
-               "the serial run).")
+@click.option(
+    "--checkpoint",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Save the run to this file and resume from it if it exists (GAs, one puzzle). "
+    "A checkpoint is checksummed data, checked field by field before it is used.",
+)
+@click.option(
+    "--checkpoint-every",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Generations between checkpoints (default 10; one is also written when the run stops).",
+)
+@scoop_options(
+    "Run N independently seeded chains on every puzzle (seeds SEED, SEED+1, ...) on SCOOP workers, "
+    "started for you; the first verified solution wins and the other chains stop (--workers 1 is "
+    "the serial run)."
+)
 @click.pass_context
-def solve(ctx: click.Context, puzzle_file: str, algorithm: str, fmt: str | None, box: str | None,
-          alphabet: str | None, seed: int, out: str | None, out_format: str, plot: str | None, force: bool,
-          unique: bool, progress_every: int | None, quiet: bool, checkpoint: str | None, checkpoint_every: int | None,
-          workers: int | None, hosts: str | None, hostfile: str | None, **run_params) -> None:
+def solve(
+    ctx: click.Context,
+    puzzle_file: str,
+    algorithm: str,
+    fmt: str | None,
+    box: str | None,
+    alphabet: str | None,
+    seed: int,
+    out: str | None,
+    out_format: str,
+    plot: str | None,
+    force: bool,
+    unique: bool,
+    progress_every: int | None,
+    quiet: bool,
+    checkpoint: str | None,
+    checkpoint_every: int | None,
+    workers: int | None,
+    hosts: str | None,
+    hostfile: str | None,
+    **run_params,
+) -> None:
     """Solve every puzzle in FILE (or standard input) and print the grids.
 
     The grids go to standard output (or, with --out -, the results in --out-format), everything
@@ -94,8 +150,12 @@ def solve(ctx: click.Context, puzzle_file: str, algorithm: str, fmt: str | None,
     for option, value in (("--checkpoint", checkpoint), ("--progress", progress_every)):
         if workers is not None and value is not None:
             raise click.UsageError(f"{option} does not apply to --workers: the chains run on other processes")
-    check_outputs({"--out": out, "--plot": plot, "--checkpoint": checkpoint}, force, resumable=("--checkpoint",),
-                  inputs=(puzzle_file,))
+    check_outputs(
+        {"--out": out, "--plot": plot, "--checkpoint": checkpoint},
+        force,
+        resumable=("--checkpoint",),
+        inputs=(puzzle_file,),
+    )
     check_plot(plot)
     puzzles = PuzzleInput(puzzle_file, fmt, box, alphabet)
     if out is not None:
@@ -111,8 +171,9 @@ def solve(ctx: click.Context, puzzle_file: str, algorithm: str, fmt: str | None,
     # time budget is the wall time a user sees: loading the kernels counts in the first puzzle's,
     # only a first-ever compilation (announced) does not.
     loading = time.perf_counter()
-    compiled_first = warm_up_announced(algorithm, puzzles.examples.values(), quiet=quiet, compiled=None,
-                                       budgeted="max_seconds" in options)
+    compiled_first = warm_up_announced(
+        algorithm, puzzles.examples.values(), quiet=quiet, compiled=None, budgeted="max_seconds" in options
+    )
     loaded = 0.0 if compiled_first else time.perf_counter() - loading
 
     pictures = out != "-"  # with --out - standard output holds the results alone
@@ -126,10 +187,12 @@ def solve(ctx: click.Context, puzzle_file: str, algorithm: str, fmt: str | None,
     journal = None
     if out is not None and out != "-":
         from .journal import Journal  # here, not at start-up: it brings the experiments layer along
+
         journal = Journal(out, puzzles, task_of)
     if journal is not None and journal.kept:
-        click.echo(f"continuing from {journal.path}: {plural(journal.kept, 'puzzle')} of {len(puzzles)} already done",
-                   err=True)
+        click.echo(
+            f"continuing from {journal.path}: {plural(journal.kept, 'puzzle')} of {len(puzzles)} already done", err=True
+        )
     answers: list[Puzzle] = []  # for --out -, which has no journal
     courses: list[tuple[str, registry.Objective, registry.Trace]] = []
     done = unsolved = 0
@@ -144,9 +207,12 @@ def solve(ctx: click.Context, puzzle_file: str, algorithm: str, fmt: str | None,
                 lost.append(exc)
 
     try:
-        with graceful(cooperative=record.stoppable), \
-                Progress(len(puzzles), f"solving with {algorithm}", "puzzles",
-                         quiet=quiet or progress_every is not None) as bar:
+        with (
+            graceful(cooperative=record.stoppable),
+            Progress(
+                len(puzzles), f"solving with {algorithm}", "puzzles", quiet=quiet or progress_every is not None
+            ) as bar,
+        ):
             try:
                 for number, puzzle in enumerate(puzzles, start=1):
                     name = f"puzzle {number} of {len(puzzles)}" if several else ""
@@ -162,8 +228,13 @@ def solve(ctx: click.Context, puzzle_file: str, algorithm: str, fmt: str | None,
                     else:
                         try:
                             charged = _charged(task, loaded if number == 1 else 0.0)
-                            result = run_task(charged, requested=requested, progress=show,
-                                              progress_every=progress_every or None, checkpoint=saving)
+                            result = run_task(
+                                charged,
+                                requested=requested,
+                                progress=show,
+                                progress_every=progress_every or None,
+                                checkpoint=saving,
+                            )
                             result = _as_given(result, charged, task)
                         except ResumeError as exc:
                             raise InputError(f"{checkpoint}: {exc}") from None
@@ -174,8 +245,10 @@ def solve(ctx: click.Context, puzzle_file: str, algorithm: str, fmt: str | None,
                     if result.note == INTERRUPTED:
                         signum = requested()
                         saved = f"; checkpoint in {checkpoint}" if checkpoint and os.path.exists(checkpoint) else ""
-                        bar.echo(f"interrupted after {_count(result)}: best so far above, "
-                                 f"{_fitness(result)}{saved}", err=True)
+                        bar.echo(
+                            f"interrupted after {_count(result)}: best so far above, {_fitness(result)}{saved}",
+                            err=True,
+                        )
                         break
                     if kept is None:
                         status = _status(result) + _posedness(puzzle, result, "max_seconds" in options, unique)
@@ -196,14 +269,22 @@ def solve(ctx: click.Context, puzzle_file: str, algorithm: str, fmt: str | None,
         with graceful(hold=True):  # a signal now cannot cut the outputs short, however many come
             finished = done == len(puzzles)
             if journal is not None and finished:
-                write_puzzles(journal.out, (_answer(puzzle, journal.answer(task_of(index, puzzle)))
-                                    for index, puzzle in enumerate(puzzles)), out_format, alphabet, force)
+                write_puzzles(
+                    journal.out,
+                    (_answer(puzzle, journal.answer(task_of(index, puzzle))) for index, puzzle in enumerate(puzzles)),
+                    out_format,
+                    alphabet,
+                    force,
+                )
                 journal.finish()
             elif journal is not None and done:
                 left = "; the existing file is left as it was" if os.path.exists(journal.out) else ""
-                click.echo(f"{out} is written when every puzzle is done{left}: {plural(done, 'answer')} so far "
-                           f"{'is' if done == 1 else 'are'} kept in {journal.path}, and the same command continues "
-                           "from there", err=True)
+                click.echo(
+                    f"{out} is written when every puzzle is done{left}: {plural(done, 'answer')} so far "
+                    f"{'is' if done == 1 else 'are'} kept in {journal.path}, and the same command continues "
+                    "from there",
+                    err=True,
+                )
             elif out == "-" and answers:
                 write_puzzles(out, answers, out_format, alphabet, force)
             if plot is not None and courses:
@@ -255,13 +336,21 @@ def _status(result: RunResult) -> str:
     if result.objective is None:
         return f"not solved after {seconds}: {result.note}"
     why = STOP_REASONS.get(result.note, result.note)
-    return (f"no solution found within the budget: stopped by {why} after {seconds} ({_count(result)}); "
-            f"best fitness: {result.objective.describe(result.fitness)}")
+    return (
+        f"no solution found within the budget: stopped by {why} after {seconds} ({_count(result)}); "
+        f"best fitness: {result.objective.describe(result.fitness)}"
+    )
 
 
-STOP_REASONS = {"generations": "the generation budget", "time": "the time budget", "steps": "the step budget",
-                "evaluations": "the evaluation budget", "stagnation": "stagnation (the best equals the mean)",
-                "no improvement": "a run without improvement", "no moves": "a board with no move left"}
+STOP_REASONS = {
+    "generations": "the generation budget",
+    "time": "the time budget",
+    "steps": "the step budget",
+    "evaluations": "the evaluation budget",
+    "stagnation": "stagnation (the best equals the mean)",
+    "no improvement": "a run without improvement",
+    "no moves": "a board with no move left",
+}
 
 
 def _charged(task: Task, seconds: float) -> Task:
@@ -293,8 +382,12 @@ def _posedness(puzzle: Puzzle, result: RunResult, budgeted: bool = False, unique
         if result.solved and unique:
             if search(puzzle, limit=2, **limits).count > 1:
                 return "; the puzzle has more than one solution, this is one of them"
-        elif not result.solved and not result.note.startswith("no solution") and result.note != "exhausted" \
-                and search(puzzle, limit=1, **limits).count == 0:
+        elif (
+            not result.solved
+            and not result.note.startswith("no solution")
+            and result.note != "exhausted"
+            and search(puzzle, limit=1, **limits).count == 0
+        ):
             return "; the puzzle has no solution (an exact search proves it)"
     except SearchBudgetExceeded:
         pass

@@ -133,8 +133,9 @@ def _answer(puzzle: Puzzle, cands: list[int] | np.ndarray) -> Puzzle:
     return Puzzle._checked(puzzle.shape, mask_values(cands, value_dtype(puzzle.n)))
 
 
-def _search_python(puzzle: Puzzle, limit: int, budget: _Budget | _Probe, hidden: bool, locked: bool,
-                   order: _Order) -> SearchResult:
+def _search_python(
+    puzzle: Puzzle, limit: int, budget: _Budget | _Probe, hidden: bool, locked: bool, order: _Order
+) -> SearchResult:
     """Depth-first search on lists of Python ints, propagated by the reference kernel."""
     t = tables(puzzle.shape)
     keys, randomised = order.keys.tolist(), order.ranks is not None
@@ -174,8 +175,9 @@ _NODES_PER_CALL = 2_000_000
 nodes (``_NODES_PER_CALL // cells`` nodes, a few milliseconds)."""
 
 
-def _search_compiled(puzzle: Puzzle, limit: int, budget: _Budget, hidden: bool, locked: bool,
-                     order: _Order) -> SearchResult:
+def _search_compiled(
+    puzzle: Puzzle, limit: int, budget: _Budget, hidden: bool, locked: bool, order: _Order
+) -> SearchResult:
     """The same search as :func:`_search_python`, node for node, in the compiled loop."""
     from ..propagation.kernel_compiled import Propagator  # imports numba
     from .backtracking_compiled import EXHAUSTED, FOUND, depth_first
@@ -198,8 +200,19 @@ def _search_compiled(puzzle: Puzzle, limit: int, budget: _Budget, hidden: bool, 
         if budget.max_nodes is not None:
             pause_at = min(pause_at, budget.max_nodes)
         try:
-            status = depth_first(states, branch, tries, tried, counts, ctrl, order.keys, ranks,
-                                 order.ranks is not None, pause_at, *propagator.scratch())
+            status = depth_first(
+                states,
+                branch,
+                tries,
+                tried,
+                counts,
+                ctrl,
+                order.keys,
+                ranks,
+                order.ranks is not None,
+                pause_at,
+                *propagator.scratch(),
+            )
         except SystemError as error:
             interrupted_kernel(error)
         nodes = int(ctrl[1])
@@ -213,9 +226,17 @@ def _search_compiled(puzzle: Puzzle, limit: int, budget: _Budget, hidden: bool, 
             budget.check(nodes)
 
 
-def search(puzzle: Puzzle, *, limit: int = 1, max_nodes: int | None = None, max_seconds: float | None = None,
-           hidden_singles: bool = True, locked_candidates: bool = True,
-           rng: random.Random | None = None, compiled: bool | None = None) -> SearchResult:
+def search(
+    puzzle: Puzzle,
+    *,
+    limit: int = 1,
+    max_nodes: int | None = None,
+    max_seconds: float | None = None,
+    hidden_singles: bool = True,
+    locked_candidates: bool = True,
+    rng: random.Random | None = None,
+    compiled: bool | None = None,
+) -> SearchResult:
     """Depth-first search with propagation at every node and the minimum-remaining-values rule.
 
     Stops after ``limit`` solutions (``limit=2`` answers "is it unique?").
@@ -241,8 +262,9 @@ def search(puzzle: Puzzle, *, limit: int = 1, max_nodes: int | None = None, max_
         if probe:  # a short try in Python first; the compiled search repeats its nodes if it fails
             try:
                 with charged():
-                    return _search_python(puzzle, limit, _Probe(budget, probe), hidden_singles,
-                                          locked_candidates, order)
+                    return _search_python(
+                        puzzle, limit, _Probe(budget, probe), hidden_singles, locked_candidates, order
+                    )
             except _ProbeEnded:
                 pass
         return _search_compiled(puzzle, limit, budget, hidden_singles, locked_candidates, order)
@@ -250,9 +272,15 @@ def search(puzzle: Puzzle, *, limit: int = 1, max_nodes: int | None = None, max_
         return _search_python(puzzle, limit, budget, hidden_singles, locked_candidates, order)
 
 
-def solve(puzzle: Puzzle, *, max_nodes: int | None = None, max_seconds: float | None = None,
-          rng: random.Random | None = None, compiled: bool | None = None,
-          deterministic_first: bool = True) -> Puzzle | None:
+def solve(
+    puzzle: Puzzle,
+    *,
+    max_nodes: int | None = None,
+    max_seconds: float | None = None,
+    rng: random.Random | None = None,
+    compiled: bool | None = None,
+    deterministic_first: bool = True,
+) -> Puzzle | None:
     """A solution, or ``None`` when the puzzle provably has none.
 
     Search times on hard large grids are heavy-tailed, so after a first
@@ -295,8 +323,9 @@ def solve(puzzle: Puzzle, *, max_nodes: int | None = None, max_seconds: float | 
 _FIRST_BUDGET = 200
 
 
-def count_solutions(puzzle: Puzzle, *, limit: int = 2, max_nodes: int | None = None,
-                    compiled: bool | None = None) -> int:
+def count_solutions(
+    puzzle: Puzzle, *, limit: int = 2, max_nodes: int | None = None, compiled: bool | None = None
+) -> int:
     """The number of solutions, counted up to ``limit``."""
     return search(puzzle, limit=limit, max_nodes=max_nodes, compiled=compiled).count
 

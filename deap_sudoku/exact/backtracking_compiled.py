@@ -20,8 +20,29 @@ EXHAUSTED, FOUND, PAUSED = 0, 1, 2
 
 
 @numba.njit(cache=True)
-def depth_first(states, branch, tries, tried, counts, ctrl, keys, ranks, randomised, pause_at,
-                stack, dirty, scanning, unions, full, peers, units, cell_units, geometry, hidden, locked):
+def depth_first(
+    states,
+    branch,
+    tries,
+    tried,
+    counts,
+    ctrl,
+    keys,
+    ranks,
+    randomised,
+    pause_at,
+    stack,
+    dirty,
+    scanning,
+    unions,
+    full,
+    peers,
+    units,
+    cell_units,
+    geometry,
+    hidden,
+    locked,
+):
     """Search on from the position saved in ``ctrl`` (depth, nodes, whether ``states[depth]`` waits
     to be expanded); return :data:`EXHAUSTED`, :data:`FOUND` (a solution, in ``states[ctrl[0]]``) or
     :data:`PAUSED` (``pause_at`` nodes visited).  After ``FOUND`` or ``PAUSED`` a call goes on.
@@ -87,8 +108,9 @@ def depth_first(states, branch, tries, tried, counts, ctrl, keys, ranks, randomi
         dirty[:] = False
         mark_units(dirty, cell_units, cell)
         stack[0] = cell
-        if propagate_nb(child, stack, 1, dirty, scanning, unions, full, peers, units, cell_units, geometry,
-                        hidden, locked):
+        if propagate_nb(
+            child, stack, 1, dirty, scanning, unions, full, peers, units, cell_units, geometry, hidden, locked
+        ):
             depth += 1
             pending = 1
     ctrl[0], ctrl[1], ctrl[2] = depth, nodes, pending

@@ -13,8 +13,16 @@ from ..grid.shape import Shape
 from ..propagation import propagate
 from .backtracking import SearchBudgetExceeded, count_solutions, search
 
-__all__ = ["random_solution", "dig_puzzle", "generate_puzzle", "grade", "generate_graded", "reachable", "DIFFICULTIES",
-           "GenerationBudgetExceeded"]
+__all__ = [
+    "random_solution",
+    "dig_puzzle",
+    "generate_puzzle",
+    "grade",
+    "generate_graded",
+    "reachable",
+    "DIFFICULTIES",
+    "GenerationBudgetExceeded",
+]
 
 
 class GenerationBudgetExceeded(RuntimeError):
@@ -53,8 +61,15 @@ TRY_NODES_PER_CELL = 2.5
 """The most nodes per cell a try of :func:`random_solution` gets."""
 
 
-def dig_puzzle(solution: Puzzle, givens: int, rng: random.Random, *, unique: bool = True,
-               max_nodes: int = 20_000, deadline: float | None = None) -> Puzzle:
+def dig_puzzle(
+    solution: Puzzle,
+    givens: int,
+    rng: random.Random,
+    *,
+    unique: bool = True,
+    max_nodes: int = 20_000,
+    deadline: float | None = None,
+) -> Puzzle:
     """Empty cells of ``solution`` in random order down to ``givens`` givens.
 
     With ``unique`` a cell is only emptied if the puzzle keeps exactly one
@@ -124,8 +139,9 @@ def reachable(shape: Shape, difficulty: str) -> bool:
     return not (shape.n == 4 and difficulty != "easy")
 
 
-def generate_graded(shape: Shape, difficulty: str, attempts: Iterable[random.Random], *,
-                    max_seconds: float | None = None) -> Puzzle:
+def generate_graded(
+    shape: Shape, difficulty: str, attempts: Iterable[random.Random], *, max_seconds: float | None = None
+) -> Puzzle:
     """A unique puzzle of ``difficulty``: the first that grades as asked of the puzzles made with
     each generator of ``attempts`` in turn (one fresh generator per attempt, so any attempt can be
     remade alone; ``deap-sudoku generate`` seeds attempt ``a`` of puzzle ``i`` with
@@ -137,8 +153,10 @@ def generate_graded(shape: Shape, difficulty: str, attempts: Iterable[random.Ran
     if difficulty not in DIFFICULTIES:
         raise ValueError(f"unknown difficulty {difficulty!r}; choose from {', '.join(DIFFICULTIES)}")
     if not reachable(shape, difficulty):
-        raise ValueError(f"no {shape.name} puzzle is {difficulty}: every one with a unique solution falls to "
-                         "naked singles, so all are easy")
+        raise ValueError(
+            f"no {shape.name} puzzle is {difficulty}: every one with a unique solution falls to "
+            "naked singles, so all are easy"
+        )
     deadline = None if max_seconds is None else time.perf_counter() + max_seconds
     givens = round(_GIVENS_TARGET[difficulty] * shape.cells)
     tried = 0
@@ -153,8 +171,9 @@ def generate_graded(shape: Shape, difficulty: str, attempts: Iterable[random.Ran
         if deadline is not None and time.perf_counter() >= deadline:
             break
     within = f" within {max_seconds:g} s" if deadline is not None else ""
-    raise GenerationBudgetExceeded(f"no {difficulty} {shape.name} puzzle in {tried} attempt{'s' * (tried != 1)}"
-                                   f"{within}")
+    raise GenerationBudgetExceeded(
+        f"no {difficulty} {shape.name} puzzle in {tried} attempt{'s' * (tried != 1)}{within}"
+    )
 
 
 def _require_random(rng: object) -> None:

@@ -57,26 +57,45 @@ def compare(results: Iterable[RunResult], baseline: str, *, alpha: float = ALPHA
             time_p, statistic = float(test.pvalue), float(test.statistic)
         rate_better = (name if solved / len(mine) > other / len(theirs) else baseline) if rate_p < alpha else "neither"
         time_better = (name if statistic > 0 else baseline) if time_p < alpha else "neither"  # Z > 0: solves sooner
-        rows.append({"dataset": dataset, "algorithm": name, "baseline": baseline, "runs": len(mine),
-                     "solved": solved, "baseline_runs": len(theirs), "baseline_solved": other,
-                     "rate_p": rate_p, "rate_better": rate_better, "measure": measure,
-                     "time_p": time_p, "time_better": time_better})
+        rows.append(
+            {
+                "dataset": dataset,
+                "algorithm": name,
+                "baseline": baseline,
+                "runs": len(mine),
+                "solved": solved,
+                "baseline_runs": len(theirs),
+                "baseline_solved": other,
+                "rate_p": rate_p,
+                "rate_better": rate_better,
+                "measure": measure,
+                "time_p": time_p,
+                "time_better": time_better,
+            }
+        )
     return rows
 
 
 def _censored(stats, results: list[RunResult], measure: str):
     """Times to solve, an unsolved run censored at what it spent (its evaluations or seconds)."""
-    return stats.CensoredData(uncensored=[getattr(r, measure) for r in results if r.solved],
-                              right=[getattr(r, measure) for r in results if not r.solved])
+    return stats.CensoredData(
+        uncensored=[getattr(r, measure) for r in results if r.solved],
+        right=[getattr(r, measure) for r in results if not r.solved],
+    )
 
 
 def to_markdown(rows: list[dict]) -> str:
     """The comparison as a Markdown table."""
-    lines = ["| dataset | algorithm | solved | baseline | baseline solved | rates: p (Fisher) | better rate | "
-             "time to solve: p (log-rank) | sooner |", "|---|---|---:|---|---:|---:|---|---:|---|"]
+    lines = [
+        "| dataset | algorithm | solved | baseline | baseline solved | rates: p (Fisher) | better rate | "
+        "time to solve: p (log-rank) | sooner |",
+        "|---|---|---:|---|---:|---:|---|---:|---|",
+    ]
     for row in rows:
         time_p = "-" if math.isnan(row["time_p"]) else f"{row['time_p']:.3g}"
-        lines.append(f"| {row['dataset']} | {row['algorithm']} | {row['solved']}/{row['runs']} | {row['baseline']} | "
-                     f"{row['baseline_solved']}/{row['baseline_runs']} | {row['rate_p']:.3g} | {row['rate_better']} | "
-                     f"{time_p} ({row['measure']}) | {row['time_better']} |")
+        lines.append(
+            f"| {row['dataset']} | {row['algorithm']} | {row['solved']}/{row['runs']} | {row['baseline']} | "
+            f"{row['baseline_solved']}/{row['baseline_runs']} | {row['rate_p']:.3g} | {row['rate_better']} | "
+            f"{time_p} ({row['measure']}) | {row['time_better']} |"
+        )
     return "\n".join(lines) + "\n"

@@ -22,10 +22,18 @@ from .store import ResultsFile
 __all__ = ["run_experiment"]
 
 
-def run_experiment(algorithms: Iterable[str | Algorithm], datasets: Mapping[str, Iterable[Puzzle]], *, runs: int,
-                   seed: int = 0, options: Mapping[str, dict] | None = None,
-                   results: str | os.PathLike | None = None, parallel: bool = False, workers: int | None = None,
-                   progress: Callable[[int, int], None] | None = None) -> list[RunResult]:
+def run_experiment(
+    algorithms: Iterable[str | Algorithm],
+    datasets: Mapping[str, Iterable[Puzzle]],
+    *,
+    runs: int,
+    seed: int = 0,
+    options: Mapping[str, dict] | None = None,
+    results: str | os.PathLike | None = None,
+    parallel: bool = False,
+    workers: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[RunResult]:
     """Run the plan and return every run's result, those already in ``results`` first.
 
     ``algorithms`` are names (bundled, plug-in, ``module:attribute``) or records made by
@@ -44,18 +52,28 @@ def run_experiment(algorithms: Iterable[str | Algorithm], datasets: Mapping[str,
     for name, given in options.items():
         unknown = sorted(set(given) - set(records[name][0].options))
         if unknown:
-            raise ValueError(f"{name} takes {', '.join(records[name][0].options) or 'no options'}, not "
-                             f"{', '.join(unknown)}")
+            raise ValueError(
+                f"{name} takes {', '.join(records[name][0].options) or 'no options'}, not {', '.join(unknown)}"
+            )
     if parallel and workers:
         raise ValueError("give parallel (SCOOP) or workers (processes forked here), not both")
     if parallel and any(local for _, local in records.values()):
-        raise ValueError("parallel runs need algorithms by name (bundled, plug-in or module:attribute): SCOOP "
-                         "workers import them by it")
+        raise ValueError(
+            "parallel runs need algorithms by name (bundled, plug-in or module:attribute): SCOOP "
+            "workers import them by it"
+        )
     frozen = {name: list(puzzles) for name, puzzles in datasets.items()}
-    plan = Plan(tuple((name, functools.partial(list, puzzles), len(puzzles)) for name, puzzles in frozen.items()),
-                tuple(records), runs, seed, options)
-    tasks = [dataclasses.replace(task, record=records[task.algorithm][0]) if records[task.algorithm][1] else task
-             for task in plan]
+    plan = Plan(
+        tuple((name, functools.partial(list, puzzles), len(puzzles)) for name, puzzles in frozen.items()),
+        tuple(records),
+        runs,
+        seed,
+        options,
+    )
+    tasks = [
+        dataclasses.replace(task, record=records[task.algorithm][0]) if records[task.algorithm][1] else task
+        for task in plan
+    ]
     if results is not None:
         lock_for_writing(results)  # one experiment per file while this call runs
     try:
@@ -65,8 +83,13 @@ def run_experiment(algorithms: Iterable[str | Algorithm], datasets: Mapping[str,
             release(results)
 
 
-def _run(tasks: list, store: ResultsFile | None, parallel: bool, workers: int | None,
-         progress: Callable[[int, int], None] | None) -> list[RunResult]:
+def _run(
+    tasks: list,
+    store: ResultsFile | None,
+    parallel: bool,
+    workers: int | None,
+    progress: Callable[[int, int], None] | None,
+) -> list[RunResult]:
     finished = [store.result(task) for task in tasks if store.check(task)] if store is not None else []
     pending = [task for task in tasks if store is None or not store.check(task)]
     total = len(finished) + len(pending)

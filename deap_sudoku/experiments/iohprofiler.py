@@ -59,8 +59,12 @@ def export_iohprofiler(results: Iterable[RunResult], folder: str | os.PathLike) 
         traced.setdefault(result.algorithm, []).append(result)
     problems: dict[tuple, str] = {}  # (dataset, fitness, direction) -> the problem's name, unique in this process
     for algorithm, runs in traced.items():
-        logger = ioh.logger.Analyzer(root=str(folder), folder_name=_identifier(algorithm), algorithm_name=algorithm,
-                                     algorithm_info="deap_sudoku runs: instance = puzzle index + 1")
+        logger = ioh.logger.Analyzer(
+            root=str(folder),
+            folder_name=_identifier(algorithm),
+            algorithm_name=algorithm,
+            algorithm_info="deap_sudoku runs: instance = puzzle index + 1",
+        )
         for result in sorted(runs, key=lambda r: (r.dataset, r.index, r.seed)):
             objective, _ = result.course()
             key = (result.dataset, objective.name, objective.lower_is_better)

@@ -31,8 +31,14 @@ def _by_algorithm(results: Iterable[RunResult]) -> dict[str, list[RunResult]]:
     return groups
 
 
-def plot_ecdf(results: Iterable[RunResult], path: str | None = None, *, title: str = "", ax: Axes | None = None,
-              overwrite: bool = False):
+def plot_ecdf(
+    results: Iterable[RunResult],
+    path: str | None = None,
+    *,
+    title: str = "",
+    ax: Axes | None = None,
+    overwrite: bool = False,
+):
     """The share of runs solved (of all runs, unsolved ones included) against the evaluations it took,
     one step line per algorithm; algorithms that count no evaluations are drawn against seconds on
     a figure of their own only if no algorithm counts any (a note in the legend says which)."""
@@ -56,9 +62,14 @@ def plot_ecdf(results: Iterable[RunResult], path: str | None = None, *, title: s
     axis.set_ylabel("runs solved (%)")
     axis.set_ylim(-2, 102)
     axis.grid(True, which="major", alpha=0.3)
-    axis.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False,
-                title=("left out, no evaluations counted:\n" + ", ".join(left_out)) if left_out else None,
-                title_fontsize=7)
+    axis.legend(
+        fontsize=8,
+        loc="upper left",
+        bbox_to_anchor=(1.01, 1),
+        frameon=False,
+        title=("left out, no evaluations counted:\n" + ", ".join(left_out)) if left_out else None,
+        title_fontsize=7,
+    )
     if title:
         (figure.suptitle if ax is None else axis.set_title)(title)
     return _save(figure, path, overwrite)
@@ -78,8 +89,15 @@ def best_so_far(result: RunResult, budgets: np.ndarray) -> np.ndarray:
     return values
 
 
-def plot_fixed_budget(results: Iterable[RunResult], path: str | None = None, *, title: str = "",
-                      ax: Axes | None = None, overwrite: bool = False, points: int = 60):
+def plot_fixed_budget(
+    results: Iterable[RunResult],
+    path: str | None = None,
+    *,
+    title: str = "",
+    ax: Axes | None = None,
+    overwrite: bool = False,
+    points: int = 60,
+):
     """The median best-so-far fitness against evaluations (log axis), with the band from the first to
     the third quartile, one line per algorithm whose runs trace fitness against evaluations (GAs).
     Algorithms that optimise different fitnesses (the block GA's cell collisions, the memetic GA's
@@ -88,8 +106,10 @@ def plot_fixed_budget(results: Iterable[RunResult], path: str | None = None, *, 
     :raises ValueError: when no run traces fitness against evaluations, or several fitnesses are to
         be drawn on the one ``ax`` given.
     """
-    groups = {name: [r for r in runs if r.trace is not None and r.trace.evaluations and r.objective is not None]
-              for name, runs in _by_algorithm(results).items()}
+    groups = {
+        name: [r for r in runs if r.trace is not None and r.trace.evaluations and r.objective is not None]
+        for name, runs in _by_algorithm(results).items()
+    }
     groups = {name: runs for name, runs in groups.items() if runs}
     if not groups:
         raise ValueError("no run traces its fitness against evaluations (the GAs do; tabu and exact solvers do not)")
@@ -97,8 +117,10 @@ def plot_fixed_budget(results: Iterable[RunResult], path: str | None = None, *, 
     for name, runs in groups.items():
         panels.setdefault(runs[0].objective, {})[name] = runs
     if ax is not None and len(panels) > 1:
-        raise ValueError(f"these algorithms optimise {len(panels)} different fitnesses, which one axis cannot show; "
-                         "leave ax= out for a panel each")
+        raise ValueError(
+            f"these algorithms optimise {len(panels)} different fitnesses, which one axis cannot show; "
+            "leave ax= out for a panel each"
+        )
     figure = ax.figure if ax is not None else _figure(figsize=(7.5, 1.2 + 3.2 * len(panels)))
     axes = [ax] if ax is not None else figure.subplots(len(panels), 1, squeeze=False, sharex=True)[:, 0]
     spent = [r.course()[1].evaluations or (0,) for runs in groups.values() for r in runs]
@@ -112,11 +134,19 @@ def plot_fixed_budget(results: Iterable[RunResult], path: str | None = None, *, 
             with warnings.catch_warnings():  # budgets before any run's first generation: NaN, not drawn
                 warnings.simplefilter("ignore", RuntimeWarning)
                 q1, median, q3 = np.nanpercentile(curves, [25, 50, 75], axis=0)
-            drawn = axis.plot(budgets, median, linestyle=line, marker=marker, markersize=3,
-                              markevery=max(len(budgets) // 12, 1), label=f"{name} ({len(runs)} runs)")
+            drawn = axis.plot(
+                budgets,
+                median,
+                linestyle=line,
+                marker=marker,
+                markersize=3,
+                markevery=max(len(budgets) // 12, 1),
+                label=f"{name} ({len(runs)} runs)",
+            )
             axis.fill_between(budgets, q1, q3, alpha=0.2, color=drawn[0].get_color(), linewidth=0)
-        axis.axhline(objective.target, color="0.4", linestyle=":", linewidth=1,
-                     label=f"target {objective.target:g} (solved)")
+        axis.axhline(
+            objective.target, color="0.4", linestyle=":", linewidth=1, label=f"target {objective.target:g} (solved)"
+        )
         axis.set_xscale("log")
         direction = "lower" if objective.lower_is_better else "higher"
         axis.set_ylabel(f"best-so-far {objective.name}\n({direction} is better),\nmedian and quartiles")

@@ -79,8 +79,10 @@ class ResultsFile:
         if held is not None and held[0] != key:
             dataset, index, algorithm, seed = key[:4]
             also = f" than line {line}" if line else ""
-            raise StoreError(f"{self.path}:{held[1]}: holds {algorithm} on {dataset} puzzle {index + 1}, seed {seed} "
-                             f"with other options or another puzzle{also}; give this experiment a file of its own")
+            raise StoreError(
+                f"{self.path}:{held[1]}: holds {algorithm} on {dataset} puzzle {index + 1}, seed {seed} "
+                f"with other options or another puzzle{also}; give this experiment a file of its own"
+            )
 
     def _remember(self, key: tuple, result: RunResult, line: int) -> None:
         self._refuse_another(key, line)
@@ -120,8 +122,12 @@ def _result(record: dict) -> RunResult:
     values["objective"] = Objective(**objective) if objective else None
     if trace:
         evaluations = trace.get("evaluations")
-        values["trace"] = Trace(trace["unit"], tuple(trace["x"]), {k: tuple(v) for k, v in trace["series"].items()},
-                                tuple(evaluations) if evaluations is not None else None)
+        values["trace"] = Trace(
+            trace["unit"],
+            tuple(trace["x"]),
+            {k: tuple(v) for k, v in trace["series"].items()},
+            tuple(evaluations) if evaluations is not None else None,
+        )
     else:
         values["trace"] = None
     values["fitness"] = float(values["fitness"]) if values["fitness"] is not None else math.nan

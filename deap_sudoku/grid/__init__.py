@@ -7,6 +7,19 @@ from .errors import PuzzleError, PuzzleFileError
 from .puzzle import Puzzle
 from .shape import MAX_SIDE, MIN_SIDE, Shape, box_shapes_for_side
 
-__all__ = ["Shape", "MIN_SIDE", "MAX_SIDE", "box_shapes_for_side", "Puzzle", "format_grid", "grid_html", "show",
-           "GridView", "clashing_cells", "Conflict",
-           "find_conflicts", "PuzzleError", "PuzzleFileError"]
+__all__ = [
+    "Shape",
+    "MIN_SIDE",
+    "MAX_SIDE",
+    "box_shapes_for_side",
+    "Puzzle",
+    "format_grid",
+    "grid_html",
+    "show",
+    "GridView",
+    "clashing_cells",
+    "Conflict",
+    "find_conflicts",
+    "PuzzleError",
+    "PuzzleFileError",
+]

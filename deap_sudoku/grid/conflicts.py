@@ -67,8 +67,13 @@ def problems(shape: Shape, cells: np.ndarray) -> list[tuple[str, int]]:
     """What makes ``cells`` an invalid puzzle: ``(message, cell)`` pairs, the cell to blame."""
     found = []
     for cell in np.flatnonzero(cells > shape.n):
-        found.append((f"value {int(cells[cell])} at {shape.cell_name(int(cell))} is out of range "
-                      f"1..{shape.n} for a {shape.name} grid", int(cell)))
+        found.append(
+            (
+                f"value {int(cells[cell])} at {shape.cell_name(int(cell))} is out of range "
+                f"1..{shape.n} for a {shape.name} grid",
+                int(cell),
+            )
+        )
     if not found:
         found = [(c.describe(shape), c.cells[-1]) for c in find_conflicts(shape, cells)]
     return found

@@ -40,9 +40,16 @@ def format_grid(shape: Shape, cells: np.ndarray, *, empty: str = ".", marks: np.
         if r and r % shape.box_rows == 0:
             stack = "-" * (shape.box_cols * (width + 1) + 1)
             text_rows.append("+".join([stack[1:]] + [stack] * (shape.box_rows - 2) + [stack[:-1]]))
-        stacks = [" ".join(text(v, m) for v, m in zip(row[s * shape.box_cols:(s + 1) * shape.box_cols],
-                                                      marked[r, s * shape.box_cols:(s + 1) * shape.box_cols]))
-                  for s in range(shape.box_rows)]
+        stacks = [
+            " ".join(
+                text(v, m)
+                for v, m in zip(
+                    row[s * shape.box_cols : (s + 1) * shape.box_cols],
+                    marked[r, s * shape.box_cols : (s + 1) * shape.box_cols],
+                )
+            )
+            for s in range(shape.box_rows)
+        ]
         text_rows.append(" | ".join(stacks).rstrip() if marks is not None else " | ".join(stacks))
     return "\n".join(text_rows)
 
@@ -51,8 +58,14 @@ def _side(shape: Shape, index: int, boxes: int) -> str:
     return "2px solid #222" if index % boxes == 0 else "1px solid #bbb"
 
 
-def grid_html(shape: Shape, cells: np.ndarray, *, givens: np.ndarray | None = None,
-              clashes: np.ndarray | None = None, caption: str = "") -> str:
+def grid_html(
+    shape: Shape,
+    cells: np.ndarray,
+    *,
+    givens: np.ndarray | None = None,
+    clashes: np.ndarray | None = None,
+    caption: str = "",
+) -> str:
     """A self-contained HTML table of the grid: box borders, givens bold, clashes on a red background.
 
     Inline styles only, so notebooks and static pages render it without a stylesheet.
@@ -67,20 +80,28 @@ def grid_html(shape: Shape, cells: np.ndarray, *, givens: np.ndarray | None = No
         tds = []
         for c in range(n):
             cell = r * n + c
-            style = [f"border-top:{_side(shape, r, shape.box_rows)}", f"border-left:{_side(shape, c, shape.box_cols)}",
-                     "border-bottom:2px solid #222" if r == n - 1 else "",
-                     "border-right:2px solid #222" if c == n - 1 else "",
-                     f"width:{size}em", f"height:{size}em", "text-align:center", "padding:0",
-                     "font-weight:bold" if bold[cell] else "color:#1f4e9c",
-                     f"background:{CLASH_BACKGROUND};color:#8b0000" if marked[cell] else ""]
+            style = [
+                f"border-top:{_side(shape, r, shape.box_rows)}",
+                f"border-left:{_side(shape, c, shape.box_cols)}",
+                "border-bottom:2px solid #222" if r == n - 1 else "",
+                "border-right:2px solid #222" if c == n - 1 else "",
+                f"width:{size}em",
+                f"height:{size}em",
+                "text-align:center",
+                "padding:0",
+                "font-weight:bold" if bold[cell] else "color:#1f4e9c",
+                f"background:{CLASH_BACKGROUND};color:#8b0000" if marked[cell] else "",
+            ]
             title = shape.cell_name(cell) + (", given" if bold[cell] else "") + (", clashes" if marked[cell] else "")
             text = str(int(values[cell])) if values[cell] else ""
             tds.append(f'<td style="{";".join(s for s in style if s)}" title="{title}">{text}</td>')
         rows.append("<tr>" + "".join(tds) + "</tr>")
     caption_style = "caption-side:top;text-align:left;font-family:sans-serif;white-space:nowrap;padding-bottom:4px"
     head = f'<caption style="{caption_style}">{html.escape(caption)}</caption>' if caption else ""
-    return (f'<table style="border-collapse:collapse;font-family:monospace;font-size:{11 if n > 16 else 14}px">'
-            f'{head}{"".join(rows)}</table>')
+    return (
+        f'<table style="border-collapse:collapse;font-family:monospace;font-size:{11 if n > 16 else 14}px">'
+        f"{head}{''.join(rows)}</table>"
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -112,9 +133,15 @@ class GridView:
         return int(np.count_nonzero(np.asarray(self.cells) == 0))
 
     def _summary(self) -> str:
-        wrong = [f"{count} {what}" for count, what in ((self.clash_count, "cells clash"),
-                                                        (self.changed_count, "givens changed"),
-                                                        (self.empty_count, "cells empty")) if count]
+        wrong = [
+            f"{count} {what}"
+            for count, what in (
+                (self.clash_count, "cells clash"),
+                (self.changed_count, "givens changed"),
+                (self.empty_count, "cells empty"),
+            )
+            if count
+        ]
         return ", ".join(part for part in (self.caption, self.shape.name, ", ".join(wrong) or "no clashes") if part)
 
     def _marked(self) -> np.ndarray:

@@ -13,8 +13,9 @@ class PuzzleError(ValueError):
     ``source:line:column: problem`` like a compiler message.
     """
 
-    def __init__(self, problem: str, *, source: str | None = None,
-                 line: int | None = None, column: int | None = None) -> None:
+    def __init__(
+        self, problem: str, *, source: str | None = None, line: int | None = None, column: int | None = None
+    ) -> None:
         self.problem = problem
         self.source = source
         self.line = line
@@ -39,8 +40,7 @@ class PuzzleFileError(PuzzleError):
         self.errors = list(errors)
         first = self.errors[0]
         if len(self.errors) == 1:
-            super().__init__(first.problem, source=first.source, line=first.line,
-                             column=first.column)
+            super().__init__(first.problem, source=first.source, line=first.line, column=first.column)
         else:
             listing = "\n".join(f"  {error}" for error in self.errors)
             super().__init__(f"{len(self.errors)} errors:\n{listing}", source=source)

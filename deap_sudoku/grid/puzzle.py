@@ -64,8 +64,15 @@ class Puzzle:
     # -- parsing and formatting come in matching pairs --------------------------------
 
     @classmethod
-    def parse(cls, text: str, *, format: str | None = None, box: tuple[int, int] | None = None,
-              alphabet: str | None = None, source: str = "<string>") -> Puzzle:
+    def parse(
+        cls,
+        text: str,
+        *,
+        format: str | None = None,
+        box: tuple[int, int] | None = None,
+        alphabet: str | None = None,
+        source: str = "<string>",
+    ) -> Puzzle:
         """Read exactly one puzzle from ``text`` in any format :mod:`deap_sudoku.grid.text` knows.
 
         :raises PuzzleError: naming line and column of what is wrong.
@@ -147,8 +154,10 @@ class Puzzle:
         n = self.n
         peers_values = self._cells[self._shape.peers]
         everything = frozenset(range(1, n + 1))
-        return tuple(frozenset((value,)) if value else everything.difference(peers_values[cell].tolist())
-                     for cell, value in enumerate(self._cells.tolist()))
+        return tuple(
+            frozenset((value,)) if value else everything.difference(peers_values[cell].tolist())
+            for cell, value in enumerate(self._cells.tolist())
+        )
 
     def filled(self, values: Sequence[int] | np.ndarray) -> Puzzle:
         """A puzzle with ``values`` in its cells, which must keep every given of this one.
@@ -159,8 +168,7 @@ class Puzzle:
         changed = self.givens & (result.cells != self._cells)
         if changed.any():
             cell = int(np.flatnonzero(changed)[0])
-            raise PuzzleError(f"the grid changes the given {int(self._cells[cell])} at "
-                              f"{self._shape.cell_name(cell)}")
+            raise PuzzleError(f"the grid changes the given {int(self._cells[cell])} at {self._shape.cell_name(cell)}")
         return result
 
 
@@ -184,7 +192,12 @@ def require(value: object, kind: type, name: str) -> object:
     """``value`` when it is a ``kind`` (a :class:`Puzzle` or :class:`Shape`), else a TypeError that
     names the argument, so a wrong argument never surfaces as an AttributeError deep inside."""
     if not isinstance(value, kind):
-        hint = " (Puzzle.parse(text), deap_sudoku.read(path) or load_sample())" if kind is Puzzle else \
-            " (Shape(box_rows, box_cols) or puzzle.shape)" if kind is Shape else ""
+        hint = (
+            " (Puzzle.parse(text), deap_sudoku.read(path) or load_sample())"
+            if kind is Puzzle
+            else " (Shape(box_rows, box_cols) or puzzle.shape)"
+            if kind is Shape
+            else ""
+        )
         raise TypeError(f"{name} must be a deap_sudoku {kind.__name__}{hint}, not {type(value).__name__}")
     return value

@@ -45,13 +45,16 @@ class Shape:
                 raise TypeError(f"{name} must be a whole number, not {value!r}")
             object.__setattr__(self, name, int(value))
         if self.box_rows < 1 or self.box_cols < 1 or self.box_rows * self.box_cols < MIN_SIDE:
-            raise ValueError(f"box shape {self.box_rows}x{self.box_cols} is too small: "
-                             f"the grid side must be at least {MIN_SIDE}")
+            raise ValueError(
+                f"box shape {self.box_rows}x{self.box_cols} is too small: the grid side must be at least {MIN_SIDE}"
+            )
         if min(self.box_rows, self.box_cols) < 2:
             raise ValueError(f"box shape {self.box_rows}x{self.box_cols} degenerates to rows or columns")
         if self.box_rows * self.box_cols > MAX_SIDE:
-            raise ValueError(f"box shape {self.box_rows}x{self.box_cols} gives side "
-                             f"{self.box_rows * self.box_cols}, larger than the supported {MAX_SIDE}")
+            raise ValueError(
+                f"box shape {self.box_rows}x{self.box_cols} gives side "
+                f"{self.box_rows * self.box_cols}, larger than the supported {MAX_SIDE}"
+            )
 
     @classmethod
     def for_side(cls, n: int) -> Shape:
@@ -106,8 +109,9 @@ class Shape:
         cells *= cells
         if array.ndim != (2 if many else 1) or array.shape[-1] != cells:
             layout = f"(k, {cells})" if many else f"({cells},)"
-            raise ValueError(f"{name} has shape {array.shape}; a {self.name} grid{'s' * many} needs {layout}, "
-                             "flat and row-major")
+            raise ValueError(
+                f"{name} has shape {array.shape}; a {self.name} grid{'s' * many} needs {layout}, flat and row-major"
+            )
         if array.size and (array.max() > self.n or (kind == "i" and array.min() < 0)):
             bad = array[(array < 0) | (array > self.n)].flat[0]
             raise ValueError(f"{name} holds {int(bad)}, out of range 0..{self.n} for a {self.name} grid")
@@ -173,8 +177,7 @@ def _tables(box_rows: int, box_cols: int) -> _Tables:
     rows = grid
     cols = grid.T
     # (band, box row, stack, box col) -> group by (band, stack)
-    boxes = (grid.reshape(box_cols, box_rows, box_rows, box_cols)
-                 .transpose(0, 2, 1, 3).reshape(n, n))
+    boxes = grid.reshape(box_cols, box_rows, box_rows, box_cols).transpose(0, 2, 1, 3).reshape(n, n)
     units = np.concatenate([rows, cols, boxes])
     cell_units = np.empty((n * n, 3), dtype=dtype)
     for u, unit in enumerate(units):
@@ -185,9 +188,7 @@ def _tables(box_rows: int, box_cols: int) -> _Tables:
     keep = mine != np.arange(n * n, dtype=dtype)[:, None]
     keep[:, 1:] &= mine[:, 1:] != mine[:, :-1]
     peers = mine[keep].reshape(n * n, 3 * n - box_rows - box_cols - 1)
-    tables = _Tables(np.ascontiguousarray(rows), np.ascontiguousarray(cols), boxes,
-                     units, cell_units, peers)
-    for array in (tables.rows, tables.cols, tables.boxes, tables.units,
-                  tables.cell_units, tables.peers):
+    tables = _Tables(np.ascontiguousarray(rows), np.ascontiguousarray(cols), boxes, units, cell_units, peers)
+    for array in (tables.rows, tables.cols, tables.boxes, tables.units, tables.cell_units, tables.peers):
         array.flags.writeable = False
     return tables

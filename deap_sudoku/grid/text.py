@@ -60,8 +60,18 @@ from .conflicts import have_conflicts, problems
 from .errors import PuzzleError
 from .shape import MAX_SIDE, MIN_SIDE, Shape, box_shapes_for_side
 
-__all__ = ["Format", "FORMAT_RECORDS", "FORMATS", "ALPHABETS", "MAX_ERRORS", "detect_format", "iter_grids",
-           "format_record", "shape_statement", "TextWriter"]
+__all__ = [
+    "Format",
+    "FORMAT_RECORDS",
+    "FORMATS",
+    "ALPHABETS",
+    "MAX_ERRORS",
+    "detect_format",
+    "iter_grids",
+    "format_record",
+    "shape_statement",
+    "TextWriter",
+]
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 ALPHABETS = {
@@ -76,6 +86,7 @@ _MAX_CELLS = MAX_SIDE * MAX_SIDE
 
 
 # -- reading ---------------------------------------------------------------------------
+
 
 @dataclass
 class _Draft:
@@ -115,8 +126,9 @@ class _Reader:
         self.pending.append(PuzzleError(problem, source=self.source, line=line, column=column))
         self.errors += 1
         if self.errors >= MAX_ERRORS:
-            self.pending.append(PuzzleError(f"more than {MAX_ERRORS} errors: stopped reading here",
-                                            source=self.source, line=line))
+            self.pending.append(
+                PuzzleError(f"more than {MAX_ERRORS} errors: stopped reading here", source=self.source, line=line)
+            )
             raise _TooManyErrors
 
     def statement(self, stripped: str, line: int) -> bool:
@@ -131,8 +143,12 @@ class _Reader:
             self.error(f"{stripped!r} states no Sudoku box shape: {exc}", line, 1)
             return True
         if self.box is not None and shape != self.box:
-            self.error(f"the file states box {shape} here, but box {self.box} was asked for "
-                       f"(--box {self.box}); drop one of them", line, 1)
+            self.error(
+                f"the file states box {shape} here, but box {self.box} was asked for "
+                f"(--box {self.box}); drop one of them",
+                line,
+                1,
+            )
             return True
         self.stated = shape, line
         return True
@@ -149,14 +165,20 @@ class _Reader:
             shape, stated_at = self.stated
             if size == shape.cells:
                 return shape
-            self.error(f"wrong number of cells: {size}, but line {stated_at} states box {shape} for the "
-                       f"puzzles after it, and a {shape.name} grid has {shape.cells}", line)
+            self.error(
+                f"wrong number of cells: {size}, but line {stated_at} states box {shape} for the "
+                f"puzzles after it, and a {shape.name} grid has {shape.cells}",
+                line,
+            )
             return None
         try:
             return Shape.for_cells(size)
         except ValueError:
-            self.error(f"wrong number of cells: {size} is not the cell count of a grid "
-                       f"tiled by boxes ({_valid_sizes_hint(size)})", line)
+            self.error(
+                f"wrong number of cells: {size} is not the cell count of a grid "
+                f"tiled by boxes ({_valid_sizes_hint(size)})",
+                line,
+            )
             return None
 
     def finish(self, draft: _Draft, drawn: tuple[Shape, int] | None = None) -> None:
@@ -171,10 +193,12 @@ class _Reader:
             other = _clean_shape(shape, values)
             if other is not None:
                 problem, cell = found[0]
-                self.error(f"{problem}, with the {shape} boxes assumed for a {shape.n}x{shape.n} grid; it reads "
-                           f"cleanly with {other} boxes: give --box {other} (box=({other.box_rows}, "
-                           f"{other.box_cols}) in Python) or put a '# box {other}' line before it",
-                           *draft.places[cell])
+                self.error(
+                    f"{problem}, with the {shape} boxes assumed for a {shape.n}x{shape.n} grid; it reads "
+                    f"cleanly with {other} boxes: give --box {other} (box=({other.box_rows}, "
+                    f"{other.box_cols}) in Python) or put a '# box {other}' line before it",
+                    *draft.places[cell],
+                )
                 return
         for problem, cell in found:
             self.error(problem, *draft.places[cell])
@@ -185,12 +209,12 @@ class _Reader:
         """``shape``, drawn by a grid's box borders from ``line`` on, unless the caller or the file
         states another (recorded as an error)."""
         if self.box is not None and self.box != shape:
-            self.error(f"the box borders draw {shape} boxes, but box {self.box} was asked for (--box {self.box})",
-                       line)
+            self.error(f"the box borders draw {shape} boxes, but box {self.box} was asked for (--box {self.box})", line)
             return None
         if self.stated is not None and self.stated[0] != shape:
-            self.error(f"the box borders draw {shape} boxes, but line {self.stated[1]} states box "
-                       f"{self.stated[0]}", line)
+            self.error(
+                f"the box borders draw {shape} boxes, but line {self.stated[1]} states box {self.stated[0]}", line
+            )
             return None
         return shape
 
@@ -227,7 +251,7 @@ def _content_lines(text: str) -> Iterator[tuple[int, str]]:
     start, number = 0, 1
     while True:
         end = text.find("\n", start)
-        yield number, text[start:len(text) if end < 0 else end].rstrip()
+        yield number, text[start : len(text) if end < 0 else end].rstrip()
         if end < 0:
             return
         start, number = end + 1, number + 1
@@ -295,14 +319,13 @@ def _read_line(text: str, reader: _Reader, alphabet: str) -> Iterator:
                 shape, values, where = grids[int(lengths[i])]
                 yield first + i, shape, values[where[i]]
             else:  # (a grid under a stated shape other than the one assumed above is read here too)
-                line = data[start + starts[i]:start + starts[i] + lengths[i]].decode("utf-8").rstrip()
+                line = data[start + starts[i] : start + starts[i] + lengths[i]].decode("utf-8").rstrip()
                 _line_puzzle(line, first + i, reader, table, symbols, alphabet)
                 yield from reader.drain()
         start, first = end + 1, first + len(starts)
 
 
-def _line_puzzle(line: str, number: int, reader: _Reader, table: dict[str, int], symbols: str,
-                 alphabet: str) -> None:
+def _line_puzzle(line: str, number: int, reader: _Reader, table: dict[str, int], symbols: str, alphabet: str) -> None:
     """Read one line of the line format into ``reader``: a puzzle, an error, or nothing (blank, comment)."""
     stripped = line.strip()
     if not stripped or stripped.startswith("#"):
@@ -312,12 +335,16 @@ def _line_puzzle(line: str, number: int, reader: _Reader, table: dict[str, int],
     indent = len(line) - len(line.lstrip())
     unknown = next(((c, ch) for c, ch in enumerate(stripped, start=indent + 1) if ch not in table), None)
     if unknown:
-        reader.error(f"unknown character {unknown[1]!r} for the {alphabet} alphabet "
-                     f"(empty is {empties})", number, unknown[0])
+        reader.error(
+            f"unknown character {unknown[1]!r} for the {alphabet} alphabet (empty is {empties})", number, unknown[0]
+        )
         return
     if len(stripped) > _MAX_CELLS:
-        reader.error(f"wrong number of cells: {len(stripped)} is more than the {_MAX_CELLS} of the largest "
-                     f"grid ({MAX_SIDE}x{MAX_SIDE})", number)
+        reader.error(
+            f"wrong number of cells: {len(stripped)} is more than the {_MAX_CELLS} of the largest "
+            f"grid ({MAX_SIDE}x{MAX_SIDE})",
+            number,
+        )
         return
     draft = _Draft(start=number)
     for column, ch in enumerate(stripped, start=indent + 1):
@@ -325,9 +352,12 @@ def _line_puzzle(line: str, number: int, reader: _Reader, table: dict[str, int],
     n = math.isqrt(len(draft.values))
     too_big = next((i for i, v in enumerate(draft.values) if v > n), None)
     if n * n == len(draft.values) and n in _TILED_SIDES and too_big is not None:
-        reader.error(f"character {stripped[too_big]!r} is not a value of a {n}x{n} grid "
-                     f"(values {symbols[0]}-{symbols[n - 1]}, empty is {empties})",
-                     number, indent + too_big + 1)
+        reader.error(
+            f"character {stripped[too_big]!r} is not a value of a {n}x{n} grid "
+            f"(values {symbols[0]}-{symbols[n - 1]}, empty is {empties})",
+            number,
+            indent + too_big + 1,
+        )
         return
     reader.finish(draft)
 
@@ -364,12 +394,17 @@ def _read_rows(text: str, reader: _Reader, alphabet: str, *, spaced: bool) -> It
                 found = ((i + 1, ch) for i, ch in enumerate(line) if not ch.isspace())
             tokens = list(itertools.islice(found, MAX_SIDE + 1))
             if len(tokens) > MAX_SIDE:
-                reader.error(f"row has more than {MAX_SIDE} values, more than the largest grid "
-                             f"({MAX_SIDE}x{MAX_SIDE}) has", number)
+                reader.error(
+                    f"row has more than {MAX_SIDE} values, more than the largest grid ({MAX_SIDE}x{MAX_SIDE}) has",
+                    number,
+                )
                 block, borders, skipping = [], [], True
                 continue
-            bars = tuple(sum(column <= bar for column, _ in tokens)
-                         for bar, ch in enumerate(line) if ch == "|") if spaced else ()
+            bars = (
+                tuple(sum(column <= bar for column, _ in tokens) for bar, ch in enumerate(line) if ch == "|")
+                if spaced
+                else ()
+            )
             block.append(_Row(number, tokens, bars))
             if len(block) == len(block[0].tokens):  # a whole puzzle: finish it now, keep memory flat
                 _finish_rows(block, len(block), reader, table, spaced, borders)
@@ -399,8 +434,9 @@ class _Row:
     bars: tuple[int, ...]
 
 
-def _finish_rows(rows: list[_Row], side: int, reader: _Reader, table: dict[str, int], spaced: bool,
-                 borders: list[tuple[int, int]]) -> None:
+def _finish_rows(
+    rows: list[_Row], side: int, reader: _Reader, table: dict[str, int], spaced: bool, borders: list[tuple[int, int]]
+) -> None:
     first_line = rows[0].line
     try:
         Shape.for_side(side)
@@ -413,8 +449,11 @@ def _finish_rows(rows: list[_Row], side: int, reader: _Reader, table: dict[str, 
     draft = _Draft(start=first_line)
     for row in rows:
         if len(row.tokens) != side:
-            reader.error(f"row has {len(row.tokens)} values, expected {side} like the first row "
-                         f"of this puzzle (line {first_line})", row.line)
+            reader.error(
+                f"row has {len(row.tokens)} values, expected {side} like the first row "
+                f"of this puzzle (line {first_line})",
+                row.line,
+            )
             return
         for column, token in row.tokens:
             value = _token_value(token, table, spaced)
@@ -433,8 +472,9 @@ def _finish_rows(rows: list[_Row], side: int, reader: _Reader, table: dict[str, 
         reader.finish(draft, (drawn, first_line))
 
 
-def _drawn_shape(rows: list[_Row], barred: bool, side: int, borders: list[tuple[int, int]],
-                 reader: _Reader) -> Shape | None:
+def _drawn_shape(
+    rows: list[_Row], barred: bool, side: int, borders: list[tuple[int, int]], reader: _Reader
+) -> Shape | None:
     """The box shape that a grid's borders draw: ``|`` after every ``box_cols`` values of each row
     (when ``barred``, every row has them), a border line after every ``box_rows`` rows; None after
     recording where the borders are irregular."""
@@ -449,8 +489,9 @@ def _drawn_shape(rows: list[_Row], barred: bool, side: int, borders: list[tuple[
     if bars and (not cols or side % cols or bars != tuple(range(cols, side, cols))):
         reader.error("the | box borders do not cut the rows into boxes of equal width", rows[0].line)
         return None
-    if borders and (side % rows_per_band
-                    or [above for above, _ in borders] != list(range(rows_per_band, side, rows_per_band))):
+    if borders and (
+        side % rows_per_band or [above for above, _ in borders] != list(range(rows_per_band, side, rows_per_band))
+    ):
         reader.error("the border lines do not cut the grid into boxes of equal height", borders[0][1])
         return None
     try:
@@ -479,8 +520,11 @@ def _read_lloyd(text: str, reader: _Reader, alphabet: str) -> Iterator:
         yield from reader.drain()
         header = header.strip()
         if not (header.isdecimal() and len(header) <= 3) or int(header) < 2 or int(header) ** 2 > MAX_SIDE:
-            reader.error(f"expected the box order (2..{int(MAX_SIDE ** 0.5)}) on a line of its own, "
-                         f"found {header[:20]!r}", number, 1)
+            reader.error(
+                f"expected the box order (2..{int(MAX_SIDE**0.5)}) on a line of its own, found {header[:20]!r}",
+                number,
+                1,
+            )
             return
         order = int(header)
         side = order * order
@@ -493,8 +537,7 @@ def _read_lloyd(text: str, reader: _Reader, alphabet: str) -> Iterator:
         for row_number, row in itertools.islice(lines, side):
             rows += 1
             if row.count("\t") > side + 1:
-                reader.error(f"row has more than {side} values, expected {side} for box order {order}",
-                             row_number)
+                reader.error(f"row has more than {side} values, expected {side} for box order {order}", row_number)
                 return
             fields = row.split("\t")
             if fields and fields[-1].strip() == "":
@@ -504,14 +547,12 @@ def _read_lloyd(text: str, reader: _Reader, alphabet: str) -> Iterator:
             for raw in fields:
                 token = raw.strip()
                 if not re.fullmatch(r"-1|\d{1,4}", token):
-                    reader.error(f"unknown value {token!r} (values are 1..{side}, -1 for empty)",
-                                 row_number, column)
+                    reader.error(f"unknown value {token!r} (values are 1..{side}, -1 for empty)", row_number, column)
                     return
                 values.append((0 if token == "-1" else int(token), column))
                 column += len(raw) + 1
             if len(values) != side:
-                reader.error(f"row has {len(values)} values, expected {side} for box order {order}",
-                             row_number)
+                reader.error(f"row has {len(values)} values, expected {side} for box order {order}", row_number)
                 return
             for value, col in values:
                 draft.add(value, row_number, col)
@@ -523,11 +564,13 @@ def _read_lloyd(text: str, reader: _Reader, alphabet: str) -> Iterator:
 
 # -- writing ---------------------------------------------------------------------------
 
+
 def _symbols_for(alphabet: str, n: int) -> tuple[str, str]:
     symbols, _, empty = ALPHABETS[alphabet]
     if n > len(symbols):
-        raise ValueError(f"the {alphabet} alphabet has symbols for up to {len(symbols)} values, "
-                         f"not {n}; use the grid format")
+        raise ValueError(
+            f"the {alphabet} alphabet has symbols for up to {len(symbols)} values, not {n}; use the grid format"
+        )
     return symbols, empty
 
 
@@ -560,12 +603,20 @@ def _write_lloyd(shape: Shape, cells: np.ndarray, alphabet: str) -> str:
 
 # -- recognising -----------------------------------------------------------------------
 
+
 def _looks_lloyd(lines: list[str], sides: frozenset[int]) -> bool:
     """A box order, then rows of tab-separated values or -1 empties: even if damaged."""
     first = lines[0]
-    return first.isdecimal() and len(first) <= 3 and len(lines) > 2 and (
-        (lines[1] == "1" and len(lines[2].split(None, int(first) ** 2)) == int(first) ** 2)
-        or "\t" in lines[2] or "-1" in lines[2].split())
+    return (
+        first.isdecimal()
+        and len(first) <= 3
+        and len(lines) > 2
+        and (
+            (lines[1] == "1" and len(lines[2].split(None, int(first) ** 2)) == int(first) ** 2)
+            or "\t" in lines[2]
+            or "-1" in lines[2].split()
+        )
+    )
 
 
 def _looks_grid(lines: list[str], sides: frozenset[int]) -> bool:
@@ -591,6 +642,7 @@ def _looks_line(lines: list[str], sides: frozenset[int]) -> bool:
 
 # -- the formats -----------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Format:
     """One file format: all the code that knows it.  ``read(text, reader, alphabet)`` yields its
@@ -609,15 +661,40 @@ class Format:
     alphabets: bool = True
 
 
-FORMAT_RECORDS: dict[str, Format] = {record.name: record for record in (
-    Format("line", "one puzzle per line, n*n symbols row-major", _read_line, _write_line, _looks_line, 3),
-    Format("grid", "one row per line, values separated by blanks, a blank line between puzzles",
-           _read_grid, _write_grid, _looks_grid, 1, separator="\n", alphabets=False),
-    Format("dash", "one row per line as single symbols, - for empty",
-           _read_dash, _write_dash, _looks_dash, 2, separator="\n"),
-    Format("lloyd", "Lloyd & Amos's instances: box order, 1, tab-separated rows, -1 for empty",
-           _read_lloyd, _write_lloyd, _looks_lloyd, 0, alphabets=False),
-)}
+FORMAT_RECORDS: dict[str, Format] = {
+    record.name: record
+    for record in (
+        Format("line", "one puzzle per line, n*n symbols row-major", _read_line, _write_line, _looks_line, 3),
+        Format(
+            "grid",
+            "one row per line, values separated by blanks, a blank line between puzzles",
+            _read_grid,
+            _write_grid,
+            _looks_grid,
+            1,
+            separator="\n",
+            alphabets=False,
+        ),
+        Format(
+            "dash",
+            "one row per line as single symbols, - for empty",
+            _read_dash,
+            _write_dash,
+            _looks_dash,
+            2,
+            separator="\n",
+        ),
+        Format(
+            "lloyd",
+            "Lloyd & Amos's instances: box order, 1, tab-separated rows, -1 for empty",
+            _read_lloyd,
+            _write_lloyd,
+            _looks_lloyd,
+            0,
+            alphabets=False,
+        ),
+    )
+}
 """Every format by name: adding one is one :class:`Format` record here (and its test)."""
 
 FORMATS = tuple(FORMAT_RECORDS)
@@ -646,13 +723,21 @@ def detect_format(text: str, *, box: tuple[int, int] | None = None) -> str:
     if not lines:
         return "line"
     sides = frozenset({box[0] * box[1]}) if box else _TILED_SIDES
-    return next(record.name for record in sorted(FORMAT_RECORDS.values(), key=lambda r: r.detection)
-                if record.looks_like(lines, sides))
+    return next(
+        record.name
+        for record in sorted(FORMAT_RECORDS.values(), key=lambda r: r.detection)
+        if record.looks_like(lines, sides)
+    )
 
 
-def iter_grids(text: str, *, format: str | None = None, box: tuple[int, int] | None = None,
-               alphabet: str | None = None, source: str = "<string>"
-               ) -> Iterator[tuple[int, Shape, np.ndarray] | PuzzleError]:
+def iter_grids(
+    text: str,
+    *,
+    format: str | None = None,
+    box: tuple[int, int] | None = None,
+    alphabet: str | None = None,
+    source: str = "<string>",
+) -> Iterator[tuple[int, Shape, np.ndarray] | PuzzleError]:
     """Every valid grid as ``(line it starts on, shape, values)`` and every error, one at a time in
     file order, so that a file of millions of puzzles never becomes a list of them.  The values are
     checked (:func:`~deap_sudoku.grid.conflicts.problems`); reading stops after :data:`MAX_ERRORS` errors.

@@ -18,8 +18,17 @@ try:
 except ImportError:  # pragma: no cover - not on POSIX: nothing is locked, process ids tell what runs
     fcntl = None
 
-__all__ = ["write_atomic", "AtomicFile", "remove_stale_temporaries", "read_limited", "name_problem",
-           "lock_for_writing", "release", "FileInUse", "process_runs"]
+__all__ = [
+    "write_atomic",
+    "AtomicFile",
+    "remove_stale_temporaries",
+    "read_limited",
+    "name_problem",
+    "lock_for_writing",
+    "release",
+    "FileInUse",
+    "process_runs",
+]
 
 
 def write_atomic(path: str | os.PathLike, data: str | bytes, *, overwrite: bool = False) -> None:
@@ -49,14 +58,16 @@ class AtomicFile:
         if not overwrite and self.target.exists():
             raise FileExistsError(f"{self.target} exists; refusing to overwrite it")
         if self.target.exists() and not self.target.is_file():
-            raise FileExistsError(f"{self.target} is not a regular file (a device, pipe or socket); "
-                                  "refusing to replace it")
+            raise FileExistsError(
+                f"{self.target} is not a regular file (a device, pipe or socket); refusing to replace it"
+            )
         swept = os.path.abspath(self.target.parent)
         if swept not in _SWEPT:
             _SWEPT.add(swept)
             remove_stale_temporaries(self.target)
-        fd, self.temporary = tempfile.mkstemp(dir=self.target.parent or ".",
-                                              prefix=f".{self.target.name}.{os.getpid()}.", suffix=TEMPORARY)
+        fd, self.temporary = tempfile.mkstemp(
+            dir=self.target.parent or ".", prefix=f".{self.target.name}.{os.getpid()}.", suffix=TEMPORARY
+        )
         _hold(fd)  # a live writer's temporary is locked: another writer never takes it for a dead one's
         try:
             os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes it private; give it a normal file's mode
@@ -132,8 +143,10 @@ def name_problem(path: str | os.PathLike) -> str | None:
         limit = 255
     length = len(os.fsencode(target.name))
     if length + TEMPORARY_EXTRA > limit:
-        return (f"the name is {length} bytes; with the temporary name written beside it first, that is over this "
-                f"folder's limit of {limit}: give a name of at most {limit - TEMPORARY_EXTRA} bytes")
+        return (
+            f"the name is {length} bytes; with the temporary name written beside it first, that is over this "
+            f"folder's limit of {limit}: give a name of at most {limit - TEMPORARY_EXTRA} bytes"
+        )
     if target.is_symlink() and not target.exists():
         return f"is a symbolic link to {os.readlink(target)}, which does not exist; give another name"
     return None

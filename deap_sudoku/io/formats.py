@@ -17,16 +17,38 @@ from ..grid.puzzle import Puzzle
 from ..grid.text import ALPHABETS, FORMAT_RECORDS, FORMATS, MAX_ERRORS, Format, detect_format
 from .fileio import AtomicFile, read_limited
 
-__all__ = ["FORMATS", "FORMAT_RECORDS", "Format", "ALPHABETS", "MAX_ERRORS", "MAX_FILE_BYTES", "loads", "dumps",
-           "read", "write", "detect_format", "scan", "read_text", "iter_scan", "iter_dumps", "iter_read",
-           "PuzzleWriter"]
+__all__ = [
+    "FORMATS",
+    "FORMAT_RECORDS",
+    "Format",
+    "ALPHABETS",
+    "MAX_ERRORS",
+    "MAX_FILE_BYTES",
+    "loads",
+    "dumps",
+    "read",
+    "write",
+    "detect_format",
+    "scan",
+    "read_text",
+    "iter_scan",
+    "iter_dumps",
+    "iter_read",
+    "PuzzleWriter",
+]
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
 """Files larger than this are refused before they are read."""
 
 
-def iter_scan(text: str, *, format: str | None = None, box: tuple[int, int] | None = None,
-              alphabet: str | None = None, source: str = "<string>") -> Iterator[tuple[int, Puzzle] | PuzzleError]:
+def iter_scan(
+    text: str,
+    *,
+    format: str | None = None,
+    box: tuple[int, int] | None = None,
+    alphabet: str | None = None,
+    source: str = "<string>",
+) -> Iterator[tuple[int, Puzzle] | PuzzleError]:
     """Every good puzzle with the line it starts on, and every error, one at a time in file order:
     a text of millions of puzzles is read in memory a small multiple of the text (the line format
     in batches of about 64 KiB of lines).  Reading stops after :data:`MAX_ERRORS` errors.
@@ -37,8 +59,14 @@ def iter_scan(text: str, *, format: str | None = None, box: tuple[int, int] | No
         yield item if isinstance(item, PuzzleError) else (item[0], Puzzle._checked(item[1], item[2]))
 
 
-def scan(text: str, *, format: str | None = None, box: tuple[int, int] | None = None,
-         alphabet: str | None = None, source: str = "<string>") -> tuple[list[tuple[int, Puzzle]], list[PuzzleError]]:
+def scan(
+    text: str,
+    *,
+    format: str | None = None,
+    box: tuple[int, int] | None = None,
+    alphabet: str | None = None,
+    source: str = "<string>",
+) -> tuple[list[tuple[int, Puzzle]], list[PuzzleError]]:
     """Every good puzzle with the line it starts on, and every error, without raising for bad puzzles.
 
     For tools that report on a whole file; :func:`loads` raises instead, :func:`iter_scan` streams.
@@ -55,8 +83,14 @@ def scan(text: str, *, format: str | None = None, box: tuple[int, int] | None = 
     return found, errors
 
 
-def loads(text: str, *, format: str | None = None, box: tuple[int, int] | None = None,
-          alphabet: str | None = None, source: str = "<string>") -> list[Puzzle]:
+def loads(
+    text: str,
+    *,
+    format: str | None = None,
+    box: tuple[int, int] | None = None,
+    alphabet: str | None = None,
+    source: str = "<string>",
+) -> list[Puzzle]:
     """All puzzles in ``text``; the format is detected unless named.
 
     :raises PuzzleFileError: listing every bad puzzle, each with source, line and column.
@@ -102,8 +136,9 @@ def read_text(path: str | os.PathLike) -> tuple[str, str]:
         with open(path, "rb") as handle:
             size = os.fstat(handle.fileno()).st_size  # 0 for devices and pipes: the count is what holds
             if size > MAX_FILE_BYTES:
-                raise PuzzleError(f"file of {size} bytes is larger than the {MAX_FILE_BYTES} bytes "
-                                  "allowed", source=source)
+                raise PuzzleError(
+                    f"file of {size} bytes is larger than the {MAX_FILE_BYTES} bytes allowed", source=source
+                )
             data = read_limited(handle, MAX_FILE_BYTES)
     if len(data) > MAX_FILE_BYTES:
         raise PuzzleError(f"input is larger than the {MAX_FILE_BYTES} bytes allowed", source=source)
@@ -112,17 +147,22 @@ def read_text(path: str | os.PathLike) -> tuple[str, str]:
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise PuzzleError(f"not UTF-8 text (byte 0x{data[exc.start]:02x})", source=source,
-                          line=line, column=column) from None
+        raise PuzzleError(
+            f"not UTF-8 text (byte 0x{data[exc.start]:02x})", source=source, line=line, column=column
+        ) from None
     if "\x00" in text:
         offset = text.index("\x00")
-        raise PuzzleError("NUL byte: this is not a text file", source=source,
-                          line=text.count("\n", 0, offset) + 1)
+        raise PuzzleError("NUL byte: this is not a text file", source=source, line=text.count("\n", 0, offset) + 1)
     return text, source
 
 
-def read(path: str | os.PathLike, *, format: str | None = None, box: tuple[int, int] | None = None,
-         alphabet: str | None = None) -> list[Puzzle]:
+def read(
+    path: str | os.PathLike,
+    *,
+    format: str | None = None,
+    box: tuple[int, int] | None = None,
+    alphabet: str | None = None,
+) -> list[Puzzle]:
     """All puzzles in the file at ``path`` (``-`` reads standard input).
 
     :raises PuzzleError: for a file that is too large, not UTF-8 text, or holds bad puzzles.
@@ -132,8 +172,13 @@ def read(path: str | os.PathLike, *, format: str | None = None, box: tuple[int, 
     return loads(text, format=format, box=box, alphabet=alphabet, source=source)
 
 
-def iter_read(path: str | os.PathLike, *, format: str | None = None, box: tuple[int, int] | None = None,
-              alphabet: str | None = None) -> Iterator[Puzzle]:
+def iter_read(
+    path: str | os.PathLike,
+    *,
+    format: str | None = None,
+    box: tuple[int, int] | None = None,
+    alphabet: str | None = None,
+) -> Iterator[Puzzle]:
     """The puzzles of the file at ``path`` (``-`` reads standard input) one at a time, in memory a
     small multiple of the file's text however many puzzles it holds (:func:`read` keeps them all).
 
@@ -148,8 +193,14 @@ def iter_read(path: str | os.PathLike, *, format: str | None = None, box: tuple[
         yield item[1]
 
 
-def write(path: str | os.PathLike, puzzles: Iterable[Puzzle], *, format: str = "line",
-          alphabet: str | None = None, overwrite: bool = False) -> None:
+def write(
+    path: str | os.PathLike,
+    puzzles: Iterable[Puzzle],
+    *,
+    format: str = "line",
+    alphabet: str | None = None,
+    overwrite: bool = False,
+) -> None:
     """Write ``puzzles`` (any iterable: they are written as they come) to ``path`` atomically
     (``-`` writes standard output).
 
@@ -171,8 +222,9 @@ class PuzzleWriter:
     :raises ValueError: for an unknown format or alphabet.
     """
 
-    def __init__(self, path: str | os.PathLike, *, format: str = "line", alphabet: str | None = None,
-                 overwrite: bool = False) -> None:
+    def __init__(
+        self, path: str | os.PathLike, *, format: str = "line", alphabet: str | None = None, overwrite: bool = False
+    ) -> None:
         self.encoder = codec.TextWriter(format, alphabet)  # an unknown format or alphabet is refused now
         self.file = None if str(path) == "-" else AtomicFile(path, overwrite=overwrite)
         self.written = 0

@@ -15,8 +15,21 @@ from .analyzer import Analysis, analyze
 from .kernel import Propagation, initial_masks, mask_sets, mask_values, propagate, propagate_masks
 from .tables import Arrays, Tables, arrays, tables
 
-__all__ = ["Propagation", "propagate", "Analysis", "analyze", "initial_masks", "propagate_masks", "propagate_arrays",
-           "mask_values", "mask_sets", "Tables", "Arrays", "tables", "arrays"]
+__all__ = [
+    "Propagation",
+    "propagate",
+    "Analysis",
+    "analyze",
+    "initial_masks",
+    "propagate_masks",
+    "propagate_arrays",
+    "mask_values",
+    "mask_sets",
+    "Tables",
+    "Arrays",
+    "tables",
+    "arrays",
+]
 
 
 def propagate_arrays(cands, queue, shape, *, hidden: bool = True, locked: bool = False, dirty=None) -> bool:

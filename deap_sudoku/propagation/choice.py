@@ -32,9 +32,21 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import NoReturn
 
-__all__ = ["numba_available", "COMPILED_FROM_CELLS", "MAX_COMPILED_SIDE", "LOADING_SECONDS", "PROBE_SECONDS",
-           "HOLD_POLL_SECONDS", "prefer_compiled", "hold_compiled", "probe_seconds", "check_compiled", "charged",
-           "python_seconds", "interrupted_kernel"]
+__all__ = [
+    "numba_available",
+    "COMPILED_FROM_CELLS",
+    "MAX_COMPILED_SIDE",
+    "LOADING_SECONDS",
+    "PROBE_SECONDS",
+    "HOLD_POLL_SECONDS",
+    "prefer_compiled",
+    "hold_compiled",
+    "probe_seconds",
+    "check_compiled",
+    "charged",
+    "python_seconds",
+    "interrupted_kernel",
+]
 
 COMPILED_FROM_CELLS = 82
 """Grids with at least this many cells use the compiled kernels from the start (measured with

@@ -33,8 +33,15 @@ def initial_masks(puzzle: Puzzle) -> tuple[list[int], list[int]]:
     return [1 << (v - 1) if v else full for v in cells], [i for i, v in enumerate(cells) if v]
 
 
-def propagate_masks(cands: list[int], queue: list[int], t: Tables, *, hidden: bool = True, locked: bool = False,
-                    dirty: set[int] | None = None) -> bool:
+def propagate_masks(
+    cands: list[int],
+    queue: list[int],
+    t: Tables,
+    *,
+    hidden: bool = True,
+    locked: bool = False,
+    dirty: set[int] | None = None,
+) -> bool:
     """Propagate the singletons in ``queue`` through ``cands`` in place; False on a contradiction.
 
     Naked singles always, hidden singles with ``hidden``, box-line reduction
@@ -45,8 +52,9 @@ def propagate_masks(cands: list[int], queue: list[int], t: Tables, *, hidden: bo
     cheap on large grids.  ``queue`` and ``dirty`` are consumed.
     """
     if not isinstance(t, Tables):
-        raise TypeError(f"t must be the Tables of the grid's shape (deap_sudoku.propagation.tables(shape)), "
-                        f"not {type(t).__name__}")
+        raise TypeError(
+            f"t must be the Tables of the grid's shape (deap_sudoku.propagation.tables(shape)), not {type(t).__name__}"
+        )
     if len(cands) != len(t.peers):
         raise ValueError(f"cands has {len(cands)} bitmasks; a {t.n}x{t.n} grid has {len(t.peers)} cells")
     peers, cell_units = t.peers, t.cell_units
@@ -147,8 +155,7 @@ def mask_values(cands: list[int] | np.ndarray, dtype: np.dtype) -> np.ndarray:
     if isinstance(cands, np.ndarray):
         bits = cands.astype(np.uint64)  # the same 64 bits: value 64's bit makes an int64 negative
         return np.where(np.bitwise_count(bits) == 1, np.bitwise_count(bits - np.uint64(1)) + 1, 0).astype(dtype)
-    return np.fromiter((m.bit_length() if m and not m & (m - 1) else 0 for m in cands),
-                       dtype=dtype, count=len(cands))
+    return np.fromiter((m.bit_length() if m and not m & (m - 1) else 0 for m in cands), dtype=dtype, count=len(cands))
 
 
 def mask_sets(cands) -> tuple[frozenset[int], ...]:

@@ -18,8 +18,16 @@ from ..grid.shape import Shape
 from .choice import interrupted_kernel
 from .tables import arrays
 
-__all__ = ["Propagator", "propagate_arrays", "propagate_nb", "given_masks", "box_line_scratch", "eliminate",
-           "mark_units", "popcount"]
+__all__ = [
+    "Propagator",
+    "propagate_arrays",
+    "propagate_nb",
+    "given_masks",
+    "box_line_scratch",
+    "eliminate",
+    "mark_units",
+    "popcount",
+]
 
 
 @numba.njit(cache=True)
@@ -166,7 +174,7 @@ def propagate_nb(cands, stack, top, dirty, scanning, unions, full, peers, units,
         if not hidden:
             return True
         scanning[:] = dirty  # as propagate_masks: the units dirty now, in increasing order;
-        dirty[:] = False     # units changed meanwhile wait for the next pass
+        dirty[:] = False  # units changed meanwhile wait for the next pass
         for u in range(units.shape[0]):
             if not scanning[u]:
                 continue
@@ -267,15 +275,20 @@ class Propagator:
             dirty = np.asarray(dirty)
             if dirty.shape != self._dirty.shape:
                 raise ValueError(f"dirty must be one flag per unit, shape {self._dirty.shape}, not {dirty.shape}")
-        self._stack[:queued.shape[0]] = queued
+        self._stack[: queued.shape[0]] = queued
         self._dirty[:] = True if dirty is None else dirty
         return self._propagate(cands, queued.shape[0])
 
     def _check_cands(self, cands: np.ndarray) -> None:
         """The compiled kernel indexes its tables by cell and bit: refuse what would read past them."""
         cells = self._n * self._n
-        if not isinstance(cands, np.ndarray) or cands.dtype != np.int64 or cands.shape != (cells,) \
-                or not cands.flags.c_contiguous or not cands.flags.writeable:
+        if (
+            not isinstance(cands, np.ndarray)
+            or cands.dtype != np.int64
+            or cands.shape != (cells,)
+            or not cands.flags.c_contiguous
+            or not cands.flags.writeable
+        ):
             raise TypeError(f"cands must be a writeable, contiguous int64 array of {cells} bitmasks")
         if self._n < 64 and (cands.min() < 0 or cands.max() >= 1 << self._n):  # at 64 every bit is a value
             raise ValueError(f"cands holds bits beyond the {self._n} values of the grid")
@@ -285,8 +298,12 @@ class Propagator:
         point, and False on a contradiction: what :meth:`run` gives on the givens' masks with the
         givens queued, in a fraction of the time (an exact search's root)."""
         values = np.asarray(values)
-        if values.shape != (self._n * self._n,) or not np.issubdtype(values.dtype, np.integer) \
-                or values.size and (values.min() < 0 or values.max() > self._n):
+        if (
+            values.shape != (self._n * self._n,)
+            or not np.issubdtype(values.dtype, np.integer)
+            or values.size
+            and (values.min() < 0 or values.max() > self._n)
+        ):
             raise ValueError(f"values must be {self._n * self._n} whole numbers 0..{self._n}")
         cands = np.empty(values.shape[0], dtype=np.int64)
         try:
@@ -315,14 +332,20 @@ class Propagator:
 
     def _propagate(self, cands: np.ndarray, top: int) -> bool:
         try:
-            return bool(propagate_nb(cands, self._stack, top, self._dirty, self._scanning, self._unions,
-                                     *self._tables))
+            return bool(propagate_nb(cands, self._stack, top, self._dirty, self._scanning, self._unions, *self._tables))
         except SystemError as error:
             interrupted_kernel(error)
 
 
-def propagate_arrays(cands: np.ndarray, queue, shape: Shape, *, hidden: bool = True, locked: bool = False,
-                     dirty: np.ndarray | None = None) -> bool:
+def propagate_arrays(
+    cands: np.ndarray,
+    queue,
+    shape: Shape,
+    *,
+    hidden: bool = True,
+    locked: bool = False,
+    dirty: np.ndarray | None = None,
+) -> bool:
     """Propagate the singletons in ``queue`` through the ``int64`` bitmasks ``cands`` in place.
 
     The same rules, fixed point and verdict as

@@ -47,10 +47,10 @@ class Arrays:
 
     n: int
     full: np.int64
-    peers: np.ndarray        # (cells, peers)
-    units: np.ndarray        # (3n, n)
-    cell_units: np.ndarray   # (cells, 3)
-    geometry: np.ndarray     # (box_rows, box_cols)
+    peers: np.ndarray  # (cells, peers)
+    units: np.ndarray  # (3n, n)
+    cell_units: np.ndarray  # (cells, 3)
+    geometry: np.ndarray  # (box_rows, box_cols)
 
     def kernel_args(self) -> tuple:
         """The tables in the order the compiled kernels take them, after ``full``."""
@@ -77,18 +77,22 @@ def tables(shape: Shape) -> Tables:
         line_rest = tuple(c for i in line_segs for c in segments[i])
         box_rest = tuple(c for i in box_segs for c in segments[i])
         intersections.append((s, line_segs, box_segs, line_rest, box_rest))
-    return Tables(n, (1 << n) - 1,
-                  tuple(tuple(p) for p in shape.peers.tolist()),
-                  tuple(tuple(u) for u in shape.units.tolist()),
-                  tuple(tuple(u) for u in shape.cell_units.tolist()),
-                  tuple(segments), tuple(intersections))
+    return Tables(
+        n,
+        (1 << n) - 1,
+        tuple(tuple(p) for p in shape.peers.tolist()),
+        tuple(tuple(u) for u in shape.units.tolist()),
+        tuple(tuple(u) for u in shape.cell_units.tolist()),
+        tuple(segments),
+        tuple(intersections),
+    )
 
 
 def _padded(rows) -> np.ndarray:
     width = max((len(r) for r in rows), default=0)
     out = np.full((len(rows), max(width, 1)), -1, dtype=np.int64)
     for i, r in enumerate(rows):
-        out[i, :len(r)] = r
+        out[i, : len(r)] = r
     return out
 
 
@@ -104,5 +108,11 @@ def arrays(shape: Shape) -> Arrays:
     """The padded array tables of ``shape`` (cached), built from :func:`tables`."""
     require(shape, Shape, "shape")
     t = tables(shape)
-    return Arrays(t.n, int64_masks([t.full])[0], _padded(t.peers), _padded(t.units), _padded(t.cell_units),
-                  np.array([shape.box_rows, shape.box_cols], dtype=np.int64))
+    return Arrays(
+        t.n,
+        int64_masks([t.full])[0],
+        _padded(t.peers),
+        _padded(t.units),
+        _padded(t.cell_units),
+        np.array([shape.box_rows, shape.box_cols], dtype=np.int64),
+    )

@@ -8,7 +8,30 @@ from .record import Algorithm, Outcome
 from .registry import ALGORITHMS, algorithm, names
 from .task import RunResult, Task, run_all, run_task, scoop_is_running
 
-__all__ = ["ALGORITHMS", "Algorithm", "Outcome", "algorithm", "names", "Task", "RunResult", "run_task", "run_all",
-           "scoop_is_running", "Plan", "summarise", "wilson_interval", "to_json", "to_csv",
-           "to_markdown", "Checkpoint", "CheckpointError", "CheckpointWarning", "run_identity", "saved_state",
-           "graceful", "requested", "exit_code", "INTERRUPTED"]
+__all__ = [
+    "ALGORITHMS",
+    "Algorithm",
+    "Outcome",
+    "algorithm",
+    "names",
+    "Task",
+    "RunResult",
+    "run_task",
+    "run_all",
+    "scoop_is_running",
+    "Plan",
+    "summarise",
+    "wilson_interval",
+    "to_json",
+    "to_csv",
+    "to_markdown",
+    "Checkpoint",
+    "CheckpointError",
+    "CheckpointWarning",
+    "run_identity",
+    "saved_state",
+    "graceful",
+    "requested",
+    "exit_code",
+    "INTERRUPTED",
+]

@@ -76,10 +76,18 @@ def summarise(results: Iterable[RunResult], *, by: str = "dataset") -> list[dict
     for (dataset, algorithm), mine in groups.items():
         successes = sum(r.solved for r in mine)
         low, high = wilson_interval(successes, len(mine))
-        row: dict[str, Any] = {"dataset": dataset, "algorithm": algorithm, "series": series[dataset, algorithm],
-               "runs": len(mine), "solved": successes, "failed": sum(bool(r.error) for r in mine),
-               "rate": successes / len(mine), "rate_low": low, "rate_high": high,
-               "givens_share": statistics.fmean(r.givens_share for r in mine)}
+        row: dict[str, Any] = {
+            "dataset": dataset,
+            "algorithm": algorithm,
+            "series": series[dataset, algorithm],
+            "runs": len(mine),
+            "solved": successes,
+            "failed": sum(bool(r.error) for r in mine),
+            "rate": successes / len(mine),
+            "rate_low": low,
+            "rate_high": high,
+            "givens_share": statistics.fmean(r.givens_share for r in mine),
+        }
         for name in ("generations", "steps", "evaluations", "seconds"):
             median, q1, q3 = _median_iqr([float(getattr(r, name)) for r in mine])
             row.update({f"{name}_median": median, f"{name}_q1": q1, f"{name}_q3": q3})
@@ -93,13 +101,20 @@ def summarise(results: Iterable[RunResult], *, by: str = "dataset") -> list[dict
     return rows
 
 
-def to_json(rows: list[dict], results: list[RunResult], missing: Sequence[str] = (), missing_count: int = 0,
-            comparison: Sequence[dict] = ()) -> str:
+def to_json(
+    rows: list[dict],
+    results: list[RunResult],
+    missing: Sequence[str] = (),
+    missing_count: int = 0,
+    comparison: Sequence[dict] = (),
+) -> str:
     """The summary rows, every finished run, the ``comparison`` with a baseline if there is one, and
     (when a run was cut short) the runs still missing: ``missing_count`` of them, described by
     :meth:`Plan.missing`."""
-    runs = [{f.name: getattr(r, f.name) for f in fields(r) if f.name not in ("grid", "note", "objective", "trace")}
-            for r in results]
+    runs = [
+        {f.name: getattr(r, f.name) for f in fields(r) if f.name not in ("grid", "note", "objective", "trace")}
+        for r in results
+    ]
     document: dict[str, Any] = {"summary": rows, "runs": runs}
     if comparison:
         document["comparison"] = list(comparison)
@@ -133,8 +148,7 @@ class Plan:
                 options = self.options.get(algorithm, {})
                 for index, puzzle in enumerate(puzzles()):
                     for run in range(self.runs):
-                        yield Task(algorithm, puzzle, seed=self.seed + run, dataset=name, index=index,
-                                   options=options)
+                        yield Task(algorithm, puzzle, seed=self.seed + run, dataset=name, index=index, options=options)
 
     def missing(self, results: Iterable[RunResult]) -> tuple[list[str], int]:
         """The runs without a result, as lines with ranges of seeds (``hard.txt puzzle 3, tabu, seeds
@@ -178,15 +192,22 @@ def to_csv(rows: list[dict]) -> str:
 
 
 def to_markdown(rows: list[dict]) -> str:
-    lines = ["| dataset | algorithm | solved | rate (95 % CI) | generations median (IQR) | steps median (IQR) | "
-             "evaluations median (IQR) | seconds median (IQR) | ERT (evaluations) |",
-             "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+    lines = [
+        "| dataset | algorithm | solved | rate (95 % CI) | generations median (IQR) | steps median (IQR) | "
+        "evaluations median (IQR) | seconds median (IQR) | ERT (evaluations) |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
     for row in rows:
-        cells = [row["dataset"], row["algorithm"], f"{row['solved']}/{row['runs']}",
-                 f"{100 * row['rate']:.0f} % ({100 * row['rate_low']:.0f}-{100 * row['rate_high']:.0f})"]
+        cells = [
+            row["dataset"],
+            row["algorithm"],
+            f"{row['solved']}/{row['runs']}",
+            f"{100 * row['rate']:.0f} % ({100 * row['rate_low']:.0f}-{100 * row['rate_high']:.0f})",
+        ]
         for key, digits in (("generations", 0), ("steps", 0), ("evaluations", 0), ("seconds", 3)):
-            cells.append(f"{row[f'{key}_median']:.{digits}f} ({row[f'{key}_q1']:.{digits}f}-"
-                         f"{row[f'{key}_q3']:.{digits}f})")
+            cells.append(
+                f"{row[f'{key}_median']:.{digits}f} ({row[f'{key}_q1']:.{digits}f}-{row[f'{key}_q3']:.{digits}f})"
+            )
         cells.append("-" if math.isnan(row["ert"]) else "∞" if math.isinf(row["ert"]) else f"{row['ert']:.0f}")
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"

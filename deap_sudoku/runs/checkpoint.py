@@ -35,8 +35,15 @@ from .._version import __version__
 from ..algorithms.generational import STATE_COUNTERS, ResumeError
 from ..io.fileio import read_limited, remove_stale_temporaries, write_atomic
 
-__all__ = ["Checkpoint", "CheckpointError", "CheckpointWarning", "run_identity", "saved_state", "MAGIC",
-           "MAX_CHECKPOINT_BYTES"]
+__all__ = [
+    "Checkpoint",
+    "CheckpointError",
+    "CheckpointWarning",
+    "run_identity",
+    "saved_state",
+    "MAGIC",
+    "MAX_CHECKPOINT_BYTES",
+]
 
 MAGIC = b"deap_sudoku checkpoint 3\n"
 """Version 3: data frames with chained SHA-256 digests.  Versions 1 and 2 were pickles; they are
@@ -66,10 +73,16 @@ def run_identity(puzzle, algorithm: str, seed: int, options: dict) -> dict:
     mismatch reads in one short line.
     """
     digest = hashlib.sha256(np.asarray(puzzle.cells, dtype="<u2").tobytes()).hexdigest()[:16]
-    return {"version": __version__, "puzzle": f"{puzzle.shape.name} puzzle {digest}", "box": puzzle.shape.name,
-            "algorithm": algorithm, "seed": seed,
-            "options": {k: v for k, v in sorted(options.items())
-                        if k not in ("verbose", "checkpoint") and not k.startswith("max_")}}
+    return {
+        "version": __version__,
+        "puzzle": f"{puzzle.shape.name} puzzle {digest}",
+        "box": puzzle.shape.name,
+        "algorithm": algorithm,
+        "seed": seed,
+        "options": {
+            k: v for k, v in sorted(options.items()) if k not in ("verbose", "checkpoint") and not k.startswith("max_")
+        },
+    }
 
 
 @dataclass
@@ -99,8 +112,9 @@ class Checkpoint:
         try:
             self.identity = json.loads(json.dumps(self.identity, sort_keys=True, allow_nan=False))
         except (TypeError, ValueError) as exc:
-            raise ValueError(f"checkpoint identity must be plain data (numbers, strings, lists, dicts): "
-                             f"{exc}") from None
+            raise ValueError(
+                f"checkpoint identity must be plain data (numbers, strings, lists, dicts): {exc}"
+            ) from None
         self._written = 0  # logbook records on disk
         self._end: int | None = None  # where the last good frame ends; None: write the file anew
         self._digest = b""
@@ -128,8 +142,9 @@ class Checkpoint:
             self._end = None  # whatever reached the disk, the next save writes the file anew
             if not self._failed:
                 self._failed = True
-                message = (f"could not save the checkpoint {self.path} ({exc.strerror or exc}); "
-                           "the run goes on without it")
+                message = (
+                    f"could not save the checkpoint {self.path} ({exc.strerror or exc}); the run goes on without it"
+                )
                 if self.warn is not None:
                     self.warn(message)
                 else:
@@ -142,7 +157,7 @@ class Checkpoint:
         self._whole, self._appended = self._end, 0
 
     def _append(self, records, body: dict) -> None:
-        frame, digest = _frame(self._digest, {"log": _plain(list(records[self._written:])), "state": _encode(body)})
+        frame, digest = _frame(self._digest, {"log": _plain(list(records[self._written :])), "state": _encode(body)})
         assert self._end is not None, "an append follows a whole write"
         with open(self.path, "r+b") as handle:
             handle.seek(self._end)
@@ -183,6 +198,7 @@ def saved_state(path: str | os.PathLike, puzzle=None) -> dict:
 
 # -- encoding ---------------------------------------------------------------------------------------
 
+
 def _frame(previous: bytes, payload: dict) -> tuple[bytes, bytes]:
     data = json.dumps(payload, separators=(",", ":"), allow_nan=False).encode("utf-8")
     digest = hashlib.sha256(previous + data).digest()
@@ -207,8 +223,10 @@ def _individual(data: dict) -> dict:
     if cells.ndim != 1 or cells.size and (int(cells.min()) < 0 or int(cells.max()) > _MAX_CELL_VALUE):
         raise ValueError("a checkpoint holds flat grids of values 0..65535")
     fitness = data["fitness"]
-    return {"cells": base64.b64encode(cells.astype("<u2").tobytes()).decode("ascii"),
-            "fitness": None if fitness is None else [float(w) for w in fitness]}
+    return {
+        "cells": base64.b64encode(cells.astype("<u2").tobytes()).decode("ascii"),
+        "fitness": None if fitness is None else [float(w) for w in fitness],
+    }
 
 
 def _plain(value: object) -> object:
@@ -238,6 +256,7 @@ def _unplain(value: object) -> object:
 
 # -- reading ----------------------------------------------------------------------------------------
 
+
 class _Bad(Exception):
     """What is wrong with a field; :func:`_parse` names the file."""
 
@@ -248,8 +267,10 @@ def _parse(path: Path, puzzle, identity: dict) -> tuple[dict, int, bytes, int]:
     data = _read_bounded(path)
     if not data.startswith(MAGIC):
         if data[:1] == b"\x80":
-            raise CheckpointError(f"{path}: a checkpoint of an older deap_sudoku (a pickle); it is never loaded, "
-                                  "since loading a pickle can run any code: delete it to start afresh")
+            raise CheckpointError(
+                f"{path}: a checkpoint of an older deap_sudoku (a pickle); it is never loaded, "
+                "since loading a pickle can run any code: delete it to start afresh"
+            )
         raise CheckpointError(f"{path}: not a deap_sudoku checkpoint (no '{MAGIC.decode().strip()}' header)")
     offset, digest, frames = len(MAGIC), b"", []
     while offset < len(data):
@@ -261,7 +282,7 @@ def _parse(path: Path, puzzle, identity: dict) -> tuple[dict, int, bytes, int]:
         start = offset + _FRAME.size
         if length > len(data) - start:
             break
-        payload = data[start:start + length]
+        payload = data[start : start + length]
         if hashlib.sha256(digest + payload).digest() != want:
             raise CheckpointError(f"{path}: damaged in the save at byte {offset} (its checksum does not match)")
         try:
@@ -277,8 +298,10 @@ def _parse(path: Path, puzzle, identity: dict) -> tuple[dict, int, bytes, int]:
         raise CheckpointError(f"{path}: its first save has no run identity")
     for key, mine in identity.items():
         if theirs.get(key) != mine:
-            raise CheckpointError(f"{path} belongs to another run: its {key} is {_short(theirs.get(key))}, "
-                                  f"this run's is {_short(mine)}; use another file or delete it to start afresh")
+            raise CheckpointError(
+                f"{path} belongs to another run: its {key} is {_short(theirs.get(key))}, "
+                f"this run's is {_short(mine)}; use another file or delete it to start afresh"
+            )
     try:
         state = _checked(frames, puzzle)
     except _Bad as exc:
@@ -304,24 +327,40 @@ def _checked(frames: list, puzzle) -> dict:
     """The last frame's state, every field checked, with the logbook records of every frame."""
     log = []
     for number, frame in enumerate(frames):
-        if not isinstance(frame, dict) or set(frame) - {"identity", "log", "state"} or "state" not in frame \
-                or not isinstance(frame.get("log"), list):
+        if (
+            not isinstance(frame, dict)
+            or set(frame) - {"identity", "log", "state"}
+            or "state" not in frame
+            or not isinstance(frame.get("log"), list)
+        ):
             raise _Bad(f"save {number + 1} is not a checkpoint save")
         log.extend(frame["log"])
     state = _unplain(frames[-1]["state"])
     if not isinstance(state, dict):
         raise _Bad("the state is not a record")
-    expected = {*STATE_COUNTERS, "elapsed", "population", "hall_of_fame", "best_ever", "rng_state", "extra",
-                "stop_reason"}
+    expected = {
+        *STATE_COUNTERS,
+        "elapsed",
+        "population",
+        "hall_of_fame",
+        "best_ever",
+        "rng_state",
+        "extra",
+        "stop_reason",
+    }
     if set(state) != expected:
         missing, extra = sorted(expected - set(state)), sorted(set(state) - expected)
         problems = ([f"lacks {', '.join(missing)}"] if missing else []) + (
-            [f"has unknown fields {', '.join(extra)}"] if extra else [])
+            [f"has unknown fields {', '.join(extra)}"] if extra else []
+        )
         raise _Bad("the state " + "; ".join(problems))
     for name in STATE_COUNTERS:
         _whole(state[name], name)
-    if not isinstance(state["elapsed"], (int, float)) or isinstance(state["elapsed"], bool) \
-            or not 0 <= state["elapsed"] < math.inf:
+    if (
+        not isinstance(state["elapsed"], (int, float))
+        or isinstance(state["elapsed"], bool)
+        or not 0 <= state["elapsed"] < math.inf
+    ):
         raise _Bad(f"elapsed is {state['elapsed']!r}, not a number of seconds")
     state["elapsed"] = float(state["elapsed"])
     state["population"] = _individuals(state["population"], "population", puzzle, allow_empty=False)
@@ -334,7 +373,8 @@ def _checked(frames: list, puzzle) -> dict:
     if state["stop_reason"] is not None and not isinstance(state["stop_reason"], str):
         raise _Bad("stop_reason is not text")
     if len(log) != state["generation"] + 1 or any(
-            not isinstance(r, dict) or r.get("gen") != g for g, r in enumerate(log)):
+        not isinstance(r, dict) or r.get("gen") != g for g, r in enumerate(log)
+    ):
         raise _Bad(f"its logbook does not hold generations 0 to {state['generation']}, one record each")
     state["logbook"] = _unplain(log)
     return state
@@ -380,8 +420,11 @@ def _individuals(value: object, name: str, puzzle, *, allow_empty: bool) -> list
 def _fitness(value: object, name: str, width: int | None) -> tuple[float, ...] | None:
     if value is None:
         return None
-    if not isinstance(value, list) or not value or any(
-            isinstance(w, bool) or not isinstance(w, (int, float)) or math.isnan(w) for w in value):
+    if (
+        not isinstance(value, list)
+        or not value
+        or any(isinstance(w, bool) or not isinstance(w, (int, float)) or math.isnan(w) for w in value)
+    ):
         raise _Bad(f"{name} is not a list of numbers")
     if width is not None and len(value) != width:
         raise _Bad(f"{name} has {len(value)} objectives, not {width}")
@@ -390,15 +433,21 @@ def _fitness(value: object, name: str, width: int | None) -> tuple[float, ...] |
 
 def _rng_state(value: object) -> tuple:
     """A ``random.Random`` state: (3, 624 words and the position, gauss_next)."""
-    if not isinstance(value, list) or len(value) != 3 or value[0] != 3 or not isinstance(value[1], list) \
-            or len(value[1]) != 625:
+    if (
+        not isinstance(value, list)
+        or len(value) != 3
+        or value[0] != 3
+        or not isinstance(value[1], list)
+        or len(value[1]) != 625
+    ):
         raise _Bad("rng_state is not the state of a random.Random")
     words = value[1]
     if any(isinstance(w, bool) or not isinstance(w, int) or not 0 <= w < 1 << 32 for w in words) or words[-1] > 624:
         raise _Bad("rng_state holds a value a random.Random state cannot have")
     gauss = value[2]
-    if gauss is not None and (isinstance(gauss, bool) or not isinstance(gauss, (int, float))
-                              or not math.isfinite(gauss)):
+    if gauss is not None and (
+        isinstance(gauss, bool) or not isinstance(gauss, (int, float)) or not math.isfinite(gauss)
+    ):
         raise _Bad("rng_state's gauss_next is not a number")
     return (3, tuple(words), gauss if gauss is None else float(gauss))
 

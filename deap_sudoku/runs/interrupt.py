@@ -51,8 +51,9 @@ def _raise(signum: int, frame) -> None:
 
 
 @contextmanager
-def graceful(*, cooperative: bool = True, hold: bool = False,
-             signals: tuple[int, ...] = (signal.SIGINT, signal.SIGTERM)) -> Iterator[None]:
+def graceful(
+    *, cooperative: bool = True, hold: bool = False, signals: tuple[int, ...] = (signal.SIGINT, signal.SIGTERM)
+) -> Iterator[None]:
     """Turn ``signals`` into stop requests (or, not ``cooperative``, into ``KeyboardInterrupt``)
     for the duration of the block; main thread only.  Read :func:`requested` inside the block.
     ``hold``: every signal, however many and however fast, is only recorded (for writing outputs

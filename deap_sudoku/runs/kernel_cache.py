@@ -20,8 +20,7 @@ from pathlib import Path
 
 from ..grid.puzzle import Puzzle
 
-__all__ = ["compiled_before", "mark_compiled", "compile_elsewhere", "compiling_elsewhere", "release",
-           "cache_folder"]
+__all__ = ["compiled_before", "mark_compiled", "compile_elsewhere", "compiling_elsewhere", "release", "cache_folder"]
 
 STALE_SECONDS = 60.0
 """A lock file without a process id this old is a leftover (its writer died before writing one)."""
@@ -41,8 +40,11 @@ def _facts() -> str | None:
     import importlib.metadata
 
     package = Path(__file__).resolve().parents[1]
-    sources = [package / "propagation" / "kernel_compiled.py", package / "algorithms" / "repair_kernel_compiled.py",
-               package / "exact" / "backtracking_compiled.py"]
+    sources = [
+        package / "propagation" / "kernel_compiled.py",
+        package / "algorithms" / "repair_kernel_compiled.py",
+        package / "exact" / "backtracking_compiled.py",
+    ]
     try:
         facts = [importlib.metadata.version("numba"), sys.version]
         facts += [f"{path.stat().st_mtime_ns}:{path.stat().st_size}" for path in sources]
@@ -134,9 +136,15 @@ def compile_elsewhere(name: str, puzzle: Puzzle) -> bool:
     home = str(Path(__file__).resolve().parents[2])  # this copy of the package, wherever it is
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [home, os.environ.get("PYTHONPATH")]))}
     try:
-        child = subprocess.Popen([sys.executable, "-c", code, name, box, cells], env=env, stdin=subprocess.DEVNULL,
-                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-                                 close_fds=True)
+        child = subprocess.Popen(
+            [sys.executable, "-c", code, name, box, cells],
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+            close_fds=True,
+        )
     except OSError:
         os.close(descriptor)
         lock.unlink(missing_ok=True)

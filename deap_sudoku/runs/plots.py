@@ -45,12 +45,14 @@ def image_formats() -> tuple[str, ...]:
     """The file extensions matplotlib can write (``png``, ``svg``, ``pdf``, ...)."""
     require_matplotlib()
     from matplotlib.backend_bases import FigureCanvasBase
+
     return tuple(sorted(FigureCanvasBase.get_supported_filetypes()))
 
 
 def _figure(**options):
     require_matplotlib()
     from matplotlib.figure import Figure
+
     return Figure(layout="constrained", **options)
 
 
@@ -67,8 +69,16 @@ def _fitness_label(objective: Objective) -> str:
     return f"fitness: {objective.name} ({direction} is better)"
 
 
-def plot_logbook(logbook, evaluate, *, label: str = "", title: str = "", ax: Axes | None = None,
-                 path: str | None = None, overwrite: bool = False):
+def plot_logbook(
+    logbook,
+    evaluate,
+    *,
+    label: str = "",
+    title: str = "",
+    ax: Axes | None = None,
+    path: str | None = None,
+    overwrite: bool = False,
+):
     """The course of DEAP runs whose logbooks hold ``gen``, ``min``, ``avg`` and ``max``
     (``stats=fitness_statistics()``): best and mean fitness per generation against the target.
 
@@ -82,8 +92,14 @@ def plot_logbook(logbook, evaluate, *, label: str = "", title: str = "", ax: Axe
     return plot_convergence(runs, path, title=title, ax=ax, overwrite=overwrite)
 
 
-def plot_convergence(runs: Sequence[tuple[str, Objective, Trace]], path: str | None = None, *, title: str = "",
-                     ax: Axes | None = None, overwrite: bool = False):
+def plot_convergence(
+    runs: Sequence[tuple[str, Objective, Trace]],
+    path: str | None = None,
+    *,
+    title: str = "",
+    ax: Axes | None = None,
+    overwrite: bool = False,
+):
     """The course of each run: for a GA the best (solid) and mean (dashed) fitness of the population
     per generation, for tabu search the best and current score per step; the target (a solved
     grid's value) is a dotted line.  ``runs`` holds ``(label, objective, trace)``, one per puzzle."""
@@ -100,18 +116,29 @@ def plot_convergence(runs: Sequence[tuple[str, Objective, Trace]], path: str | N
         for name, values in trace.series.items():
             best = name == "best"
             styles[name] = ("-", "o") if best else ("--", "x")
-            axis.plot(trace.x, values, styles[name][0], color=colour, alpha=1.0 if best else 0.55,
-                      linewidth=1.8 if best else 1.0, marker=styles[name][1] if few else None, markersize=5)
+            axis.plot(
+                trace.x,
+                values,
+                styles[name][0],
+                color=colour,
+                alpha=1.0 if best else 0.55,
+                linewidth=1.8 if best else 1.0,
+                marker=styles[name][1] if few else None,
+                markersize=5,
+            )
         if label:
             handles.append(Line2D([], [], color=colour, linewidth=1.8, label=label))
         targets.setdefault(objective.target, objective)
     for target in targets:
         axis.axhline(target, color="black", linestyle=":", linewidth=1.2)
     marked = any(len(trace.x) <= FEW_POINTS for _, _, trace in runs)
-    handles += [Line2D([], [], color="black", linestyle=style, marker=marker if marked else None, label=name)
-                for name, (style, marker) in styles.items()]
-    handles.append(Line2D([], [], color="black", linestyle=":",
-                          label=f"target {', '.join(f'{t:g}' for t in targets)} (solved)"))
+    handles += [
+        Line2D([], [], color="black", linestyle=style, marker=marker if marked else None, label=name)
+        for name, (style, marker) in styles.items()
+    ]
+    handles.append(
+        Line2D([], [], color="black", linestyle=":", label=f"target {', '.join(f'{t:g}' for t in targets)} (solved)")
+    )
     first = runs[0][1] if runs else None
     unit = runs[0][2].unit if runs else "generation"
     axis.set_xlabel(f"{unit} (count)")
@@ -127,6 +154,7 @@ def _readable_ranges(axis, runs, targets: list[float]) -> None:
     """Whole-number ticks for counts, and a range of at least one unit each way, so that a run solved
     in generation 0 (one point, at the target) is drawn as a point on plain axes."""
     from matplotlib.ticker import MaxNLocator
+
     xs = [x for _, _, trace in runs for x in trace.x]
     ys = [y for _, _, trace in runs for values in trace.series.values() for y in values] + targets
     axis.xaxis.set_major_locator(MaxNLocator(integer=True))
@@ -144,13 +172,17 @@ def _log_seconds(axis, seconds: list[float]) -> None:
     import math
 
     from matplotlib.ticker import FuncFormatter, LogLocator
+
     axis.set_yscale("log")
     positive = [value for value in seconds if value > 0]
     decades = math.log10(max(positive) / min(positive)) if positive else 0
     axis.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0) if decades <= 2 else (1.0,)))
     if positive and decades <= 2:  # times close together: reach out to a 1-2-5 tick on either side
-        steps = [m * 10.0 ** e for e in range(math.floor(math.log10(min(positive))) - 1,
-                                               math.ceil(math.log10(max(positive))) + 2) for m in (1, 2, 5)]
+        steps = [
+            m * 10.0**e
+            for e in range(math.floor(math.log10(min(positive))) - 1, math.ceil(math.log10(max(positive))) + 2)
+            for m in (1, 2, 5)
+        ]
         low = max(step for step in steps if step <= min(positive) * 1.0001)
         high = min(step for step in steps if step >= max(positive) * 0.9999 and step > low)
         axis.set_ylim(low / 1.15, high * 1.15)
@@ -158,8 +190,15 @@ def _log_seconds(axis, seconds: list[float]) -> None:
     axis.yaxis.set_minor_formatter(FuncFormatter(lambda value, _: ""))
 
 
-def plot_summary(rows: list[dict], path: str | None = None, *, by: str = "givens", title: str = "",
-                 ax: tuple[Axes, Axes] | None = None, overwrite: bool = False):
+def plot_summary(
+    rows: list[dict],
+    path: str | None = None,
+    *,
+    by: str = "givens",
+    title: str = "",
+    ax: tuple[Axes, Axes] | None = None,
+    overwrite: bool = False,
+):
     """Success rate (with its 95 % interval) and median seconds per run of each row ``series``.
 
     ``by="givens"``: lines against the mean share of givens (the phase-transition picture), each
@@ -190,12 +229,30 @@ def plot_summary(rows: list[dict], path: str | None = None, *, by: str = "givens
         seconds = [r["seconds_median"] for r in mine]
         colour = f"C{number % 10}"
         if by == "givens":
-            rate_axis.errorbar(xs, rate, yerr=errors, marker=marker, linestyle=style, capsize=2, elinewidth=0.8,
-                               color=colour, label=line)
+            rate_axis.errorbar(
+                xs,
+                rate,
+                yerr=errors,
+                marker=marker,
+                linestyle=style,
+                capsize=2,
+                elinewidth=0.8,
+                color=colour,
+                label=line,
+            )
             time_axis.plot(xs, seconds, marker=marker, linestyle=style, color=colour, label=line)
         else:
-            rate_axis.bar(xs, rate, width=width, yerr=errors, capsize=3, color=colour, alpha=0.85,
-                          error_kw={"elinewidth": 0.8}, label=line)
+            rate_axis.bar(
+                xs,
+                rate,
+                width=width,
+                yerr=errors,
+                capsize=3,
+                color=colour,
+                alpha=0.85,
+                error_kw={"elinewidth": 0.8},
+                label=line,
+            )
             for x, r in zip(xs, mine):  # the count at the foot of each bar, readable even at 0 %
                 rate_axis.text(x, 1.5, f"{r['solved']}/{r['runs']}", ha="center", va="bottom", fontsize=7)
             time_axis.plot(xs, seconds, marker=marker, linestyle="none", markersize=7, color=colour, label=line)
@@ -209,8 +266,7 @@ def plot_summary(rows: list[dict], path: str | None = None, *, by: str = "givens
     else:
         time_axis.set_xticks(range(len(datasets)), datasets, rotation=20, ha="right")
         time_axis.set_xlabel("dataset")
-    rate_axis.legend(fontsize=8, loc="lower left", bbox_to_anchor=(0, 1.01), ncols=min(len(series), 4),
-                     frameon=False)
+    rate_axis.legend(fontsize=8, loc="lower left", bbox_to_anchor=(0, 1.01), ncols=min(len(series), 4), frameon=False)
     if title and ax is None:
         figure.suptitle(title)
     elif title:

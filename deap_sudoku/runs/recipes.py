@@ -23,19 +23,55 @@ from functools import partial
 
 from deap import base, tools
 
-from ..algorithms import (Abandoned, Checkpointer, Stop, ea_generational, ea_keep_refill, ea_memetic, ea_plus_children,
-                          memetic_toolbox, tabu_search)
+from ..algorithms import (
+    Abandoned,
+    Checkpointer,
+    Stop,
+    ea_generational,
+    ea_keep_refill,
+    ea_memetic,
+    ea_plus_children,
+    memetic_toolbox,
+    tabu_search,
+)
 from ..exact import SearchBudgetExceeded, solve
 from ..grid.puzzle import Puzzle
-from ..tools import (HallOfFame, Individual, batch_map, cell_map, clone, cx_band_two_point, cx_diagonal,
-                     eval_cell_collisions, eval_closeness, eval_collisions, fitness_statistics, init_block_permutation,
-                     init_smart_block_permutation, make_toolbox, max_threats, mut_conflict_swap, mut_random_reset,
-                     optimum, sel_roulette, sel_stochastic_universal_sampling, with_punish_same)
+from ..tools import (
+    HallOfFame,
+    Individual,
+    batch_map,
+    cell_map,
+    clone,
+    cx_band_two_point,
+    cx_diagonal,
+    eval_cell_collisions,
+    eval_closeness,
+    eval_collisions,
+    fitness_statistics,
+    init_block_permutation,
+    init_smart_block_permutation,
+    make_toolbox,
+    max_threats,
+    mut_conflict_swap,
+    mut_random_reset,
+    optimum,
+    sel_roulette,
+    sel_stochastic_universal_sampling,
+    with_punish_same,
+)
 from ..tools.init import SEED_NODES
 from .record import COMPILING, GA_OPTIONS, bundled, ga_run, tabu_run
 
-__all__ = ["memetic", "block_ga", "block_ga_restart", "cell_ga", "row_permutation_ga", "tabu", "warm_up_search",
-           "warm_up_memetic"]
+__all__ = [
+    "memetic",
+    "block_ga",
+    "block_ga_restart",
+    "cell_ga",
+    "row_permutation_ga",
+    "tabu",
+    "warm_up_search",
+    "warm_up_memetic",
+]
 
 Callback = Callable[[int, list, tools.Logbook], None]
 
@@ -43,8 +79,9 @@ DEFAULT_SECONDS = 60.0
 """The memetic GA's default budget: wall time."""
 
 
-def _evolve(puzzle: Puzzle, operators: dict | None, algorithm: Callable, toolbox, population_size: int, *,
-            stop: Stop, **options):
+def _evolve(
+    puzzle: Puzzle, operators: dict | None, algorithm: Callable, toolbox, population_size: int, *, stop: Stop, **options
+):
     """Run ``algorithm`` on a fresh population with a hall of fame of one and fitness statistics,
     after registering ``operators`` (``{"mutate": my_mutation}``) in place of the recipe's own: each
     gets ``puzzle=`` when its signature takes it.
@@ -54,12 +91,20 @@ def _evolve(puzzle: Puzzle, operators: dict | None, algorithm: Callable, toolbox
     """
     for alias, operator in (operators or {}).items():
         if not hasattr(toolbox, alias):
-            raise ValueError(f"this recipe registers no {alias!r} to replace; it has "
-                             f"{', '.join(sorted(n for n in vars(toolbox) if not n.startswith('_')))}")
+            raise ValueError(
+                f"this recipe registers no {alias!r} to replace; it has "
+                f"{', '.join(sorted(n for n in vars(toolbox) if not n.startswith('_')))}"
+            )
         toolbox.register(alias, operator, **({"puzzle": puzzle} if takes_puzzle(operator) else {}))
     hof = HallOfFame(1)
-    population, logbook = algorithm(first_population(toolbox, population_size, stop), toolbox, halloffame=hof,
-                                    stats=fitness_statistics(), stop=stop, **options)
+    population, logbook = algorithm(
+        first_population(toolbox, population_size, stop),
+        toolbox,
+        halloffame=hof,
+        stats=fitness_statistics(),
+        stop=stop,
+        **options,
+    )
     name = toolbox.evaluate.func.__name__.removeprefix("eval_")
     logbook.fitness = f"{stop.solved:g} - threats" if name == "threats" else name  # eval_threats is 108 - threats
     logbook.target = stop.solved
@@ -107,61 +152,143 @@ def warm_up_memetic(puzzle: Puzzle, compiled: bool | None) -> None:
     warm_up_search(puzzle, compiled)
 
 
-@bundled("memetic", "ga", "the project's best solver: memetic GA with propagation repair",
-         GA_OPTIONS + ("cxpb",), run=ga_run, checkpointable=True, stoppable=True, example="memetic",
-         warm_up=warm_up_memetic,
-         warm_up_message=COMPILING.format(name="repair"))
-def memetic(puzzle: Puzzle, *, seed: int = 0, population_size: int = 4, cxpb: float = 0.2, stall: int = 20,
-            share: float = 0.5, noise: float = 0.0, locked_candidates: bool = True, compiled: bool | None = None,
-            seed_nodes: int | None = SEED_NODES,
-            max_generations: int | None = None, max_seconds: float | None = DEFAULT_SECONDS,
-            max_evaluations: int | None = None, operators: dict | None = None,
-            checkpoint: Checkpointer | None = None,
-            requested: Callable[[], object] | None = None, callback: Callback | None = None):
+@bundled(
+    "memetic",
+    "ga",
+    "the project's best solver: memetic GA with propagation repair",
+    GA_OPTIONS + ("cxpb",),
+    run=ga_run,
+    checkpointable=True,
+    stoppable=True,
+    example="memetic",
+    warm_up=warm_up_memetic,
+    warm_up_message=COMPILING.format(name="repair"),
+)
+def memetic(
+    puzzle: Puzzle,
+    *,
+    seed: int = 0,
+    population_size: int = 4,
+    cxpb: float = 0.2,
+    stall: int = 20,
+    share: float = 0.5,
+    noise: float = 0.0,
+    locked_candidates: bool = True,
+    compiled: bool | None = None,
+    seed_nodes: int | None = SEED_NODES,
+    max_generations: int | None = None,
+    max_seconds: float | None = DEFAULT_SECONDS,
+    max_evaluations: int | None = None,
+    operators: dict | None = None,
+    checkpoint: Checkpointer | None = None,
+    requested: Callable[[], object] | None = None,
+    callback: Callback | None = None,
+):
     """The project's best solver: the memetic GA of :mod:`deap_sudoku.algorithms.memetic`
     (block-permutations, block-uniform crossover, propagation repair as local search, restarts of
     stalled slots), its first individual seeded by an exact search of ``seed_nodes`` nodes (``None``
     or 0: no seed), until solved or a budget ends: by default a minute of wall time, not a number of
     generations, which would end a run that is slower per generation (larger grids) but would succeed."""
     started, rng = time.perf_counter(), random.Random(seed)
-    toolbox = memetic_toolbox(puzzle, rng=rng, share=share, noise=noise, locked_candidates=locked_candidates,
-                              compiled=compiled, seed_nodes=seed_nodes)
-    stop = Stop(solved=0, max_generations=max_generations, max_seconds=max_seconds, max_evaluations=max_evaluations,
-                started=started, requested=requested)
-    return _evolve(puzzle, operators, ea_memetic, toolbox, population_size, cxpb=cxpb, stall=stall, stop=stop,
-                   rng=rng, checkpoint=checkpoint, callback=callback)
+    toolbox = memetic_toolbox(
+        puzzle,
+        rng=rng,
+        share=share,
+        noise=noise,
+        locked_candidates=locked_candidates,
+        compiled=compiled,
+        seed_nodes=seed_nodes,
+    )
+    stop = Stop(
+        solved=0,
+        max_generations=max_generations,
+        max_seconds=max_seconds,
+        max_evaluations=max_evaluations,
+        started=started,
+        requested=requested,
+    )
+    return _evolve(
+        puzzle,
+        operators,
+        ea_memetic,
+        toolbox,
+        population_size,
+        cxpb=cxpb,
+        stall=stall,
+        stop=stop,
+        rng=rng,
+        checkpoint=checkpoint,
+        callback=callback,
+    )
 
 
-BLOCK_GA_FITNESSES = {"cell_collisions": eval_cell_collisions, "closeness": eval_closeness,
-                      "collisions": eval_collisions}
+BLOCK_GA_FITNESSES = {
+    "cell_collisions": eval_cell_collisions,
+    "closeness": eval_closeness,
+    "collisions": eval_collisions,
+}
 """The block GA's fitness choices: the first two are documented, ``collisions`` is ours."""
 
 
-@bundled("block-ga", "ga", "block GA as the C++ \"Sudoku Löser\" documents it",
-         GA_OPTIONS + ("mutpb", "select", "fitness"), run=ga_run, example="block_ga",
-         choices={"select": ("truncation", "sus"), "fitness": tuple(BLOCK_GA_FITNESSES)},
-         checkpointable=True, stoppable=True)
-def block_ga(puzzle: Puzzle, *, seed: int = 0, population_size: int = 200, init: str = "random",
-             crossover_kind: str = "two_point", fitness: str = "cell_collisions", select: str = "truncation",
-             keep: float = 0.5, mutpb: float = 0.5, mutation_threshold: int = 1,
-             in_box_pairs: bool = False, punish_same: bool = False, max_generations: int = 1000,
-             max_seconds: float | None = None, max_evaluations: int | None = None, operators: dict | None = None,
-             checkpoint: Checkpointer | None = None,
-             requested: Callable[[], object] | None = None, callback: Callback | None = None):
+@bundled(
+    "block-ga",
+    "ga",
+    'block GA as the C++ "Sudoku Löser" documents it',
+    GA_OPTIONS + ("mutpb", "select", "fitness"),
+    run=ga_run,
+    example="block_ga",
+    choices={"select": ("truncation", "sus"), "fitness": tuple(BLOCK_GA_FITNESSES)},
+    checkpointable=True,
+    stoppable=True,
+)
+def block_ga(
+    puzzle: Puzzle,
+    *,
+    seed: int = 0,
+    population_size: int = 200,
+    init: str = "random",
+    crossover_kind: str = "two_point",
+    fitness: str = "cell_collisions",
+    select: str = "truncation",
+    keep: float = 0.5,
+    mutpb: float = 0.5,
+    mutation_threshold: int = 1,
+    in_box_pairs: bool = False,
+    punish_same: bool = False,
+    max_generations: int = 1000,
+    max_seconds: float | None = None,
+    max_evaluations: int | None = None,
+    operators: dict | None = None,
+    checkpoint: Checkpointer | None = None,
+    requested: Callable[[], object] | None = None,
+    callback: Callback | None = None,
+):
     """Block GA as documented for the C++ "Sudoku Löser", improvements as switches (``examples/block_ga.py``)."""
     started, rng = time.perf_counter(), random.Random(seed)
     evaluate = BLOCK_GA_FITNESSES[fitness]
     toolbox = base.Toolbox()
-    toolbox.register("individual", init_smart_block_permutation if init == "smart" else init_block_permutation,
-                     Individual, puzzle=puzzle, rng=rng)
+    toolbox.register(
+        "individual",
+        init_smart_block_permutation if init == "smart" else init_block_permutation,
+        Individual,
+        puzzle=puzzle,
+        rng=rng,
+    )
     toolbox.register("population", tools.initRepeat, list, toolbox.individual)
     toolbox.register("evaluate", evaluate, puzzle=puzzle)
     if crossover_kind == "diagonal":
         toolbox.register("mate", cx_diagonal, puzzle=puzzle)
     else:
         toolbox.register("mate", cx_band_two_point, puzzle=puzzle, rng=rng)
-    toolbox.register("mutate", mut_conflict_swap, puzzle=puzzle, cell_map=cell_map(evaluate),
-                     threshold=mutation_threshold, in_box=in_box_pairs, rng=rng)
+    toolbox.register(
+        "mutate",
+        mut_conflict_swap,
+        puzzle=puzzle,
+        cell_map=cell_map(evaluate),
+        threshold=mutation_threshold,
+        in_box=in_box_pairs,
+        rng=rng,
+    )
     if select == "truncation":
         toolbox.register("select", tools.selBest)
     else:
@@ -170,88 +297,266 @@ def block_ga(puzzle: Puzzle, *, seed: int = 0, population_size: int = 200, init:
         toolbox.register("select", with_punish_same(toolbox.select, free=~puzzle.givens))
     toolbox.register("clone", clone)
     toolbox.register("map", batch_map)
-    stop = Stop(solved=0, stagnation=True, max_generations=max_generations, max_seconds=max_seconds,
-                max_evaluations=max_evaluations, started=started, requested=requested)
-    return _evolve(puzzle, operators, ea_keep_refill, toolbox, population_size, mutpb=mutpb,
-                   keep=keep,
-                   parents=3 if crossover_kind == "diagonal" else 2, stop=stop, rng=rng, checkpoint=checkpoint,
-                   callback=callback)
+    stop = Stop(
+        solved=0,
+        stagnation=True,
+        max_generations=max_generations,
+        max_seconds=max_seconds,
+        max_evaluations=max_evaluations,
+        started=started,
+        requested=requested,
+    )
+    return _evolve(
+        puzzle,
+        operators,
+        ea_keep_refill,
+        toolbox,
+        population_size,
+        mutpb=mutpb,
+        keep=keep,
+        parents=3 if crossover_kind == "diagonal" else 2,
+        stop=stop,
+        rng=rng,
+        checkpoint=checkpoint,
+        callback=callback,
+    )
 
 
-@bundled("restart-ga", "ga", "block GA with random restart as the Python GA documents it",
-         GA_OPTIONS + ("mutpb",), run=ga_run, checkpointable=True, stoppable=True, example="block_ga_restart")
-def block_ga_restart(puzzle: Puzzle, *, seed: int = 0, population_size: int = 200, mutpb: float = 1.0,
-                     restart_every: int = 500, normalised_roulette: bool = False, restart_on_stall: int | None = None,
-                     max_generations: int = 3000, max_seconds: float | None = None,
-                     max_evaluations: int | None = None, operators: dict | None = None,
-                     checkpoint: Checkpointer | None = None, requested: Callable[[], object] | None = None,
-                     callback: Callback | None = None):
+@bundled(
+    "restart-ga",
+    "ga",
+    "block GA with random restart as the Python GA documents it",
+    GA_OPTIONS + ("mutpb",),
+    run=ga_run,
+    checkpointable=True,
+    stoppable=True,
+    example="block_ga_restart",
+)
+def block_ga_restart(
+    puzzle: Puzzle,
+    *,
+    seed: int = 0,
+    population_size: int = 200,
+    mutpb: float = 1.0,
+    restart_every: int = 500,
+    normalised_roulette: bool = False,
+    restart_on_stall: int | None = None,
+    max_generations: int = 3000,
+    max_seconds: float | None = None,
+    max_evaluations: int | None = None,
+    operators: dict | None = None,
+    checkpoint: Checkpointer | None = None,
+    requested: Callable[[], object] | None = None,
+    callback: Callback | None = None,
+):
     """Block GA with random restart as documented for the Python GA (``examples/block_ga_restart.py``)."""
     started, rng = time.perf_counter(), random.Random(seed)
-    toolbox = make_toolbox(puzzle, representation="block", smart=False, fitness="threats",
-                           mate="block_uniform", mutate="swap_in_box", select="roulette", rng=rng)
+    toolbox = make_toolbox(
+        puzzle,
+        representation="block",
+        smart=False,
+        fitness="threats",
+        mate="block_uniform",
+        mutate="swap_in_box",
+        select="roulette",
+        rng=rng,
+    )
     toolbox.register("select", sel_roulette, normalise=normalised_roulette, rng=rng)
-    stop = Stop(solved=max_threats(puzzle.shape), max_generations=max_generations, max_seconds=max_seconds,
-                max_evaluations=max_evaluations, started=started, requested=requested)
-    return _evolve(puzzle, operators, ea_plus_children, toolbox, population_size, mutpb=mutpb,
-                   restart_every=None if restart_on_stall else restart_every, restart_after=restart_on_stall,
-                   stop=stop, rng=rng, checkpoint=checkpoint, callback=callback)
+    stop = Stop(
+        solved=max_threats(puzzle.shape),
+        max_generations=max_generations,
+        max_seconds=max_seconds,
+        max_evaluations=max_evaluations,
+        started=started,
+        requested=requested,
+    )
+    return _evolve(
+        puzzle,
+        operators,
+        ea_plus_children,
+        toolbox,
+        population_size,
+        mutpb=mutpb,
+        restart_every=None if restart_on_stall else restart_every,
+        restart_after=restart_on_stall,
+        stop=stop,
+        rng=rng,
+        checkpoint=checkpoint,
+        callback=callback,
+    )
 
 
-@bundled("cell-ga", "ga", "cell GA as the report's Implementation 1 documents it",
-         GA_OPTIONS + ("cxpb", "mutpb"), run=ga_run, checkpointable=True, stoppable=True, example="cell_ga")
-def cell_ga(puzzle: Puzzle, *, seed: int = 0, population_size: int = 200, cxpb: float = 1.0, mutpb: float = 1.0,
-            amount: int = 2, free_cells_only: bool = False, max_generations: int = 1000,
-            max_seconds: float | None = None, max_evaluations: int | None = None, operators: dict | None = None,
-            checkpoint: Checkpointer | None = None,
-            requested: Callable[[], object] | None = None, callback: Callback | None = None):
+@bundled(
+    "cell-ga",
+    "ga",
+    "cell GA as the report's Implementation 1 documents it",
+    GA_OPTIONS + ("cxpb", "mutpb"),
+    run=ga_run,
+    checkpointable=True,
+    stoppable=True,
+    example="cell_ga",
+)
+def cell_ga(
+    puzzle: Puzzle,
+    *,
+    seed: int = 0,
+    population_size: int = 200,
+    cxpb: float = 1.0,
+    mutpb: float = 1.0,
+    amount: int = 2,
+    free_cells_only: bool = False,
+    max_generations: int = 1000,
+    max_seconds: float | None = None,
+    max_evaluations: int | None = None,
+    operators: dict | None = None,
+    checkpoint: Checkpointer | None = None,
+    requested: Callable[[], object] | None = None,
+    callback: Callback | None = None,
+):
     """Cell GA as documented for the report's Implementation 1 (``examples/cell_ga.py``)."""
     started, rng = time.perf_counter(), random.Random(seed)
-    toolbox = make_toolbox(puzzle, representation="cells", fitness="distinct", mate="cell_uniform",
-                           select="elite_biased", rng=rng)
-    toolbox.register("mutate", mut_random_reset, puzzle=puzzle, amount=amount, any_cell=not free_cells_only,
-                     rng=rng)
-    stop = Stop(solved=optimum(toolbox.evaluate.func, puzzle), max_generations=max_generations,
-                max_seconds=max_seconds, max_evaluations=max_evaluations, started=started, requested=requested)
-    return _evolve(puzzle, operators, ea_generational, toolbox, population_size, cxpb=cxpb, mutpb=mutpb,
-                   one_child_per_mating=True,
-                   stop=stop, rng=rng, checkpoint=checkpoint, callback=callback)
+    toolbox = make_toolbox(
+        puzzle, representation="cells", fitness="distinct", mate="cell_uniform", select="elite_biased", rng=rng
+    )
+    toolbox.register("mutate", mut_random_reset, puzzle=puzzle, amount=amount, any_cell=not free_cells_only, rng=rng)
+    stop = Stop(
+        solved=optimum(toolbox.evaluate.func, puzzle),
+        max_generations=max_generations,
+        max_seconds=max_seconds,
+        max_evaluations=max_evaluations,
+        started=started,
+        requested=requested,
+    )
+    return _evolve(
+        puzzle,
+        operators,
+        ea_generational,
+        toolbox,
+        population_size,
+        cxpb=cxpb,
+        mutpb=mutpb,
+        one_child_per_mating=True,
+        stop=stop,
+        rng=rng,
+        checkpoint=checkpoint,
+        callback=callback,
+    )
 
 
-@bundled("row-ga", "ga", "row-permutation GA as the report's Implementation 2 documents it",
-         GA_OPTIONS + ("cxpb", "mutpb", "tournsize"), run=ga_run,
-         checkpointable=True, stoppable=True, example="row_permutation_ga")
-def row_permutation_ga(puzzle: Puzzle, *, seed: int = 0, population_size: int = 200, cxpb: float = 1.0,
-                       mutpb: float = 1.0, elites: int = 10, tournsize: int = 3, indpb: float = 0.1,
-                       restrict: bool = False, max_generations: int = 1000, max_seconds: float | None = None,
-                       max_evaluations: int | None = None, operators: dict | None = None,
-                       checkpoint: Checkpointer | None = None, requested: Callable[[], object] | None = None,
-                       callback: Callback | None = None):
+@bundled(
+    "row-ga",
+    "ga",
+    "row-permutation GA as the report's Implementation 2 documents it",
+    GA_OPTIONS + ("cxpb", "mutpb", "tournsize"),
+    run=ga_run,
+    checkpointable=True,
+    stoppable=True,
+    example="row_permutation_ga",
+)
+def row_permutation_ga(
+    puzzle: Puzzle,
+    *,
+    seed: int = 0,
+    population_size: int = 200,
+    cxpb: float = 1.0,
+    mutpb: float = 1.0,
+    elites: int = 10,
+    tournsize: int = 3,
+    indpb: float = 0.1,
+    restrict: bool = False,
+    max_generations: int = 1000,
+    max_seconds: float | None = None,
+    max_evaluations: int | None = None,
+    operators: dict | None = None,
+    checkpoint: Checkpointer | None = None,
+    requested: Callable[[], object] | None = None,
+    callback: Callback | None = None,
+):
     """Row-permutation GA as documented for the report's Implementation 2 (``examples/row_permutation_ga.py``)."""
     started, rng = time.perf_counter(), random.Random(seed)
-    toolbox = make_toolbox(puzzle, representation="row", restrict=restrict, fitness="column_box_collisions",
-                           mate="row_uniform", mutate="swap_in_row", indpb=indpb, select="tournament",
-                           tournsize=tournsize, rng=rng)
-    stop = Stop(solved=0, max_generations=max_generations, max_seconds=max_seconds, max_evaluations=max_evaluations,
-                started=started, requested=requested)
-    return _evolve(puzzle, operators, ea_generational, toolbox, population_size, cxpb=cxpb, mutpb=mutpb,
-                   elites=elites, stop=stop,
-                   rng=rng, checkpoint=checkpoint, callback=callback)
+    toolbox = make_toolbox(
+        puzzle,
+        representation="row",
+        restrict=restrict,
+        fitness="column_box_collisions",
+        mate="row_uniform",
+        mutate="swap_in_row",
+        indpb=indpb,
+        select="tournament",
+        tournsize=tournsize,
+        rng=rng,
+    )
+    stop = Stop(
+        solved=0,
+        max_generations=max_generations,
+        max_seconds=max_seconds,
+        max_evaluations=max_evaluations,
+        started=started,
+        requested=requested,
+    )
+    return _evolve(
+        puzzle,
+        operators,
+        ea_generational,
+        toolbox,
+        population_size,
+        cxpb=cxpb,
+        mutpb=mutpb,
+        elites=elites,
+        stop=stop,
+        rng=rng,
+        checkpoint=checkpoint,
+        callback=callback,
+    )
 
 
-@bundled("tabu-swap", "local search", "our tabu search: in-box swaps, cell tenure, start narrowed by propagation",
-         ("max_steps", "max_seconds"), run=partial(tabu_run, moves="swap", memory="cells", restrict=True),
-         stoppable=True)  # declared second: decorators apply from the bottom up
-@bundled("tabu", "local search", "tabu search as documented: one-value moves, a table of visited boards",
-         ("max_steps", "max_seconds"), run=tabu_run, stoppable=True, example="tabu_search")
-def tabu(puzzle: Puzzle, *, seed: int = 0, candidates: int = 100, moves: str = "value", memory: str = "boards",
-         tenure: int = 5, restrict: bool = False, max_steps: int = 100_000, max_seconds: float | None = None,
-         requested: Callable[[], object] | None = None, callback: Callable[[int, int, int], None] | None = None,
-         report_every: int = 1000):
+@bundled(
+    "tabu-swap",
+    "local search",
+    "our tabu search: in-box swaps, cell tenure, start narrowed by propagation",
+    ("max_steps", "max_seconds"),
+    run=partial(tabu_run, moves="swap", memory="cells", restrict=True),
+    stoppable=True,
+)  # declared second: decorators apply from the bottom up
+@bundled(
+    "tabu",
+    "local search",
+    "tabu search as documented: one-value moves, a table of visited boards",
+    ("max_steps", "max_seconds"),
+    run=tabu_run,
+    stoppable=True,
+    example="tabu_search",
+)
+def tabu(
+    puzzle: Puzzle,
+    *,
+    seed: int = 0,
+    candidates: int = 100,
+    moves: str = "value",
+    memory: str = "boards",
+    tenure: int = 5,
+    restrict: bool = False,
+    max_steps: int = 100_000,
+    max_seconds: float | None = None,
+    requested: Callable[[], object] | None = None,
+    callback: Callable[[int, int, int], None] | None = None,
+    report_every: int = 1000,
+):
     """Tabu search as documented (value moves, a table of visited boards), our in-box swaps, cell tenure and
     restricted start as switches (``examples/tabu_search.py``); returns ``([best], logbook, hall_of_fame)``
     like the GAs, the logbook one record of steps, score, seconds and moves scored (its ``trace`` the
     score's course)."""
-    return tabu_search(puzzle, rng=random.Random(seed), candidates=candidates, moves=moves, memory=memory,
-                       tenure=tenure, restrict=restrict, max_steps=max_steps, max_seconds=max_seconds,
-                       callback=callback, report_every=report_every, requested=requested).as_deap()
+    return tabu_search(
+        puzzle,
+        rng=random.Random(seed),
+        candidates=candidates,
+        moves=moves,
+        memory=memory,
+        tenure=tenure,
+        restrict=restrict,
+        max_steps=max_steps,
+        max_seconds=max_seconds,
+        callback=callback,
+        report_every=report_every,
+        requested=requested,
+    ).as_deap()

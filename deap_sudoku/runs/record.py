@@ -18,11 +18,34 @@ import numpy as np
 from ..grid.puzzle import Puzzle
 from ..tools.fitness import fitness_weights, optimum
 
-__all__ = ["Algorithm", "Objective", "Trace", "Outcome", "BUNDLED", "bundled", "ga_run", "tabu_run",
-           "generation_progress", "OPTIONS", "GA_OPTIONS", "COMPILING"]
+__all__ = [
+    "Algorithm",
+    "Objective",
+    "Trace",
+    "Outcome",
+    "BUNDLED",
+    "bundled",
+    "ga_run",
+    "tabu_run",
+    "generation_progress",
+    "OPTIONS",
+    "GA_OPTIONS",
+    "COMPILING",
+]
 
-OPTIONS = ("population_size", "cxpb", "mutpb", "select", "fitness", "tournsize", "max_generations", "max_seconds",
-           "max_evaluations", "max_steps", "max_nodes")
+OPTIONS = (
+    "population_size",
+    "cxpb",
+    "mutpb",
+    "select",
+    "fitness",
+    "tournsize",
+    "max_generations",
+    "max_seconds",
+    "max_evaluations",
+    "max_steps",
+    "max_nodes",
+)
 """Every option a record may take, by its Python name, which is also the recipes' keyword (the
 command line's flags are these with dashes, ``--max-seconds``, but for ``--population``)."""
 GA_OPTIONS = ("population_size", "max_generations", "max_seconds", "max_evaluations")
@@ -70,9 +93,15 @@ class Trace:
         (``fitness_statistics()``) holds: the best of each generation, the mean, and the evaluations."""
         nevals = logbook.select("nevals")
         spent = tuple(itertools.accumulate(int(n) for n in nevals)) if None not in nevals else None
-        return cls("generation", tuple(logbook.select("gen")),
-                   {"best": tuple(map(float, logbook.select("min" if lower_is_better else "max"))),
-                    "mean": tuple(map(float, logbook.select("avg")))}, spent)
+        return cls(
+            "generation",
+            tuple(logbook.select("gen")),
+            {
+                "best": tuple(map(float, logbook.select("min" if lower_is_better else "max"))),
+                "mean": tuple(map(float, logbook.select("avg"))),
+            },
+            spent,
+        )
 
 
 @dataclass(frozen=True)
@@ -137,42 +166,74 @@ def generation_progress(progress: Callable[[str], None] | None, every: int) -> C
     def callback(generation, population, logbook):
         if generation % every == 0:
             progress(f"generation {generation}: best fitness {max(i.fitness for i in population).values[0]:g}")
+
     return callback
 
 
 def ga_run(recipe: Callable) -> Callable[..., Outcome]:
     """A GA recipe's ``run``: the run options are the recipe's keywords."""
 
-    def run(puzzle: Puzzle, *, seed: int, requested=None, progress=None, progress_every: int = 1, checkpoint=None,
-            **options) -> Outcome:
-        _, logbook, hof = recipe(puzzle, seed=seed, requested=requested, checkpoint=checkpoint,
-                                 callback=generation_progress(progress, progress_every), **options)
+    def run(
+        puzzle: Puzzle, *, seed: int, requested=None, progress=None, progress_every: int = 1, checkpoint=None, **options
+    ) -> Outcome:
+        _, logbook, hof = recipe(
+            puzzle,
+            seed=seed,
+            requested=requested,
+            checkpoint=checkpoint,
+            callback=generation_progress(progress, progress_every),
+            **options,
+        )
         lower = hof[0].fitness.weights[0] < 0
         objective = Objective(logbook.fitness, float(logbook.target), lower)
         trace = Trace.from_logbook(logbook, lower)
-        return Outcome(np.asarray(hof[0]), float(hof[0].fitness.values[0]), int(logbook[-1]["gen"]), 0,
-                       int(sum(logbook.select("nevals"))), logbook.stop_reason, objective, trace)
+        return Outcome(
+            np.asarray(hof[0]),
+            float(hof[0].fitness.values[0]),
+            int(logbook[-1]["gen"]),
+            0,
+            int(sum(logbook.select("nevals"))),
+            logbook.stop_reason,
+            objective,
+            trace,
+        )
+
     run.__doc__ = f"Run :func:`{recipe.__module__}.{recipe.__name__}` and summarise it as an :class:`Outcome`."
     return run
 
 
 def tabu_run(recipe: Callable, **variant) -> Callable[..., Outcome]:
     """A tabu recipe's ``run``, with ``variant`` fixing some of its settings."""
-    def run(puzzle: Puzzle, *, seed: int, requested=None, progress=None, progress_every: int = 1000,
-            **options) -> Outcome:
+
+    def run(
+        puzzle: Puzzle, *, seed: int, requested=None, progress=None, progress_every: int = 1000, **options
+    ) -> Outcome:
         callback = None
         if progress is not None:
+
             def callback(step, score, best):
                 progress(f"step {step}: score {score}, best {best}")
-        _, logbook, hof = recipe(puzzle, seed=seed, requested=requested, callback=callback,
-                                       report_every=progress_every, **variant, **options)
+
+        _, logbook, hof = recipe(
+            puzzle, seed=seed, requested=requested, callback=callback, report_every=progress_every, **variant, **options
+        )
         steps, score, best = zip(*logbook.trace)
         trace = Trace("step", steps, {"current": tuple(map(float, score)), "best": tuple(map(float, best))})
-        return Outcome(np.asarray(hof[0]), float(hof[0].fitness.values[0]), 0, int(logbook[-1]["steps"]),
-                       int(logbook[-1]["evaluations"]), logbook.stop_reason, Objective("collisions", 0.0, True),
-                       trace)
-    run.__doc__ = (f"Run :func:`{recipe.__module__}.{recipe.__name__}` with {variant or 'its documented defaults'} "
-                   "as an :class:`Outcome`.")
+        return Outcome(
+            np.asarray(hof[0]),
+            float(hof[0].fitness.values[0]),
+            0,
+            int(logbook[-1]["steps"]),
+            int(logbook[-1]["evaluations"]),
+            logbook.stop_reason,
+            Objective("collisions", 0.0, True),
+            trace,
+        )
+
+    run.__doc__ = (
+        f"Run :func:`{recipe.__module__}.{recipe.__name__}` with {variant or 'its documented defaults'} "
+        "as an :class:`Outcome`."
+    )
     return run
 
 
@@ -180,8 +241,15 @@ BUNDLED: dict[str, Algorithm] = {}
 """The bundled algorithms by name, in the order they are declared (:func:`bundled`)."""
 
 
-def bundled(name: str, kind: str, description: str, options: tuple[str, ...] = (), *,
-            run: Callable[[Callable], Callable[..., Outcome]] | None = None, **record: object) -> Callable:
+def bundled(
+    name: str,
+    kind: str,
+    description: str,
+    options: tuple[str, ...] = (),
+    *,
+    run: Callable[[Callable], Callable[..., Outcome]] | None = None,
+    **record: object,
+) -> Callable:
     """Declare the decorated function the bundled algorithm ``name``: ``run(function)`` makes its
     ``run`` (:func:`ga_run` for a GA recipe, :func:`tabu_run` for tabu search; without ``run`` the
     function is the run itself), and ``record`` holds the other fields of :class:`Algorithm`
@@ -190,11 +258,12 @@ def bundled(name: str, kind: str, description: str, options: tuple[str, ...] = (
 
     :raises ValueError: for a name declared twice.
     """
+
     def declare(function: Callable) -> Callable:
         if name in BUNDLED:
             raise ValueError(f"two bundled algorithms are called {name!r}")
         runner = function if run is None else run(function)
-        BUNDLED[name] = Algorithm(name, kind, description, runner, options, function=function,
-                                  **record)  # type: ignore[arg-type]
+        BUNDLED[name] = Algorithm(name, kind, description, runner, options, function=function, **record)  # type: ignore[arg-type]
         return function
+
     return declare

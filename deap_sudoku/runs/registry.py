@@ -32,8 +32,17 @@ from . import recipes
 from .record import BUNDLED, COMPILING, OPTIONS, Algorithm, Outcome, bundled
 from .record import Objective as Objective, Trace as Trace, generation_progress as generation_progress  # re-exported
 
-__all__ = ["ALGORITHMS", "ENTRY_POINTS", "algorithm", "names", "takes", "plugins", "plugin_errors", "budgets",
-           "from_function"]
+__all__ = [
+    "ALGORITHMS",
+    "ENTRY_POINTS",
+    "algorithm",
+    "names",
+    "takes",
+    "plugins",
+    "plugin_errors",
+    "budgets",
+    "from_function",
+]
 # Algorithm, Objective, Trace, Outcome, OPTIONS and generation_progress live in runs.record; they are
 # imported here too, so that code written against this module goes on working.
 
@@ -41,10 +50,18 @@ ENTRY_POINTS = "deap_sudoku.algorithms"
 """The entry-point group through which installed packages add algorithms (an :class:`Algorithm`, or
 a function as :func:`deap_sudoku.runs.user.from_function` takes it)."""
 
-@bundled("backtracking", "exact", "backtracking with propagation and restarts", ("max_nodes", "max_seconds"),
-         warm_up=recipes.warm_up_search, warm_up_message=COMPILING.format(name="propagation"))
-def _backtracking(puzzle: Puzzle, *, seed: int, max_nodes: int | None = None, max_seconds: float | None = None,
-                  **_: object) -> Outcome:
+
+@bundled(
+    "backtracking",
+    "exact",
+    "backtracking with propagation and restarts",
+    ("max_nodes", "max_seconds"),
+    warm_up=recipes.warm_up_search,
+    warm_up_message=COMPILING.format(name="propagation"),
+)
+def _backtracking(
+    puzzle: Puzzle, *, seed: int, max_nodes: int | None = None, max_seconds: float | None = None, **_: object
+) -> Outcome:
     try:
         solution = solve(puzzle, max_nodes=max_nodes, max_seconds=max_seconds, rng=random.Random(seed))
         note = "exhausted" if solution is None else ""
@@ -57,8 +74,11 @@ def _backtracking(puzzle: Puzzle, *, seed: int, max_nodes: int | None = None, ma
 @bundled("analyzer", "exact", "the documented constraint analyzer: naked singles, sweep by sweep")
 def _analyzer(puzzle: Puzzle, **_: object) -> Outcome:
     result = analyze(puzzle)
-    note = ("the analyzer met a square with no possible value" if result.contradiction
-            else f"the analyzer filled {result.filled} cells in {result.sweeps} sweep{'s' * (result.sweeps != 1)}")
+    note = (
+        "the analyzer met a square with no possible value"
+        if result.contradiction
+        else f"the analyzer filled {result.filled} cells in {result.sweeps} sweep{'s' * (result.sweeps != 1)}"
+    )
     return Outcome(result.values, 0.0 if result.solved else math.nan, 0, 0, 0, note)
 
 
@@ -87,8 +107,11 @@ def budgets(record: Algorithm) -> tuple[str, ...]:
 def names(*, kind: str | None = None, **flags: bool) -> tuple[str, ...]:
     """The registered names, optionally only those of one ``kind`` and those whose named flags
     (``checkpointable``, ``stoppable``, ``traced``) have the given values."""
-    return tuple(a.name for a in ALGORITHMS.values()
-                 if (kind is None or a.kind == kind) and all(getattr(a, f) == v for f, v in flags.items()))
+    return tuple(
+        a.name
+        for a in ALGORITHMS.values()
+        if (kind is None or a.kind == kind) and all(getattr(a, f) == v for f, v in flags.items())
+    )
 
 
 def algorithm(name: str) -> Algorithm:
@@ -106,8 +129,10 @@ def algorithm(name: str) -> Algorithm:
         return _imported(name)
     found = plugins().get(name)
     if found is None:
-        raise ValueError(f"unknown algorithm {name!r}; choose from {', '.join([*ALGORITHMS, *plugins()])}, "
-                         "or name your own as module:attribute")
+        raise ValueError(
+            f"unknown algorithm {name!r}; choose from {', '.join([*ALGORITHMS, *plugins()])}, "
+            "or name your own as module:attribute"
+        )
     return found
 
 
@@ -121,8 +146,9 @@ def _imported(path: str) -> Algorithm:
     try:
         target = importlib.import_module(module_name)
     except Exception as exc:  # a user's module may fail in any way: say so in one line
-        raise ValueError(f"algorithm {path!r}: module {module_name!r} does not import: "
-                         f"{type(exc).__name__}: {exc}") from None
+        raise ValueError(
+            f"algorithm {path!r}: module {module_name!r} does not import: {type(exc).__name__}: {exc}"
+        ) from None
     try:
         target = functools.reduce(getattr, attribute.split("."), target)
     except AttributeError:
@@ -135,9 +161,11 @@ def _as_algorithm(target: object, name: str, source: str) -> Algorithm:
         return dataclasses.replace(target, name=name, source=source)
     if callable(target) and not isinstance(target, type):
         return dataclasses.replace(from_function(target, name=name), source=source)
-    raise ValueError(f"algorithm {name!r} is a {type(target).__name__}, not an algorithm: give an Algorithm "
-                     "(deap_sudoku.runs.user.from_toolbox or from_function makes one) or a function "
-                     "fn(puzzle, *, rng, max_seconds=None, ...)")
+    raise ValueError(
+        f"algorithm {name!r} is a {type(target).__name__}, not an algorithm: give an Algorithm "
+        "(deap_sudoku.runs.user.from_toolbox or from_function makes one) or a function "
+        "fn(puzzle, *, rng, max_seconds=None, ...)"
+    )
 
 
 def from_function(function: Callable, *, name: str, kind: str = "user", description: str = "") -> Algorithm:
@@ -152,8 +180,10 @@ def from_function(function: Callable, *, name: str, kind: str = "user", descript
     any_keyword = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values())
     takes_rng, takes_seed = "rng" in parameters or any_keyword, "seed" in parameters
     if not (takes_rng or takes_seed):
-        raise ValueError(f"algorithm {name!r}: {getattr(function, '__name__', function)} takes neither rng= "
-                         "nor seed=; an algorithm is fn(puzzle, *, rng, max_seconds=None, ...)")
+        raise ValueError(
+            f"algorithm {name!r}: {getattr(function, '__name__', function)} takes neither rng= "
+            "nor seed=; an algorithm is fn(puzzle, *, rng, max_seconds=None, ...)"
+        )
     options = tuple(option for option in OPTIONS if option in parameters)
 
     def run(puzzle: Puzzle, *, seed: int, **given) -> Outcome:
@@ -162,8 +192,9 @@ def from_function(function: Callable, *, name: str, kind: str = "user", descript
             extras["seed"] = seed
         return _outcome(function(puzzle, **extras, **given), puzzle)
 
-    return Algorithm(name, kind, description or (inspect.getdoc(function) or "").split("\n")[0], run, options,
-                     source="user")
+    return Algorithm(
+        name, kind, description or (inspect.getdoc(function) or "").split("\n")[0], run, options, source="user"
+    )
 
 
 def _outcome(result: object, puzzle: Puzzle) -> Outcome:
@@ -175,8 +206,10 @@ def _outcome(result: object, puzzle: Puzzle) -> Outcome:
         result, evaluations = result
     grid = np.asarray(result)
     if grid.shape != (puzzle.shape.cells,):
-        raise ValueError(f"an algorithm returned {type(result).__name__} of shape {grid.shape}; return an Outcome, "
-                         f"a grid of {puzzle.shape.cells} cells, or (grid, evaluations)")
+        raise ValueError(
+            f"an algorithm returned {type(result).__name__} of shape {grid.shape}; return an Outcome, "
+            f"a grid of {puzzle.shape.cells} cells, or (grid, evaluations)"
+        )
     return Outcome(grid, float("nan"), 0, 0, int(evaluations), "")
 
 
@@ -185,6 +218,7 @@ def plugins() -> dict[str, Algorithm]:
     """The algorithms installed packages register in the :data:`ENTRY_POINTS` group, by entry-point
     name; one that fails to load is left out (:func:`plugin_errors` says why)."""
     import importlib.metadata  # here, not at start-up: it brings the email and socket modules along
+
     found = {}
     for entry in importlib.metadata.entry_points(group=ENTRY_POINTS):
         if entry.name in ALGORITHMS:

@@ -80,8 +80,9 @@ _WARM: set[tuple[str, str]] = set()
 """The (algorithm, box shape) pairs whose kernels this process has compiled or loaded."""
 
 
-def warm_up(name: str, puzzle: Puzzle, compiled: bool | None = True, *, record: Algorithm | None = None,
-            budgeted: bool = False) -> bool:
+def warm_up(
+    name: str, puzzle: Puzzle, compiled: bool | None = True, *, record: Algorithm | None = None, budgeted: bool = False
+) -> bool:
     """Compile or load the kernels ``name`` (or ``record``, one no name reaches) needs for
     ``puzzle``'s shape, once per process; whether a background process compiles them instead.
 
@@ -102,12 +103,14 @@ def warm_up(name: str, puzzle: Puzzle, compiled: bool | None = True, *, record: 
     key = (name, puzzle.shape.name)
     elsewhere = False
     if record.warm_up is not None and key not in _WARM and numba_available():
-        wanted = compiled is not None or (prefer_compiled(puzzle.shape.cells, puzzle.shape.n)
-                                          and not compiled_before(name))
+        wanted = compiled is not None or (
+            prefer_compiled(puzzle.shape.cells, puzzle.shape.n) and not compiled_before(name)
+        )
         if wanted and puzzle.shape.n <= MAX_COMPILED_SIDE:
             if compiled is None and named and compile_elsewhere(name, puzzle):
-                hold_compiled((lambda: False) if budgeted else
-                              (lambda: compiled_before(name) or not compiling_elsewhere(name)))
+                hold_compiled(
+                    (lambda: False) if budgeted else (lambda: compiled_before(name) or not compiling_elsewhere(name))
+                )
                 elsewhere = True
             else:
                 # the compiled twins, which runs will use: left to choose, a search would try Python first
@@ -130,9 +133,14 @@ def compile_here(name: str, box: str, cells: str) -> None:
         release(name)
 
 
-def run_task(task: Task, *, requested: Callable[[], object] | None = None,
-             progress: Callable[[str], None] | None = None, progress_every: int | None = None,
-             checkpoint=None) -> RunResult:
+def run_task(
+    task: Task,
+    *,
+    requested: Callable[[], object] | None = None,
+    progress: Callable[[str], None] | None = None,
+    progress_every: int | None = None,
+    checkpoint=None,
+) -> RunResult:
     """Do one run with the registry's record of ``task.algorithm``; the grid is verified here.  A user's
     algorithm that raises gives a failed run (``error`` says what it raised), so an experiment goes on.
 
@@ -159,18 +167,44 @@ def run_task(task: Task, *, requested: Callable[[], object] | None = None,
         if record.source == "bundled":
             raise  # a bundled algorithm that fails is a bug of this package: never hidden
         error = f"{type(exc).__name__}: {exc}".splitlines()[0]
-        return RunResult(task.algorithm, task.dataset, task.index, task.seed, puzzle.num_givens / puzzle.shape.cells,
-                         False, math.nan, 0, 0, 0, time.perf_counter() - start, puzzle.cells.tolist(),
-                         "failed", error=error)
+        return RunResult(
+            task.algorithm,
+            task.dataset,
+            task.index,
+            task.seed,
+            puzzle.num_givens / puzzle.shape.cells,
+            False,
+            math.nan,
+            0,
+            0,
+            0,
+            time.perf_counter() - start,
+            puzzle.cells.tolist(),
+            "failed",
+            error=error,
+        )
     seconds = time.perf_counter() - start
     solved = bool(verify(outcome.grid, puzzle))
     # A stop asked for in the generation that solved it (a Ctrl-C, another chain's stop file) does
     # not make the run "interrupted": it is solved.
     note = "solved" if solved and outcome.note == INTERRUPTED else outcome.note
-    return RunResult(task.algorithm, task.dataset, task.index, task.seed, puzzle.num_givens / puzzle.shape.cells,
-                     solved, float(outcome.fitness), outcome.generations, outcome.steps,
-                     outcome.evaluations, seconds, [int(v) for v in np.asarray(outcome.grid).tolist()],
-                     note, outcome.objective, outcome.trace)
+    return RunResult(
+        task.algorithm,
+        task.dataset,
+        task.index,
+        task.seed,
+        puzzle.num_givens / puzzle.shape.cells,
+        solved,
+        float(outcome.fitness),
+        outcome.generations,
+        outcome.steps,
+        outcome.evaluations,
+        seconds,
+        [int(v) for v in np.asarray(outcome.grid).tolist()],
+        note,
+        outcome.objective,
+        outcome.trace,
+    )
 
 
 def run_all(tasks: Iterable[Task], *, parallel: bool = False, window: int = 256) -> Iterator[RunResult]:
@@ -182,6 +216,7 @@ def run_all(tasks: Iterable[Task], *, parallel: bool = False, window: int = 256)
         yield from map(run_task, tasks)
         return
     from scoop import futures
+
     pending: collections.deque = collections.deque()
     for task in tasks:
         pending.append(futures.submit(run_task, task))

@@ -28,6 +28,7 @@ from ..algorithms import Stop, ea_simple
 from ..grid.puzzle import Puzzle
 from ..tools import HallOfFame, fitness_statistics, optimum
 from ..tools.fitness import fitness_weights
+
 # from_function lives in the registry, which needs it to turn an imported function into a record.
 from .record import Algorithm, Objective, Outcome, Trace, generation_progress
 from .registry import algorithm, from_function
@@ -37,8 +38,16 @@ __all__ = ["from_toolbox", "from_function", "with_operators", "variant"]
 _LOOP_BUDGETS = ("max_generations", "max_seconds", "max_evaluations")
 
 
-def from_toolbox(make_toolbox: Callable, *, name: str, loop: Callable = ea_simple, population_size: int = 100,
-                 cxpb: float = 0.5, mutpb: float = 0.2, description: str = "") -> Algorithm:
+def from_toolbox(
+    make_toolbox: Callable,
+    *,
+    name: str,
+    loop: Callable = ea_simple,
+    population_size: int = 100,
+    cxpb: float = 0.5,
+    mutpb: float = 0.2,
+    description: str = "",
+) -> Algorithm:
     """An algorithm that runs ``loop`` (:func:`~deap_sudoku.algorithms.ea_simple` or another of the
     package's loops that takes ``stop=``) on the toolbox ``make_toolbox(puzzle, rng)`` builds, from a
     population of ``population_size``, until solved or a budget ends.
@@ -50,29 +59,66 @@ def from_toolbox(make_toolbox: Callable, *, name: str, loop: Callable = ea_simpl
     """
     wants_rng = len(inspect.signature(make_toolbox).parameters) >= 2
 
-    def run(puzzle: Puzzle, *, seed: int, requested=None, progress=None, progress_every: int = 1,
-            population_size: int = population_size, cxpb: float = cxpb, mutpb: float = mutpb,
-            max_generations: int | None = None, max_seconds: float | None = None,
-            max_evaluations: int | None = None) -> Outcome:
+    def run(
+        puzzle: Puzzle,
+        *,
+        seed: int,
+        requested=None,
+        progress=None,
+        progress_every: int = 1,
+        population_size: int = population_size,
+        cxpb: float = cxpb,
+        mutpb: float = mutpb,
+        max_generations: int | None = None,
+        max_seconds: float | None = None,
+        max_evaluations: int | None = None,
+    ) -> Outcome:
         started = time.perf_counter()
         with _seeded_random_module(seed):
             rng = random.Random(seed)
             toolbox = make_toolbox(puzzle, rng) if wants_rng else make_toolbox(puzzle)
-            stop = Stop(solved=optimum(toolbox.evaluate, puzzle), max_generations=max_generations,
-                        max_seconds=max_seconds, max_evaluations=max_evaluations, started=started,
-                        requested=requested)
+            stop = Stop(
+                solved=optimum(toolbox.evaluate, puzzle),
+                max_generations=max_generations,
+                max_seconds=max_seconds,
+                max_evaluations=max_evaluations,
+                started=started,
+                requested=requested,
+            )
             hof = HallOfFame(1)
-            _, logbook = loop(toolbox.population(n=population_size), toolbox, cxpb=cxpb, mutpb=mutpb, ngen=sys.maxsize,
-                              stats=fitness_statistics(), halloffame=hof, stop=stop,
-                              callback=generation_progress(progress, progress_every))
+            _, logbook = loop(
+                toolbox.population(n=population_size),
+                toolbox,
+                cxpb=cxpb,
+                mutpb=mutpb,
+                ngen=sys.maxsize,
+                stats=fitness_statistics(),
+                halloffame=hof,
+                stop=stop,
+                callback=generation_progress(progress, progress_every),
+            )
         lower = fitness_weights(toolbox.evaluate)[0] < 0
-        return Outcome(np.asarray(hof[0]), float(hof[0].fitness.values[0]), int(logbook[-1]["gen"]), 0,
-                       int(sum(logbook.select("nevals"))), logbook.stop_reason, Objective.of(toolbox.evaluate, puzzle),
-                       Trace.from_logbook(logbook, lower))
+        return Outcome(
+            np.asarray(hof[0]),
+            float(hof[0].fitness.values[0]),
+            int(logbook[-1]["gen"]),
+            0,
+            int(sum(logbook.select("nevals"))),
+            logbook.stop_reason,
+            Objective.of(toolbox.evaluate, puzzle),
+            Trace.from_logbook(logbook, lower),
+        )
 
     summary = f"{getattr(make_toolbox, '__name__', 'a toolbox')} with {getattr(loop, '__name__', 'a loop')}"
-    return Algorithm(name, "ga", description or summary, run, ("population_size", "cxpb", "mutpb", *_LOOP_BUDGETS),
-                     stoppable=True, source="user")
+    return Algorithm(
+        name,
+        "ga",
+        description or summary,
+        run,
+        ("population_size", "cxpb", "mutpb", *_LOOP_BUDGETS),
+        stoppable=True,
+        source="user",
+    )
 
 
 def with_operators(base: str, *, name: str | None = None, **operators: Callable) -> Algorithm:
@@ -90,8 +136,15 @@ def with_operators(base: str, *, name: str | None = None, **operators: Callable)
     def run(puzzle: Puzzle, **options) -> Outcome:
         return record.run(puzzle, operators=operators, **options)
 
-    return dataclasses.replace(record, name=name or f"{base}+{parts}", description=f"{record.description}, {parts}",
-                               run=run, checkpointable=False, warm_up=record.warm_up, source="user")
+    return dataclasses.replace(
+        record,
+        name=name or f"{base}+{parts}",
+        description=f"{record.description}, {parts}",
+        run=run,
+        checkpointable=False,
+        warm_up=record.warm_up,
+        source="user",
+    )
 
 
 @contextlib.contextmanager
@@ -116,15 +169,23 @@ def variant(base: str, *, name: str, **settings) -> Algorithm:
         raise ValueError(f"variant takes a bundled algorithm, not {base!r}")
     if not settings:
         raise ValueError("variant needs at least one setting, e.g. cxpb=0.0")
+
     def run(puzzle: Puzzle, **options) -> Outcome:
         return record.run(puzzle, **options, **settings)
 
     described = ", ".join(f"{key}={value}" for key, value in settings.items())
-    return dataclasses.replace(record, name=name, description=f"{record.description}, {described}", run=run,
-                               options=tuple(o for o in record.options if o not in settings),
-                               checkpointable=False, source="user")
+    return dataclasses.replace(
+        record,
+        name=name,
+        description=f"{record.description}, {described}",
+        run=run,
+        options=tuple(o for o in record.options if o not in settings),
+        checkpointable=False,
+        source="user",
+    )
 
 
 def _bundled_gas() -> list[str]:
     from .registry import ALGORITHMS
+
     return [a.name for a in ALGORITHMS.values() if a.kind == "ga"]

@@ -42,8 +42,15 @@ class OperatorContractError(AssertionError):
     """An operator broke a promise :func:`check_operator` checks; the message says which."""
 
 
-def check_operator(operator: Callable, puzzle: Puzzle, *, kind: str | None = None, keeps: str | None = None,
-                   trials: int = 10, **options) -> None:
+def check_operator(
+    operator: Callable,
+    puzzle: Puzzle,
+    *,
+    kind: str | None = None,
+    keeps: str | None = None,
+    trials: int = 10,
+    **options,
+) -> None:
     """Check ``operator`` on ``puzzle`` (see the module's text); ``options`` are the keyword arguments
     it is registered with (``tournsize=3``).  ``kind`` is read from the name's prefix unless given,
     ``keeps`` from the operator's ``keeps`` attribute.  Returns ``None``; raises
@@ -56,8 +63,9 @@ def check_operator(operator: Callable, puzzle: Puzzle, *, kind: str | None = Non
     if keeps not in _INIT:
         raise ValueError(f"{name}: keeps must be 'block', 'row' or None, not {keeps!r}")
     call = _Caller(operator, puzzle, options)
-    {"init": _check_init, "cx": _check_variation, "mut": _check_variation, "eval": _check_eval,
-     "sel": _check_sel}[kind](call, puzzle, keeps, trials, kind)
+    {"init": _check_init, "cx": _check_variation, "mut": _check_variation, "eval": _check_eval, "sel": _check_sel}[
+        kind
+    ](call, puzzle, keeps, trials, kind)
 
 
 class _Caller:
@@ -93,7 +101,7 @@ def _check_grid(call: _Caller, individual, puzzle: Puzzle, keeps: str | None, wh
         call.fail(f"{what} holds {int(values.min() if values.min() < 1 else values.max())}, outside 1..{puzzle.n}")
     if not np.array_equal(values[puzzle.givens], puzzle.cells[puzzle.givens]):
         call.fail(f"{what} moved a given")
-    units = {"block": puzzle.shape.boxes, "row": puzzle.shape.units[:puzzle.n]}.get(keeps or "")
+    units = {"block": puzzle.shape.boxes, "row": puzzle.shape.units[: puzzle.n]}.get(keeps or "")
     if units is not None and not np.all(np.sort(values[units], axis=1) == np.arange(1, puzzle.n + 1)):
         call.fail(f"{what} is no longer a {keeps}-permutation, which the operator claims to keep")
 
@@ -178,5 +186,6 @@ def _check_sel(call: _Caller, puzzle: Puzzle, keeps: str | None, trials: int, ki
         for rank in picked:
             picked[rank] += sum(member is population[rank] for member in chosen)
     if picked[0] < picked[9]:
-        call.fail(f"chose the worst individual ({picked[9]} times) more often than the best ({picked[0]}) when "
-                  "minimising")
+        call.fail(
+            f"chose the worst individual ({picked[9]} times) more often than the best ({picked[0]}) when minimising"
+        )

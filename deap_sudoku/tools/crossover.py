@@ -33,8 +33,9 @@ def _band_cells(puzzle: Puzzle, bands: range | list[int]) -> np.ndarray:
 
 
 @grid_operator
-def cx_bands(ind1: Individual, ind2: Individual, *, puzzle: Puzzle, first: int = 0,
-             stop: int | None = None) -> tuple[Individual, Individual]:
+def cx_bands(
+    ind1: Individual, ind2: Individual, *, puzzle: Puzzle, first: int = 0, stop: int | None = None
+) -> tuple[Individual, Individual]:
     """Exchange the horizontal bands of boxes ``first`` to ``stop - 1`` between the parents; by
     default the upper half of the bands (``stop``: half the bands, at least one).
 
@@ -43,15 +44,18 @@ def cx_bands(ind1: Individual, ind2: Individual, *, puzzle: Puzzle, first: int =
     bands = puzzle.shape.box_cols  # n / box_rows bands
     stop = max(bands // 2, 1) if stop is None else stop
     if not 0 <= first < stop <= bands:
-        raise ValueError(f"cx_bands: bands {first} to {stop - 1} are not a range of the {bands} bands of a "
-                         f"{puzzle.shape.name} grid (0 <= first < stop <= {bands})")
+        raise ValueError(
+            f"cx_bands: bands {first} to {stop - 1} are not a range of the {bands} bands of a "
+            f"{puzzle.shape.name} grid (0 <= first < stop <= {bands})"
+        )
     _swap(ind1, ind2, _band_cells(puzzle, range(first, stop)))
     return ind1, ind2
 
 
 @grid_operator
-def cx_band_two_point(ind1: Individual, ind2: Individual, *, puzzle: Puzzle,
-                      rng: random.Random | None = None) -> tuple[Individual, Individual]:
+def cx_band_two_point(
+    ind1: Individual, ind2: Individual, *, puzzle: Puzzle, rng: random.Random | None = None
+) -> tuple[Individual, Individual]:
     """Two-point crossover on bands: cut points strictly inside, swap what lies between.
 
     On a 9x9 (three bands) this always swaps the middle band, as the block GA's
@@ -84,8 +88,9 @@ def cx_diagonal(*parents: Individual, puzzle: Puzzle) -> tuple[Individual, ...]:
 
 
 @grid_operator
-def cx_block_uniform(ind1: Individual, ind2: Individual, *, puzzle: Puzzle,
-                     rng: random.Random | None = None) -> tuple[Individual, Individual]:
+def cx_block_uniform(
+    ind1: Individual, ind2: Individual, *, puzzle: Puzzle, rng: random.Random | None = None
+) -> tuple[Individual, Individual]:
     """Exchange a random number ``k`` (1 to boxes - 1) of random boxes between the parents."""
     rng = random_source(rng)
     n = puzzle.n
@@ -95,8 +100,9 @@ def cx_block_uniform(ind1: Individual, ind2: Individual, *, puzzle: Puzzle,
 
 
 @grid_operator
-def cx_row_uniform(ind1: Individual, ind2: Individual, *, puzzle: Puzzle, indpb: float = 0.5,
-                   rng: random.Random | None = None) -> tuple[Individual, Individual]:
+def cx_row_uniform(
+    ind1: Individual, ind2: Individual, *, puzzle: Puzzle, indpb: float = 0.5, rng: random.Random | None = None
+) -> tuple[Individual, Individual]:
     """Exchange each row with probability ``indpb`` (two children per pair, row-permutations kept)."""
     rng = random_source(rng)
     rows = [r for r in range(puzzle.n) if rng.random() < indpb]
@@ -105,8 +111,9 @@ def cx_row_uniform(ind1: Individual, ind2: Individual, *, puzzle: Puzzle, indpb:
 
 
 @grid_operator
-def cx_cell_uniform(ind1: Individual, ind2: Individual, *, puzzle: Puzzle, indpb: float = 0.5,
-                    rng: random.Random | None = None) -> tuple[Individual, Individual]:
+def cx_cell_uniform(
+    ind1: Individual, ind2: Individual, *, puzzle: Puzzle, indpb: float = 0.5, rng: random.Random | None = None
+) -> tuple[Individual, Individual]:
     """Exchange each free cell with probability ``indpb`` (for the free-cell representation)."""
     rng = random_source(rng)
     free = np.flatnonzero(~puzzle.givens)

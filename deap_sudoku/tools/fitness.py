@@ -40,10 +40,25 @@ from ..grid.shape import Shape
 from .wrapping import wraps
 
 __all__ = [
-    "eval_collisions", "eval_cell_collisions", "eval_column_box_collisions", "eval_distinct", "eval_threats",
-    "eval_closeness", "eval_closeness_mk", "collision_map", "closeness_map", "cell_map",
-    "unit_duplicates", "closeness_terms", "max_threats", "batch_map", "optimum", "FitnessDirectionError",
-    "check_direction", "fitness_weights", "defects",
+    "eval_collisions",
+    "eval_cell_collisions",
+    "eval_column_box_collisions",
+    "eval_distinct",
+    "eval_threats",
+    "eval_closeness",
+    "eval_closeness_mk",
+    "collision_map",
+    "closeness_map",
+    "cell_map",
+    "unit_duplicates",
+    "closeness_terms",
+    "max_threats",
+    "batch_map",
+    "optimum",
+    "FitnessDirectionError",
+    "check_direction",
+    "fitness_weights",
+    "defects",
 ]
 
 
@@ -101,7 +116,7 @@ def _cell_collisions(population: np.ndarray, puzzle: Puzzle) -> np.ndarray:
 
 
 def _column_box_collisions(population: np.ndarray, puzzle: Puzzle) -> np.ndarray:
-    return unit_duplicates(population, puzzle.shape, puzzle.shape.units[puzzle.n:]).sum(axis=1)
+    return unit_duplicates(population, puzzle.shape, puzzle.shape.units[puzzle.n :]).sum(axis=1)
 
 
 def _distinct_values(population: np.ndarray, puzzle: Puzzle) -> np.ndarray:
@@ -116,15 +131,16 @@ def max_threats(shape: Shape) -> int:
 
 
 def _threats(population: np.ndarray, puzzle: Puzzle) -> np.ndarray:
-    lines = puzzle.shape.units[:2 * puzzle.n]
+    lines = puzzle.shape.units[: 2 * puzzle.n]
     return max_threats(puzzle.shape) - unit_duplicates(population, puzzle.shape, lines).sum(axis=1)
 
 
 # -- closeness after Mantere & Koljonen ---------------------------------------------------
 
+
 def _lines(population: np.ndarray, shape: Shape) -> np.ndarray:
     """``(population, 2n, n)``: the rows, then the columns."""
-    return _grids(population)[:, shape.units[:2 * shape.n]]
+    return _grids(population)[:, shape.units[: 2 * shape.n]]
 
 
 def _line_statistics(population: np.ndarray, shape: Shape) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -167,6 +183,7 @@ def _closeness_mk(population: np.ndarray, puzzle: Puzzle) -> np.ndarray:
 
 # -- the DEAP-facing functions ---------------------------------------------------------
 
+
 class FitnessDirectionError(TypeError):
     """A fitness function evaluated for an individual whose fitness weights point the other way."""
 
@@ -183,8 +200,9 @@ def fitness_weights(evaluate: Callable) -> tuple[float, ...]:
     weights = _weights(evaluate)
     if not weights:
         name = getattr(getattr(evaluate, "func", evaluate), "__name__", evaluate)
-        raise TypeError(f"{name!r} carries no fitness weights; set its .weights = (-1.0,) to minimise "
-                        f"or (1.0,) to maximise")
+        raise TypeError(
+            f"{name!r} carries no fitness weights; set its .weights = (-1.0,) to minimise or (1.0,) to maximise"
+        )
     return weights
 
 
@@ -205,7 +223,8 @@ def check_direction(evaluate: Callable, individual: object) -> None:
         f"{name} is {goal} (weights {wanted}) but the individual's {type(fitness).__name__} has weights "
         f"{tuple(weights)}: selection would evolve away from the solution. Use "
         f"deap_sudoku.tools.individual_class({name}) (here {kind}), make_toolbox(fitness=...), or a "
-        f"creator fitness with weights={wanted}")
+        f"creator fitness with weights={wanted}"
+    )
 
 
 def defects(grids: np.ndarray, puzzle: Puzzle) -> np.ndarray:
@@ -255,8 +274,10 @@ def _fitness(weight: float, batch: Callable, target: Callable[[Puzzle], float] =
             (value,) = score(individual, puzzle=puzzle)
             wrong = int(defects(grid[None, :], puzzle)[0])
             return (value + cost_sign * wrong,) if wrong else (value,)
+
         evaluate.__dict__.update(weights=(weight,), batch=_Batch(batch, cost_sign), target=target)
         return evaluate
+
     return decorate
 
 
@@ -365,6 +386,10 @@ def batch_map(func: Callable, individuals: Iterable) -> list:
     check_direction(func, items[0])
     args, keywords = getattr(func, "args", ()), getattr(func, "keywords", {})
     chunk = max(1, BATCH_CELLS // np.asarray(items[0]).size)
-    return [(score,) for start in range(0, len(items), chunk)
-            for score in batch(np.stack([np.asarray(item) for item in items[start:start + chunk]]), *args,
-                               **keywords).tolist()]
+    return [
+        (score,)
+        for start in range(0, len(items), chunk)
+        for score in batch(
+            np.stack([np.asarray(item) for item in items[start : start + chunk]]), *args, **keywords
+        ).tolist()
+    ]

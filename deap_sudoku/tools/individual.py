@@ -61,8 +61,11 @@ class Individual(np.ndarray):
             array = np.array(values if isinstance(values, np.ndarray) else list(values))
         except (TypeError, ValueError) as exc:
             raise TypeError(f"values must be numbers: {exc}") from None
-        if array.size and not (np.issubdtype(array.dtype, np.integer) or np.issubdtype(array.dtype, np.floating)) \
-                or array.dtype == bool:
+        if (
+            array.size
+            and not (np.issubdtype(array.dtype, np.integer) or np.issubdtype(array.dtype, np.floating))
+            or array.dtype == bool
+        ):
             raise TypeError(f"values must be whole numbers, not {array.dtype}")
         if array.size and np.issubdtype(array.dtype, np.floating) and not np.all(np.mod(array, 1) == 0):
             raise ValueError("values must be whole numbers; got a fraction")
@@ -100,9 +103,11 @@ class Individual(np.ndarray):
         except ValueError as exc:
             if "broadcast" not in str(exc):
                 raise
-            raise ValueError(f"a grid individual keeps its {self.size} cells; this write would change how many "
-                             f"({exc}): DEAP's cxMessyOnePoint is for individuals of varying length, "
-                             "use cx_band_two_point or cx_block_uniform") from None
+            raise ValueError(
+                f"a grid individual keeps its {self.size} cells; this write would change how many "
+                f"({exc}): DEAP's cxMessyOnePoint is for individuals of varying length, "
+                "use cx_band_two_point or cx_block_uniform"
+            ) from None
 
     def __eq__(self, other):
         return _compared(np.asarray(self) == np.asarray(other), _CellsEqual)
@@ -116,8 +121,17 @@ class Individual(np.ndarray):
         return clone(self)
 
     def __reduce__(self):
-        return (_rebuild, (type(self), np.asarray(self).tobytes(), self.dtype.str, type(self.fitness),
-                           self.fitness.wvalues, _attributes(self)))
+        return (
+            _rebuild,
+            (
+                type(self),
+                np.asarray(self).tobytes(),
+                self.dtype.str,
+                type(self.fitness),
+                self.fitness.wvalues,
+                _attributes(self),
+            ),
+        )
 
     def __array_wrap__(self, array: np.ndarray, context=None, return_scalar: bool = False):
         # Reductions and ufunc results (ind.max(), ind == other, ind + 1) are plain numbers and
@@ -196,19 +210,27 @@ def _refuse_stock(code) -> None:
     name = _REFUSED_CODE.get(code)
     if name is not None:
         why, instead = _REFUSED_STOCK[name]
-        raise TypeError(f"deap.tools.{name} does not apply to Sudoku grid individuals: it {why}; use "
-                        f"deap_sudoku.tools.{instead}")
+        raise TypeError(
+            f"deap.tools.{name} does not apply to Sudoku grid individuals: it {why}; use deap_sudoku.tools.{instead}"
+        )
 
 
 def _check_values(individual: Individual, value) -> None:
     """Refuse values that would leave no grid: real numbers, or whole numbers outside 0..n."""
     values = np.asarray(value)
     if values.dtype.kind not in "biu":
-        raise TypeError(f"a grid individual's cells hold whole numbers, not {values.dtype} ({value!r:.40}); "
-                        "DEAP's real-valued operators do not apply to grids")
+        raise TypeError(
+            f"a grid individual's cells hold whole numbers, not {values.dtype} ({value!r:.40}); "
+            "DEAP's real-valued operators do not apply to grids"
+        )
     side = math.isqrt(individual.size)
-    if individual.ndim == 1 and side * side == individual.size and side >= MIN_SIDE and values.size and (
-            values.min() < 0 or values.max() > side):
+    if (
+        individual.ndim == 1
+        and side * side == individual.size
+        and side >= MIN_SIDE
+        and values.size
+        and (values.min() < 0 or values.max() > side)
+    ):
         bad = values[(values < 0) | (values > side)].flat[0]
         raise ValueError(f"a {side}x{side} grid individual's cells hold 0..{side}, not {int(bad)}")
 
@@ -249,8 +271,9 @@ def _attributes(individual: Individual) -> dict:
     return {name: value for name, value in individual.__dict__.items() if name != "fitness"}
 
 
-def _rebuild(cls: type[Individual], data: bytes, dtype: str, fitness_class: type[base.Fitness], wvalues: tuple,
-             attributes: dict) -> Individual:
+def _rebuild(
+    cls: type[Individual], data: bytes, dtype: str, fitness_class: type[base.Fitness], wvalues: tuple, attributes: dict
+) -> Individual:
     individual = np.frombuffer(data, dtype=np.dtype(dtype)).copy().view(cls)
     individual.fitness = fitness_class()
     individual.fitness.wvalues = wvalues
@@ -270,12 +293,25 @@ def _in_place(name: str) -> Callable:
         _check_values(self, result)
         np.copyto(self.view(np.ndarray), result)
         return self
+
     in_place.__name__ = name
     return in_place
 
 
-for _name in ("__iadd__", "__isub__", "__imul__", "__itruediv__", "__ifloordiv__", "__imod__", "__ipow__",
-              "__ilshift__", "__irshift__", "__iand__", "__ior__", "__ixor__"):
+for _name in (
+    "__iadd__",
+    "__isub__",
+    "__imul__",
+    "__itruediv__",
+    "__ifloordiv__",
+    "__imod__",
+    "__ipow__",
+    "__ilshift__",
+    "__irshift__",
+    "__iand__",
+    "__ior__",
+    "__ixor__",
+):
     setattr(Individual, _name, _in_place(_name))
 
 
@@ -288,14 +324,18 @@ def _as_grid(individual: object, operator: str) -> np.ndarray:
     """A ``creator``-made list or ``array.array`` individual as a flat grid array, or a TypeError saying
     what is needed."""
     if not isinstance(individual, MutableSequence):
-        raise TypeError(f"{operator} changes individuals in place: it needs a numpy array (deap_sudoku.Individual, "
-                        f"or a creator class based on numpy.ndarray), a list or an array.array, "
-                        f"not {type(individual).__name__}")
+        raise TypeError(
+            f"{operator} changes individuals in place: it needs a numpy array (deap_sudoku.Individual, "
+            f"or a creator class based on numpy.ndarray), a list or an array.array, "
+            f"not {type(individual).__name__}"
+        )
     grid = np.array(individual)
     if grid.ndim != 1 or not np.issubdtype(grid.dtype, np.integer):
-        raise TypeError(f"{operator} needs a flat grid of whole numbers, one per cell in row-major order; this "
-                        f"{type(individual).__name__} holds an array of shape {grid.shape} and dtype {grid.dtype}: "
-                        f"flatten it, e.g. creator.Individual(numpy.ravel(grid).tolist())")
+        raise TypeError(
+            f"{operator} needs a flat grid of whole numbers, one per cell in row-major order; this "
+            f"{type(individual).__name__} holds an array of shape {grid.shape} and dtype {grid.dtype}: "
+            f"flatten it, e.g. creator.Individual(numpy.ravel(grid).tolist())"
+        )
     return _narrowed(grid)
 
 
@@ -320,6 +360,7 @@ def grid_operator(operator: Callable) -> Callable:
     the lists, so DEAP's contract (change in place, return the individuals as a
     tuple) holds for both kinds.  Anything else gets a TypeError on the first call.
     """
+
     @wraps(operator)
     def on_grids(*individuals, **options):
         shape = getattr(options.get("puzzle"), "shape", None)
@@ -340,4 +381,5 @@ def grid_operator(operator: Callable) -> Callable:
         for individual, grid in zip(individuals, grids):
             write_back(individual, grid)
         return tuple(individuals)
+
     return on_grids

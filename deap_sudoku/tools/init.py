@@ -27,8 +27,13 @@ from ..grid.puzzle import Puzzle
 from ..propagation import propagate
 from .wrapping import claim_invariant
 
-__all__ = ["init_block_permutation", "init_smart_block_permutation", "init_row_permutation", "init_free_cells",
-           "seed_from_search"]
+__all__ = [
+    "init_block_permutation",
+    "init_smart_block_permutation",
+    "init_row_permutation",
+    "init_free_cells",
+    "seed_from_search",
+]
 
 SEED_NODES = 1000
 """The default node budget of :func:`seed_from_search`: the deterministic search settles 99 % of
@@ -70,8 +75,9 @@ def _by_fewest(cells: np.ndarray, allowed) -> list[int]:
     return sorted(cells.tolist(), key=lambda c: allowed[c].bit_count()) if allowed else cells.tolist()
 
 
-def _init_permutation(icls: type[Individual], puzzle: Puzzle, unit_cells, unit_missing, restrict: bool,
-                      rng) -> Individual:
+def _init_permutation(
+    icls: type[Individual], puzzle: Puzzle, unit_cells, unit_missing, restrict: bool, rng
+) -> Individual:
     """Give each unit's free cells a random permutation of the values the unit misses."""
     rng = random_source(rng)
     allowed = _allowed(puzzle) if restrict else None
@@ -82,15 +88,17 @@ def _init_permutation(icls: type[Individual], puzzle: Puzzle, unit_cells, unit_m
     return _build(icls, grid)
 
 
-def init_block_permutation(icls: type[Individual], *, puzzle: Puzzle, restrict: bool = False,
-                           rng: random.Random | None = None) -> Individual:
+def init_block_permutation(
+    icls: type[Individual], *, puzzle: Puzzle, restrict: bool = False, rng: random.Random | None = None
+) -> Individual:
     """Each box's free cells get a random permutation of the values the box misses."""
     free = free_cells(puzzle)
     return _init_permutation(icls, puzzle, free.boxes, free.box_missing, restrict, rng)
 
 
-def init_smart_block_permutation(icls: type[Individual], *, puzzle: Puzzle, restrict: bool = False,
-                                 rng: random.Random | None = None) -> Individual:
+def init_smart_block_permutation(
+    icls: type[Individual], *, puzzle: Puzzle, restrict: bool = False, rng: random.Random | None = None
+) -> Individual:
     """Block-permutation that avoids collisions where it can, after the block GA's "smart" start.
 
     Box by box, choose at random to go row-wise or column-wise; each free cell
@@ -117,27 +125,33 @@ def init_smart_block_permutation(icls: type[Individual], *, puzzle: Puzzle, rest
     return _build(icls, grid)
 
 
-def init_row_permutation(icls: type[Individual], *, puzzle: Puzzle, restrict: bool = False,
-                         rng: random.Random | None = None) -> Individual:
+def init_row_permutation(
+    icls: type[Individual], *, puzzle: Puzzle, restrict: bool = False, rng: random.Random | None = None
+) -> Individual:
     """Each row's free cells get a random permutation of the values the row misses."""
     free = free_cells(puzzle)
     return _init_permutation(icls, puzzle, free.rows, free.row_missing, restrict, rng)
 
 
-def init_free_cells(icls: type[Individual], *, puzzle: Puzzle, restrict: bool = False,
-                    rng: random.Random | None = None) -> Individual:
+def init_free_cells(
+    icls: type[Individual], *, puzzle: Puzzle, restrict: bool = False, rng: random.Random | None = None
+) -> Individual:
     """Every free cell gets a random value (one propagation allows, with ``restrict``)."""
     rng = random_source(rng)
     allowed = _allowed(puzzle) if restrict else None
     grid = puzzle.cells.copy()
     for cell in free_cells(puzzle).cells.tolist():
-        grid[cell] = rng.choice([v for v in range(1, puzzle.n + 1) if _allows(allowed[cell], v)]) if allowed \
+        grid[cell] = (
+            rng.choice([v for v in range(1, puzzle.n + 1) if _allows(allowed[cell], v)])
+            if allowed
             else rng.randint(1, puzzle.n)
+        )
     return _build(icls, grid)
 
 
-def seed_from_search(individual, *, puzzle: Puzzle, max_nodes: int = SEED_NODES,
-                     max_seconds: float | None = None) -> tuple:
+def seed_from_search(
+    individual, *, puzzle: Puzzle, max_nodes: int = SEED_NODES, max_seconds: float | None = None
+) -> tuple:
     """Write into ``individual`` (in place) the answer of an exact search that finds one within
     ``max_nodes`` search nodes and ``max_seconds``; otherwise leave it as it is.
 

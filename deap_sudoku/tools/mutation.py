@@ -27,8 +27,7 @@ def _swap_two(individual: np.ndarray, cells: np.ndarray, rng) -> None:
 
 
 @grid_operator
-def mut_swap_in_box(individual: Individual, *, puzzle: Puzzle,
-                    rng: random.Random | None = None) -> tuple[Individual]:
+def mut_swap_in_box(individual: Individual, *, puzzle: Puzzle, rng: random.Random | None = None) -> tuple[Individual]:
     """Swap two free cells inside one random box that has at least two."""
     rng = random_source(rng)
     boxes = [cells for cells in free_cells(puzzle).boxes if len(cells) >= 2]
@@ -38,9 +37,15 @@ def mut_swap_in_box(individual: Individual, *, puzzle: Puzzle,
 
 
 @grid_operator
-def mut_conflict_swap(individual: Individual, *, puzzle: Puzzle,
-                      cell_map: Callable[[np.ndarray, Puzzle], np.ndarray] = collision_map, threshold: int = 1,
-                      in_box: bool = False, rng: random.Random | None = None) -> tuple[Individual]:
+def mut_conflict_swap(
+    individual: Individual,
+    *,
+    puzzle: Puzzle,
+    cell_map: Callable[[np.ndarray, Puzzle], np.ndarray] = collision_map,
+    threshold: int = 1,
+    in_box: bool = False,
+    rng: random.Random | None = None,
+) -> tuple[Individual]:
     """The C++ block GA's conflict-guided mutation: the free cells whose value in ``cell_map``
     exceeds ``threshold`` are shuffled and swapped in pairs; an odd one stays put.
 
@@ -66,8 +71,9 @@ def mut_conflict_swap(individual: Individual, *, puzzle: Puzzle,
 
 
 @grid_operator
-def mut_swap_in_row(individual: Individual, *, puzzle: Puzzle, indpb: float,
-                    rng: random.Random | None = None) -> tuple[Individual]:
+def mut_swap_in_row(
+    individual: Individual, *, puzzle: Puzzle, indpb: float, rng: random.Random | None = None
+) -> tuple[Individual]:
     """For each row, with probability ``indpb``, swap two of its free cells."""
     rng = random_source(rng)
     for cells in free_cells(puzzle).rows:
@@ -77,8 +83,9 @@ def mut_swap_in_row(individual: Individual, *, puzzle: Puzzle, indpb: float,
 
 
 @grid_operator
-def mut_random_reset(individual: Individual, *, puzzle: Puzzle, amount: int = 1, any_cell: bool = False,
-                     rng: random.Random | None = None) -> tuple[Individual]:
+def mut_random_reset(
+    individual: Individual, *, puzzle: Puzzle, amount: int = 1, any_cell: bool = False, rng: random.Random | None = None
+) -> tuple[Individual]:
     """Set ``amount`` random free cells to random values (the cell GA's mutation amount; not ``k``,
     which in DEAP counts individuals selected).
 

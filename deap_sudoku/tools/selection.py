@@ -24,13 +24,22 @@ from deap import base
 from .randomness import random_source
 from .wrapping import wraps
 
-__all__ = ["sel_tournament", "sel_roulette", "sel_stochastic_universal_sampling", "sel_truncation", "sel_elite_biased",
-           "punish_same", "with_punish_same", "selection_weights"]
+__all__ = [
+    "sel_tournament",
+    "sel_roulette",
+    "sel_stochastic_universal_sampling",
+    "sel_truncation",
+    "sel_elite_biased",
+    "punish_same",
+    "with_punish_same",
+    "selection_weights",
+]
 
 
 def _evaluated(select: Callable) -> Callable:
     """Check that the first argument is a sequence of individuals with a valid DEAP fitness, so a
     wrong argument is a TypeError or ValueError that says so, not an AttributeError inside."""
+
     @wraps(select)
     def checked(individuals, *args, **kwargs):
         if isinstance(individuals, (str, bytes, np.ndarray)) or not isinstance(individuals, Sequence):
@@ -38,12 +47,15 @@ def _evaluated(select: Callable) -> Callable:
         for number, ind in enumerate(individuals, start=1):
             fitness = getattr(ind, "fitness", None)
             if not isinstance(fitness, base.Fitness):
-                raise TypeError(f"{select.__name__}: individual {number} is a {type(ind).__name__} without a DEAP "
-                                "fitness")
+                raise TypeError(
+                    f"{select.__name__}: individual {number} is a {type(ind).__name__} without a DEAP fitness"
+                )
             if not fitness.valid:
-                raise ValueError(f"{select.__name__}: individual {number} has no fitness value yet; evaluate the "
-                                 "population first")
+                raise ValueError(
+                    f"{select.__name__}: individual {number} has no fitness value yet; evaluate the population first"
+                )
         return select(individuals, *args, **kwargs)
+
     return checked
 
 
@@ -77,8 +89,10 @@ def sel_roulette(individuals: Sequence, k: int, *, normalise: bool = True, rng: 
     else:
         weights = [ind.fitness.wvalues[0] for ind in individuals]
         if min(weights) < 0 or not any(weights):
-            raise ValueError("raw fitness-proportional selection needs a maximised fitness that is never "
-                             "negative and not all 0; use normalise=True")
+            raise ValueError(
+                "raw fitness-proportional selection needs a maximised fitness that is never "
+                "negative and not all 0; use normalise=True"
+            )
     return rng.choices(list(individuals), weights=weights, k=k)
 
 
@@ -102,25 +116,27 @@ def _best_first(individuals: Sequence) -> list:
 def sel_truncation(individuals: Sequence, k: int, keep: float = 0.5) -> list:
     """The best ``keep`` fraction (at least one), repeated in rank order until there are ``k``
     (the block GA's ``keeping_percentage``)."""
-    pool = _best_first(individuals)[:max(1, math.ceil(keep * len(individuals)))]
+    pool = _best_first(individuals)[: max(1, math.ceil(keep * len(individuals)))]
     return [pool[i % len(pool)] for i in range(k)]
 
 
 @_evaluated
-def sel_elite_biased(individuals: Sequence, k: int, top: float = 0.2, top_share: float = 0.8, *,
-                     rng: random.Random | None = None) -> list:
+def sel_elite_biased(
+    individuals: Sequence, k: int, top: float = 0.2, top_share: float = 0.8, *, rng: random.Random | None = None
+) -> list:
     """``top_share`` of the picks at random from the best ``top`` fraction, the rest from everyone
     (the cell GA's 80 % / 20 % rule)."""
     rng = random_source(rng)
     ranked = _best_first(individuals)
-    elite = ranked[:max(1, math.ceil(top * len(ranked)))]
+    elite = ranked[: max(1, math.ceil(top * len(ranked)))]
     from_elite = round(top_share * k)
     return [rng.choice(elite) for _ in range(from_elite)] + [rng.choice(ranked) for _ in range(k - from_elite)]
 
 
 @_evaluated
-def punish_same(population: Sequence, *, similarity: float = 0.9, penalty: float = 1.0,
-                free: np.ndarray | None = None) -> None:
+def punish_same(
+    population: Sequence, *, similarity: float = 0.9, penalty: float = 1.0, free: np.ndarray | None = None
+) -> None:
     """The block GA's "punish same": worsen the fitness of every individual by ``penalty`` for
     each other individual that agrees with it in at least ``similarity`` of the (free) cells.
 
@@ -135,8 +151,8 @@ def punish_same(population: Sequence, *, similarity: float = 0.9, penalty: float
     close = np.zeros(len(grids), dtype=np.int64)
     block = max(1, 2**25 // grids.size)  # keeps the (block, P, cells) comparison near 32 MB
     for i in range(0, len(grids), block):
-        agree = (grids[i:i + block, None, :] == grids[None, :, :]).sum(axis=-1)
-        close[i:i + block] = (agree >= needed).sum(axis=1) - 1
+        agree = (grids[i : i + block, None, :] == grids[None, :, :]).sum(axis=-1)
+        close[i : i + block] = (agree >= needed).sum(axis=1) - 1
     for ind, count in zip(population, close.tolist()):
         if count:
             weight = ind.fitness.weights[0]
@@ -146,6 +162,7 @@ def punish_same(population: Sequence, *, similarity: float = 0.9, penalty: float
 def with_punish_same(select, *, similarity: float = 0.9, penalty: float = 1.0, free: np.ndarray | None = None):
     """``select`` that sees fitnesses worsened by :func:`punish_same`, which are restored afterwards,
     so the penalty steers selection without piling up on survivors."""
+
     def punishing_select(individuals: Sequence, k: int, *args, **kwargs) -> list:
         saved = [ind.fitness.values for ind in individuals]
         punish_same(individuals, similarity=similarity, penalty=penalty, free=free)
@@ -154,4 +171,5 @@ def with_punish_same(select, *, similarity: float = 0.9, penalty: float = 1.0, f
         finally:
             for ind, values in zip(individuals, saved):
                 ind.fitness.values = values
+
     return punishing_select

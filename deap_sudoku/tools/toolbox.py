@@ -61,10 +61,21 @@ def _pick(table: dict, name: str, what: str):
         raise ValueError(f"unknown {what} {name!r}; choose from {', '.join(table)}") from None
 
 
-def make_toolbox(puzzle: Puzzle, *, representation: str = "block", smart: bool = True, restrict: bool = False,
-                 fitness: str = "collisions", mate: str | None = None, mutate: str | None = None,
-                 select: str = "tournament", tournsize: int = 3, keep: float | None = None,
-                 indpb: float | None = None, rng: random.Random | None = None) -> base.Toolbox:
+def make_toolbox(
+    puzzle: Puzzle,
+    *,
+    representation: str = "block",
+    smart: bool = True,
+    restrict: bool = False,
+    fitness: str = "collisions",
+    mate: str | None = None,
+    mutate: str | None = None,
+    select: str = "tournament",
+    tournsize: int = 3,
+    keep: float | None = None,
+    indpb: float | None = None,
+    rng: random.Random | None = None,
+) -> base.Toolbox:
     """A toolbox with ``individual``, ``population``, ``evaluate``, ``mate``, ``mutate``, ``select``,
     a fast ``clone`` and a batched ``map``, ready for ``deap.algorithms.eaSimple`` (or
     :func:`~deap_sudoku.algorithms.deap_loops.ea_simple`, which also stops when solved).
@@ -85,8 +96,9 @@ def make_toolbox(puzzle: Puzzle, *, representation: str = "block", smart: bool =
     :raises ValueError: for an unknown name, or an option that the chosen operator does not take.
     :raises TypeError: for an unknown keyword (Python's own check: no option is swallowed).
     """
-    initialiser, smart_initialiser, default_mate, default_mutate = _pick(REPRESENTATIONS, representation,
-                                                                         "representation")
+    initialiser, smart_initialiser, default_mate, default_mutate = _pick(
+        REPRESENTATIONS, representation, "representation"
+    )
     evaluate = _pick(FITNESSES, fitness, "fitness")
     selector = _pick(SELECTIONS, select, "selection")
     mate_name, mutate_name = mate or default_mate, mutate or default_mutate
@@ -101,8 +113,14 @@ def make_toolbox(puzzle: Puzzle, *, representation: str = "block", smart: bool =
     toolbox = base.Toolbox()
     toolbox.register("clone", clone)
     toolbox.register("map", batch_map)
-    toolbox.register("individual", smart_initialiser if smart and smart_initialiser else initialiser,
-                     icls, puzzle=puzzle, restrict=restrict, **draws)
+    toolbox.register(
+        "individual",
+        smart_initialiser if smart and smart_initialiser else initialiser,
+        icls,
+        puzzle=puzzle,
+        restrict=restrict,
+        **draws,
+    )
     toolbox.register("population", tools.initRepeat, list, toolbox.individual)
     toolbox.register("evaluate", evaluate, puzzle=puzzle)
     toolbox.register("mate", mate_function, puzzle=puzzle, **draws)

@@ -19,11 +19,13 @@ __all__ = ["wraps", "claim_invariant"]
 def wraps(original: Callable) -> Callable[[Callable], Callable]:
     """Like :func:`functools.wraps`, but the wrapper carries ``__signature__`` (for ``help`` and the
     docs) instead of ``__wrapped__``, so everything in its ``__dict__`` pickles."""
+
     def decorate(wrapper: Callable) -> Callable:
         functools.update_wrapper(wrapper, original)
         del wrapper.__dict__["__wrapped__"]
         wrapper.__dict__["__signature__"] = inspect.signature(original)
         return wrapper
+
     return decorate
 
 

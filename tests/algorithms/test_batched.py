@@ -10,8 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from deap_sudoku import read
-from deap_sudoku.algorithms.batched import (cx_block_uniform_batched, ea_simple_batched, mut_swap_in_box_batched,
-                                 sel_tournament_batched)
+from deap_sudoku.algorithms.batched import (
+    cx_block_uniform_batched,
+    ea_simple_batched,
+    mut_swap_in_box_batched,
+    sel_tournament_batched,
+)
 from deap_sudoku.tools.fitness import eval_collisions
 from deap_sudoku.tools.individual import Individual
 from deap_sudoku.tools.init import init_block_permutation
@@ -29,8 +33,9 @@ def _stack(puzzle, size, seed):
 
 def _boxes_and_givens_ok(stack, puzzle):
     boxes = np.sort(stack[:, puzzle.shape.boxes], axis=2)
-    return bool(np.all(boxes == np.arange(1, puzzle.n + 1))
-                and np.all(stack[:, puzzle.givens] == puzzle.cells[puzzle.givens]))
+    return bool(
+        np.all(boxes == np.arange(1, puzzle.n + 1)) and np.all(stack[:, puzzle.givens] == puzzle.cells[puzzle.givens])
+    )
 
 
 @settings(max_examples=30, deadline=None)
@@ -43,8 +48,11 @@ def test_crossover_exchanges_whole_boxes_and_mutation_swaps_two_cells_of_one_box
     cx_block_uniform_batched(first, second, puzzle, rng)
     assert _boxes_and_givens_ok(first, puzzle) and _boxes_and_givens_ok(second, puzzle)
     for row in range(8):
-        took = [np.array_equal(first[row, box], before_second[row, box]) and
-                np.array_equal(second[row, box], before_first[row, box]) for box in puzzle.shape.boxes]
+        took = [
+            np.array_equal(first[row, box], before_second[row, box])
+            and np.array_equal(second[row, box], before_first[row, box])
+            for box in puzzle.shape.boxes
+        ]
         kept = [np.array_equal(first[row, box], before_first[row, box]) for box in puzzle.shape.boxes]
         assert all(t or k for t, k in zip(took, kept))
         assert sum(not k for k in kept) <= puzzle.n - 1
@@ -65,7 +73,7 @@ def test_tournament_picks_the_best_entrant_with_the_textbook_probabilities():
     uniform = np.bincount(sel_tournament_batched(fitness, 5000, 1, np.random.default_rng(0)), minlength=5)
     assert all(abs(count - 1000) < 150 for count in uniform)
     wins = np.bincount(sel_tournament_batched(fitness, 5000, 5, np.random.default_rng(1)), minlength=5) / 5000
-    assert abs(wins[3] - (1 - 0.8 ** 5)) < 0.03 and wins[2] < 0.003
+    assert abs(wins[3] - (1 - 0.8**5)) < 0.03 and wins[2] < 0.003
     assert np.all(np.diff(wins[np.argsort(fitness)]) <= 0.03)  # better fitness, more wins
 
 

@@ -9,8 +9,15 @@ import pytest
 from deap import algorithms, tools
 
 from deap_sudoku import load_sample, make_toolbox
-from deap_sudoku.algorithms import (HALTED, Stop, ea_generational, ea_mu_comma_lambda, ea_mu_plus_lambda,
-                                    ea_simple, tabu_search)
+from deap_sudoku.algorithms import (
+    HALTED,
+    Stop,
+    ea_generational,
+    ea_mu_comma_lambda,
+    ea_mu_plus_lambda,
+    ea_simple,
+    tabu_search,
+)
 from deap_sudoku.exact import verify
 from deap_sudoku.tools import optimum
 
@@ -42,8 +49,9 @@ def test_without_a_stop_each_loop_is_deaps_own_run(name):
         toolbox = _toolbox()
         random.seed(5)
         hof = tools.HallOfFame(3, similar=np.array_equal)
-        population, logbook = loop(toolbox.population(n=60), toolbox, ngen=6, stats=_stats(), halloffame=hof,
-                                   **options, **extra)
+        population, logbook = loop(
+            toolbox.population(n=60), toolbox, ngen=6, stats=_stats(), halloffame=hof, **options, **extra
+        )
         runs.append((population, logbook, hof))
     (their_pop, their_log, their_hof), (our_pop, our_log, our_hof) = runs
     assert [ind.tolist() for ind in our_pop] == [ind.tolist() for ind in their_pop]
@@ -57,8 +65,14 @@ def test_stop_when_solved_ends_at_the_solving_generation(name):
     _, loop, options = LOOPS[name]
     toolbox = _toolbox()
     random.seed(1)
-    population, logbook = loop(toolbox.population(n=200 if name == "simple" else 60), toolbox, ngen=300,
-                               stats=_stats(), stop=Stop(solved=optimum(toolbox.evaluate)), **options)
+    population, logbook = loop(
+        toolbox.population(n=200 if name == "simple" else 60),
+        toolbox,
+        ngen=300,
+        stats=_stats(),
+        stop=Stop(solved=optimum(toolbox.evaluate)),
+        **options,
+    )
     minima = logbook.select("min")
     assert logbook.stop_reason == "solved" and minima[-1] == 0 and 0 not in minima[:-1]  # not a generation more
     assert len(logbook) < 301
@@ -76,11 +90,13 @@ def test_max_seconds_counts_from_stop_started(name):
 
 def test_a_stop_function_or_a_callback_ends_the_run_with_its_reason():
     toolbox = _toolbox()
-    _, logbook = ea_simple(toolbox.population(n=20), toolbox, 0.3, 0.5, 50,
-                           stop=lambda gen, population, logbook: gen == 3 and "enough")
+    _, logbook = ea_simple(
+        toolbox.population(n=20), toolbox, 0.3, 0.5, 50, stop=lambda gen, population, logbook: gen == 3 and "enough"
+    )
     assert logbook.stop_reason == "enough" and logbook.select("gen")[-1] == 3
-    _, logbook = ea_simple(toolbox.population(n=20), toolbox, 0.3, 0.5, 50,
-                           callback=lambda gen, population, logbook: gen >= 2)
+    _, logbook = ea_simple(
+        toolbox.population(n=20), toolbox, 0.3, 0.5, 50, callback=lambda gen, population, logbook: gen >= 2
+    )
     assert logbook.stop_reason == HALTED and logbook.select("gen")[-1] == 2
     with pytest.raises(ValueError, match=r"prints nothing: .*print\(logbook.stream\)"):
         ea_simple(toolbox.population(n=4), toolbox, 0.3, 0.5, 5, verbose=True)
@@ -94,9 +110,17 @@ def test_a_callback_that_answers_true_ends_the_package_loops():
         seen.append(generation)
         return generation == 4
 
-    _, logbook = ea_generational(toolbox.population(n=20), toolbox, 0.3, 0.5, stop=Stop(max_generations=100),
-                                 rng=random.Random(0), callback=enough)
+    _, logbook = ea_generational(
+        toolbox.population(n=20),
+        toolbox,
+        0.3,
+        0.5,
+        stop=Stop(max_generations=100),
+        rng=random.Random(0),
+        callback=enough,
+    )
     assert logbook.stop_reason == HALTED and seen == [0, 1, 2, 3, 4]
-    result = tabu_search(PUZZLE, rng=random.Random(0), report_every=10, max_steps=10_000,
-                         callback=lambda step, score, best: step >= 30)
+    result = tabu_search(
+        PUZZLE, rng=random.Random(0), report_every=10, max_steps=10_000, callback=lambda step, score, best: step >= 30
+    )
     assert result.stop_reason == "callback" and result.steps == 30

@@ -53,8 +53,9 @@ def test_max_seconds_counts_from_stop_started():
 def test_solved_stops_at_once():
     easy = read(REPO / "data" / "9x9-easy.txt")[0]
     toolbox = make_toolbox(easy, restrict=True, rng=random.Random(0))  # propagation solves it: generation 0 is solved
-    population, logbook = ea_generational(toolbox.population(n=10), toolbox, 0.5, 0.5,
-                                          stop=Stop(solved=0, max_generations=50), rng=random.Random(1))
+    population, logbook = ea_generational(
+        toolbox.population(n=10), toolbox, 0.5, 0.5, stop=Stop(solved=0, max_generations=50), rng=random.Random(1)
+    )
     assert logbook.stop_reason == "solved" and len(logbook) == 1
 
 
@@ -63,8 +64,9 @@ def test_stagnation_when_best_equals_mean():
     population = toolbox.population(n=10)
     twins = [toolbox.clone(population[0]) for _ in range(10)]
     toolbox.register("mutate", lambda ind: (ind,))  # nothing changes: the population stays identical
-    population, logbook = ea_generational(twins, toolbox, 0.0, 0.0, stop=Stop(stagnation=True, max_generations=9),
-                                          rng=random.Random(1))
+    population, logbook = ea_generational(
+        twins, toolbox, 0.0, 0.0, stop=Stop(stagnation=True, max_generations=9), rng=random.Random(1)
+    )
     assert logbook.stop_reason == "stagnation" and len(logbook) == 2
 
 
@@ -72,8 +74,9 @@ def test_patience_stops_without_improvement():
     toolbox = _toolbox()
     toolbox.register("mutate", lambda ind: (ind,))
     twins = [toolbox.clone(toolbox.individual()) for _ in range(5)]
-    population, logbook = ea_generational(twins, toolbox, 0.0, 0.0, stop=Stop(patience=3, max_generations=50),
-                                          rng=random.Random(1))
+    population, logbook = ea_generational(
+        twins, toolbox, 0.0, 0.0, stop=Stop(patience=3, max_generations=50), rng=random.Random(1)
+    )
     assert logbook.stop_reason == "no improvement" and logbook[-1]["gen"] == 3
 
 
@@ -90,8 +93,16 @@ def test_restart_replaces_the_population_and_hall_of_fame_keeps_the_best():
     toolbox = _toolbox()
     toolbox.register("mutate", lambda ind: (ind,))
     hof = tools.HallOfFame(1, similar=np.array_equal)
-    population, logbook = ea_generational(toolbox.population(n=20), toolbox, 0.0, 0.0, restart_after=2,
-                                          stop=Stop(max_generations=12), halloffame=hof, rng=random.Random(1))
+    population, logbook = ea_generational(
+        toolbox.population(n=20),
+        toolbox,
+        0.0,
+        0.0,
+        restart_after=2,
+        stop=Stop(max_generations=12),
+        halloffame=hof,
+        rng=random.Random(1),
+    )
     restarts = logbook.select("restarts")
     assert restarts[-1] >= 2 and restarts == sorted(restarts)
     best_logged = min(min(ind.fitness.values[0] for ind in population), hof[0].fitness.values[0])
@@ -102,8 +113,13 @@ def test_three_parent_crossover_and_callback():
     toolbox = _toolbox()
     toolbox.register("mate", cx_diagonal, puzzle=PUZZLE)
     seen = []
-    population, logbook = _run(toolbox, Stop(max_generations=3), n=30, parents=3,
-                               callback=lambda gen, pop, log: seen.append((gen, len(pop), len(log))))
+    population, logbook = _run(
+        toolbox,
+        Stop(max_generations=3),
+        n=30,
+        parents=3,
+        callback=lambda gen, pop, log: seen.append((gen, len(pop), len(log))),
+    )
     assert seen == [(0, 30, 1), (1, 30, 2), (2, 30, 3), (3, 30, 4)]
     assert all((np.sort(np.asarray(i)[PUZZLE.shape.boxes], axis=1) == np.arange(1, 10)).all() for i in population)
 

@@ -19,7 +19,6 @@ from deap_sudoku.exact import verify
 from tests.conftest import FORUM_HARDEST, REPO, unsolvable
 
 
-
 def _solves(puzzle, hof):
     best = np.asarray(hof[0])
     return verify(best, puzzle) and np.array_equal(best[puzzle.givens], puzzle.cells[puzzle.givens])
@@ -43,8 +42,12 @@ def no_backtracking(monkeypatch):
 def test_no_backtracking_catches_calls_through_imported_names(no_backtracking):
     from deap_sudoku.exact import count_solutions, solve
     from deap_sudoku.exact.generate import search
-    for call in (lambda: solve(Puzzle.parse(FORUM_HARDEST)), lambda: count_solutions(Puzzle.parse(FORUM_HARDEST)),
-                 lambda: search(Puzzle.parse(FORUM_HARDEST))):
+
+    for call in (
+        lambda: solve(Puzzle.parse(FORUM_HARDEST)),
+        lambda: count_solutions(Puzzle.parse(FORUM_HARDEST)),
+        lambda: search(Puzzle.parse(FORUM_HARDEST)),
+    ):
         with pytest.raises(AssertionError, match="exact search"):
             call()
 
@@ -119,8 +122,9 @@ def test_generation_uses_crossover_local_search_and_restarts_and_keeps_members_d
     toolbox = _spied_toolbox(puzzle, rng, calls)
     population = toolbox.population(n=6)
     hof = tools.HallOfFame(1, similar=np.array_equal)
-    population, logbook = ea_memetic(population, toolbox, cxpb=0.5, stall=3, stop=Stop(solved=0, max_generations=20),
-                                     halloffame=hof, rng=rng)
+    population, logbook = ea_memetic(
+        population, toolbox, cxpb=0.5, stall=3, stop=Stop(solved=0, max_generations=20), halloffame=hof, rng=rng
+    )
     assert logbook.stop_reason == "generations"
     assert calls["mate"] > 0 and calls["improve"] > 0 and calls["repair"] >= 6 + calls["mate"]
     assert logbook[-1]["restarts"] > 0

@@ -22,6 +22,7 @@ def _recorder():
 
     def callback(generation, population, logbook):
         seen.append([(np.asarray(ind).tobytes(), ind.fitness.values[0]) for ind in population])
+
     return seen, callback
 
 
@@ -37,8 +38,15 @@ def test_keep_refill_keeps_the_best_share_unchanged_and_refills_with_one_child_p
     mate = toolbox.mate
     toolbox.register("mate", lambda *parents: matings.append(len(parents)) or mate(*parents))
     seen, callback = _recorder()
-    population, logbook = ea_keep_refill(toolbox.population(n=20), toolbox, 0.5, keep=keep, rng=random.Random(1),
-                                         stop=Stop(max_generations=6), callback=callback)
+    population, logbook = ea_keep_refill(
+        toolbox.population(n=20),
+        toolbox,
+        0.5,
+        keep=keep,
+        rng=random.Random(1),
+        stop=Stop(max_generations=6),
+        callback=callback,
+    )
     kept = round(keep * 20)
     assert logbook.select("nevals")[1:] == [20 - kept] * 6 and matings == [2] * (6 * (20 - kept))
     for before, after in zip(seen, seen[1:]):
@@ -52,10 +60,15 @@ def test_keeping_percentage_sets_how_many_sus_keeps():
     for keep in (0.1, 0.9):
         toolbox = _toolbox()
         draws = []
-        toolbox.register("select", lambda population, k: draws.append(k) or sel_stochastic_universal_sampling(
-            population, k, rng=random.Random(2)))
-        _, logbook = ea_keep_refill(toolbox.population(n=20), toolbox, 0.5, keep=keep, rng=random.Random(1),
-                                    stop=Stop(max_generations=2))
+        toolbox.register(
+            "select",
+            lambda population, k: (
+                draws.append(k) or sel_stochastic_universal_sampling(population, k, rng=random.Random(2))
+            ),
+        )
+        _, logbook = ea_keep_refill(
+            toolbox.population(n=20), toolbox, 0.5, keep=keep, rng=random.Random(1), stop=Stop(max_generations=2)
+        )
         counts.append((draws[0], logbook.select("nevals")[1]))
     assert counts == [(2, 18), (18, 2)]
     with pytest.raises(ValueError, match="between 0 and 1"):
@@ -66,8 +79,9 @@ def test_plus_children_makes_half_as_many_children_and_keeps_the_best_of_both():
     toolbox = _toolbox(fitness="threats", mate="block_uniform", smart=False)
     toolbox.register("select", sel_roulette, normalise=False, rng=random.Random(3))
     seen, callback = _recorder()
-    _, logbook = ea_plus_children(toolbox.population(n=20), toolbox, 1.0, rng=random.Random(1),
-                                  stop=Stop(max_generations=8), callback=callback)
+    _, logbook = ea_plus_children(
+        toolbox.population(n=20), toolbox, 1.0, rng=random.Random(1), stop=Stop(max_generations=8), callback=callback
+    )
     assert logbook.select("nevals")[1:] == [10] * 8
     for before, after in zip(seen, seen[1:]):
         old, new = sorted(f for _, f in before), sorted(f for _, f in after)
@@ -78,8 +92,9 @@ def test_plus_children_makes_half_as_many_children_and_keeps_the_best_of_both():
 def test_restart_every_brings_a_fresh_population_on_a_fixed_period():
     toolbox = _toolbox(fitness="threats", mate="block_uniform", smart=False)
     toolbox.register("select", sel_roulette, normalise=False, rng=random.Random(3))
-    _, logbook = ea_plus_children(toolbox.population(n=10), toolbox, 1.0, restart_every=5, rng=random.Random(1),
-                                  stop=Stop(max_generations=17))
+    _, logbook = ea_plus_children(
+        toolbox.population(n=10), toolbox, 1.0, restart_every=5, rng=random.Random(1), stop=Stop(max_generations=17)
+    )
     restarts = logbook.select("restarts")
     assert [g for g in range(1, 18) if restarts[g] > restarts[g - 1]] == [6, 11, 16]
     assert logbook.select("nevals")[6] == 10  # the fresh population, all evaluated
@@ -93,12 +108,29 @@ def test_one_child_per_mating_draws_every_child_its_own_parents_80_percent_from_
     toolbox.register("mate", lambda a, b: groups.append((a.fitness.values[0], b.fitness.values[0])) or mate(a, b))
     population = toolbox.population(n=50)
     seen, callback = _recorder()
-    _, logbook = ea_generational(population, toolbox, 1.0, 1.0, one_child_per_mating=True, rng=random.Random(1),
-                                 stop=Stop(max_generations=1), callback=callback)
+    _, logbook = ea_generational(
+        population,
+        toolbox,
+        1.0,
+        1.0,
+        one_child_per_mating=True,
+        rng=random.Random(1),
+        stop=Stop(max_generations=1),
+        callback=callback,
+    )
     assert len(groups) == 50 and logbook.select("nevals")[1] == 50
     assert [len(p) for p in seen] == [50, 50]  # the children replace the parents, none of whom stays
-    _, logbook = ea_generational(toolbox.population(n=50), toolbox, 1.0, 1.0, one_child_per_mating=True, elites=5,
-                                 rng=random.Random(1), stop=Stop(max_generations=3), callback=callback)
+    _, logbook = ea_generational(
+        toolbox.population(n=50),
+        toolbox,
+        1.0,
+        1.0,
+        one_child_per_mating=True,
+        elites=5,
+        rng=random.Random(1),
+        stop=Stop(max_generations=3),
+        callback=callback,
+    )
     assert [len(p) for p in seen[2:]] == [50] * 4 and logbook.select("nevals")[1:] == [45] * 3
     cut = sorted((f for _, f in seen[0]), reverse=True)[9]  # the 10th best of the parents (maximised)
     assert all(a >= cut and b >= cut for a, b in groups[:40])

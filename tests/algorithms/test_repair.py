@@ -97,11 +97,18 @@ def test_compiled_rebuild_is_the_reference_rebuild(case, noise, locked, data):
     kernel = PropagationRepair(puzzle)
     values = ind.tolist()
     keep = [c for c in kernel._open if data.draw(st.booleans())] if data.draw(st.booleans()) else []
-    draws = Draws.new(np.random.default_rng(rng.getrandbits(64)), kernel._open_array, puzzle.shape.cells,
-                      puzzle.n, noise)
+    draws = Draws.new(
+        np.random.default_rng(rng.getrandbits(64)), kernel._open_array, puzzle.shape.cells, puzzle.n, noise
+    )
     expected = rebuild_reference(kernel.candidates(), values, keep, draws, puzzle.shape, locked)
-    grid, failed = rebuild_compiled(np.array(kernel.candidates(), dtype=np.int64), np.array(values, dtype=np.int64),
-                                    np.array(keep, dtype=np.int64), draws, puzzle.shape, locked)
+    grid, failed = rebuild_compiled(
+        np.array(kernel.candidates(), dtype=np.int64),
+        np.array(values, dtype=np.int64),
+        np.array(keep, dtype=np.int64),
+        draws,
+        puzzle.shape,
+        locked,
+    )
     assert (grid.tolist(), failed) == expected
 
 
@@ -122,8 +129,9 @@ def test_rebuild_keeps_forced_cells_and_fills_every_cell():
     values, failed = kernel.rebuild(puzzle.cells, [], np.random.default_rng(0))
     assert all(values)
     assert all(values[c] == forced[c] for c in range(81) if forced[c])
-    reference, reference_failed = PropagationRepair(puzzle, compiled=False).rebuild(puzzle.cells, [],
-                                                                                    np.random.default_rng(0))
+    reference, reference_failed = PropagationRepair(puzzle, compiled=False).rebuild(
+        puzzle.cells, [], np.random.default_rng(0)
+    )
     assert values.tolist() == reference.tolist() and failed == reference_failed
     assert (failed == 0) <= verify(values, puzzle)  # no failed cell: the rebuild found a solution
 
@@ -193,6 +201,7 @@ def test_a_memetic_run_is_the_same_whichever_kernel_runs_when(monkeypatch):
     def switching(cells, side):  # Python for the first 3 kernel calls, then compiled
         calls.append(cells)
         return len(calls) > 3
+
     monkeypatch.setattr("deap_sudoku.algorithms.repair.prefer_compiled", switching)
     population, logbook, hof = memetic(puzzle, seed=4, max_generations=30, seed_nodes=None)
     assert len(calls) > 6
@@ -202,8 +211,9 @@ def test_a_memetic_run_is_the_same_whichever_kernel_runs_when(monkeypatch):
 
 @pytest.mark.parametrize("move", [mut_repair, mut_destroy_repair])
 @pytest.mark.parametrize("compiled", [False, True])
-@pytest.mark.parametrize("values, message", [([1] * 80, r"shape \(80,\)"), ([10] + [1] * 80, "holds 10"),
-                                             ([-1] + [1] * 80, "holds -1")])
+@pytest.mark.parametrize(
+    "values, message", [([1] * 80, r"shape \(80,\)"), ([10] + [1] * 80, "holds 10"), ([-1] + [1] * 80, "holds -1")]
+)
 def test_repair_moves_refuse_what_would_read_past_their_tables(move, compiled, values, message):
     """The moves check the individual once, then run the kernel unchecked: the one check must hold."""
     with pytest.raises(ValueError, match=f"{move.__name__}: individual .*{message}"):

@@ -31,7 +31,7 @@ def test_swap_tabu_solves_easy_and_medium_puzzles_without_propagation():
 def test_the_board_table_never_forgets():
     """Four empty squares that no filling completes: 256 boards, so 2000 steps that never return to a
     board must end up without a move (a cell tenure keeps moving)."""
-    unsolvable = Puzzle.parse("1234" "3412" "0120" "4300")
+    unsolvable = Puzzle.parse("1234341201204300")
     result = tabu_search(unsolvable, max_steps=2000, candidates=50, rng=random.Random(3))
     assert not result.solved and result.steps == 2000 and result.visited <= 256
     cells = tabu_search(unsolvable, max_steps=2000, candidates=50, rng=random.Random(3), memory="cells")
@@ -63,7 +63,12 @@ def test_tabu_is_reproducible_by_seed(options):
 def test_tabu_reports_progress_every_n_steps():
     puzzle = read(REPO / "data" / "testdata" / "expert.txt")[0]
     calls = []
-    result = tabu_search(puzzle, max_steps=250, report_every=100, rng=random.Random(2),
-                         callback=lambda step, score, best: calls.append((step, score, best)))
-    assert [c[0] for c in calls] == [100, 200][:len(calls)] and calls
+    result = tabu_search(
+        puzzle,
+        max_steps=250,
+        report_every=100,
+        rng=random.Random(2),
+        callback=lambda step, score, best: calls.append((step, score, best)),
+    )
+    assert [c[0] for c in calls] == [100, 200][: len(calls)] and calls
     assert all(best <= score for _, score, best in calls) and calls[-1][2] >= result.score

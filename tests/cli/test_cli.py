@@ -22,8 +22,20 @@ def run(*args, input=None):
     return CliRunner().invoke(main, list(args), input=input, catch_exceptions=False)
 
 
-@pytest.mark.parametrize("name", ["9x9.txt", "9x9-easy.txt", "9x9-aufgabe.txt", "4x4.txt", "6x6.txt", "12x12.txt",
-                                  "16x16.txt", "16x16-lloyd.txt", "25x25.txt"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "9x9.txt",
+        "9x9-easy.txt",
+        "9x9-aufgabe.txt",
+        "4x4.txt",
+        "6x6.txt",
+        "12x12.txt",
+        "16x16.txt",
+        "16x16-lloyd.txt",
+        "25x25.txt",
+    ],
+)
 def test_solve_every_bundled_file(name, tmp_path):
     path = REPO / "data" / name
     out = tmp_path / "solutions.txt"
@@ -68,6 +80,7 @@ def test_unsolvable_puzzle_exits_1():
 
 def test_solve_says_when_a_puzzle_has_no_solution_or_several(tmp_path):
     from tests.conftest import unsolvable
+
     none = run("solve", "-", "--max-generations", "20", input=unsolvable().format())
     assert none.exit_code == 1
     assert "no solution found within the budget" in none.output
@@ -118,9 +131,11 @@ def test_the_population_guard_counts_what_a_run_allocates(algorithm, name, monke
     from deap_sudoku.cli.options import population_bytes
     from deap_sudoku.runs import recipes
     from deap_sudoku.tools import fitness
+
     monkeypatch.setattr(fitness, "BATCH_CELLS", 1 << 12)
-    monkeypatch.setattr(recipes, "Stop", lambda **criteria: Stop(**{**criteria, "solved": math.nan,
-                                                                    "stagnation": False}))  # no early end
+    monkeypatch.setattr(
+        recipes, "Stop", lambda **criteria: Stop(**{**criteria, "solved": math.nan, "stagnation": False})
+    )  # no early end
     puzzle = read(REPO / "data" / f"{name}.txt")[0]
     population = 4 * max(1, fitness.BATCH_CELLS // puzzle.shape.cells)
     record = registry.algorithm(algorithm)
@@ -165,6 +180,7 @@ def test_generate_is_reproducible_and_unique(tmp_path):
     second = run("generate", "--box", "2x3", "--givens", "12", "--count", "3", "--seed", "5")
     assert first.exit_code == 0 and first.output == second.output
     from deap_sudoku.exact import is_unique
+
     puzzles = loads(first.output, box=(2, 3))
     assert len(puzzles) == 3 and all(is_unique(p) for p in puzzles)
     single = run("generate", "--box", "2x3", "--givens", "12", "--seed", "7")
@@ -179,14 +195,29 @@ def test_random_grids_are_drawn_from_every_grid_not_transforms_of_one():
 
     from deap_sudoku import Shape
     from deap_sudoku.exact import random_solution
+
     grids = {random_solution(Shape(2, 2), random.Random(seed)) for seed in range(600)}
     assert all(verify(grid) for grid in grids)
     assert len({grid.cells.tobytes() for grid in grids}) > 192
 
 
 def test_generate_makes_nested_instance_sets_one_file_per_share_or_per_instance(tmp_path):
-    per_share = run("generate", "--box", "2x3", "--any", "--givens", "30%,50%,75%", "--count", "4", "--seed", "3",
-                    "--format", "grid", "--out", str(tmp_path / "inst6x6_{share}.txt"))
+    per_share = run(
+        "generate",
+        "--box",
+        "2x3",
+        "--any",
+        "--givens",
+        "30%,50%,75%",
+        "--count",
+        "4",
+        "--seed",
+        "3",
+        "--format",
+        "grid",
+        "--out",
+        str(tmp_path / "inst6x6_{share}.txt"),
+    )
     assert per_share.exit_code == 0, per_share.output
     sets = {share: read(tmp_path / f"inst6x6_{share}.txt") for share in (30, 50, 75)}
     assert [len(s) for s in sets.values()] == [4, 4, 4]
@@ -194,24 +225,55 @@ def test_generate_makes_nested_instance_sets_one_file_per_share_or_per_instance(
     for small, large in zip(sets[30], sets[75]):  # the same grid, the same cells first: nested
         assert np.all((small.cells == 0) | (small.cells == large.cells))
         assert verify(solve_exactly(large), large) and verify(solve_exactly(large), small)
-    per_instance = run("generate", "--box", "2x3", "--any", "--givens", "50%", "--count", "4", "--seed", "3",
-                       "--format", "grid", "--out", str(tmp_path / "one_{share}_{index}.txt"))
+    per_instance = run(
+        "generate",
+        "--box",
+        "2x3",
+        "--any",
+        "--givens",
+        "50%",
+        "--count",
+        "4",
+        "--seed",
+        "3",
+        "--format",
+        "grid",
+        "--out",
+        str(tmp_path / "one_{share}_{index}.txt"),
+    )
     assert per_instance.exit_code == 0
     assert [read(tmp_path / f"one_50_{i}.txt") for i in range(4)] == [[p] for p in sets[50]]
-    again = run("generate", "--box", "2x3", "--any", "--givens", "50%", "--count", "4", "--seed", "3",
-                "--format", "grid", "--out", str(tmp_path / "one_{share}_{index}.txt"))
+    again = run(
+        "generate",
+        "--box",
+        "2x3",
+        "--any",
+        "--givens",
+        "50%",
+        "--count",
+        "4",
+        "--seed",
+        "3",
+        "--format",
+        "grid",
+        "--out",
+        str(tmp_path / "one_{share}_{index}.txt"),
+    )
     assert again.exit_code == 2 and "exists" in again.output  # checked before any work, nothing replaced
 
 
-@pytest.mark.parametrize("arguments, complaint", [
-    (["--givens", "30%,50%"], "{share}"),
-    (["--givens", "30%,50%", "--out", "x.txt"], "{share}"),
-    (["--givens", "40x"], "neither a number of cells nor a share"),
-    (["--givens", "120%"], "neither a number of cells nor a share"),
-    (["--givens", "40%,40%"], "twice"),
-    (["--givens", "90"], "has 81 cells"),
-    (["--givens", "40%", "--out", "{size}.txt"], "only {share} and {index}"),
-])
+@pytest.mark.parametrize(
+    "arguments, complaint",
+    [
+        (["--givens", "30%,50%"], "{share}"),
+        (["--givens", "30%,50%", "--out", "x.txt"], "{share}"),
+        (["--givens", "40x"], "neither a number of cells nor a share"),
+        (["--givens", "120%"], "neither a number of cells nor a share"),
+        (["--givens", "40%,40%"], "twice"),
+        (["--givens", "90"], "has 81 cells"),
+        (["--givens", "40%", "--out", "{size}.txt"], "only {share} and {index}"),
+    ],
+)
 def test_generate_refuses_instance_sets_it_cannot_name(arguments, complaint):
     result = run("generate", "--any", *arguments)
     assert result.exit_code == 2 and complaint in result.output
@@ -219,13 +281,18 @@ def test_generate_refuses_instance_sets_it_cannot_name(arguments, complaint):
 
 @pytest.mark.slow
 def test_console_script_and_module_entry_points():
-    result = subprocess.run([sys.executable, "-m", "deap_sudoku", "solve", str(REPO / "data" / "4x4.txt")],
-                            capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-m", "deap_sudoku", "solve", str(REPO / "data" / "4x4.txt")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 0 and "solved in" in result.stderr and "solved in" not in result.stdout
 
 
 def test_generate_by_difficulty_grades_as_asked():
     from deap_sudoku.exact.generate import grade
+
     result = run("generate", "--difficulty", "medium", "--count", "2", "--seed", "3")
     assert result.exit_code == 0
     puzzles = loads(result.stdout)
@@ -236,6 +303,7 @@ def test_generate_by_difficulty_grades_as_asked():
 def test_generate_with_neither_givens_nor_difficulty_makes_a_unique_puzzle_with_the_default_share():
     from deap_sudoku.cli.commands import DEFAULT_GIVENS
     from deap_sudoku.exact import count_solutions
+
     result = run("generate", "--seed", "4")
     assert result.exit_code == 0, result.output
     [puzzle] = loads(result.stdout)
@@ -248,8 +316,23 @@ def test_generate_with_neither_givens_nor_difficulty_makes_a_unique_puzzle_with_
 @pytest.mark.parametrize("fmt", ["line", "grid", "dash"])
 def test_generated_tall_boxes_check_and_solve_through_a_file(box, fmt, tmp_path):
     path = tmp_path / f"{box}.{fmt}.txt"
-    made = run("generate", "--box", box, "--givens", "50%", "--any", "--count", "2", "--seed", "2",
-               "--format", fmt, "--out", str(path), "-q")
+    made = run(
+        "generate",
+        "--box",
+        box,
+        "--givens",
+        "50%",
+        "--any",
+        "--count",
+        "2",
+        "--seed",
+        "2",
+        "--format",
+        fmt,
+        "--out",
+        str(path),
+        "-q",
+    )
     assert made.exit_code == 0, made.output
     checked = run("check", str(path))
     # exit 1: not unique (--any)
@@ -273,6 +356,7 @@ def test_an_ambiguous_shape_is_named_with_the_box_option(tmp_path):
 
 def test_bundled_testdata_is_graded_as_named():
     from deap_sudoku.exact.generate import grade
+
     for level in ("easy", "medium", "hard", "expert"):
         puzzles = read(REPO / "data" / "testdata" / f"{level}.txt")
         assert len(puzzles) == 10 and all(grade(p)[0] == level for p in puzzles)
@@ -280,8 +364,11 @@ def test_bundled_testdata_is_graded_as_named():
 
 # -- solve with every algorithm, check, convert, bench ------------------------------------
 
-FASTER = {"memetic": ["--max-seconds", "30"], "block-ga": ["--population", "100"],
-          "cell-ga": ["--max-generations", "200"]}
+FASTER = {
+    "memetic": ["--max-seconds", "30"],
+    "block-ga": ["--population", "100"],
+    "cell-ga": ["--max-generations", "200"],
+}
 """Options that keep an algorithm's test short; every registered algorithm is tested, listed here or not."""
 
 
@@ -289,8 +376,17 @@ FASTER = {"memetic": ["--max-seconds", "30"], "block-ga": ["--population", "100"
 def test_solve_with_every_algorithm(algorithm, tmp_path):
     """Every algorithm the registry holds (a new one included, without anyone listing it here)."""
     out = tmp_path / "out.txt"
-    result = run("solve", str(REPO / "data" / "9x9-easy.txt"), "-a", algorithm, "--seed", "1", "--out", str(out),
-                 *FASTER.get(algorithm, []))
+    result = run(
+        "solve",
+        str(REPO / "data" / "9x9-easy.txt"),
+        "-a",
+        algorithm,
+        "--seed",
+        "1",
+        "--out",
+        str(out),
+        *FASTER.get(algorithm, []),
+    )
     assert result.exit_code in (0, 1), result.output
     puzzles, written = read(REPO / "data" / "9x9-easy.txt"), read(out)
     assert len(written) == len(puzzles)
@@ -303,11 +399,24 @@ def test_solve_with_every_algorithm(algorithm, tmp_path):
 
 def test_solve_reports_the_best_grid_when_the_budget_runs_out(tmp_path):
     plot = tmp_path / "conv.png"
-    result = run("solve", str(REPO / "data" / "testdata" / "expert.txt"), "-a", "cell-ga", "--max-generations", "3",
-                 "--population", "20", "--plot", str(plot))
+    result = run(
+        "solve",
+        str(REPO / "data" / "testdata" / "expert.txt"),
+        "-a",
+        "cell-ga",
+        "--max-generations",
+        "3",
+        "--population",
+        "20",
+        "--plot",
+        str(plot),
+    )
     assert result.exit_code == 1
-    assert ("no solution found within the budget: stopped by the generation budget after" in result.stderr
-            and "best fitness: distinct" in result.stderr and "(target 243, higher is better)" in result.stderr)
+    assert (
+        "no solution found within the budget: stopped by the generation budget after" in result.stderr
+        and "best fitness: distinct" in result.stderr
+        and "(target 243, higher is better)" in result.stderr
+    )
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     again = run("solve", str(REPO / "data" / "4x4.txt"), "-a", "block-ga", "--plot", str(plot))
     assert again.exit_code == 2 and "--force" in again.output
@@ -324,8 +433,10 @@ def test_check_reports_givens_conflicts_solvability_and_uniqueness(tmp_path):
     lines = result.output.splitlines()
     assert result.exit_code == 2
     assert f"bad: {path}:4:2: row 1 has 1 twice: r1c1 and r1c2" in lines
-    assert any(ln.startswith(f"{path}:1: puzzle 1, 9x9 (3x3 boxes), 26 givens") and ln.endswith("unique solution")
-               for ln in lines)
+    assert any(
+        ln.startswith(f"{path}:1: puzzle 1, 9x9 (3x3 boxes), 26 givens") and ln.endswith("unique solution")
+        for ln in lines
+    )
     assert any(ln.endswith("2 or more solutions") for ln in lines) and any(ln.endswith("no solution") for ln in lines)
     assert lines[-1] == "3 valid puzzles, 2 errors"  # the conflict breaks row 1 and box 1
     good = run("check", str(REPO / "data" / "testdata" / "hard.txt"))
@@ -351,11 +462,33 @@ def test_convert_round_trips(to_format, tmp_path):
 def test_bench_table_and_outputs(tmp_path):
     import csv
     import json
+
     outputs = {kind: tmp_path / f"bench.{kind}" for kind in ("json", "csv", "md", "png")}
-    result = run("bench", str(REPO / "data" / "testdata" / "easy.txt"), str(REPO / "data" / "testdata" / "hard.txt"),
-                 "-a", "tabu", "-a", "backtracking", "--limit", "2", "--runs", "2", "--max-steps", "2000",
-                 "--json", str(outputs["json"]), "--csv", str(outputs["csv"]), "--markdown", str(outputs["md"]),
-                 "--plot", str(outputs["png"]), "--plot-by", "dataset")
+    result = run(
+        "bench",
+        str(REPO / "data" / "testdata" / "easy.txt"),
+        str(REPO / "data" / "testdata" / "hard.txt"),
+        "-a",
+        "tabu",
+        "-a",
+        "backtracking",
+        "--limit",
+        "2",
+        "--runs",
+        "2",
+        "--max-steps",
+        "2000",
+        "--json",
+        str(outputs["json"]),
+        "--csv",
+        str(outputs["csv"]),
+        "--markdown",
+        str(outputs["md"]),
+        "--plot",
+        str(outputs["png"]),
+        "--plot-by",
+        "dataset",
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(outputs["json"].read_text())
     assert len(data["runs"]) == 2 * 2 * 2 * 2 and len(data["summary"]) == 4
@@ -372,6 +505,7 @@ def test_bench_table_and_outputs(tmp_path):
 def test_bench_keeps_datasets_that_share_a_file_name_apart(tmp_path):
     """Two folders' set.txt used to merge into one row and half their missing runs (issue 16, point 11)."""
     import json
+
     for folder, sample in (("dA", "4x4.txt"), ("dB", "6x6.txt")):
         (tmp_path / folder).mkdir()
         (tmp_path / folder / "set.txt").write_text((REPO / "data" / sample).read_text())
@@ -387,14 +521,25 @@ def test_bench_keeps_datasets_that_share_a_file_name_apart(tmp_path):
 
 def test_bench_groups_one_puzzle_files_by_size_and_share_of_givens(tmp_path):
     import json
+
     files = []
     for name, count in (("9x9.txt", 2), ("16x16.txt", 1)):
         for i, puzzle in enumerate(read(REPO / "data" / name)[:count]):
             files.append(tmp_path / f"{i}-{name}")
             files[-1].write_text(puzzle.format() + "\n")
     out = tmp_path / "bench.json"
-    result = run("bench", *map(str, files), "-a", "memetic", "--group-by", "givens", "--json", str(out),
-                 "--plot", str(tmp_path / "phase.png"))
+    result = run(
+        "bench",
+        *map(str, files),
+        "-a",
+        "memetic",
+        "--group-by",
+        "givens",
+        "--json",
+        str(out),
+        "--plot",
+        str(tmp_path / "phase.png"),
+    )
     assert result.exit_code == 0, result.output
     rows = {r["dataset"]: r for r in json.loads(out.read_text())["summary"]}
     assert set(rows) == {"9x9 32 %", "16x16 47 %"}
@@ -404,6 +549,7 @@ def test_bench_groups_one_puzzle_files_by_size_and_share_of_givens(tmp_path):
 
 def test_wilson_interval_matches_known_values():
     from deap_sudoku.runs.bench import wilson_interval
+
     low, high = wilson_interval(8, 10)
     assert round(low, 3) == 0.490 and round(high, 3) == 0.943
     assert wilson_interval(0, 0) == (0.0, 1.0)
@@ -437,17 +583,50 @@ def test_bench_under_scoop_gives_the_serial_results(fault, tmp_path):
     when a worker dies mid-run, SCOOP gives its run to another and nothing is lost."""
     import json
     import os
-    arguments = ["bench", str(REPO / "data" / "testdata" / "hard.txt"), "-a", "tabu", "-a", "block-ga", "--limit", "2",
-                 "--runs", "2", "--max-steps", "3000", "--max-generations", "20", "--population", "30"]
+
+    arguments = [
+        "bench",
+        str(REPO / "data" / "testdata" / "hard.txt"),
+        "-a",
+        "tabu",
+        "-a",
+        "block-ga",
+        "--limit",
+        "2",
+        "--runs",
+        "2",
+        "--max-steps",
+        "3000",
+        "--max-generations",
+        "20",
+        "--population",
+        "30",
+    ]
     serial = tmp_path / "serial.json"
     assert run(*arguments, "--json", str(serial)).exit_code == 0
     parallel = tmp_path / "scoop.json"
     env = dict(os.environ)
     if fault:
         env = sitecustomize_env(tmp_path, KILL_ONE_WORKER, DEAP_SUDOKU_TEST_KILL_MARKER=str(tmp_path / "killed"))
-    completed = subprocess.run([sys.executable, "-m", "deap_sudoku", *arguments, "--workers", "2",
-                                "--hosts", "127.0.0.1", "--json", str(parallel)],
-                               capture_output=True, text=True, timeout=300, cwd=tmp_path, env=env)
+    completed = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "deap_sudoku",
+            *arguments,
+            "--workers",
+            "2",
+            "--hosts",
+            "127.0.0.1",
+            "--json",
+            str(parallel),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+        env=env,
+    )
     assert completed.returncode == 0, completed.stderr[-2000:]
     assert "Traceback" not in completed.stdout + (completed.stderr if not fault else "")
     if fault:
@@ -462,11 +641,27 @@ def test_bench_under_scoop_gives_the_serial_results(fault, tmp_path):
 def test_ctrl_c_or_sigterm_stops_bench_and_keeps_finished_runs(signum, code, tmp_path):
     import json
     import time
+
     out = tmp_path / "partial.json"
-    process = subprocess.Popen([sys.executable, "-m", "deap_sudoku", "bench",
-                                str(REPO / "data" / "testdata" / "easy.txt"),
-                                str(REPO / "data" / "testdata" / "expert.txt"), "-a", "tabu-swap", "--runs", "3",
-                                "--json", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "deap_sudoku",
+            "bench",
+            str(REPO / "data" / "testdata" / "easy.txt"),
+            str(REPO / "data" / "testdata" / "expert.txt"),
+            "-a",
+            "tabu-swap",
+            "--runs",
+            "3",
+            "--json",
+            str(out),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     time.sleep(6)  # the 30 easy runs take well under a second; the expert ones take seconds each
     process.send_signal(signum)
     stdout, stderr = process.communicate(timeout=60)
@@ -488,12 +683,22 @@ def test_ctrl_c_or_sigterm_stops_bench_and_keeps_finished_runs(signum, code, tmp
 
 @pytest.mark.parametrize("every, shown", [([], [0, 1, 2, 3, 4]), (["2"], [0, 2, 4])])
 def test_solve_progress_prints_every_nth_generation_on_stderr(every, shown):
-    result = run("solve", str(REPO / "data" / "testdata" / "expert.txt"), "-a", "row-ga", "--progress", *every,
-                 "--max-generations", "4", "--population", "20")
+    result = run(
+        "solve",
+        str(REPO / "data" / "testdata" / "expert.txt"),
+        "-a",
+        "row-ga",
+        "--progress",
+        *every,
+        "--max-generations",
+        "4",
+        "--population",
+        "20",
+    )
     assert result.exit_code == 1
     lines = result.stderr.splitlines()
     progress = [line.split(":")[0] for line in lines if line.startswith("generation ")]
-    assert progress[:len(shown) + 1] == [f"generation {g}" for g in shown] + ["generation 0"]  # then puzzle 2
+    assert progress[: len(shown) + 1] == [f"generation {g}" for g in shown] + ["generation 0"]  # then puzzle 2
     assert lines[len(shown)].startswith("puzzle 1 of 10: no solution found")  # one status line per puzzle
     assert sum(line.startswith("puzzle 1 of 10") for line in lines) == 1
     assert "generation" not in result.stdout and result.stdout.startswith("puzzle 1 of 10, 9x9 (3x3 boxes), 25 givens:")
@@ -502,6 +707,7 @@ def test_solve_progress_prints_every_nth_generation_on_stderr(every, shown):
 def test_force_never_replaces_a_device_or_pipe_and_checkpoint_and_out_must_differ(tmp_path):
     """--force used to replace FIFOs and device nodes with regular files (issue 16, point 6)."""
     import os
+
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
     one = tmp_path / "one.txt"

@@ -57,8 +57,11 @@ def test_example_solves_the_easiest_bundled_puzzle(name, capsys):
 
 def test_block_ga_switches_all_run():
     main = _main("block_ga")
-    for options in (dict(), dict(init="smart", crossover_kind="diagonal", fitness="closeness", select="sus"),
-                    dict(punish_same=True, keep=0.3, fitness="collisions", in_box_pairs=True)):
+    for options in (
+        dict(),
+        dict(init="smart", crossover_kind="diagonal", fitness="closeness", select="sus"),
+        dict(punish_same=True, keep=0.3, fitness="collisions", in_box_pairs=True),
+    ):
         population, logbook, hof = main(EASIEST, verbose=False, population_size=60, max_generations=30, **options)
         assert logbook.stop_reason in ("solved", "stagnation", "generations")
         assert all(np.array_equal(np.asarray(i)[EASIEST.givens], EASIEST.cells[EASIEST.givens]) for i in population)
@@ -67,14 +70,22 @@ def test_block_ga_switches_all_run():
 def test_under_sus_the_keeping_percentage_changes_the_run():
     """It did not: ``--keeping-percentage 0.1`` and ``0.9`` gave byte-identical runs under SUS."""
     main = _main("block_ga")
-    runs = [main(EASIEST, verbose=False, population_size=40, max_generations=5, select="sus", keep=k)
-            for k in (0.1, 0.9)]
+    runs = [
+        main(EASIEST, verbose=False, population_size=40, max_generations=5, select="sus", keep=k) for k in (0.1, 0.9)
+    ]
     assert [r[1].select("nevals")[1] for r in runs] == [36, 4]
 
 
 DOCUMENTED_DEFAULTS = {  # example: what main() does unless a switch says otherwise (docs/reproductions.md)
-    "block_ga": dict(init="random", crossover_kind="two_point", fitness="cell_collisions", select="truncation",
-                     mutation_threshold=1, in_box_pairs=False, punish_same=False),
+    "block_ga": dict(
+        init="random",
+        crossover_kind="two_point",
+        fitness="cell_collisions",
+        select="truncation",
+        mutation_threshold=1,
+        in_box_pairs=False,
+        punish_same=False,
+    ),
     "block_ga_restart": dict(normalised_roulette=False, restart_on_stall=None),
     "cell_ga": dict(amount=2, free_cells_only=False),
     "row_permutation_ga": dict(restrict=False),
@@ -96,6 +107,7 @@ def test_each_example_runs_the_documented_algorithm_by_default_and_shows_its_swi
     import inspect
 
     from click.testing import CliRunner
+
     parameters = inspect.signature(_main(name)).parameters
     assert {key: parameters[key].default for key in DOCUMENTED_DEFAULTS[name]} == DOCUMENTED_DEFAULTS[name]
     cli = runpy.run_path(str(REPO / "examples" / f"{name}.py"))["cli"]
@@ -130,17 +142,33 @@ EQUIVALENT_BUDGETS = {  # example -> a small budget both take, where the generic
     "tabu_search": dict(max_steps=2000),
 }
 GENERIC_BUDGET = dict(population_size=40, max_generations=20)
-EQUIVALENT = {name: (record.function, EQUIVALENT_BUDGETS.get(name, GENERIC_BUDGET))
-              for name, record in WITH_RECORDS.items()}
+EQUIVALENT = {
+    name: (record.function, EQUIVALENT_BUDGETS.get(name, GENERIC_BUDGET)) for name, record in WITH_RECORDS.items()
+}
 EQUIVALENT |= {  # example with switches -> (recipe, the switches and a budget)
-    "block_ga_switched": (recipes.block_ga, dict(population_size=40, max_generations=20, init="smart",
-                                                 crossover_kind="diagonal", fitness="closeness", select="sus",
-                                                 punish_same=True, mutation_threshold=0, in_box_pairs=True)),
+    "block_ga_switched": (
+        recipes.block_ga,
+        dict(
+            population_size=40,
+            max_generations=20,
+            init="smart",
+            crossover_kind="diagonal",
+            fitness="closeness",
+            select="sus",
+            punish_same=True,
+            mutation_threshold=0,
+            in_box_pairs=True,
+        ),
+    ),
     "cell_ga_switched": (recipes.cell_ga, dict(population_size=40, max_generations=20, free_cells_only=True)),
-    "row_permutation_ga_switched": (recipes.row_permutation_ga, dict(population_size=40, max_generations=20,
-                                                                     restrict=True)),
-    "block_ga_restart_switched": (recipes.block_ga_restart, dict(population_size=40, restart_on_stall=5,
-                                                                 normalised_roulette=True, max_generations=30)),
+    "row_permutation_ga_switched": (
+        recipes.row_permutation_ga,
+        dict(population_size=40, max_generations=20, restrict=True),
+    ),
+    "block_ga_restart_switched": (
+        recipes.block_ga_restart,
+        dict(population_size=40, restart_on_stall=5, normalised_roulette=True, max_generations=30),
+    ),
     "tabu_search_switched": (recipes.tabu, dict(max_steps=2000, moves="swap", memory="cells", restrict=True)),
 }
 
@@ -149,6 +177,7 @@ EQUIVALENT |= {  # example with switches -> (recipe, the switches and a budget)
 def test_example_composition_is_the_registrys_recipe_run_for_run(name):
     """What ``deap-sudoku solve -a ...`` runs is what the example file shows: same seed, same run."""
     from tests.conftest import unsolvable
+
     recipe, budget = EQUIVALENT[name]
     example = _main(name.removesuffix("_switched"))
     puzzle = unsolvable()  # no run ends early, so every generation is compared
@@ -162,12 +191,23 @@ def test_example_composition_is_the_registrys_recipe_run_for_run(name):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name, options, expected", [
-    ("block_ga", ["--mutation-threshold", "0", "--in-box-pairs"], "solved"), ("block_ga_restart", [], "solved"),
-    ("tabu_search", [], "solved"), ("memetic", [], "solved"), ("exact_baselines", [], "the solution is unique")])
+@pytest.mark.parametrize(
+    "name, options, expected",
+    [
+        ("block_ga", ["--mutation-threshold", "0", "--in-box-pairs"], "solved"),
+        ("block_ga_restart", [], "solved"),
+        ("tabu_search", [], "solved"),
+        ("memetic", [], "solved"),
+        ("exact_baselines", [], "the solution is unique"),
+    ],
+)
 def test_examples_run_as_scripts(name, options, expected):
-    result = subprocess.run([sys.executable, str(REPO / "examples" / f"{name}.py"), str(REPO / "data" / "9x9-easy.txt"),
-                             *options], capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, str(REPO / "examples" / f"{name}.py"), str(REPO / "data" / "9x9-easy.txt"), *options],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stderr
     assert expected in result.stdout
 
@@ -177,13 +217,29 @@ def test_examples_run_as_scripts(name, options, expected):
 def test_ga_examples_checkpoint_and_resume(name, tmp_path):
     from deap_sudoku.runs import saved_state
     from tests.conftest import unsolvable
+
     puzzle, checkpoint = tmp_path / "unsolvable.txt", tmp_path / "run.ckpt"
     puzzle.write_text(unsolvable().format())
 
     def example(generations):
-        return subprocess.run([sys.executable, str(REPO / "examples" / f"{name}.py"), str(puzzle), "--population", "6",
-                               "--max-generations", str(generations), "--checkpoint", str(checkpoint),
-                               "--checkpoint-every", "5"], capture_output=True, text=True, timeout=120)
+        return subprocess.run(
+            [
+                sys.executable,
+                str(REPO / "examples" / f"{name}.py"),
+                str(puzzle),
+                "--population",
+                "6",
+                "--max-generations",
+                str(generations),
+                "--checkpoint",
+                str(checkpoint),
+                "--checkpoint-every",
+                "5",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
 
     first = example(12)
     assert first.returncode == 0, first.stderr
@@ -193,6 +249,15 @@ def test_ga_examples_checkpoint_and_resume(name, tmp_path):
     log = saved_state(checkpoint)["logbook"]
     assert [r["gen"] for r in log] == list(range(21))  # one logbook across both runs
     (tmp_path / "other.ckpt").write_bytes(b"junk")
-    refused = subprocess.run([sys.executable, str(REPO / "examples" / f"{name}.py"), str(puzzle),
-                              "--checkpoint", str(tmp_path / "other.ckpt")], capture_output=True, text=True)
+    refused = subprocess.run(
+        [
+            sys.executable,
+            str(REPO / "examples" / f"{name}.py"),
+            str(puzzle),
+            "--checkpoint",
+            str(tmp_path / "other.ckpt"),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert refused.returncode == 2 and "not a deap_sudoku checkpoint" in refused.stderr

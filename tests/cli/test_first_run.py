@@ -13,9 +13,23 @@ from tests.conftest import REPO
 
 def _solve(env: dict[str, str]) -> tuple[subprocess.CompletedProcess, float]:
     start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "deap_sudoku", "solve", str(REPO / "data" / "16x16.txt"),
-                           "-a", "backtracking", "--max-seconds", "5"],  # its kernels compile in half the time
-                          capture_output=True, text=True, env=env, timeout=300)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "deap_sudoku",
+            "solve",
+            str(REPO / "data" / "16x16.txt"),
+            "-a",
+            "backtracking",
+            "--max-seconds",
+            "5",
+        ],  # its kernels compile in half the time
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
     return done, time.perf_counter() - start
 
 
@@ -28,7 +42,8 @@ def test_a_first_ever_run_leaves_compiling_to_a_background_process_that_fills_th
     assert first.stdout.count("|") >= 2 * 32  # both puzzles solved and printed
     assert [line for line in first.stderr.splitlines() if "compiling" in line] == [
         "compiling the propagation kernels (first run only; later runs load them from numba's cache): in a background "
-        "process, while this command runs on their Python twins"]  # under a time budget: the whole command
+        "process, while this command runs on their Python twins"
+    ]  # under a time budget: the whole command
     deadline = time.monotonic() + 240
     while not (list(cache.glob("deap-sudoku-backtracking-*.compiled")) and not list(cache.glob("*.compiling"))):
         assert time.monotonic() < deadline, sorted(p.name for p in cache.iterdir())

@@ -27,34 +27,58 @@ def puzzles(tmp_path):
 
 def test_bench_writes_its_files_though_standard_output_is_full(puzzles, tmp_path):
     with open("/dev/full", "w") as full:
-        done = subprocess.run(_command("bench", str(puzzles), "-a", "backtracking", "--runs", "3", "--json",
-                                       str(tmp_path / "r.json"), "--csv", str(tmp_path / "r.csv"), "--markdown",
-                                       str(tmp_path / "r.md")), stdout=full, stderr=subprocess.PIPE, text=True,
-                              timeout=120)
+        done = subprocess.run(
+            _command(
+                "bench",
+                str(puzzles),
+                "-a",
+                "backtracking",
+                "--runs",
+                "3",
+                "--json",
+                str(tmp_path / "r.json"),
+                "--csv",
+                str(tmp_path / "r.csv"),
+                "--markdown",
+                str(tmp_path / "r.md"),
+            ),
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+        )
     assert done.returncode == 2 and "cannot write to standard output" in done.stderr
     assert (tmp_path / "r.json").stat().st_size and (tmp_path / "r.csv").stat().st_size
     assert "| a.txt | backtracking | 15/15 |" in (tmp_path / "r.md").read_text()
 
 
-@pytest.mark.parametrize("args", [("solve", "{a}", "--out", "{a}", "--force"),
-                                  ("bench", "{a}", "--json", "{a}", "--force"),
-                                  ("convert", "{a}", "{a}", "--to", "grid", "--force"),
-                                  ("bench", "{a}", "--results", "{a}")])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("solve", "{a}", "--out", "{a}", "--force"),
+        ("bench", "{a}", "--json", "{a}", "--force"),
+        ("convert", "{a}", "{a}", "--to", "grid", "--force"),
+        ("bench", "{a}", "--results", "{a}"),
+    ],
+)
 def test_an_output_that_is_an_input_is_refused_before_any_work(args, puzzles):
     before = puzzles.read_bytes()
-    done = subprocess.run(_command(*(a.format(a=puzzles) for a in args)), capture_output=True, text=True,
-                          timeout=120)
+    done = subprocess.run(_command(*(a.format(a=puzzles) for a in args)), capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and "is also an input" in done.stderr and not done.stdout
     assert puzzles.read_bytes() == before
 
 
 def test_a_dangling_link_and_a_name_too_long_are_refused_before_any_work(puzzles, tmp_path):
     (tmp_path / "o.txt").symlink_to(tmp_path / "nowhere" / "o.txt")
-    for out, message in ((tmp_path / "o.txt", "is a symbolic link to"), (tmp_path / ("x" * 240 + ".txt"),
-                                                                         "with the temporary name")):
-        for args in (("solve", str(puzzles), "-a", "backtracking", "--out", str(out)),
-                     ("bench", str(puzzles), "-a", "backtracking", "--json", str(out)),
-                     ("generate", "--out", str(out))):
+    for out, message in (
+        (tmp_path / "o.txt", "is a symbolic link to"),
+        (tmp_path / ("x" * 240 + ".txt"), "with the temporary name"),
+    ):
+        for args in (
+            ("solve", str(puzzles), "-a", "backtracking", "--out", str(out)),
+            ("bench", str(puzzles), "-a", "backtracking", "--json", str(out)),
+            ("generate", "--out", str(out)),
+        ):
             done = subprocess.run(_command(*args), capture_output=True, text=True, timeout=120)
             assert done.returncode == 2 and message in done.stderr and "solved" not in done.stdout, args
 
@@ -63,8 +87,11 @@ def test_a_closed_or_full_standard_error_costs_only_the_messages(puzzles, tmp_pa
     out = tmp_path / "s.txt"
     for redirect in ("2>&-", "2>/dev/full"):
         out.unlink(missing_ok=True)
-        done = subprocess.run(f"{sys.executable} -m deap_sudoku solve {puzzles} -a backtracking --out {out} "
-                              f">/dev/null {redirect}", shell=True, timeout=120)
+        done = subprocess.run(
+            f"{sys.executable} -m deap_sudoku solve {puzzles} -a backtracking --out {out} >/dev/null {redirect}",
+            shell=True,
+            timeout=120,
+        )
         assert done.returncode == 0, redirect
         assert len(out.read_text().splitlines()) == 5
 
@@ -72,8 +99,13 @@ def test_a_closed_or_full_standard_error_costs_only_the_messages(puzzles, tmp_pa
 def test_a_reader_that_stops_early_is_not_blamed_on_the_input(tmp_path):
     many = tmp_path / "many.txt"
     many.write_text("1.3..4.2.1.3..2.\n" * 20000)  # enough lines to fill the pipe that head stops reading
-    done = subprocess.run(f"{sys.executable} -m deap_sudoku check {many} | head -1", shell=True,
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        f"{sys.executable} -m deap_sudoku check {many} | head -1",
+        shell=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.stdout.startswith(f"{many}:1: puzzle 1")
     assert "Broken pipe" in done.stderr and f"{many}: Broken pipe" not in done.stderr
 
@@ -83,11 +115,13 @@ def test_generate_loses_a_race_for_its_file_in_one_line_and_leaves_no_temporary_
 
     from deap_sudoku.cli import main
     from deap_sudoku.io import fileio
+
     commit = fileio.AtomicFile.commit
 
     def raced(self, **where):
         self.target.write_text("another writer's\n")  # it got there between the check and the end
         return commit(self, **where)
+
     monkeypatch.setattr(fileio.AtomicFile, "commit", raced)
     out = tmp_path / "g.txt"
     done = CliRunner().invoke(main, ["generate", "--box", "2x2", "--count", "3", "--out", str(out), "-q"])
@@ -97,10 +131,12 @@ def test_generate_loses_a_race_for_its_file_in_one_line_and_leaves_no_temporary_
 
 def test_two_thousand_index_names_are_checked_in_linear_time(tmp_path):
     import time
+
     (tmp_path / "d").mkdir()
     started = time.perf_counter()
-    runner = subprocess.Popen(_command("generate", "--box", "2x2", "--count", "2000", "--out",
-                                       str(tmp_path / "d" / "g_{index}.txt"), "-q"))
+    runner = subprocess.Popen(
+        _command("generate", "--box", "2x2", "--count", "2000", "--out", str(tmp_path / "d" / "g_{index}.txt"), "-q")
+    )
     while not (tmp_path / "d" / "g_0.txt").exists() and runner.poll() is None:
         time.sleep(0.005)
     first = time.perf_counter() - started
@@ -110,24 +146,40 @@ def test_two_thousand_index_names_are_checked_in_linear_time(tmp_path):
 
 def test_the_population_guard_uses_the_memory_the_process_may_have(tmp_path):
     puzzle = tmp_path / "p36.txt"
-    assert subprocess.run(_command("generate", "--box", "6x6", "--any", "--givens", "50%", "--format", "grid",
-                                   "--out", str(puzzle), "-q"), timeout=120).returncode == 0
-    done = subprocess.run(f"ulimit -v 1048576; {sys.executable} -m deap_sudoku solve {puzzle} -a block-ga "
-                          "--population 200000 --max-generations 1", shell=True, capture_output=True, text=True,
-                          timeout=120)
+    assert (
+        subprocess.run(
+            _command(
+                "generate", "--box", "6x6", "--any", "--givens", "50%", "--format", "grid", "--out", str(puzzle), "-q"
+            ),
+            timeout=120,
+        ).returncode
+        == 0
+    )
+    done = subprocess.run(
+        f"ulimit -v 1048576; {sys.executable} -m deap_sudoku solve {puzzle} -a block-ga "
+        "--population 200000 --max-generations 1",
+        shell=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "needs about 1.4 GiB; the address space that ulimit -v leaves this process is" in done.stderr
 
 
-HOLD = "from deap_sudoku.io.fileio import lock_for_writing; import sys, time; lock_for_writing(sys.argv[1]); " \
-       "print('held', flush=True); time.sleep(60)"
+HOLD = (
+    "from deap_sudoku.io.fileio import lock_for_writing; import sys, time; lock_for_writing(sys.argv[1]); "
+    "print('held', flush=True); time.sleep(60)"
+)
 
 
 def test_one_writer_per_results_file_and_checkpoint_and_a_killed_holder_leaves_no_stale_lock(puzzles, tmp_path):
     one = tmp_path / "one.txt"
     one.write_text(puzzles.read_text().splitlines()[0] + "\n")
-    for target, args in ((tmp_path / "runs.jsonl", ("bench", str(puzzles), "-a", "backtracking", "--results")),
-                         (tmp_path / "run.ckpt", ("solve", str(one), "--max-generations", "5", "--checkpoint"))):
+    for target, args in (
+        (tmp_path / "runs.jsonl", ("bench", str(puzzles), "-a", "backtracking", "--results")),
+        (tmp_path / "run.ckpt", ("solve", str(one), "--max-generations", "5", "--checkpoint")),
+    ):
         holder = subprocess.Popen([sys.executable, "-c", HOLD, str(target)], stdout=subprocess.PIPE, text=True)
         assert holder.stdout.readline() == "held\n"
         refused = subprocess.run(_command(*args, str(target)), capture_output=True, text=True, timeout=120)
@@ -157,11 +209,28 @@ def _processes_started_by(pid: int) -> list[int]:
 def test_killing_the_parent_of_workers_ends_them_and_writes_nothing(shared_data, tmp_path):
     import signal
     import time
+
     sets = sorted((shared_data / "lloyd_amos_aco" / "general").glob("inst25x25_45_*.txt"))[:12]
     out = tmp_path / "late.json"
-    parent = subprocess.Popen(_command("bench", *map(str, sets), "-a", "memetic", "--runs", "3", "--max-seconds", "2",
-                                       "-q", "--workers", "2", "--json", str(out)),
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    parent = subprocess.Popen(
+        _command(
+            "bench",
+            *map(str, sets),
+            "-a",
+            "memetic",
+            "--runs",
+            "3",
+            "--max-seconds",
+            "2",
+            "-q",
+            "--workers",
+            "2",
+            "--json",
+            str(out),
+        ),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     deadline = time.monotonic() + 60
     while len(_processes_started_by(parent.pid)) < 3 and time.monotonic() < deadline:
         time.sleep(0.1)
@@ -182,6 +251,7 @@ def test_a_live_writers_temporary_is_never_taken_for_a_dead_ones(tmp_path):
     import time
 
     from deap_sudoku.io.fileio import STALE_AFTER, remove_stale_temporaries
+
     target = tmp_path / "g.txt"
     live, dead = tmp_path / ".g.txt.999999.abc.tmp", tmp_path / ".g.txt.999998.def.tmp"
     live.write_text("1,500 puzzles being written\n")
@@ -205,8 +275,22 @@ def test_a_killed_writers_temporary_is_cleared_by_the_next_write_anywhere_in_its
     import time
 
     from deap_sudoku.io.fileio import STALE_AFTER
-    process = subprocess.Popen(_command("generate", "--count", "100000", "--box", "2x2", "--givens", "8", "--any",
-                                        "--out", str(tmp_path / "big.txt")), stderr=subprocess.DEVNULL)
+
+    process = subprocess.Popen(
+        _command(
+            "generate",
+            "--count",
+            "100000",
+            "--box",
+            "2x2",
+            "--givens",
+            "8",
+            "--any",
+            "--out",
+            str(tmp_path / "big.txt"),
+        ),
+        stderr=subprocess.DEVNULL,
+    )
     deadline = time.time() + 60
     while not list(tmp_path.glob(".big.txt.*")) and time.time() < deadline:
         time.sleep(0.05)
@@ -222,9 +306,12 @@ def test_a_killed_writers_temporary_is_cleared_by_the_next_write_anywhere_in_its
     time.sleep(STALE_AFTER + 0.1)
     with open(live, "rb") as holder:
         fcntl.flock(holder.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        done = subprocess.run(_command("convert", str(REPO / "data" / "9x9.txt"), str(tmp_path / "new.txt"),
-                                       "--to", "grid"),
-                              capture_output=True, text=True, timeout=120)
+        done = subprocess.run(
+            _command("convert", str(REPO / "data" / "9x9.txt"), str(tmp_path / "new.txt"), "--to", "grid"),
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
     assert done.returncode == 0, done.stderr
     assert not orphans[0].exists() and live.exists() and foreign.exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([live.name, foreign.name, "new.txt"])
@@ -234,8 +321,13 @@ def test_solve_goes_on_when_standard_output_fails_and_writes_out_whole(puzzles, 
     """A full or closed standard output used to end solve at its first picture, and --out was lost."""
     out = tmp_path / "s.txt"
     with open("/dev/full", "w") as full:
-        done = subprocess.run(_command("solve", str(puzzles), "-a", "backtracking", "--out", str(out)), stdout=full,
-                              stderr=subprocess.PIPE, text=True, timeout=120)
+        done = subprocess.run(
+            _command("solve", str(puzzles), "-a", "backtracking", "--out", str(out)),
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+        )
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.strip().splitlines()[-1] == "error: cannot write to standard output: No space left on device"
     assert done.stderr.count("solved in") == 5 and len(out.read_text().splitlines()) == 5
@@ -249,9 +341,15 @@ def test_a_file_that_cannot_be_written_is_named_not_blamed_on_standard_output(pu
     def small_files():
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         resource.setrlimit(resource.RLIMIT_FSIZE, (200, 200))
+
     out = tmp_path / "s.txt"
-    done = subprocess.run(_command("solve", str(puzzles), "-a", "tabu", "--max-steps", "200", "--out", str(out), "-q"),
-                          capture_output=True, text=True, timeout=120, preexec_fn=small_files)
+    done = subprocess.run(
+        _command("solve", str(puzzles), "-a", "tabu", "--max-steps", "200", "--out", str(out), "-q"),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=small_files,
+    )
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.strip().splitlines()[-1] == f"Error: {out}.journal: cannot keep an answer: File too large"
     assert not out.exists()
@@ -260,16 +358,35 @@ def test_a_file_that_cannot_be_written_is_named_not_blamed_on_standard_output(pu
 def test_the_fault_campaign_runs_small_and_finds_nothing_lost(tmp_path):
     """scripts/fault_campaign.py, at a tenth of its work, on solve --out: signals at random moments, an
     old file under --force, a closed and a full standard output."""
-    done = subprocess.run([sys.executable, str(REPO / "scripts" / "fault_campaign.py"), "--scale", "0.1", "--runs",
-                           "8", "--only", "solve --out", "--json", str(tmp_path / "campaign.json")],
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(REPO / "scripts" / "fault_campaign.py"),
+            "--scale",
+            "0.1",
+            "--runs",
+            "8",
+            "--only",
+            "solve --out",
+            "--json",
+            str(tmp_path / "campaign.json"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "8 faulted runs, 8 passed, 0 failed" in done.stdout
     assert __import__("json").loads((tmp_path / "campaign.json").read_text())["runs"] == 8
 
 
-@pytest.mark.parametrize("args", [("solve", "{a}", "-a", "block-ga", "--max-generations", "5", "--plot", "{out}"),
-                                  ("generate", "--box", "2x2", "--count", "200", "--any", "--out", "{out}")])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("solve", "{a}", "-a", "block-ga", "--max-generations", "5", "--plot", "{out}"),
+        ("generate", "--box", "2x2", "--count", "200", "--any", "--out", "{out}"),
+    ],
+)
 def test_a_full_disk_under_plot_or_generate_names_the_file(args, puzzles, tmp_path):
     """A full disk under --plot or generate --out was blamed on standard output."""
     import resource
@@ -278,9 +395,15 @@ def test_a_full_disk_under_plot_or_generate_names_the_file(args, puzzles, tmp_pa
     def small_files():
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         resource.setrlimit(resource.RLIMIT_FSIZE, (1000, 1000))
+
     out = tmp_path / ("c.png" if "--plot" in args else "g.txt")
-    done = subprocess.run(_command(*(a.format(a=puzzles, out=out) for a in args)), capture_output=True, text=True,
-                          timeout=120, preexec_fn=small_files)
+    done = subprocess.run(
+        _command(*(a.format(a=puzzles, out=out) for a in args)),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=small_files,
+    )
     last = done.stderr.strip().splitlines()[-1]
     assert done.returncode == 2 and "Traceback" not in done.stderr and "standard output" not in done.stderr
     assert last.startswith(f"Error: {out}") and "File too large" in last and not out.exists(), done.stderr
@@ -289,11 +412,17 @@ def test_a_full_disk_under_plot_or_generate_names_the_file(args, puzzles, tmp_pa
 
 def test_plot_onto_a_dangling_link_or_a_long_name_is_refused_before_any_work(puzzles, tmp_path):
     (tmp_path / "c.png").symlink_to(tmp_path / "nowhere" / "c.png")
-    for out, message in ((tmp_path / "c.png", "is a symbolic link to"), (tmp_path / ("x" * 240 + ".png"),
-                                                                         "with the temporary name")):
+    for out, message in (
+        (tmp_path / "c.png", "is a symbolic link to"),
+        (tmp_path / ("x" * 240 + ".png"), "with the temporary name"),
+    ):
         for command in ("solve", "bench"):
-            done = subprocess.run(_command(command, str(puzzles), "-a", "block-ga", "--plot", str(out)),
-                                  capture_output=True, text=True, timeout=120)
+            done = subprocess.run(
+                _command(command, str(puzzles), "-a", "block-ga", "--plot", str(out)),
+                capture_output=True,
+                text=True,
+                timeout=120,
+            )
             assert done.returncode == 2 and message in done.stderr and not done.stdout, (command, done.stderr)
 
 
@@ -301,9 +430,11 @@ def test_an_orphan_too_young_when_a_write_begins_is_gone_when_it_commits(tmp_pat
     """A rerun started right after a SIGKILL met its predecessor's temporary under a second old and
     left it behind for good (the fault campaign found 8 in 520 runs)."""
     from deap_sudoku.io.fileio import AtomicFile
+
     target = tmp_path / "out.txt"
-    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
-                          text=True).stdout.strip()
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
+    ).stdout.strip()
     orphan = tmp_path / f".out.txt.{dead}.abcdefgh.deap-sudoku.tmp"
     orphan.write_text("half a file\n")
     with AtomicFile(target) as out:

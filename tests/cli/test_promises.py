@@ -45,6 +45,7 @@ def watchdog():
 
     def expire(signum, frame):
         raise AssertionError("the run ignored its time budget (30 s watchdog)")
+
     previous = signal.signal(signal.SIGALRM, expire)
     signal.alarm(30)
     yield
@@ -54,52 +55,76 @@ def watchdog():
 
 # -- validate before work ---------------------------------------------------------------------
 
+
 def test_outputs_that_cannot_be_written_are_refused_before_any_puzzle_is_solved(tmp_path):
-    refused_before_work(run("solve", NINE, "--plot", str(tmp_path / "conv.xyz")),
-                        "unknown image extension .xyz; use one of", ".png", ".svg")
+    refused_before_work(
+        run("solve", NINE, "--plot", str(tmp_path / "conv.xyz")),
+        "unknown image extension .xyz; use one of",
+        ".png",
+        ".svg",
+    )
     refused_before_work(run("solve", NINE, "--plot", str(tmp_path / "conv")), "no image extension")
     refused_before_work(run("solve", NINE, "--out", str(tmp_path / "nodir" / "x.txt")), "does not exist")
     refused_before_work(run("solve", NINE, "--out", str(tmp_path)), "is a directory")
     (tmp_path / "kept.txt").write_text("mine")
     refused_before_work(run("solve", NINE, "--out", str(tmp_path / "kept.txt")), "use --force")
     assert (tmp_path / "kept.txt").read_text() == "mine"
-    refused_before_work(run("bench", NINE, "--json", "-", "--csv", "-"),
-                        "--json and --csv both write to standard output")
-    refused_before_work(run("solve", str(REPO / "data" / "6x6.txt"), "--out", "-", "--out-format", "lloyd"),
-                        "--out-format lloyd: the lloyd format holds square boxes only")
+    refused_before_work(
+        run("bench", NINE, "--json", "-", "--csv", "-"), "--json and --csv both write to standard output"
+    )
+    refused_before_work(
+        run("solve", str(REPO / "data" / "6x6.txt"), "--out", "-", "--out-format", "lloyd"),
+        "--out-format lloyd: the lloyd format holds square boxes only",
+    )
 
 
 def test_plot_without_matplotlib_is_refused_with_the_install_command(monkeypatch, tmp_path):
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib now raises ImportError
-    refused_before_work(run("solve", NINE, "--plot", str(tmp_path / "c.png")),
-                        'plots need matplotlib', 'pip install "deap_sudoku[plot]"')
+    refused_before_work(
+        run("solve", NINE, "--plot", str(tmp_path / "c.png")),
+        "plots need matplotlib",
+        'pip install "deap_sudoku[plot]"',
+    )
     refused_before_work(run("bench", NINE, "--plot", str(tmp_path / "b.png")), 'pip install "deap_sudoku[plot]"')
 
 
-@pytest.mark.parametrize("args, message", [
-    (["-a", "tabu", "--population", "5"], "--population does not apply to tabu; it applies to memetic, block-ga"),
-    (["-a", "memetic", "--max-steps", "5"], "--max-steps does not apply to memetic; it applies to tabu, tabu-swap"),
-    (["-a", "propagation", "--max-seconds", "1"], "--max-seconds does not apply to propagation"),
-    (["-a", "block-ga", "--tournsize", "3"],
-     "--tournsize does not apply to block-ga; it applies to row-ga"),
-    (["-a", "memetic", "--fitness", "closeness"], "--fitness does not apply to memetic; it applies to block-ga"),
-    (["-a", "block-ga", "--select", "sus", "--fitness", "distinct"], "Invalid value for '--fitness'"),
-    (["-a", "backtracking", "--progress"], "--progress does not apply to backtracking"),
-    (["-a", "analyzer", "--plot", "x.png"], "--plot does not apply to analyzer; it applies to memetic"),
-    (["-a", "tabu", "--checkpoint", "x.ckpt"], "--checkpoint does not apply to tabu"),
-    (["--checkpoint-every", "3"], "--checkpoint-every needs --checkpoint"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["-a", "tabu", "--population", "5"], "--population does not apply to tabu; it applies to memetic, block-ga"),
+        (["-a", "memetic", "--max-steps", "5"], "--max-steps does not apply to memetic; it applies to tabu, tabu-swap"),
+        (["-a", "propagation", "--max-seconds", "1"], "--max-seconds does not apply to propagation"),
+        (["-a", "block-ga", "--tournsize", "3"], "--tournsize does not apply to block-ga; it applies to row-ga"),
+        (["-a", "memetic", "--fitness", "closeness"], "--fitness does not apply to memetic; it applies to block-ga"),
+        (["-a", "block-ga", "--select", "sus", "--fitness", "distinct"], "Invalid value for '--fitness'"),
+        (["-a", "backtracking", "--progress"], "--progress does not apply to backtracking"),
+        (["-a", "analyzer", "--plot", "x.png"], "--plot does not apply to analyzer; it applies to memetic"),
+        (["-a", "tabu", "--checkpoint", "x.ckpt"], "--checkpoint does not apply to tabu"),
+        (["--checkpoint-every", "3"], "--checkpoint-every needs --checkpoint"),
+    ],
+)
 def test_an_option_the_algorithm_does_not_take_is_a_usage_error(args, message, tmp_path):
     refused_before_work(run("solve", NINE, *args), message)
 
 
 def test_bench_refuses_options_no_chosen_algorithm_takes_and_says_which_take_the_others(tmp_path):
-    refused_before_work(run("bench", NINE, "-a", "tabu", "--population", "5"),
-                        "--population does not apply to tabu")
-    refused_before_work(run("bench", NINE, "-a", "tabu", "-a", "backtracking", "--population", "5"),
-                        "--population applies to none of tabu, backtracking")
-    mixed = run("bench", str(REPO / "data" / "4x4.txt"), "-a", "tabu", "-a", "backtracking", "--max-steps", "50",
-                "--json", str(tmp_path / "b.json"))
+    refused_before_work(run("bench", NINE, "-a", "tabu", "--population", "5"), "--population does not apply to tabu")
+    refused_before_work(
+        run("bench", NINE, "-a", "tabu", "-a", "backtracking", "--population", "5"),
+        "--population applies to none of tabu, backtracking",
+    )
+    mixed = run(
+        "bench",
+        str(REPO / "data" / "4x4.txt"),
+        "-a",
+        "tabu",
+        "-a",
+        "backtracking",
+        "--max-steps",
+        "50",
+        "--json",
+        str(tmp_path / "b.json"),
+    )
     assert mixed.exit_code == 0 and "note: --max-steps applies to tabu only" in mixed.stderr
     refused_before_work(run("bench", NINE, "--hosts", "127.0.0.1"), "--hosts and --hostfile need --workers")
 
@@ -123,13 +148,23 @@ def test_generate_refuses_what_it_cannot_make_at_once_and_bounds_the_rest(tmp_pa
 
 # -- budgets ----------------------------------------------------------------------------------
 
+
 def _reported_seconds(stderr: str) -> float:
     return float(re.search(r"after ([0-9.]+) s", stderr).group(1))
 
 
-@pytest.mark.parametrize("algorithm, extra", [("memetic", []), ("block-ga", []), ("restart-ga", []),
-                                              ("cell-ga", []), ("row-ga", []), ("tabu", ["--max-steps", "100000000"]),
-                                              ("tabu-swap", ["--max-steps", "100000000"])])
+@pytest.mark.parametrize(
+    "algorithm, extra",
+    [
+        ("memetic", []),
+        ("block-ga", []),
+        ("restart-ga", []),
+        ("cell-ga", []),
+        ("row-ga", []),
+        ("tabu", ["--max-steps", "100000000"]),
+        ("tabu-swap", ["--max-steps", "100000000"]),
+    ],
+)
 def test_max_seconds_stops_every_heuristic_within_the_tolerance(algorithm, extra, tmp_path, watchdog):
     """A puzzle with no solution keeps every GA and tabu running until the time budget (the block
     GA may stop earlier, on stagnation, its documented criterion)."""
@@ -169,8 +204,11 @@ def test_kernel_warm_up_is_announced_and_never_counted(monkeypatch):
         calls.append(puzzle.shape)
         time.sleep(1.5)
 
-    monkeypatch.setitem(registry.ALGORITHMS, "backtracking",
-                        dataclasses.replace(record, warm_up=slow, warm_up_message="compiling the test kernel"))
+    monkeypatch.setitem(
+        registry.ALGORITHMS,
+        "backtracking",
+        dataclasses.replace(record, warm_up=slow, warm_up_message="compiling the test kernel"),
+    )
     monkeypatch.setattr(task, "_WARM", set())
     monkeypatch.setattr(task, "compiled_before", lambda name: False)  # as on a machine that never compiled
     monkeypatch.setattr(task, "compile_elsewhere", lambda name, puzzle: False)  # and cannot keep a stamp
@@ -190,9 +228,13 @@ def warm_ups(monkeypatch, tmp_path) -> list:
     warm yet, numba is not loaded, and the stamps of a first compilation go to ``tmp_path``; a
     background compilation is not started but noted as ``("elsewhere", side)``."""
     calls = []
-    monkeypatch.setitem(registry.ALGORITHMS, "backtracking",
-                        dataclasses.replace(registry.ALGORITHMS["backtracking"],
-                                            warm_up=lambda puzzle, compiled: calls.append((puzzle.n, compiled))))
+    monkeypatch.setitem(
+        registry.ALGORITHMS,
+        "backtracking",
+        dataclasses.replace(
+            registry.ALGORITHMS["backtracking"], warm_up=lambda puzzle, compiled: calls.append((puzzle.n, compiled))
+        ),
+    )
     monkeypatch.setattr(task, "_WARM", set())
     monkeypatch.setattr(task, "compile_elsewhere", lambda name, puzzle: not calls.append(("elsewhere", puzzle.n)))
     monkeypatch.setattr(task, "compiling_elsewhere", lambda name: ("elsewhere", 16) in calls)
@@ -238,8 +280,9 @@ def test_a_first_ever_run_that_cannot_compile_elsewhere_compiles_here(warm_ups, 
     assert choice.prefer_compiled(256, 16)
 
 
-def test_a_first_run_on_a_machine_that_compiled_before_loads_the_kernels_on_its_own_clock(warm_ups, monkeypatch,
-                                                                                         tmp_path):
+def test_a_first_run_on_a_machine_that_compiled_before_loads_the_kernels_on_its_own_clock(
+    warm_ups, monkeypatch, tmp_path
+):
     """Once the kernels are in numba's cache, a large grid's first run is not warmed up: its exact
     search tries in Python first and may never need numba; when it does, loading counts."""
     calls = warm_ups
@@ -260,14 +303,16 @@ def _kernels_loaded_by_warm_up(name: str, sample: str, compiled: bool | None) ->
     """In a fresh process on a machine that never compiled them, ``task.warm_up(name, sample,
     compiled)``, then how many signatures each compiled kernel has loaded (imported only afterwards,
     so that numba is not loaded before the warm-up chooses)."""
-    code = ("from deap_sudoku import load_sample\n"
-            "from deap_sudoku.runs import task\n"
-            "task.compiled_before = lambda name: False\n"
-            "task.compile_elsewhere = lambda name, puzzle: False\n"
-            f"task.warm_up({name!r}, load_sample({sample!r}), {compiled!r})\n"
-            "from deap_sudoku.algorithms.repair_kernel_compiled import fill_boxes, rebuild\n"
-            "from deap_sudoku.exact.backtracking_compiled import depth_first\n"
-            "print(len(rebuild.signatures), len(fill_boxes.signatures), len(depth_first.signatures))\n")
+    code = (
+        "from deap_sudoku import load_sample\n"
+        "from deap_sudoku.runs import task\n"
+        "task.compiled_before = lambda name: False\n"
+        "task.compile_elsewhere = lambda name, puzzle: False\n"
+        f"task.warm_up({name!r}, load_sample({sample!r}), {compiled!r})\n"
+        "from deap_sudoku.algorithms.repair_kernel_compiled import fill_boxes, rebuild\n"
+        "from deap_sudoku.exact.backtracking_compiled import depth_first\n"
+        "print(len(rebuild.signatures), len(fill_boxes.signatures), len(depth_first.signatures))\n"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     return dict(zip(("rebuild", "fill_boxes", "depth_first"), map(int, done.stdout.split())))
@@ -295,20 +340,34 @@ def test_a_grid_wider_than_the_compiled_kernels_is_solved_in_python(algorithm, t
     path = tmp_path / "wide.txt"
     write(path, [puzzle], format="lloyd")
     out = tmp_path / "solved.txt"
-    result = run("solve", str(path), "-a", algorithm, "--max-seconds", "60", "--quiet", "--out", str(out),
-                 "--out-format", "lloyd")
+    result = run(
+        "solve",
+        str(path),
+        "-a",
+        algorithm,
+        "--max-seconds",
+        "60",
+        "--quiet",
+        "--out",
+        str(out),
+        "--out-format",
+        "lloyd",
+    )
     assert result.exit_code == 0, result.output
     assert verify(read(out)[0], puzzle)
 
 
 # -- progress ---------------------------------------------------------------------------------
 
+
 def _on_a_terminal(args: list[str]) -> tuple[str, str]:
     """Run the command with standard error on a pseudo-terminal; (stdout, what the terminal showed)."""
     import pty
+
     leader, follower = pty.openpty()
-    process = subprocess.Popen([sys.executable, "-m", "deap_sudoku", *args], stdout=subprocess.PIPE,
-                               stderr=follower, text=True)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "deap_sudoku", *args], stdout=subprocess.PIPE, stderr=follower, text=True
+    )
     os.close(follower)
     shown = b""
     while True:
@@ -327,8 +386,9 @@ def _on_a_terminal(args: list[str]) -> tuple[str, str]:
 
 @pytest.mark.slow
 def test_bench_and_multi_puzzle_solve_show_a_progress_bar_only_on_a_terminal(tmp_path):
-    stdout, terminal = _on_a_terminal(["bench", str(REPO / "data" / "testdata" / "easy.txt"), "-a", "backtracking",
-                                       "--runs", "2"])
+    stdout, terminal = _on_a_terminal(
+        ["bench", str(REPO / "data" / "testdata" / "easy.txt"), "-a", "backtracking", "--runs", "2"]
+    )
     assert re.search(r"20 runs .*20/20", terminal) and "runs/s" in terminal
     assert stdout.startswith("| dataset |")
     stdout, terminal = _on_a_terminal(["solve", NINE, "-a", "backtracking"])
@@ -338,8 +398,12 @@ def test_bench_and_multi_puzzle_solve_show_a_progress_bar_only_on_a_terminal(tmp
     assert "puzzles/s" not in terminal and "puzzle 5 of 5: solved" in terminal
     stdout, terminal = _on_a_terminal(["generate", "--count", "3", "--givens", "30"])
     assert "making 3 puzzles" in terminal and "3/3" in terminal and len(stdout.splitlines()) == 3
-    piped = subprocess.run([sys.executable, "-m", "deap_sudoku", "solve", NINE, "-a", "backtracking"],
-                           capture_output=True, text=True, timeout=60)
+    piped = subprocess.run(
+        [sys.executable, "-m", "deap_sudoku", "solve", NINE, "-a", "backtracking"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert "puzzles/s" not in piped.stderr and "solving with" not in piped.stderr
 
 
@@ -352,6 +416,7 @@ def test_each_puzzle_has_its_header_before_its_grid_and_one_status_line():
 
 
 # -- streams ----------------------------------------------------------------------------------
+
 
 def test_out_dash_and_json_dash_give_parseable_standard_output():
     answer = run("solve", "-", "--out", "-", input=EASY + "\n")
@@ -369,8 +434,24 @@ def test_out_dash_and_json_dash_give_parseable_standard_output():
 
 # -- SCOOP from an installed package ----------------------------------------------------------
 
-BENCH = ["bench", str(REPO / "data" / "testdata" / "hard.txt"), "-a", "tabu", "-a", "block-ga", "--limit", "2",
-         "--runs", "2", "--max-steps", "3000", "--max-generations", "20", "--population", "30"]
+BENCH = [
+    "bench",
+    str(REPO / "data" / "testdata" / "hard.txt"),
+    "-a",
+    "tabu",
+    "-a",
+    "block-ga",
+    "--limit",
+    "2",
+    "--runs",
+    "2",
+    "--max-steps",
+    "3000",
+    "--max-generations",
+    "20",
+    "--population",
+    "30",
+]
 KEYS = ("dataset", "algorithm", "index", "seed", "solved", "generations", "steps", "evaluations", "fitness")
 
 
@@ -382,14 +463,31 @@ def test_bench_workers_starts_scoop_on_the_installed_entry_with_the_same_options
     """The hostfile route: the command SCOOP is given, without the SCOOP options, --hosts or
     --hostfile before -n (SCOOP's --hosts would take every word up to the next option)."""
     from deap_sudoku.cli import scoop
+
     started = []
-    monkeypatch.setattr(scoop.subprocess, "Popen",
-                        lambda command, env, **_: started.append(command) or scoop_exits_with(env, 0, command))
+    monkeypatch.setattr(
+        scoop.subprocess,
+        "Popen",
+        lambda command, env, **_: started.append(command) or scoop_exits_with(env, 0, command),
+    )
     hosts = tmp_path / "hosts.txt"
     hosts.write_text("127.0.0.1 3\n")
     data = str(REPO / "data" / "4x4.txt")
-    result = run("bench", data, "-a", "tabu", "--runs", "2", "--max-steps", "50", "--quiet", "--workers", "3",
-                 "--hostfile", str(hosts))
+    result = run(
+        "bench",
+        data,
+        "-a",
+        "tabu",
+        "--runs",
+        "2",
+        "--max-steps",
+        "50",
+        "--quiet",
+        "--workers",
+        "3",
+        "--hostfile",
+        str(hosts),
+    )
     assert result.exit_code == 0 and len(started) == 1
     command = started[0]
     assert command[:7] == [sys.executable, "-m", "scoop", "--hostfile", str(hosts), "-n", "3"]
@@ -410,28 +508,45 @@ def installed_wheel(tmp_path_factory):
     import shutil
     import sysconfig
     import zipfile
+
     tmp_path = tmp_path_factory.mktemp("wheel")
     source = tmp_path / "source"  # a copy: pip builds in place, and build/ must not outlive a deleted module
     for name in ("deap_sudoku", "pyproject.toml", "setup.cfg", "README.md", "PACKAGE_INDEX.md", "LICENSE"):
         copy = shutil.copytree if (REPO / name).is_dir() else shutil.copy
-        copy(REPO / name, source / name, **({"ignore": shutil.ignore_patterns("__pycache__")}
-                                            if (REPO / name).is_dir() else {}))
+        copy(
+            REPO / name,
+            source / name,
+            **({"ignore": shutil.ignore_patterns("__pycache__")} if (REPO / name).is_dir() else {}),
+        )
     wheels = tmp_path / "wheels"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(source)],
-                   check=True, capture_output=True, timeout=300)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(source)],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
     fresh = tmp_path / "fresh"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(fresh)], check=True, timeout=120)
     python = fresh / "bin" / "python"
-    site = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
-                          capture_output=True, text=True, check=True).stdout.strip()
+    site = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
     with zipfile.ZipFile(next(wheels.glob("deap_sudoku-*.whl"))) as wheel:
         wheel.extractall(site)  # installing a pure wheel is unpacking it
     with open(os.path.join(site, "borrowed.pth"), "w") as borrowed:
         borrowed.write(sysconfig.get_path("purelib") + "\n")  # a path line: its own .pth files stay unread
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    where = subprocess.run([str(python), "-c", "import deap_sudoku; print(deap_sudoku.__file__)"], cwd=elsewhere,
-                           capture_output=True, text=True, check=True).stdout
+    where = subprocess.run(
+        [str(python), "-c", "import deap_sudoku; print(deap_sudoku.__file__)"],
+        cwd=elsewhere,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     assert where.startswith(site), where
     return python, elsewhere
 
@@ -441,19 +556,26 @@ def test_an_example_runs_from_an_installed_wheel_on_the_puzzles_packaged_inside_
     """No puzzle path: the example reads the bundled 9x9-easy.txt through importlib.resources, with
     no checkout and no data/ folder in reach."""
     import shutil
+
     python, elsewhere = installed_wheel
     shutil.copy(REPO / "examples" / "deap_primitives.py", elsewhere / "deap_primitives.py")
     assert not (elsewhere / "data").exists()
-    completed = subprocess.run([str(python), "deap_primitives.py", "--ngen", "60"], capture_output=True, text=True,
-                               timeout=300, cwd=elsewhere)
+    completed = subprocess.run(
+        [str(python), "deap_primitives.py", "--ngen", "60"], capture_output=True, text=True, timeout=300, cwd=elsewhere
+    )
     assert completed.returncode == 0, completed.stderr[-3000:]
     assert "Traceback" not in completed.stderr
     lines = completed.stdout.splitlines()
     assert lines[-1] == "solved, fitness 0"
     grid = [int(v) for line in lines[-12:-1] for v in line.split() if v.isdigit()]
     assert verify(grid, load_sample())  # solved, givens intact
-    listed = subprocess.run([str(python), "-c", "from deap_sudoku.io import sample_names; print(sample_names())"],
-                            capture_output=True, text=True, check=True, cwd=elsewhere).stdout
+    listed = subprocess.run(
+        [str(python), "-c", "from deap_sudoku.io import sample_names; print(sample_names())"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=elsewhere,
+    ).stdout
     assert "testdata/hard.txt" in listed and "sources/report-example.txt" in listed
 
 
@@ -463,8 +585,13 @@ def test_bench_workers_from_an_installed_wheel_in_a_fresh_venv_gives_the_serial_
     python, elsewhere = installed_wheel
     serial, parallel = tmp_path / "serial.json", tmp_path / "scoop.json"
     assert run(*BENCH, "--json", str(serial)).exit_code == 0
-    completed = subprocess.run([str(python), "-m", "deap_sudoku", *BENCH, "--workers", "2", "--json", str(parallel)],
-                               capture_output=True, text=True, timeout=300, cwd=elsewhere)
+    completed = subprocess.run(
+        [str(python), "-m", "deap_sudoku", *BENCH, "--workers", "2", "--json", str(parallel)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=elsewhere,
+    )
     assert completed.returncode == 0, completed.stderr[-3000:]
     assert "Traceback" not in completed.stdout + completed.stderr
     assert "Launching 2 worker(s)" in completed.stderr  # SCOOP ran them
@@ -474,9 +601,11 @@ def test_bench_workers_from_an_installed_wheel_in_a_fresh_venv_gives_the_serial_
 
 # -- plots ------------------------------------------------------------------------------------
 
+
 def _figure_of(monkeypatch, args):
     """Run the command and keep the Figure it draws."""
     from deap_sudoku.runs import plots
+
     drawn = []
     for name in ("plot_convergence", "plot_summary"):
         original = getattr(plots, name)
@@ -484,23 +613,37 @@ def _figure_of(monkeypatch, args):
         def keep(*a, _original=original, **k):
             drawn.append(_original(*a, **k))
             return drawn[-1]
+
         monkeypatch.setattr(plots, name, keep)
     result = run(*args)
     assert len(drawn) == 1, result.output
     return result, drawn[0]
 
 
-@pytest.mark.parametrize("algorithm, unit, series, fitness", [
-    ("restart-ga", "generation", ["best", "mean"], "fitness: 108 - threats (higher is better)"),
-    ("tabu", "step", ["current", "best"], "fitness: collisions (lower is better)"),
-    ("memetic", "generation", ["best", "mean"], "fitness: collisions (lower is better)"),
-])
-def test_every_heuristic_plots_its_course_with_the_fitness_named_and_its_target(algorithm, unit, series, fitness,
-                                                                               monkeypatch, tmp_path):
+@pytest.mark.parametrize(
+    "algorithm, unit, series, fitness",
+    [
+        ("restart-ga", "generation", ["best", "mean"], "fitness: 108 - threats (higher is better)"),
+        ("tabu", "step", ["current", "best"], "fitness: collisions (lower is better)"),
+        ("memetic", "generation", ["best", "mean"], "fitness: collisions (lower is better)"),
+    ],
+)
+def test_every_heuristic_plots_its_course_with_the_fitness_named_and_its_target(
+    algorithm, unit, series, fitness, monkeypatch, tmp_path
+):
     path = tmp_path / "course.png"
-    result, figure = _figure_of(monkeypatch, ["solve", NINE, "-a", algorithm, "--plot", str(path),
-                                              *{"restart-ga": ["--max-generations", "5"],
-                                                "tabu": ["--max-seconds", "0.3"]}.get(algorithm, [])])
+    result, figure = _figure_of(
+        monkeypatch,
+        [
+            "solve",
+            NINE,
+            "-a",
+            algorithm,
+            "--plot",
+            str(path),
+            *{"restart-ga": ["--max-generations", "5"], "tabu": ["--max-seconds", "0.3"]}.get(algorithm, []),
+        ],
+    )
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     [axis] = figure.axes
     assert axis.get_title() == f"{algorithm} on 9x9.txt"
@@ -517,17 +660,34 @@ def test_every_heuristic_plots_its_course_with_the_fitness_named_and_its_target(
 
 def test_bench_plots_categories_as_bars_and_points_with_a_readable_log_axis(monkeypatch, tmp_path):
     files = [str(REPO / "data" / "testdata" / f"{level}.txt") for level in ("easy", "hard")]
-    result, figure = _figure_of(monkeypatch, ["bench", *files, "-a", "backtracking", "-a", "propagation",
-                                              "--limit", "3", "--plot", str(tmp_path / "b.png"),
-                                              "--plot-by", "dataset"])
+    result, figure = _figure_of(
+        monkeypatch,
+        [
+            "bench",
+            *files,
+            "-a",
+            "backtracking",
+            "-a",
+            "propagation",
+            "--limit",
+            "3",
+            "--plot",
+            str(tmp_path / "b.png"),
+            "--plot-by",
+            "dataset",
+        ],
+    )
     rate, seconds = figure.axes
     assert figure._suptitle.get_text() == "backtracking, propagation on easy.txt, hard.txt"
     assert len(rate.patches) == 4  # grouped bars: 2 datasets x 2 algorithms
     assert all(line.get_linestyle() == "None" for line in seconds.get_lines() if len(line.get_xdata()) > 1)
     assert [t.get_text() for t in seconds.get_xticklabels()] == ["easy.txt", "hard.txt"]
     figure.canvas.draw()
-    labelled = [t.get_text() for t in seconds.get_yticklabels() if t.get_text()
-                and seconds.get_ylim()[0] <= t.get_position()[1] <= seconds.get_ylim()[1]]
+    labelled = [
+        t.get_text()
+        for t in seconds.get_yticklabels()
+        if t.get_text() and seconds.get_ylim()[0] <= t.get_position()[1] <= seconds.get_ylim()[1]
+    ]
     assert len(labelled) >= 2, labelled
     assert seconds.get_ylabel() == "median wall time per run (s)"
 
@@ -537,8 +697,21 @@ def test_lines_of_series_with_equal_values_stay_apart(monkeypatch, tmp_path):
     for i, puzzle in enumerate(read(REPO / "data" / "9x9.txt")[:2]):
         files.append(tmp_path / f"{i}.txt")
         files[-1].write_text(puzzle.format())
-    result, figure = _figure_of(monkeypatch, ["bench", *map(str, files), "-a", "backtracking", "-a", "memetic",
-                                              "--group-by", "givens", "--plot", str(tmp_path / "p.png")])
+    result, figure = _figure_of(
+        monkeypatch,
+        [
+            "bench",
+            *map(str, files),
+            "-a",
+            "backtracking",
+            "-a",
+            "memetic",
+            "--group-by",
+            "givens",
+            "--plot",
+            str(tmp_path / "p.png"),
+        ],
+    )
     rate = figure.axes[0]
     drawn = [line for line in rate.get_lines() if line.get_marker() != "_"]  # not the error bars' caps
     xs = {tuple(line.get_xdata()) for line in drawn}
@@ -546,6 +719,7 @@ def test_lines_of_series_with_equal_values_stay_apart(monkeypatch, tmp_path):
 
 
 # -- consistency ------------------------------------------------------------------------------
+
 
 def test_every_command_takes_h_and_every_option_has_help():
     assert run("-h").exit_code == 0
@@ -557,17 +731,56 @@ def test_every_command_takes_h_and_every_option_has_help():
 
 
 def test_bench_and_solve_default_to_the_same_algorithm_and_take_the_ga_settings(tmp_path):
-    defaults = {name: next(p.default for p in main.commands[name].params if p.name.startswith("algorithm"))
-                for name in ("solve", "bench")}
+    defaults = {
+        name: next(p.default for p in main.commands[name].params if p.name.startswith("algorithm"))
+        for name in ("solve", "bench")
+    }
     assert defaults["solve"] == "memetic" and defaults["bench"] == ("memetic",)
-    result = run("solve", str(REPO / "data" / "4x4.txt"), "-a", "row-ga", "--population", "30", "--cxpb", "0.5",
-                 "--mutpb", "0.5", "--tournsize", "2")
+    result = run(
+        "solve",
+        str(REPO / "data" / "4x4.txt"),
+        "-a",
+        "row-ga",
+        "--population",
+        "30",
+        "--cxpb",
+        "0.5",
+        "--mutpb",
+        "0.5",
+        "--tournsize",
+        "2",
+    )
     assert result.exit_code == 0
-    block = run("solve", str(REPO / "data" / "testdata" / "expert.txt"), "-a", "block-ga", "--select", "sus",
-                "--fitness", "closeness", "--population", "20", "--max-generations", "2")
+    block = run(
+        "solve",
+        str(REPO / "data" / "testdata" / "expert.txt"),
+        "-a",
+        "block-ga",
+        "--select",
+        "sus",
+        "--fitness",
+        "closeness",
+        "--population",
+        "20",
+        "--max-generations",
+        "2",
+    )
     assert block.exit_code == 1 and "best fitness: closeness" in block.stderr
-    assert run("bench", str(REPO / "data" / "4x4.txt"), "-a", "block-ga", "--select", "sus", "--fitness", "closeness",
-               "--population", "20").exit_code == 0
+    assert (
+        run(
+            "bench",
+            str(REPO / "data" / "4x4.txt"),
+            "-a",
+            "block-ga",
+            "--select",
+            "sus",
+            "--fitness",
+            "closeness",
+            "--population",
+            "20",
+        ).exit_code
+        == 0
+    )
 
 
 def test_counts_have_their_plurals():

@@ -44,8 +44,9 @@ def test_a_wildcard_the_shell_left_alone_matches_the_bundled_files(tmp_path, mon
     rows = [line.split(" | ")[0].strip("| ") for line in result.stdout.splitlines()[2:] if line.startswith("|")]
     assert rows == ["easy.txt", "expert.txt", "hard.txt", "medium.txt"]
     top = run("bench", "data/*.txt", "-a", "backtracking", "--runs", "1", "--quiet").stdout
-    assert sum(line.startswith("| ") and "backtracking" in line for line in top.splitlines()) == \
-        len([name for name in sample_names() if "/" not in name])
+    assert sum(line.startswith("| ") and "backtracking" in line for line in top.splitlines()) == len(
+        [name for name in sample_names() if "/" not in name]
+    )
 
 
 def test_a_real_file_always_wins_over_the_bundled_one(tmp_path, monkeypatch):

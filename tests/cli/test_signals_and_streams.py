@@ -36,8 +36,9 @@ def _default_sigint():
 @pytest.mark.parametrize("signum, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_a_signal_ends_generate_with_the_shells_code_and_one_line(signum, code):
     """generate used to say "Aborted!" and exit 1 on Ctrl-C, and die by SIGTERM (-15)."""
-    process = subprocess.Popen(_command(*SLOW_GENERATE), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               preexec_fn=_default_sigint)
+    process = subprocess.Popen(
+        _command(*SLOW_GENERATE), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_default_sigint
+    )
     time.sleep(1.5)
     process.send_signal(signum)
     _, stderr = process.communicate(timeout=60)
@@ -69,11 +70,14 @@ def test_hold_records_every_signal_and_raises_none():
         assert interrupt.requested() == signal.SIGINT
 
 
-@pytest.mark.parametrize("shell, message", [
-    ("{cmd} > /dev/full", "error: cannot write to standard output: No space left on device"),
-    ("{cmd} >&-", "error: standard output is closed"),
-    ("{cmd} - <&-", "standard input is closed"),
-])
+@pytest.mark.parametrize(
+    "shell, message",
+    [
+        ("{cmd} > /dev/full", "error: cannot write to standard output: No space left on device"),
+        ("{cmd} >&-", "error: standard output is closed"),
+        ("{cmd} - <&-", "standard input is closed"),
+    ],
+)
 def test_closed_or_full_standard_streams_end_with_exit_2_and_one_line(shell, message):
     if "/dev/full" in shell and not os.path.exists("/dev/full"):
         pytest.skip("no /dev/full here")
@@ -97,10 +101,15 @@ def test_under_scoop_the_commands_exit_code_comes_back_without_a_traceback(tmp_p
     """SCOOP's launcher exits 0 whatever its program does, and printed every exit as a SystemExit
     traceback (issue 16, point 7)."""
     from tests.conftest import unsolvable
+
     puzzle = tmp_path / "unsolvable.txt"
     puzzle.write_text(unsolvable().format())
-    unsolved = subprocess.run(_command("solve", str(puzzle), "--workers", "1", "--max-generations", "3"),
-                              capture_output=True, text=True, timeout=300)
+    unsolved = subprocess.run(
+        _command("solve", str(puzzle), "--workers", "1", "--max-generations", "3"),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert unsolved.returncode == 1 and "Traceback" not in unsolved.stderr, unsolved.stderr
     solved = subprocess.run(_command("solve", NINE, "--workers", "1"), capture_output=True, text=True, timeout=300)
     assert solved.returncode == 0 and "Traceback" not in solved.stderr, solved.stderr
@@ -124,8 +133,14 @@ launch()
 def test_a_signal_while_the_command_line_loads_ends_it_with_one_line(signum, code, tmp_path):
     """A Ctrl-C while numpy, DEAP and click load used to print an import traceback."""
     marker = tmp_path / "loading"
-    process = subprocess.Popen([sys.executable, "-c", _SLOW_START, str(marker)], stdin=subprocess.DEVNULL,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_default_sigint)
+    process = subprocess.Popen(
+        [sys.executable, "-c", _SLOW_START, str(marker)],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=_default_sigint,
+    )
     deadline = time.monotonic() + 30
     while not marker.exists() and time.monotonic() < deadline:
         time.sleep(0.02)
@@ -138,9 +153,23 @@ def test_a_signal_while_the_command_line_loads_ends_it_with_one_line(signum, cod
 def test_bench_starts_a_hundred_million_runs_at_once_and_stops_on_ctrl_c(tmp_path):
     """bench --runs 100000000 used to build every task before the first run (3.6 GiB, minutes)."""
     out = tmp_path / "runs.json"
-    process = subprocess.Popen(_command("bench", str(REPO / "data" / "4x4.txt"), "-a", "backtracking", "--runs",
-                                        "100000000", "--json", str(out), "-q"),
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_default_sigint)
+    process = subprocess.Popen(
+        _command(
+            "bench",
+            str(REPO / "data" / "4x4.txt"),
+            "-a",
+            "backtracking",
+            "--runs",
+            "100000000",
+            "--json",
+            str(out),
+            "-q",
+        ),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=_default_sigint,
+    )
     time.sleep(4)
     process.send_signal(signal.SIGINT)
     _, stderr = process.communicate(timeout=60)
@@ -155,8 +184,9 @@ def test_generate_writes_the_puzzles_made_before_a_ctrl_c(tmp_path):
     """generate used to keep every puzzle until the end, and a Ctrl-C lost them all."""
     out = tmp_path / "made.txt"
     command = _command("generate", "--count", "100000", "--givens", "40%", "--format", "grid", "--out", str(out))
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               preexec_fn=_default_sigint)
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_default_sigint
+    )
     time.sleep(2.5)
     process.send_signal(signal.SIGINT)
     _, stderr = process.communicate(timeout=60)
@@ -207,11 +237,31 @@ def test_ctrl_c_under_scoop_keeps_the_finished_runs(tmp_path):
     out = tmp_path / "partial.json"
     data = REPO / "data" / "testdata"
     env = sitecustomize_env(tmp_path, SLOW_SAVES, DEAP_SUDOKU_TEST_SLOW_SAVES="1")
-    process = subprocess.Popen(_command("bench", str(data / "easy.txt"), str(data / "expert.txt"), "-a", "tabu-swap",
-                                        "--runs", "3", "--max-seconds", "2", "--workers", "2", "--json", str(out),
-                                        "-q"),
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
-                               preexec_fn=_default_sigint, env=env, cwd=REPO)
+    process = subprocess.Popen(
+        _command(
+            "bench",
+            str(data / "easy.txt"),
+            str(data / "expert.txt"),
+            "-a",
+            "tabu-swap",
+            "--runs",
+            "3",
+            "--max-seconds",
+            "2",
+            "--workers",
+            "2",
+            "--json",
+            str(out),
+            "-q",
+        ),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=_default_sigint,
+        env=env,
+        cwd=REPO,
+    )
     time.sleep(10)  # SCOOP starts and loads its kernels in a few seconds; runs last up to 2 s each
     os.killpg(process.pid, signal.SIGINT)  # what a terminal's Ctrl-C does
     stdout, stderr = process.communicate(timeout=60)  # it answers at its next finished run (2 s), then saves (3 s)
@@ -243,10 +293,12 @@ def test_an_interrupted_generate_never_replaces_an_old_file_with_a_part(tmp_path
     the user's old one; now the old one stays and the part goes beside it, and the message says where."""
     out = tmp_path / "made.txt"
     out.write_text("my old puzzles\n")
-    command = _command("generate", "--box", "2x2", "--givens", "8", "--any", "--count", "1000000", "--out", str(out),
-                       "--force", "-q")
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               preexec_fn=_default_sigint)
+    command = _command(
+        "generate", "--box", "2x2", "--givens", "8", "--any", "--count", "1000000", "--out", str(out), "--force", "-q"
+    )
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_default_sigint
+    )
     deadline = time.time() + 60
     while not list(tmp_path.glob(".made.txt.*")) and time.time() < deadline:
         time.sleep(0.05)

@@ -45,9 +45,14 @@ def _solve(folder, out, *extra, die_at=None, die_with=signal.SIGKILL):
     environment = {**os.environ, "CALLS_LOG": str(folder / "calls.log"), "PYTHONPATH": str(REPO)}
     if die_at is not None:
         environment |= {"DIE_AT": str(die_at), "DIE_WITH": str(int(die_with))}
-    return subprocess.run([sys.executable, "-m", "deap_sudoku", "solve", "in.txt", "-a", "killer:solver", "--out",
-                           out, "-q", *extra], cwd=folder, env=environment, capture_output=True, text=True,
-                          timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "deap_sudoku", "solve", "in.txt", "-a", "killer:solver", "--out", out, "-q", *extra],
+        cwd=folder,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def _calls(folder):

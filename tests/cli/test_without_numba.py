@@ -32,17 +32,26 @@ def test_numba_is_unimportable_in_the_child(without_numba):
 
 @pytest.mark.parametrize("name", COMMANDS)
 def test_every_command_runs_on_the_python_twins(name, without_numba):
-    done = subprocess.run([sys.executable, "-m", "deap_sudoku", *COMMANDS[name]], cwd=REPO, env=without_numba,
-                          capture_output=True, text=True, timeout=240)
+    done = subprocess.run(
+        [sys.executable, "-m", "deap_sudoku", *COMMANDS[name]],
+        cwd=REPO,
+        env=without_numba,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     assert "Traceback" not in done.stderr and done.stderr.count(NOTICE) <= 1
-    notices = [line for line in done.stderr.splitlines()
-               if not line.startswith(("puzzle ", "  ")) and "solved in" not in line]
+    notices = [
+        line for line in done.stderr.splitlines() if not line.startswith(("puzzle ", "  ")) and "solved in" not in line
+    ]
     assert len(notices) <= 1, notices
 
 
 def test_asking_for_the_compiled_kernels_without_numba_is_refused_in_one_line(without_numba):
-    code = ("from deap_sudoku import load_sample\nfrom deap_sudoku.exact import solve\n"
-            "try:\n    solve(load_sample(), compiled=True)\nexcept ValueError as exc:\n    print(exc)\n")
+    code = (
+        "from deap_sudoku import load_sample\nfrom deap_sudoku.exact import solve\n"
+        "try:\n    solve(load_sample(), compiled=True)\nexcept ValueError as exc:\n    print(exc)\n"
+    )
     done = subprocess.run([sys.executable, "-c", code], env=without_numba, capture_output=True, text=True)
     assert done.stdout.strip() == "compiled=True needs numba, which is not installed here (pip install numba)"

@@ -106,9 +106,15 @@ def test_search_budget_is_enforced():
         solve(Puzzle([0] * 625), max_nodes=3)
 
 
-@pytest.mark.parametrize("name, stride", [("norvig_pytudes/hardest.txt", 1), ("norvig_pytudes/top95.txt", 4),
-                                          ("norvig_pytudes/easy50.txt", 4),
-                                          ("tdoku_data/forum_hardest_1106.txt", 10)])
+@pytest.mark.parametrize(
+    "name, stride",
+    [
+        ("norvig_pytudes/hardest.txt", 1),
+        ("norvig_pytudes/top95.txt", 4),
+        ("norvig_pytudes/easy50.txt", 4),
+        ("tdoku_data/forum_hardest_1106.txt", 10),
+    ],
+)
 def test_hard_9x9_sets_are_solved(shared_data, name, stride):
     for puzzle in read(shared_data / name)[::stride]:
         solution = solve(puzzle)
@@ -157,17 +163,23 @@ def test_verify_rejects_every_kind_of_wrong_grid():
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.sampled_from([(2, 2), (2, 3), (3, 3), (3, 4), (4, 4)]), st.integers(0, 2**32 - 1), st.floats(0.0, 0.6),
-       st.booleans())
+@given(
+    st.sampled_from([(2, 2), (2, 3), (3, 3), (3, 4), (4, 4)]),
+    st.integers(0, 2**32 - 1),
+    st.floats(0.0, 0.6),
+    st.booleans(),
+)
 def test_compiled_search_visits_the_same_nodes_and_finds_the_same_solutions(box, seed, keep, randomised):
     rng = random.Random(seed)
     solution = random_solution(Shape(*box), rng)
     cells = [v if rng.random() < keep else 0 for v in solution.cells.tolist()]
     puzzle = Puzzle(cells, box=box)
+
     def outcome(compiled):
         try:
-            return search(puzzle, limit=3, max_nodes=5000, compiled=compiled,
-                          rng=random.Random(seed) if randomised else None)
+            return search(
+                puzzle, limit=3, max_nodes=5000, compiled=compiled, rng=random.Random(seed) if randomised else None
+            )
         except SearchBudgetExceeded as exc:  # both kernels must run out at the same node
             return str(exc)
 
@@ -176,7 +188,8 @@ def test_compiled_search_visits_the_same_nodes_and_finds_the_same_solutions(box,
 
 def test_compiled_search_is_used_where_it_pays_and_refused_where_masks_overflow():
     from deap_sudoku.exact.backtracking import _use_compiled
-    big = Puzzle([0] * 81 ** 2, box=(9, 9))
+
+    big = Puzzle([0] * 81**2, box=(9, 9))
     assert _use_compiled(Puzzle([0] * 256), None) and not _use_compiled(big, None)
     with pytest.raises(ValueError, match="sides up to 64"):
         search(big, compiled=True)
@@ -199,6 +212,7 @@ def test_a_large_grid_first_probes_in_python_and_the_answer_is_the_compiled_ones
         def spy(*args, _name=name, _original=original):
             kernels.append(_name)
             return _original(*args)
+
         monkeypatch.setattr(backtracking, name, spy)
     monkeypatch.delitem(sys.modules, "numba", raising=False)
     monkeypatch.setattr(choice, "_spent", [0.0])

@@ -15,8 +15,9 @@ from tests.conftest import REPO
 
 
 def _run(algorithm, solved, evaluations, seconds=1.0, dataset="d", seed=0):
-    return RunResult(algorithm, dataset, 0, seed, 0.4, solved, 0.0 if solved else 3.0, 1, 0, evaluations, seconds,
-                     [0] * 81)
+    return RunResult(
+        algorithm, dataset, 0, seed, 0.4, solved, 0.0 if solved else 3.0, 1, 0, evaluations, seconds, [0] * 81
+    )
 
 
 def test_ert_is_every_evaluation_over_the_solved_runs_as_coco_defines_it():
@@ -33,8 +34,9 @@ def test_the_summary_gives_ert_and_times_to_solve_of_the_solved_runs_only():
 
 
 def test_a_clearly_better_algorithm_is_named_by_both_tests():
-    runs = ([_run("good", True, 100 + i, seed=i) for i in range(10)]
-            + [_run("base", i < 2, 1000 + i, seed=i) for i in range(10)])
+    runs = [_run("good", True, 100 + i, seed=i) for i in range(10)] + [
+        _run("base", i < 2, 1000 + i, seed=i) for i in range(10)
+    ]
     [row] = compare(runs, "base")
     assert (row["solved"], row["baseline_solved"], row["measure"]) == (10, 2, "evaluations")
     assert row["rate_p"] == pytest.approx(132 / 184756)  # two tables as extreme: 2 * C(12,10) / C(20,10)
@@ -48,8 +50,9 @@ def test_equal_algorithms_are_neither_and_exact_solvers_compare_in_seconds():
     same = [_run(name, i % 2 == 0, 100 + i, seed=i) for name in ("a", "b") for i in range(10)]
     [row] = compare(same, "a")
     assert row["rate_p"] == 1.0 and row["rate_better"] == row["time_better"] == "neither"
-    exact = [_run("exact", True, 0, seconds=0.01, seed=i) for i in range(5)] + \
-            [_run("a", True, 50, seconds=1.0, seed=i) for i in range(5)]
+    exact = [_run("exact", True, 0, seconds=0.01, seed=i) for i in range(5)] + [
+        _run("a", True, 50, seconds=1.0, seed=i) for i in range(5)
+    ]
     [row] = compare(exact, "a")
     assert row["measure"] == "seconds" and row["time_better"] == "exact"
 
@@ -61,8 +64,26 @@ def test_a_baseline_missing_from_a_dataset_is_named():
 
 def test_bench_compares_with_the_baseline_and_checks_it_before_any_work(monkeypatch):
     data = str(REPO / "data" / "testdata" / "easy.txt")
-    result = CliRunner().invoke(main, ["bench", data, "-a", "backtracking", "-a", "block-ga", "--baseline",
-                                       "block-ga", "--runs", "3", "--limit", "1", "--max-generations", "5", "-q"])
+    result = CliRunner().invoke(
+        main,
+        [
+            "bench",
+            data,
+            "-a",
+            "backtracking",
+            "-a",
+            "block-ga",
+            "--baseline",
+            "block-ga",
+            "--runs",
+            "3",
+            "--limit",
+            "1",
+            "--max-generations",
+            "5",
+            "-q",
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert "Against block-ga:" in result.stdout and "| easy.txt | backtracking | 3/3 | block-ga |" in result.stdout
     refused = CliRunner().invoke(main, ["bench", data, "-a", "backtracking", "--baseline", "tabu"])

@@ -28,12 +28,17 @@ def test_forked_workers_run_records_with_the_serial_results(tmp_path):
     arms = [variant("memetic", name="no crossover", cxpb=0.0), "row-ga"]
     options = {"no crossover": {"max_generations": 30}, "row-ga": {"max_generations": 30}}
     serial = run_experiment(arms, {"hard": HARD}, runs=2, options=options)
-    forked = run_experiment(arms, {"hard": HARD}, runs=2, options=options, workers=2,
-                            results=tmp_path / "runs.jsonl")
+    forked = run_experiment(arms, {"hard": HARD}, runs=2, options=options, workers=2, results=tmp_path / "runs.jsonl")
     assert _view(forked) == _view(serial) and len(serial) == 12
     seen = []
-    again = run_experiment(arms, {"hard": HARD}, runs=3, options=options, results=tmp_path / "runs.jsonl",
-                           progress=lambda done, total: seen.append((done, total)))
+    again = run_experiment(
+        arms,
+        {"hard": HARD},
+        runs=3,
+        options=options,
+        results=tmp_path / "runs.jsonl",
+        progress=lambda done, total: seen.append((done, total)),
+    )
     assert _view(again[:12]) == _view(serial) and len(again) == 18 and seen[0] == (13, 18) and seen[-1] == (18, 18)
 
 
@@ -48,8 +53,10 @@ def test_options_an_algorithm_does_not_take_and_records_over_scoop_are_refused()
 
 def test_a_records_kernels_are_warmed_up_off_the_clock_once_per_shape():
     import dataclasses
+
     calls = []
-    record = dataclasses.replace(variant("memetic", name="warm me", cxpb=0.0),
-                                 warm_up=lambda puzzle, compiled: calls.append(puzzle.shape.name))
+    record = dataclasses.replace(
+        variant("memetic", name="warm me", cxpb=0.0), warm_up=lambda puzzle, compiled: calls.append(puzzle.shape.name)
+    )
     run_experiment([record], {"hard": HARD}, runs=2, options={"warm me": {"max_generations": 2}})
     assert calls == ["9x9 (3x3 boxes)"]

@@ -19,8 +19,22 @@ COLLISIONS = Objective("collisions", 0.0, True)
 
 
 def _run(algorithm, solved, evaluations, trace=None, objective=COLLISIONS, seed=0):
-    return RunResult(algorithm, "d", 0, seed, 0.4, solved, 0.0 if solved else 3.0, 3, 0, evaluations, 1.0, [0] * 81,
-                     objective=objective, trace=trace)
+    return RunResult(
+        algorithm,
+        "d",
+        0,
+        seed,
+        0.4,
+        solved,
+        0.0 if solved else 3.0,
+        3,
+        0,
+        evaluations,
+        1.0,
+        [0] * 81,
+        objective=objective,
+        trace=trace,
+    )
 
 
 def _trace(spent, best):
@@ -62,9 +76,28 @@ def test_the_fixed_budget_curve_is_the_median_with_its_quartiles_and_one_panel_p
 
 def test_bench_draws_both_from_its_runs(tmp_path):
     data = str(REPO / "data" / "testdata" / "easy.txt")
-    result = CliRunner().invoke(main, ["bench", data, "-a", "block-ga", "-a", "row-ga", "--runs", "2", "--limit", "1",
-                                       "--max-generations", "10", "-q", "--ecdf", str(tmp_path / "e.png"),
-                                       "--fixed-budget", str(tmp_path / "f.png")])
+    result = CliRunner().invoke(
+        main,
+        [
+            "bench",
+            data,
+            "-a",
+            "block-ga",
+            "-a",
+            "row-ga",
+            "--runs",
+            "2",
+            "--limit",
+            "1",
+            "--max-generations",
+            "10",
+            "-q",
+            "--ecdf",
+            str(tmp_path / "e.png"),
+            "--fixed-budget",
+            str(tmp_path / "f.png"),
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert (tmp_path / "e.png").stat().st_size > 10_000 and (tmp_path / "f.png").stat().st_size > 10_000
     refused = CliRunner().invoke(main, ["bench", data, "--ecdf", str(tmp_path / "e.xyz")])

@@ -58,40 +58,76 @@ def test_a_file_of_another_experiment_or_another_kind_is_refused_naming_the_line
 
 
 def _bench(*extra, cwd=None):
-    return [sys.executable, "-m", "deap_sudoku", "bench", DATA, "-a", "block-ga", "-a", "row-ga", "--runs", "3",
-            "--limit", "3", "--max-generations", "25", "-q", *extra]
+    return [
+        sys.executable,
+        "-m",
+        "deap_sudoku",
+        "bench",
+        DATA,
+        "-a",
+        "block-ga",
+        "-a",
+        "row-ga",
+        "--runs",
+        "3",
+        "--limit",
+        "3",
+        "--max-generations",
+        "25",
+        "-q",
+        *extra,
+    ]
 
 
 def _comparable(path):
     runs = json.loads(path.read_text())["runs"]
-    return sorted((r["dataset"], r["index"], r["algorithm"], r["seed"], r["solved"], r["fitness"], r["generations"],
-                   r["evaluations"]) for r in runs)
+    return sorted(
+        (
+            r["dataset"],
+            r["index"],
+            r["algorithm"],
+            r["seed"],
+            r["solved"],
+            r["fitness"],
+            r["generations"],
+            r["evaluations"],
+        )
+        for r in runs
+    )
 
 
 @pytest.mark.slow
 def test_an_experiment_killed_at_random_resumes_to_the_uninterrupted_results(tmp_path):
-    whole = subprocess.run(_bench("--results", str(tmp_path / "whole.jsonl"), "--json", str(tmp_path / "whole.json")),
-                           capture_output=True, text=True, timeout=300)
+    whole = subprocess.run(
+        _bench("--results", str(tmp_path / "whole.jsonl"), "--json", str(tmp_path / "whole.json")),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert whole.returncode == 0, whole.stderr
     expected = _comparable(tmp_path / "whole.json")
     assert len(expected) == 18
     rng = random.Random(5)
     for attempt in range(3):
         results = tmp_path / f"killed{attempt}.jsonl"
-        started = subprocess.Popen(_bench("--results", str(results)), stdout=subprocess.DEVNULL,
-                                   stderr=subprocess.DEVNULL)
+        started = subprocess.Popen(
+            _bench("--results", str(results)), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
         deadline = time.monotonic() + 60
         wanted = rng.randint(1, 14)  # kill after a random number of finished runs, mid-run
-        while time.monotonic() < deadline and (not results.exists() or
-                                               results.read_bytes().count(b"\n") < wanted):
+        while time.monotonic() < deadline and (not results.exists() or results.read_bytes().count(b"\n") < wanted):
             time.sleep(0.01)
         time.sleep(rng.random() * 0.05)
         started.send_signal(signal.SIGKILL)
         started.wait()
         kept = results.read_bytes().count(b"\n")
         assert 0 < kept < 18
-        resumed = subprocess.run(_bench("--results", str(results), "--json", str(tmp_path / f"resumed{attempt}.json")),
-                                 capture_output=True, text=True, timeout=300)
+        resumed = subprocess.run(
+            _bench("--results", str(results), "--json", str(tmp_path / f"resumed{attempt}.json")),
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         assert resumed.returncode == 0, resumed.stderr
         assert results.read_bytes().count(b"\n") == 18  # the runs it held were not run again
         assert _comparable(tmp_path / f"resumed{attempt}.json") == expected
@@ -101,8 +137,10 @@ def test_results_of_two_machines_merge_by_concatenation(tmp_path):
     first, second, merged = tmp_path / "a.jsonl", tmp_path / "b.jsonl", tmp_path / "all.jsonl"
     common = [DATA, "-a", "block-ga", "--limit", "2", "--max-generations", "20", "-q"]
     assert CliRunner().invoke(main, ["bench", *common, "--runs", "2", "--results", str(first)]).exit_code == 0
-    assert CliRunner().invoke(main, ["bench", *common, "--runs", "2", "--seed", "2", "--results",
-                                     str(second)]).exit_code == 0
+    assert (
+        CliRunner().invoke(main, ["bench", *common, "--runs", "2", "--seed", "2", "--results", str(second)]).exit_code
+        == 0
+    )
     merged.write_bytes(first.read_bytes() + second.read_bytes())
     together = CliRunner().invoke(main, ["bench", *common, "--runs", "4", "--results", str(merged), "--json", "-"])
     assert together.exit_code == 0
@@ -113,9 +151,30 @@ def test_the_iohprofiler_export_is_read_by_iohprofilers_own_reader(tmp_path):
     inspector = pytest.importorskip("iohinspector", reason="the [test] extra installs IOHprofiler's reader")
     data = str(REPO / "data" / "testdata" / "easy.txt")
     folder = tmp_path / "ioh"
-    result = CliRunner().invoke(main, ["bench", data, "-a", "row-ga", "-a", "memetic", "-a", "backtracking",
-                                       "--runs", "3", "--limit", "2", "--max-generations", "30", "-q", "--json", "-",
-                                       "--iohprofiler", str(folder)])
+    result = CliRunner().invoke(
+        main,
+        [
+            "bench",
+            data,
+            "-a",
+            "row-ga",
+            "-a",
+            "memetic",
+            "-a",
+            "backtracking",
+            "--runs",
+            "3",
+            "--limit",
+            "2",
+            "--max-generations",
+            "30",
+            "-q",
+            "--json",
+            "-",
+            "--iohprofiler",
+            str(folder),
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert "--iohprofiler: backtracking: left out: it traces no fitness against evaluations" in result.stderr
     runs = {(r["algorithm"], r["index"], r["seed"]): r for r in json.loads(result.stdout)["runs"]}
@@ -130,13 +189,16 @@ def test_the_iohprofiler_export_is_read_by_iohprofilers_own_reader(tmp_path):
     for (algorithm, instance), rows in table.group_by(["algorithm_name", "instance"]):
         spent = sorted(r["evaluations"] for key, r in runs.items() if key[0] == algorithm and key[1] == instance - 1)
         assert sorted(rows.group_by("run_id").agg(last=inspector_max("evaluations"))["last"].to_list()) == spent
-        assert rows["raw_y"].min() == min(r["fitness"] for key, r in runs.items()
-                                          if key[0] == algorithm and key[1] == instance - 1)
+        assert rows["raw_y"].min() == min(
+            r["fitness"] for key, r in runs.items() if key[0] == algorithm and key[1] == instance - 1
+        )
     with pytest.raises(FileExistsError, match="not empty"):
         from deap_sudoku.experiments.iohprofiler import export_iohprofiler
+
         export_iohprofiler([], folder)
 
 
 def inspector_max(column):
     import polars
+
     return polars.col(column).max()

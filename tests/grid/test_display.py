@@ -47,8 +47,12 @@ def test_clashes_are_exactly_the_cells_that_share_a_value_with_a_peer(box):
             r, c = divmod(cell, n)
             br, bc = r // box[0] * box[0], c // box[1] * box[1]
             in_box = lambda other: br <= other // n < br + box[0] and bc <= other % n < bc + box[1]  # noqa: E731
-            return {other for other in range(shape.cells)
-                    if other != cell and (other // n == r or other % n == c or in_box(other))}
+            return {
+                other
+                for other in range(shape.cells)
+                if other != cell and (other // n == r or other % n == c or in_box(other))
+            }
+
         expected = [bool(grid[cell]) and any(grid[p] == grid[cell] for p in peers(cell)) for cell in range(shape.cells)]
         assert clashing_cells(shape, grid).tolist() == expected
 

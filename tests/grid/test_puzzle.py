@@ -14,8 +14,11 @@ EASY = "003020600900305001001806400008102900700000008006708200002609500800203009
 
 @pytest.mark.parametrize("box", SHAPES + [(6, 6)], ids=str)
 def test_repr_is_short_and_the_line_format_round_trips_for_every_shape(box):
-    puzzle = generate_puzzle(Shape(*box), 0, random.Random(3), unique=False) if box != (6, 6) else \
-        Puzzle([0] * 1296, box=(6, 6))
+    puzzle = (
+        generate_puzzle(Shape(*box), 0, random.Random(3), unique=False)
+        if box != (6, 6)
+        else Puzzle([0] * 1296, box=(6, 6))
+    )
     assert repr(puzzle) == f"<Puzzle {puzzle.shape.name}, {int(puzzle.givens.sum())} givens>"
     if puzzle.n <= 35:
         assert Puzzle.parse(puzzle.format("line"), box=(puzzle.shape.box_rows, puzzle.shape.box_cols)) == puzzle

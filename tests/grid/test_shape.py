@@ -14,15 +14,18 @@ def test_each_cell_is_in_one_row_one_column_one_box(box):
     n = shape.n
     for kind, table in enumerate((shape.rows, shape.cols, shape.boxes)):
         assert sorted(table.ravel().tolist()) == list(range(n * n))  # a partition
-        assert np.array_equal(shape.units[kind * n:(kind + 1) * n], table)
+        assert np.array_equal(shape.units[kind * n : (kind + 1) * n], table)
     membership = np.zeros(n * n, dtype=int)
     for unit in shape.units:
         membership[unit] += 1
     assert (membership == 3).all()
     for cell in range(n * n):
         r, c, b = shape.cell_units[cell]
-        assert (r, c, b) == (cell // n, n + cell % n,
-                             2 * n + (cell // n) // shape.box_rows * shape.box_rows + (cell % n) // shape.box_cols)
+        assert (r, c, b) == (
+            cell // n,
+            n + cell % n,
+            2 * n + (cell // n) // shape.box_rows * shape.box_rows + (cell % n) // shape.box_cols,
+        )
         for u in (r, c, b):
             assert cell in shape.units[u]
 
@@ -54,9 +57,22 @@ def test_6x6_boxes_are_two_rows_of_three():
     assert shape.boxes[2].tolist() == [12, 13, 14, 18, 19, 20]
 
 
-@pytest.mark.parametrize("side, box", [(4, (2, 2)), (6, (2, 3)), (8, (2, 4)), (9, (3, 3)),
-                                       (12, (3, 4)), (16, (4, 4)), (25, (5, 5)), (36, (6, 6)),
-                                       (64, (8, 8)), (10, (2, 5)), (100, (10, 10))])
+@pytest.mark.parametrize(
+    "side, box",
+    [
+        (4, (2, 2)),
+        (6, (2, 3)),
+        (8, (2, 4)),
+        (9, (3, 3)),
+        (12, (3, 4)),
+        (16, (4, 4)),
+        (25, (5, 5)),
+        (36, (6, 6)),
+        (64, (8, 8)),
+        (10, (2, 5)),
+        (100, (10, 10)),
+    ],
+)
 def test_for_side_picks_the_squarest_box(side, box):
     assert (Shape.for_side(side).box_rows, Shape.for_side(side).box_cols) == box
 

@@ -12,8 +12,9 @@ from deap_sudoku import FORMATS, Puzzle, PuzzleFileError, Shape, dumps, loads
 from deap_sudoku.grid.shape import MAX_SIDE, MIN_SIDE
 from deap_sudoku.grid.text import ALPHABETS
 
-ALL_SHAPES = [(r, c) for r in range(2, MAX_SIDE // 2 + 1) for c in range(2, MAX_SIDE // 2 + 1)
-              if MIN_SIDE <= r * c <= MAX_SIDE]
+ALL_SHAPES = [
+    (r, c) for r in range(2, MAX_SIDE // 2 + 1) for c in range(2, MAX_SIDE // 2 + 1) if MIN_SIDE <= r * c <= MAX_SIDE
+]
 TALL = [(3, 2), (4, 3), (5, 4)]
 
 
@@ -45,8 +46,11 @@ def test_the_shapes_cover_both_orientations_up_to_the_largest():
 
 
 @settings(max_examples=80, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from(ALL_SHAPES), st.integers(0, 2**32 - 1)), min_size=1, max_size=3),
-       st.sampled_from(FORMATS), st.sampled_from(sorted(ALPHABETS)))
+@given(
+    st.lists(st.tuples(st.sampled_from(ALL_SHAPES), st.integers(0, 2**32 - 1)), min_size=1, max_size=3),
+    st.sampled_from(FORMATS),
+    st.sampled_from(sorted(ALPHABETS)),
+)
 def test_every_shape_round_trips_through_every_format_that_holds_it(specs, fmt, alphabet):
     batch = [pattern_puzzle(box, seed) for box, seed in specs]
     if any(fmt not in formats_for(p.shape, alphabet) for p in batch):

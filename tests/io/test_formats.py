@@ -20,6 +20,7 @@ EASY = "003020600900305001001806400008102900700000008006708200002609500800203009
 @lru_cache(maxsize=None)
 def _solution(box):
     import random
+
     return random_solution(Shape(*box), random.Random(sum(box)))
 
 
@@ -81,10 +82,11 @@ def test_ascii_picture_reads_back_as_grid():
 def test_the_analyzer_readme_example_reads_as_printed_there():
     """Source 004 prints its example with box borders and marks a square with stars: ``0*0*5``."""
     from tests.conftest import REPO
+
     text = (REPO / "data" / "sources" / "analyzer-example.txt").read_text()
     assert "0*0*5" in text and detect_format(text) == "grid"
     [puzzle] = loads(text)
-    assert puzzle.num_givens == 30 and puzzle.cells[7 * 9:8 * 9].tolist() == [0, 0, 0, 4, 1, 9, 0, 0, 5]
+    assert puzzle.num_givens == 30 and puzzle.cells[7 * 9 : 8 * 9].tolist() == [0, 0, 0, 4, 1, 9, 0, 0, 5]
     assert loads("1 2*3 4\n3 4 1 2\n2 1 4 3\n4 3|2 1\n")[0].num_givens == 16
     with pytest.raises(PuzzleError, match="unknown value '#'"):
         loads("1 2 3 #\n3 4 1 2\n2 1 4 3\n4 3 2 1\n")
@@ -104,10 +106,13 @@ def test_lloyd_format_is_byte_exact(shared_data):
 
 
 def test_line_sets_from_shared_data(shared_data):
-    for name, count in [("norvig_pytudes/top95.txt", 72), ("norvig_pytudes/orig/sudoku-top95.txt", 72),
-                        ("tdoku_data/orig/puzzles6_forum_hardest_1106", 280),
-                        ("tdoku_data/orig/puzzles2_17_clue_sample2000", 1500),
-                        ("lloyd_amos_aco/normalized/logic_solvable_9x9.txt", 13)]:
+    for name, count in [
+        ("norvig_pytudes/top95.txt", 72),
+        ("norvig_pytudes/orig/sudoku-top95.txt", 72),
+        ("tdoku_data/orig/puzzles6_forum_hardest_1106", 280),
+        ("tdoku_data/orig/puzzles2_17_clue_sample2000", 1500),
+        ("lloyd_amos_aco/normalized/logic_solvable_9x9.txt", 13),
+    ]:
         assert len(read(shared_data / name)) == count, name
     assert read(shared_data / "norvig_pytudes/top95.txt") == read(shared_data / "norvig_pytudes/orig/sudoku-top95.txt")
 
@@ -127,11 +132,13 @@ def test_dash_format_solution_file_is_detected():
     text = solved.format("dash")
     assert "-" not in text and detect_format(text) == "dash"
     assert loads(text) == [solved]
-    assert loads("--3-2-6--\n9--3-5--1\n--18-64--\n--81-29--\n7-------8\n--67-82--\n--26-95--\n"
-                 "8--2-3--9\n--5-1-3--\n") == [Puzzle.parse(EASY)]
+    assert loads(
+        "--3-2-6--\n9--3-5--1\n--18-64--\n--81-29--\n7-------8\n--67-82--\n--26-95--\n8--2-3--9\n--5-1-3--\n"
+    ) == [Puzzle.parse(EASY)]
 
 
 # -- errors: every kind, with source, line and column ---------------------------------------
+
 
 def _error(text, **kwargs) -> PuzzleFileError:
     with pytest.raises(PuzzleFileError) as info:
@@ -200,6 +207,7 @@ def test_read_rejects_binary_and_non_utf8(tmp_path):
 
 # -- writing ----------------------------------------------------------------------------
 
+
 def test_write_refuses_to_overwrite_and_is_atomic(tmp_path):
     target = tmp_path / "out.txt"
     target.write_text("precious\n")
@@ -249,11 +257,14 @@ def test_old_mac_line_endings_read_like_any_other():
     assert detect_format("\r".join(lines)) == "line"
 
 
-@pytest.mark.parametrize("text, message", [
-    ("4\n0\n-1 -1 -1\n", "expected the constant line '1' after the box order"),
-    ("4\n1\n-1\t2\n", "row has 2 values, expected 16 for box order 4"),
-    ("4\n", "wrong number of cells: 1 is not the cell count"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("4\n0\n-1 -1 -1\n", "expected the constant line '1' after the box order"),
+        ("4\n1\n-1\t2\n", "row has 2 values, expected 16 for box order 4"),
+        ("4\n", "wrong number of cells: 1 is not the cell count"),
+    ],
+)
 def test_a_damaged_lloyd_file_is_blamed_on_what_is_wrong_not_on_a_1x1_grid(text, message):
     found, errors = scan(text)
     assert not found and message in str(errors[0]) and "1x1" not in " ".join(str(e) for e in errors)
@@ -276,8 +287,15 @@ def test_a_new_format_is_one_record(monkeypatch):
     def write_csv(shape, cells, alphabet):
         return ",".join(map(str, cells.tolist())) + "\n"
 
-    record = codec.Format("csv", "comma-separated values", read_csv, write_csv,
-                          lambda lines, sides: "," in lines[0], detection=-1, alphabets=False)
+    record = codec.Format(
+        "csv",
+        "comma-separated values",
+        read_csv,
+        write_csv,
+        lambda lines, sides: "," in lines[0],
+        detection=-1,
+        alphabets=False,
+    )
     monkeypatch.setitem(codec.FORMAT_RECORDS, "csv", record)
     puzzles = read(REPO / "data" / "9x9.txt")[:2]
     text = dumps(puzzles, format="csv")

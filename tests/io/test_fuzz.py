@@ -13,8 +13,9 @@ from deap_sudoku.grid.errors import PuzzleError
 
 from tests.fuzzing import check_cli, check_reader, hostile_inputs, reader_options
 
-FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                         HealthCheck.data_too_large])
+FAST = settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+)
 
 
 @FAST
@@ -30,13 +31,13 @@ def test_cli_answers_bad_input_with_one_line_and_exit_code_2(data):
 
 
 HOSTILE = [
-    (b"", "parsed", 2),                              # no puzzle: nothing to read, "no puzzle found"
-    (b"\x00" * 10, "refused", 2),                    # NUL bytes
-    (b"\xff\xfe1\x002", "refused", 2),               # UTF-16, not UTF-8
-    (b"1" * 10**6, "refused", 2),                     # a 1000x1000 grid: beyond the largest side
-    (b"3\r\n1\r\n" + b"-1\t" * 81, "refused", 2),     # a Lloyd & Amos file without its rows
-    (b"12345678.\n", "refused", 2),                  # 9 cells: no box shape tiles a 3x3 grid
-    (b"0" * 10000 + b"\n", "parsed", 0),             # the empty 100x100 grid, the largest allowed
+    (b"", "parsed", 2),  # no puzzle: nothing to read, "no puzzle found"
+    (b"\x00" * 10, "refused", 2),  # NUL bytes
+    (b"\xff\xfe1\x002", "refused", 2),  # UTF-16, not UTF-8
+    (b"1" * 10**6, "refused", 2),  # a 1000x1000 grid: beyond the largest side
+    (b"3\r\n1\r\n" + b"-1\t" * 81, "refused", 2),  # a Lloyd & Amos file without its rows
+    (b"12345678.\n", "refused", 2),  # 9 cells: no box shape tiles a 3x3 grid
+    (b"0" * 10000 + b"\n", "parsed", 0),  # the empty 100x100 grid, the largest allowed
     (b"1" * 4301 + b"\n1\n" + b"1 " * 9, "refused", 2),  # a Lloyd & Amos header beyond int()'s digit limit
 ]
 
@@ -51,12 +52,30 @@ _LINE_SYMBOLS = "0123456789.ABCDEFGx# "  # plain symbols of 4x4, 9x9 and 16x16, 
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(st.one_of(st.sampled_from(["1234341221434321", "0000000000000000", "1200340000000000",
-                                           "4." * 8, "." * 81, "1" * 81, "534678912" + "0" * 72]),
-                          st.text(_LINE_SYMBOLS, min_size=0, max_size=20),
-                          st.text("01234", min_size=16, max_size=16),
-                          st.text("0123456789", min_size=81, max_size=81)), max_size=40),
-       st.sampled_from([None, (2, 2), (3, 3)]), st.sampled_from(["\n", "\r\n"]), st.sampled_from([1, 23, 1 << 18]))
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(
+                [
+                    "1234341221434321",
+                    "0000000000000000",
+                    "1200340000000000",
+                    "4." * 8,
+                    "." * 81,
+                    "1" * 81,
+                    "534678912" + "0" * 72,
+                ]
+            ),
+            st.text(_LINE_SYMBOLS, min_size=0, max_size=20),
+            st.text("01234", min_size=16, max_size=16),
+            st.text("0123456789", min_size=81, max_size=81),
+        ),
+        max_size=40,
+    ),
+    st.sampled_from([None, (2, 2), (3, 3)]),
+    st.sampled_from(["\n", "\r\n"]),
+    st.sampled_from([1, 23, 1 << 18]),
+)
 def test_the_line_readers_batched_path_reads_as_its_line_by_line_path(lines, box, end, block):
     """Plain lines are decoded and checked in batches (of ``block`` bytes here); an indented line takes
     the line-by-line path.  Both must find the same puzzles and the same errors (an indent moves every

@@ -70,6 +70,7 @@ def test_hostile_files_are_refused_in_memory_proportional_to_the_text(name, tmp_
 def test_devices_and_pipes_are_read_up_to_the_limit_and_no_further(tmp_path):
     """Their size is 0, so the limit is counted as the bytes come: /dev/zero used to be read until the
     memory ran out (issue 16, point 3)."""
+
     def endless_device():
         with pytest.raises(PuzzleError, match=f"input is larger than the {MAX_FILE_BYTES} bytes allowed"):
             read("/dev/zero")
@@ -101,6 +102,7 @@ def test_streamed_reading_keeps_memory_a_small_multiple_of_the_text(tmp_path):
 
     def stream():
         count.append(sum(1 for _ in iter_read(path)))
+
     assert _peak_bytes(stream) < 3 * len(text) + 4 * MIB
     assert count == [len(text) // 17]
 
@@ -114,5 +116,6 @@ def test_convert_streams_a_large_file(tmp_path):
 
     def convert():
         result.append(CliRunner().invoke(main, ["convert", str(source), str(out), "--to", "line"]))
+
     assert _peak_bytes(convert) < 3 * len(text) + 4 * MIB
     assert result[0].exit_code == 0 and out.read_text() == text

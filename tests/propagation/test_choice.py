@@ -36,10 +36,12 @@ def test_loaded_numba_makes_every_fitting_grid_compiled(monkeypatch):
 
 
 def _solved_without_numba(path, *options, env=None) -> subprocess.CompletedProcess:
-    code = ("import sys\nfrom deap_sudoku.cli import main\n"
-            f"sys.argv = ['deap-sudoku', 'solve', '-q', {str(path)!r}, *{options!r}]\n"
-            "try:\n    main()\nexcept SystemExit as exc:\n    assert exc.code == 0, exc.code\n"
-            "print('numba' in sys.modules, file=sys.stderr)\n")
+    code = (
+        "import sys\nfrom deap_sudoku.cli import main\n"
+        f"sys.argv = ['deap-sudoku', 'solve', '-q', {str(path)!r}, *{options!r}]\n"
+        "try:\n    main()\nexcept SystemExit as exc:\n    assert exc.code == 0, exc.code\n"
+        "print('numba' in sys.modules, file=sys.stderr)\n"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
     assert done.returncode == 0, done.stderr
     assert done.stderr.strip().splitlines()[-1] == "False"

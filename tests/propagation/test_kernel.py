@@ -10,8 +10,15 @@ from hypothesis import strategies as st
 
 from deap_sudoku import Puzzle, Shape, find_conflicts
 from deap_sudoku.exact import random_solution
-from deap_sudoku.propagation import (arrays, initial_masks, mask_sets, propagate, propagate_arrays, propagate_masks,
-                                     tables)
+from deap_sudoku.propagation import (
+    arrays,
+    initial_masks,
+    mask_sets,
+    propagate,
+    propagate_arrays,
+    propagate_masks,
+    tables,
+)
 from deap_sudoku.propagation.kernel_compiled import Propagator
 
 from tests.conftest import SHAPES
@@ -52,8 +59,12 @@ def test_compiled_twin_equals_the_reference(state, hidden, locked):
 @functools.lru_cache(maxsize=None)
 def _line_box_segments(shape: Shape) -> list[tuple[list[int], list[int], list[int]]]:
     """Every (segment, line, box) where a line crosses a box, from the shape's own rows, columns and boxes."""
-    return [(sorted(set(line) & set(box)), line, box) for line in shape.units[:2 * shape.n].tolist()
-            for box in shape.boxes.tolist() if set(line) & set(box)]
+    return [
+        (sorted(set(line) & set(box)), line, box)
+        for line in shape.units[: 2 * shape.n].tolist()
+        for box in shape.boxes.tolist()
+        if set(line) & set(box)
+    ]
 
 
 def _naive_fixed_point(shape: Shape, cands: list[int]) -> list[int] | None:
@@ -79,8 +90,9 @@ def _naive_fixed_point(shape: Shape, cands: list[int]) -> list[int] | None:
                         for c in outside:
                             if c not in seg:
                                 cands[c] &= ~bit
-        if 0 in cands or any(not any(cands[c] & bit for c in unit) for unit in t.units
-                             for bit in (1 << v for v in range(shape.n))):
+        if 0 in cands or any(
+            not any(cands[c] & bit for c in unit) for unit in t.units for bit in (1 << v for v in range(shape.n))
+        ):
             return None
         if cands == before:
             return cands
@@ -128,11 +140,13 @@ def test_tables_agree_with_the_shape(box):
 
 # -- the documented constraint analyzer ------------------------------------------------------
 
+
 def test_the_analyzer_solves_its_sources_example_in_5_sweeps_by_naked_singles():
     """Source 004: the square at (7, 7) can only be 3, and repeating the sweep "5 times" solves the example."""
     from deap_sudoku import read
     from deap_sudoku.propagation import analyze
     from tests.conftest import REPO
+
     [example] = read(REPO / "data" / "sources" / "analyzer-example.txt")
     assert propagate(example, hidden_singles=False).candidates[7 * 9 + 7] == {3}
     result = analyze(example)
@@ -145,6 +159,7 @@ def test_the_analyzer_solves_its_sources_example_in_5_sweeps_by_naked_singles():
 @given(st.sampled_from(SHAPES), st.integers(0, 2**32 - 1), st.floats(0.2, 0.8))
 def test_the_analyzer_reaches_the_naked_singles_fixed_point(box, seed, keep):
     from deap_sudoku.propagation import analyze
+
     rng = random.Random(seed)
     shape = Shape(*box)
     solution = random_solution(shape, rng).cells

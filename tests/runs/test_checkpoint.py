@@ -66,7 +66,7 @@ def _frames(path):
     data, offset, payloads = path.read_bytes(), len(MAGIC), []
     while offset < len(data):
         _, length, _ = struct.unpack_from(">cQ32s", data, offset)
-        payloads.append(json.loads(data[offset + 41:offset + 41 + length]))
+        payloads.append(json.loads(data[offset + 41 : offset + 41 + length]))
         offset += 41 + length
     return payloads
 
@@ -75,16 +75,23 @@ def _forge(path, change):
     """Rewrite the checkpoint at ``path`` as one frame whose state ``change`` edits, with a valid
     checksum: what a crafted (not a damaged) file looks like."""
     frames = _frames(path)
-    payload = {"identity": frames[0]["identity"], "log": [r for f in frames for r in f["log"]],
-               "state": frames[-1]["state"]}
+    payload = {
+        "identity": frames[0]["identity"],
+        "log": [r for f in frames for r in f["log"]],
+        "state": frames[-1]["state"],
+    }
     change(payload)
     data = json.dumps(payload).encode()
     path.write_bytes(MAGIC + struct.pack(">cQ32s", b"S", len(data), hashlib.sha256(data).digest()) + data)
 
 
-@pytest.mark.parametrize("algorithm, options", [("memetic", dict(population_size=2, max_generations=60)),
-                                                ("restart-ga", dict(population_size=40, restart_every=5,
-                                                                    max_generations=40))])
+@pytest.mark.parametrize(
+    "algorithm, options",
+    [
+        ("memetic", dict(population_size=2, max_generations=60)),
+        ("restart-ga", dict(population_size=40, restart_every=5, max_generations=40)),
+    ],
+)
 def test_a_run_resumed_after_a_crash_ends_exactly_like_an_uninterrupted_one(algorithm, options, tmp_path):
     reference = _run(algorithm, **options)
     path = tmp_path / "run.ckpt"
@@ -102,8 +109,11 @@ def test_checkpoints_from_another_run_version_or_no_checkpoint_at_all_are_refuse
     mine = run_identity(puzzle, "memetic", 5, SHORT)
     _run("memetic", Checkpoint(path, 1, mine), **SHORT)
     other_puzzle = run_identity(read(REPO / "data" / "9x9.txt")[0], "memetic", 5, SHORT)
-    with pytest.raises(CheckpointError, match=r"belongs to another run: its puzzle is '9x9 \(3x3 boxes\) puzzle "
-                                              r"[0-9a-f]{16}', this run's is '9x9 \(3x3 boxes\) puzzle [0-9a-f]{16}'"):
+    with pytest.raises(
+        CheckpointError,
+        match=r"belongs to another run: its puzzle is '9x9 \(3x3 boxes\) puzzle "
+        r"[0-9a-f]{16}', this run's is '9x9 \(3x3 boxes\) puzzle [0-9a-f]{16}'",
+    ):
         Checkpoint(path, 1, other_puzzle).load()
     with pytest.raises(CheckpointError, match="its seed is 5, this run's is 6"):
         Checkpoint(path, 1, dict(mine, seed=6)).load()
@@ -135,6 +145,7 @@ def test_a_crash_while_writing_leaves_the_previous_checkpoint_usable(tmp_path, m
 
 # -- issue 16, point 1: a checkpoint is never unpickled -------------------------------------
 
+
 class _Payload:
     def __init__(self, marker):
         self.marker = marker
@@ -156,6 +167,7 @@ def test_a_malicious_pickle_at_the_checkpoint_path_is_refused_without_running(tm
 
 # -- point 2: damaged and crafted files are checked field by field ---------------------------
 
+
 def _crafted(change):
     return lambda payload: change(payload["state"])
 
@@ -166,25 +178,36 @@ def _set(key, value):
 
 def _cells(values):
     import base64
+
     return base64.b64encode(np.asarray(values, dtype="<u2").tobytes()).decode()
 
 
 CRAFTED = {
-    "out-of-range values": (_crafted(lambda s: s["population"][0].update(cells=_cells([99] * 81))),
-                            "population individual 1 holds 99, out of range 0..9"),
-    "a changed given": (_crafted(lambda s: s["population"][0].update(
-        cells=_cells([(v % 9) + 1 for v in unsolvable().cells]))), "changes the given at"),
-    "too few cells": (_crafted(lambda s: s["population"][0].update(cells=_cells([1] * 80))),
-                      "population individual 1 has 80 cells, not 81"),
+    "out-of-range values": (
+        _crafted(lambda s: s["population"][0].update(cells=_cells([99] * 81))),
+        "population individual 1 holds 99, out of range 0..9",
+    ),
+    "a changed given": (
+        _crafted(lambda s: s["population"][0].update(cells=_cells([(v % 9) + 1 for v in unsolvable().cells]))),
+        "changes the given at",
+    ),
+    "too few cells": (
+        _crafted(lambda s: s["population"][0].update(cells=_cells([1] * 80))),
+        "population individual 1 has 80 cells, not 81",
+    ),
     "no generation": (_crafted(lambda s: s.pop("generation")), "the state lacks generation"),
     "an empty population": (_set("population", []), "population is not a list of individuals"),
     "a negative counter": (_set("evaluations", -4), "evaluations is -4, not a whole number"),
     "a short generator state": (_crafted(lambda s: s["rng_state"][1].pop()), "rng_state is not the state"),
-    "a generator position past the end": (_crafted(lambda s: s["rng_state"][1].__setitem__(-1, 10 ** 6)),
-                                          "rng_state holds a value"),
+    "a generator position past the end": (
+        _crafted(lambda s: s["rng_state"][1].__setitem__(-1, 10**6)),
+        "rng_state holds a value",
+    ),
     "a logbook with a generation missing": (lambda p: p["log"].pop(3), "its logbook does not hold generations"),
-    "a fitness of two objectives": (_crafted(lambda s: s["population"][1].update(fitness=[-1.0, -2.0])),
-                                    "has 2 objectives, not 1"),
+    "a fitness of two objectives": (
+        _crafted(lambda s: s["population"][1].update(fitness=[-1.0, -2.0])),
+        "has 2 objectives, not 1",
+    ),
     "a non-dict identity": (lambda p: p.update(identity=[1, 2]), "its first save has no run identity"),
     "a state that is a list": (lambda p: p.update(state=[1]), "the state is not a record"),
 }
@@ -249,8 +272,10 @@ def test_byte_flips_are_refused_or_resume_to_the_same_run(tmp_path):
 
 # -- point 4: any grid size ------------------------------------------------------------------
 
+
 def test_checkpoints_work_for_grids_wider_than_the_line_format(tmp_path):
     from deap_sudoku.exact import random_solution
+
     solution = random_solution(Shape(6, 6), random.Random(1))
     cells = solution.cells.copy()
     cells[random.Random(2).sample(range(cells.size), cells.size // 2)] = 0
@@ -263,6 +288,7 @@ def test_checkpoints_work_for_grids_wider_than_the_line_format(tmp_path):
 
 
 # -- point 5: a failed save warns once and the run goes on; no temporary outlives its process -
+
 
 def test_a_failed_save_warns_once_and_the_run_still_returns_its_result(tmp_path):
     said = []
@@ -279,13 +305,15 @@ def test_a_failed_save_warns_once_and_the_run_still_returns_its_result(tmp_path)
 def test_a_full_disk_mid_run_is_a_warning_on_stderr_and_the_result_is_still_written(tmp_path, monkeypatch):
     puzzle, path, out = tmp_path / "one.txt", tmp_path / "run.ckpt", tmp_path / "out.txt"
     puzzle.write_text(read(REPO / "data" / "9x9.txt")[0].format())
+
     def full(self, records, body):
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(checkpoint_module.Checkpoint, "_append", full)
     monkeypatch.setattr(checkpoint_module, "write_atomic", lambda *a, **k: full(None, None, None))
-    result = CliRunner().invoke(main, ["solve", str(puzzle), "--checkpoint", str(path), "--checkpoint-every", "1",
-                                       "--out", str(out)])
+    result = CliRunner().invoke(
+        main, ["solve", str(puzzle), "--checkpoint", str(path), "--checkpoint-every", "1", "--out", str(out)]
+    )
     assert result.exit_code == 0
     assert result.stderr.count("warning: could not save the checkpoint") == 1
     assert "No space left on device" in result.stderr and len(out.read_text().split()) == 1
@@ -293,8 +321,9 @@ def test_a_full_disk_mid_run_is_a_warning_on_stderr_and_the_result_is_still_writ
 
 def test_temporaries_of_killed_writers_are_removed_when_the_checkpoint_is_opened(tmp_path):
     path = tmp_path / "run.ckpt"
-    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
-                          text=True).stdout.strip()
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
+    ).stdout.strip()
     stale = tmp_path / f".run.ckpt.{dead}.x1y2.tmp"
     live = tmp_path / f".run.ckpt.{os.getpid()}.x3y4.tmp"
     stale.write_bytes(b"half")
@@ -308,20 +337,32 @@ def test_temporaries_of_killed_writers_are_removed_when_the_checkpoint_is_opened
 
 # -- point 8: a save's cost does not grow with the logbook -------------------------------------
 
+
 def _state(generation):
-    return {"generation": generation, "evaluations": 2 * generation, "restarts": 0, "since_improvement": 0,
-            "elapsed": 0.5, "population": [{"cells": unsolvable().cells, "fitness": [-3.0]}] * 2,
-            "hall_of_fame": [], "best_ever": [-3.0], "rng_state": random.Random(1).getstate(), "extra": {},
-            "stop_reason": None,
-            "logbook": [{"gen": g, "nevals": 2, "restarts": 0, "min": 3.0, "avg": 4.5, "max": 6.0}
-                        for g in range(generation + 1)]}
+    return {
+        "generation": generation,
+        "evaluations": 2 * generation,
+        "restarts": 0,
+        "since_improvement": 0,
+        "elapsed": 0.5,
+        "population": [{"cells": unsolvable().cells, "fitness": [-3.0]}] * 2,
+        "hall_of_fame": [],
+        "best_ever": [-3.0],
+        "rng_state": random.Random(1).getstate(),
+        "extra": {},
+        "stop_reason": None,
+        "logbook": [
+            {"gen": g, "nevals": 2, "restarts": 0, "min": 3.0, "avg": 4.5, "max": 6.0} for g in range(generation + 1)
+        ],
+    }
 
 
 def test_saves_append_so_their_cost_does_not_grow_with_the_logbook(tmp_path, monkeypatch):
     written = []
     real = checkpoint_module.write_atomic
-    monkeypatch.setattr(checkpoint_module, "write_atomic", lambda path, data, **k: (written.append(len(data)),
-                                                                                     real(path, data, **k)))
+    monkeypatch.setattr(
+        checkpoint_module, "write_atomic", lambda path, data, **k: (written.append(len(data)), real(path, data, **k))
+    )
     checkpoint = Checkpoint(tmp_path / "run.ckpt", 1, {"seed": 1})
     start, saves = 20_000, 300
     for generation in range(start, start + saves):
@@ -351,6 +392,7 @@ def test_a_save_cut_short_is_dropped_and_the_run_resumes_from_the_one_before(tmp
 
 # -- the real thing: a subprocess killed mid-run -------------------------------------------
 
+
 def _solve(*args):
     return [sys.executable, "-m", "deap_sudoku", "solve", *args]
 
@@ -361,20 +403,27 @@ def _grid_and_verdict(stdout: str) -> str:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("algorithm, budget", [("restart-ga", ["--max-generations", "300", "--population", "100"]),
-                                               ("memetic", ["--max-generations", "400", "--population", "2"])])
+@pytest.mark.parametrize(
+    "algorithm, budget",
+    [
+        ("restart-ga", ["--max-generations", "300", "--population", "100"]),
+        ("memetic", ["--max-generations", "400", "--population", "2"]),
+    ],
+)
 def test_sigkill_at_a_random_generation_then_resume_gives_the_same_result(algorithm, budget, tmp_path):
     puzzle = tmp_path / "unsolvable.txt"
     puzzle.write_text(unsolvable().format())
     common = [str(puzzle), "-a", algorithm, "--seed", "3", "--checkpoint-every", "1", *budget]
-    reference = subprocess.run(_solve(*common, "--checkpoint", str(tmp_path / "reference.ckpt")),
-                               capture_output=True, text=True, timeout=300)
+    reference = subprocess.run(
+        _solve(*common, "--checkpoint", str(tmp_path / "reference.ckpt")), capture_output=True, text=True, timeout=300
+    )
     last = checkpoint_generation(tmp_path / "reference.ckpt")
     assert last is not None and last > 20, reference.stderr
     path = tmp_path / "killed.ckpt"
     target = int.from_bytes(os.urandom(2), "big") % (last // 2) + 5  # a random generation in the first half
-    victim = subprocess.Popen(_solve(*common, "--checkpoint", str(path)), stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL)
+    victim = subprocess.Popen(
+        _solve(*common, "--checkpoint", str(path)), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     deadline = time.monotonic() + 120
     while (checkpoint_generation(path) or 0) < target and victim.poll() is None and time.monotonic() < deadline:
         time.sleep(0.005)

@@ -19,15 +19,30 @@ from deap_sudoku.runs.recipes import block_ga, memetic
 from tests.conftest import checkpoint_generation, unsolvable
 
 
-
 @pytest.mark.slow
-@pytest.mark.parametrize("algorithm, signum, code", [("memetic", signal.SIGINT, 130),
-                                                     ("restart-ga", signal.SIGTERM, 143)])
+@pytest.mark.parametrize(
+    "algorithm, signum, code", [("memetic", signal.SIGINT, 130), ("restart-ga", signal.SIGTERM, 143)]
+)
 def test_signal_stops_a_ga_with_its_best_grid_and_a_final_checkpoint(algorithm, signum, code, tmp_path):
     puzzle, path = tmp_path / "unsolvable.txt", tmp_path / "run.ckpt"
     puzzle.write_text(unsolvable().format())
-    command = [sys.executable, "-m", "deap_sudoku", "solve", str(puzzle), "-a", algorithm, "--seed", "1",
-               "--max-generations", "1000000", "--checkpoint", str(path), "--checkpoint-every", "1"]
+    command = [
+        sys.executable,
+        "-m",
+        "deap_sudoku",
+        "solve",
+        str(puzzle),
+        "-a",
+        algorithm,
+        "--seed",
+        "1",
+        "--max-generations",
+        "1000000",
+        "--checkpoint",
+        str(path),
+        "--checkpoint-every",
+        "1",
+    ]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 120
     while (checkpoint_generation(path) or 0) < 5 and time.monotonic() < deadline:
@@ -40,8 +55,12 @@ def test_signal_stops_a_ga_with_its_best_grid_and_a_final_checkpoint(algorithm, 
     assert "interrupted after" in stderr and "best so far above" in stderr and str(path) in stderr
     state = saved_state(path)
     assert state["stop_reason"] == "interrupted" and state["generation"] >= 5
-    again = subprocess.run(command[:-4] + ["--max-generations", str(state["generation"] + 3), "--checkpoint",
-                                           str(path)], capture_output=True, text=True, timeout=120)
+    again = subprocess.run(
+        command[:-4] + ["--max-generations", str(state["generation"] + 3), "--checkpoint", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert f"resuming from {path} at generation {state['generation']}" in again.stderr
     assert again.returncode == 1 and "no solution found within the budget" in again.stderr
 
@@ -54,8 +73,9 @@ def test_a_request_stops_the_memetic_ga_at_the_next_generation():
     assert hof[0].fitness.valid
 
 
-@pytest.mark.parametrize("first, second", [(signal.SIGINT, signal.SIGINT), (signal.SIGTERM, signal.SIGTERM),
-                                           (signal.SIGTERM, signal.SIGINT)])
+@pytest.mark.parametrize(
+    "first, second", [(signal.SIGINT, signal.SIGINT), (signal.SIGTERM, signal.SIGTERM), (signal.SIGTERM, signal.SIGINT)]
+)
 def test_a_second_signal_raises_at_once_and_handlers_are_restored(first, second):
     """A second SIGTERM used to do nothing: container runtimes and ``timeout`` then sent SIGKILL."""
     before = signal.getsignal(signal.SIGINT)
@@ -67,8 +87,9 @@ def test_a_second_signal_raises_at_once_and_handlers_are_restored(first, second)
     assert interrupt.exit_code(signal.SIGINT) == 130 and interrupt.exit_code(signal.SIGTERM) == 143
 
 
-@pytest.mark.parametrize("recipe, options", [(memetic, dict(population_size=1000)),
-                                             (block_ga, dict(population_size=8000, max_seconds=None))])
+@pytest.mark.parametrize(
+    "recipe, options", [(memetic, dict(population_size=1000)), (block_ga, dict(population_size=8000, max_seconds=None))]
+)
 def test_a_stop_inside_a_generation_ends_it_at_once_and_resumes_as_if_never_stopped(recipe, options, tmp_path):
     """A generation of a large population takes seconds (a 36x36 memetic one of 5,000 took 6-13 s, a
     200,000 one over 10 minutes) and the stop waited for its end.  Now the generation in progress is
@@ -76,9 +97,13 @@ def test_a_stop_inside_a_generation_ends_it_at_once_and_resumes_as_if_never_stop
     to the final checkpoint, and a resumed run ends exactly as an uninterrupted one."""
     puzzle, generations = unsolvable(), 3
     ended = {}
-    _, whole, _ = recipe(puzzle, seed=3, max_generations=generations, **options,
-                         callback=lambda generation, population, logbook: ended.update(
-                             {generation: time.perf_counter()}))
+    _, whole, _ = recipe(
+        puzzle,
+        seed=3,
+        max_generations=generations,
+        **options,
+        callback=lambda generation, population, logbook: ended.update({generation: time.perf_counter()}),
+    )
     per_generation = ended[2] - ended[1]
     identity = run_identity(puzzle, recipe.__name__, 3, options)
     at = [None]
@@ -89,9 +114,17 @@ def test_a_stop_inside_a_generation_ends_it_at_once_and_resumes_as_if_never_stop
     def schedule(generation, population, logbook):  # ask for the stop just after generation 2 begins
         if generation == 1:
             at[0] = time.perf_counter() + min(0.05, per_generation / 4)
+
     saving = Checkpoint(tmp_path / "run.ckpt", 100, identity, puzzle=puzzle)  # only the final save
-    _, stopped, _ = recipe(puzzle, seed=3, max_generations=generations, checkpoint=saving, requested=requested,
-                           callback=schedule, **options)
+    _, stopped, _ = recipe(
+        puzzle,
+        seed=3,
+        max_generations=generations,
+        checkpoint=saving,
+        requested=requested,
+        callback=schedule,
+        **options,
+    )
     # Generation 2 dropped, not finished (the time to return also holds the final checkpoint's save).
     assert stopped.stop_reason == "interrupted" and stopped[-1]["gen"] == 1
     resumed = Checkpoint(tmp_path / "run.ckpt", 1, identity, puzzle=puzzle)
@@ -105,8 +138,9 @@ def test_a_stop_while_the_first_population_is_made_keeps_what_was_made_and_no_ch
     puzzle = unsolvable()
     start = time.perf_counter()
     saving = Checkpoint(tmp_path / "run.ckpt", 1, run_identity(puzzle, "block_ga", 0, {}), puzzle=puzzle)
-    population, logbook, hof = block_ga(puzzle, population_size=10**6, checkpoint=saving,
-                                        requested=lambda: time.perf_counter() - start > 0.5)
+    population, logbook, hof = block_ga(
+        puzzle, population_size=10**6, checkpoint=saving, requested=lambda: time.perf_counter() - start > 0.5
+    )
     assert time.perf_counter() - start < 2.0 and logbook.stop_reason == "interrupted"
     assert 1 <= len(population) < 10**6 and all(ind.fitness.valid for ind in population) and hof[0].fitness.valid
     assert not (tmp_path / "run.ckpt").exists()  # nothing worth resuming: the next run starts afresh
@@ -121,6 +155,7 @@ def test_ctrl_c_inside_a_compiled_kernel_is_a_keyboard_interrupt(shared_data):
 
     def handler(signum, frame):
         raise KeyboardInterrupt
+
     previous = signal.signal(signal.SIGALRM, handler)
     rng, seen = random.Random(0), []
     # hypothesis, once its tests have run in this process, times garbage collections with a gc
@@ -150,8 +185,14 @@ def test_a_time_budget_ends_a_long_generation_in_its_middle(recipe, options):
     for _ in range(2):  # the first run also switches to the compiled kernels (propagation.choice)
         ended = {}
         started = time.perf_counter()
-        recipe(puzzle, seed=3, max_generations=3, max_seconds=None, **options,
-               callback=lambda generation, population, logbook: ended.update({generation: time.perf_counter()}))
+        recipe(
+            puzzle,
+            seed=3,
+            max_generations=3,
+            max_seconds=None,
+            **options,
+            callback=lambda generation, population, logbook: ended.update({generation: time.perf_counter()}),
+        )
     per_generation = ended[2] - ended[1]
     budget = ended[1] - started + per_generation / 2  # half way through generation 2
     started = time.perf_counter()

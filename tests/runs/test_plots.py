@@ -19,25 +19,56 @@ from deap_sudoku.tools import fitness_statistics, optimum  # noqa: E402
 def _logged_run():
     puzzle = load_sample()
     toolbox = make_toolbox(puzzle, mutate="conflict_swap_in_box", rng=random.Random(2))
-    _, logbook = ea_simple(toolbox.population(n=100), toolbox, 0.3, 0.8, 60, stats=fitness_statistics(),
-                           stop=Stop(solved=optimum(toolbox.evaluate)))
+    _, logbook = ea_simple(
+        toolbox.population(n=100),
+        toolbox,
+        0.3,
+        0.8,
+        60,
+        stats=fitness_statistics(),
+        stop=Stop(solved=optimum(toolbox.evaluate)),
+    )
     return toolbox, logbook
 
 
-ROWS = [{"series": "memetic", "dataset": "easy", "givens_share": 0.4, "rate": 1.0, "rate_low": 0.8, "rate_high": 1.0,
-         "seconds_median": 0.5, "solved": 10, "runs": 10},
-        {"series": "memetic", "dataset": "hard", "givens_share": 0.3, "rate": 0.5, "rate_low": 0.2, "rate_high": 0.8,
-         "seconds_median": 2.0, "solved": 5, "runs": 10}]
+ROWS = [
+    {
+        "series": "memetic",
+        "dataset": "easy",
+        "givens_share": 0.4,
+        "rate": 1.0,
+        "rate_low": 0.8,
+        "rate_high": 1.0,
+        "seconds_median": 0.5,
+        "solved": 10,
+        "runs": 10,
+    },
+    {
+        "series": "memetic",
+        "dataset": "hard",
+        "givens_share": 0.3,
+        "rate": 0.5,
+        "rate_low": 0.2,
+        "rate_high": 0.8,
+        "seconds_median": 2.0,
+        "solved": 5,
+        "runs": 10,
+    },
+]
 
 
 def test_plots_return_figures_and_leave_the_backend_and_pyplot_alone():
     from matplotlib.figure import Figure
+
     backend, rc_backend = matplotlib.get_backend(), matplotlib.rcParams._get_backend_or_none()
     had_pyplot = "matplotlib.pyplot" in sys.modules
     toolbox, logbook = _logged_run()
-    figures = [plot_logbook(logbook, toolbox.evaluate, label="9x9-easy"),
-               plot_convergence([("a", Objective("collisions", 0.0, True), Trace("step", (0, 1), {"best": (3, 0)}))]),
-               plot_summary(ROWS), plot_summary(ROWS, by="dataset")]
+    figures = [
+        plot_logbook(logbook, toolbox.evaluate, label="9x9-easy"),
+        plot_convergence([("a", Objective("collisions", 0.0, True), Trace("step", (0, 1), {"best": (3, 0)}))]),
+        plot_summary(ROWS),
+        plot_summary(ROWS, by="dataset"),
+    ]
     assert all(type(figure) is Figure for figure in figures)
     assert matplotlib.get_backend() == backend and matplotlib.rcParams._get_backend_or_none() == rc_backend
     assert ("matplotlib.pyplot" in sys.modules) == had_pyplot  # drawing never imports pyplot
@@ -45,6 +76,7 @@ def test_plots_return_figures_and_leave_the_backend_and_pyplot_alone():
 
 def test_plot_logbook_draws_on_the_callers_axes_the_best_mean_and_target():
     from matplotlib.figure import Figure
+
     toolbox, logbook = _logged_run()
     figure = Figure()
     left, right = figure.subplots(1, 2)
@@ -59,6 +91,7 @@ def test_plot_logbook_draws_on_the_callers_axes_the_best_mean_and_target():
 
 def test_plot_summary_draws_on_a_pair_of_axes():
     from matplotlib.figure import Figure
+
     figure = Figure()
     rates, times = figure.subplots(2, 1, sharex=True)
     assert plot_summary(ROWS, ax=(rates, times), title="bench") is figure

@@ -53,8 +53,24 @@ def test_solve_workers_returns_the_first_verified_solution_of_every_puzzle(tmp_p
     path = tmp_path / "hard.txt"
     path.write_text(FORUM_HARDEST + "\n" + FORUM_HARDEST.replace(".", "0") + "\n")
     out = tmp_path / "solved.txt"
-    done = subprocess.run([sys.executable, "-m", "deap_sudoku", "solve", str(path), "--workers", "2", "--out", str(out),
-                           "--max-seconds", "30"], capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "deap_sudoku",
+            "solve",
+            str(path),
+            "--workers",
+            "2",
+            "--out",
+            str(out),
+            "--max-seconds",
+            "30",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     assert "Launching 2 worker(s)" in done.stderr and "Traceback" not in done.stderr
     assert done.stderr.count("solved in") == 2
@@ -91,13 +107,18 @@ def test_the_chains_of_a_portfolio_run_at_once_in_different_processes(tmp_path):
     ran one after the other in one process while the other worker idled.  Now the root runs the
     first chain and sends the other to a worker: for each of eight puzzles, two processes at once."""
     givens = FORUM_HARDEST.replace(".", "0")
-    puzzles = [givens[:k] + "0" + givens[k + 1:] for k in range(81) if givens[k] != "0"][:8]  # eight others
+    puzzles = [givens[:k] + "0" + givens[k + 1 :] for k in range(81) if givens[k] != "0"][:8]  # eight others
     path = tmp_path / "eight.txt"
     path.write_text("\n".join(puzzles) + "\n")
     log = tmp_path / "chains.log"
     env = sitecustomize_env(tmp_path, LOG_CHAINS, DEAP_SUDOKU_TEST_CHAIN_LOG=str(log))
-    done = subprocess.run([sys.executable, "-m", "deap_sudoku", "solve", str(path), "--workers", "2",
-                           "--max-seconds", "20"], capture_output=True, text=True, timeout=300, env=env)
+    done = subprocess.run(
+        [sys.executable, "-m", "deap_sudoku", "solve", str(path), "--workers", "2", "--max-seconds", "20"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     records = [line.split() for line in log.read_text().splitlines()]
     assert len(records) == 16, (log.read_text(), done.stderr[-3000:])
@@ -113,15 +134,20 @@ def test_solve_workers_starts_scoop_keeping_the_number_of_chains_and_dropping_th
     from click.testing import CliRunner
 
     from deap_sudoku.cli import main, scoop
+
     started = []
-    monkeypatch.setattr(scoop.subprocess, "Popen",
-                        lambda command, env, **_: started.append(command) or scoop_exits_with(env, 0, command))
+    monkeypatch.setattr(
+        scoop.subprocess,
+        "Popen",
+        lambda command, env, **_: started.append(command) or scoop_exits_with(env, 0, command),
+    )
     hosts = tmp_path / "hosts.txt"
     hosts.write_text("127.0.0.1 3\n")
     path = tmp_path / "hard.txt"
     path.write_text(FORUM_HARDEST + "\n")
-    result = CliRunner().invoke(main, ["solve", str(path), "--workers", "3", "--hostfile", str(hosts),
-                                       "--max-seconds", "5"])
+    result = CliRunner().invoke(
+        main, ["solve", str(path), "--workers", "3", "--hostfile", str(hosts), "--max-seconds", "5"]
+    )
     assert result.exit_code == 0 and len(started) == 1
     command = started[0]
     assert command[:7] == [sys.executable, "-m", "scoop", "--hostfile", str(hosts), "-n", "3"]

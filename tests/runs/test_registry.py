@@ -17,8 +17,18 @@ EASY = load_sample()
 
 
 def test_records_say_what_each_algorithm_honours():
-    documented = ("memetic", "block-ga", "restart-ga", "cell-ga", "row-ga", "tabu", "tabu-swap", "backtracking",
-                  "analyzer", "propagation")  # a new algorithm joins these; none of them goes missing
+    documented = (
+        "memetic",
+        "block-ga",
+        "restart-ga",
+        "cell-ga",
+        "row-ga",
+        "tabu",
+        "tabu-swap",
+        "backtracking",
+        "analyzer",
+        "propagation",
+    )  # a new algorithm joins these; none of them goes missing
     assert [name for name in names() if name in documented] == list(documented) and names()[0] == "memetic"
     assert set(names(checkpointable=True)) >= {"memetic", "block-ga", "restart-ga", "cell-ga", "row-ga"}
     assert all(set(a.options) <= set(OPTIONS) for a in ALGORITHMS.values())
@@ -30,9 +40,17 @@ def test_records_say_what_each_algorithm_honours():
         algorithm("nope")
 
 
-@pytest.mark.parametrize("name, options", [("memetic", {}), ("row-ga", dict(population_size=60)),
-                                           ("tabu", dict(max_steps=20_000)), ("backtracking", {}),
-                                           ("analyzer", {}), ("propagation", {})])
+@pytest.mark.parametrize(
+    "name, options",
+    [
+        ("memetic", {}),
+        ("row-ga", dict(population_size=60)),
+        ("tabu", dict(max_steps=20_000)),
+        ("backtracking", {}),
+        ("analyzer", {}),
+        ("propagation", {}),
+    ],
+)
 def test_a_task_runs_through_the_registry_and_is_verified(name, options):
     result = run_task(Task(name, EASY, seed=1, options=options))
     assert result.solved and verify(np.array(result.grid), EASY) and result.fitness == 0
@@ -40,8 +58,11 @@ def test_a_task_runs_through_the_registry_and_is_verified(name, options):
 
 def test_progress_requests_and_checkpoints_reach_only_algorithms_that_take_them():
     lines = []
-    result = run_task(Task("row-ga", unsolvable(), options=dict(population_size=10, max_generations=3)),
-                      progress=lines.append, requested=lambda: False)
+    result = run_task(
+        Task("row-ga", unsolvable(), options=dict(population_size=10, max_generations=3)),
+        progress=lines.append,
+        requested=lambda: False,
+    )
     assert lines == [f"generation {g}: best fitness {m:g}" for g, m in enumerate(result.trace.series["best"])]
     assert result.trace.x == (0, 1, 2, 3) and result.objective.target == 0 and result.objective.lower_is_better
     stopped = run_task(Task("memetic", unsolvable(), options=dict(max_generations=50)), requested=lambda: True)
@@ -57,6 +78,7 @@ def test_a_recipes_time_budget_counts_building_its_first_population(recipe, monk
     """The reported seconds run from the recipe's call, so the budget must too: a slow set-up
     (here, a population that takes 0.3 s to make) leaves a 0.2 s budget spent at generation 0."""
     from deap_sudoku.runs import recipes
+
     made = []
 
     def slow_population(population):
@@ -64,12 +86,15 @@ def test_a_recipes_time_budget_counts_building_its_first_population(recipe, monk
             made.append(n)
             time.sleep(0.3)
             return population(n)
+
         return make
+
     evolve = recipes._evolve
 
     def patched(puzzle, operators, loop, toolbox, *args, **kwargs):
         toolbox.register("population", slow_population(toolbox.population))
         return evolve(puzzle, operators, loop, toolbox, *args, **kwargs)
+
     monkeypatch.setattr(recipes, "_evolve", patched)
     _, logbook, _ = getattr(recipes, recipe)(unsolvable(), seed=1, max_seconds=0.2, max_generations=1000)
     assert made and logbook.stop_reason == "time" and len(logbook) == 1
@@ -102,10 +127,12 @@ def test_an_algorithm_declared_where_it_is_defined_is_found_everywhere(monkeypat
 
 def solve_grid(puzzle):
     from deap_sudoku.exact import solve
+
     return solve(puzzle).cells
 
 
 def test_the_command_line_page_names_every_bundled_algorithm():
     from tests.conftest import REPO
+
     page = (REPO / "docs" / "command_line.md").read_text()
     assert [name for name in names() if f"`{name}`" not in page] == []

@@ -76,8 +76,13 @@ def user_module(tmp_path, monkeypatch):
 
 
 def _toolbox_ga(population=60):
-    return from_toolbox(lambda puzzle, rng: make_toolbox(puzzle, mutate="conflict_swap_in_box", rng=rng),
-                        name="mine", population_size=population, cxpb=0.3, mutpb=0.8)
+    return from_toolbox(
+        lambda puzzle, rng: make_toolbox(puzzle, mutate="conflict_swap_in_box", rng=rng),
+        name="mine",
+        population_size=population,
+        cxpb=0.3,
+        mutpb=0.8,
+    )
 
 
 def test_a_toolbox_factory_with_ea_simple_runs_like_a_bundled_ga_and_is_seeded():
@@ -93,6 +98,7 @@ def test_a_toolbox_factory_with_ea_simple_runs_like_a_bundled_ga_and_is_seeded()
 
 def test_a_toolbox_run_gives_the_random_module_back_as_it_found_it():
     import random
+
     random.seed(11)
     expected = random.Random(11).random()
     _toolbox_ga().run(EASY, seed=3, max_generations=5)
@@ -112,6 +118,7 @@ def test_a_function_is_an_algorithm_with_the_budgets_it_names():
     def exact(puzzle, *, rng, max_seconds=None, max_nodes=None):
         """Backtracking, as a user's function."""
         return solve(puzzle, rng=rng).cells, 7
+
     record = from_function(exact, name="exact")
     assert record.options == ("max_seconds", "max_nodes")
     assert record.description == "Backtracking, as a user's function."
@@ -140,19 +147,24 @@ def test_import_paths_resolve_from_the_current_folder_and_fail_in_one_line(user_
     record = registry.algorithm("usermod:my_ga")
     assert record.name == "usermod:my_ga" and record.kind == "ga" and "max_evaluations" in record.options
     assert run_task(Task("usermod:given_back", EASY)).solved is False
-    for path, message in (("nomodule:x", "module 'nomodule' does not import: ModuleNotFoundError"),
-                          ("usermod:missing", "module 'usermod' has no 'missing'"),
-                          ("usermod:NOT_AN_ALGORITHM", "is a int, not an algorithm"),
-                          (":x", "an import path is module:attribute"), ("nonsense", "unknown algorithm")):
+    for path, message in (
+        ("nomodule:x", "module 'nomodule' does not import: ModuleNotFoundError"),
+        ("usermod:missing", "module 'usermod' has no 'missing'"),
+        ("usermod:NOT_AN_ALGORITHM", "is a int, not an algorithm"),
+        (":x", "an import path is module:attribute"),
+        ("nonsense", "unknown algorithm"),
+    ):
         with pytest.raises(ValueError, match=message) as caught:
             registry.algorithm(path)
         assert "\n" not in str(caught.value)
 
 
 def test_plugins_come_from_the_entry_point_group(monkeypatch, user_module):
-    entries = [importlib.metadata.EntryPoint("their-ga", "usermod:my_ga", registry.ENTRY_POINTS),
-               importlib.metadata.EntryPoint("broken", "nomodule:x", registry.ENTRY_POINTS),
-               importlib.metadata.EntryPoint("memetic", "usermod:my_ga", registry.ENTRY_POINTS)]
+    entries = [
+        importlib.metadata.EntryPoint("their-ga", "usermod:my_ga", registry.ENTRY_POINTS),
+        importlib.metadata.EntryPoint("broken", "nomodule:x", registry.ENTRY_POINTS),
+        importlib.metadata.EntryPoint("memetic", "usermod:my_ga", registry.ENTRY_POINTS),
+    ]
     monkeypatch.setattr(importlib.metadata, "entry_points", lambda group: [e for e in entries if e.group == group])
     registry.plugins.cache_clear()
     registry._PLUGIN_ERRORS.clear()
@@ -177,29 +189,76 @@ def test_an_installed_plugin_is_found_through_its_package_metadata(tmp_path):
     info = site / "theirs_plugin-1.0.dist-info"
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: theirs-plugin\nVersion: 1.0\n")
-    (info / "entry_points.txt").write_text(f"[{registry.ENTRY_POINTS}]\ntheir-ga = theirs:my_ga\n"
-                                           "their-broken = theirs:NOT_AN_ALGORITHM\n")
+    (info / "entry_points.txt").write_text(
+        f"[{registry.ENTRY_POINTS}]\ntheir-ga = theirs:my_ga\ntheir-broken = theirs:NOT_AN_ALGORITHM\n"
+    )
     elsewhere = tmp_path / "work"
     elsewhere.mkdir()
     environment = {**__import__("os").environ, "PYTHONPATH": str(site)}
-    listing = subprocess.run([sys.executable, "-m", "deap_sudoku", "algorithms"], cwd=elsewhere, env=environment,
-                             capture_output=True, text=True, timeout=120)
+    listing = subprocess.run(
+        [sys.executable, "-m", "deap_sudoku", "algorithms"],
+        cwd=elsewhere,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert listing.returncode == 0, listing.stderr
-    assert re.search(r"^their-ga +ga +budgets: --max-generations, --max-seconds, --max-evaluations; +"
-                     r"plug-in theirs-plugin", listing.stdout, re.M), listing.stdout
+    assert re.search(
+        r"^their-ga +ga +budgets: --max-generations, --max-seconds, --max-evaluations; +"
+        r"plug-in theirs-plugin",
+        listing.stdout,
+        re.M,
+    ), listing.stdout
     assert "plug-in their-broken not loaded: ValueError: algorithm 'their-broken' is a int" in listing.stderr
     data = str(REPO / "data" / "testdata" / "easy.txt")
-    bench = subprocess.run([sys.executable, "-m", "deap_sudoku", "bench", data, "-a", "their-ga", "--runs", "1",
-                            "--limit", "1", "--max-evaluations", "2000", "-q"], cwd=elsewhere, env=environment,
-                           capture_output=True, text=True, timeout=120)
+    bench = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "deap_sudoku",
+            "bench",
+            data,
+            "-a",
+            "their-ga",
+            "--runs",
+            "1",
+            "--limit",
+            "1",
+            "--max-evaluations",
+            "2000",
+            "-q",
+        ],
+        cwd=elsewhere,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert bench.returncode == 0, bench.stderr
     assert "| easy.txt | their-ga |" in bench.stdout
 
 
 def test_the_command_line_takes_a_users_algorithm_and_refuses_what_it_cannot_do(user_module):
     data = str(REPO / "data" / "testdata" / "easy.txt")
-    bench = CliRunner().invoke(main, ["bench", data, "-a", "usermod:my_ga", "-a", "block-ga", "--runs", "2",
-                                      "--limit", "2", "--max-evaluations", "3000", "-q"])
+    bench = CliRunner().invoke(
+        main,
+        [
+            "bench",
+            data,
+            "-a",
+            "usermod:my_ga",
+            "-a",
+            "block-ga",
+            "--runs",
+            "2",
+            "--limit",
+            "2",
+            "--max-evaluations",
+            "3000",
+            "-q",
+        ],
+    )
     assert bench.exit_code == 0, bench.output
     assert "| easy.txt | usermod:my_ga |" in bench.stdout and "| easy.txt | block-ga |" in bench.stdout
     refused = CliRunner().invoke(main, ["solve", data, "-a", "usermod:given_back", "--max-generations", "3"])
@@ -211,14 +270,38 @@ def test_the_command_line_takes_a_users_algorithm_and_refuses_what_it_cannot_do(
 def test_a_run_that_raises_is_a_failed_run_and_the_experiment_goes_on(user_module, tmp_path):
     data = str(REPO / "data" / "testdata" / "easy.txt")
     results = tmp_path / "runs.jsonl"
-    bench = CliRunner().invoke(main, ["bench", data, "-a", "usermod:fails_on_odd_seeds", "-a", "backtracking",
-                                      "--runs", "4", "--limit", "1", "-q", "--results", str(results), "--json", "-"])
+    bench = CliRunner().invoke(
+        main,
+        [
+            "bench",
+            data,
+            "-a",
+            "usermod:fails_on_odd_seeds",
+            "-a",
+            "backtracking",
+            "--runs",
+            "4",
+            "--limit",
+            "1",
+            "-q",
+            "--results",
+            str(results),
+            "--json",
+            "-",
+        ],
+    )
     assert bench.exit_code == 0, bench.output
     runs = __import__("json").loads(bench.stdout)["runs"]
-    assert [r["error"] for r in runs if r["algorithm"] == "usermod:fails_on_odd_seeds"] == \
-        ["", "RuntimeError: lost my way", "", "RuntimeError: lost my way"]
-    assert "2 runs failed, counted as unsolved; the first: usermod:fails_on_odd_seeds on easy.txt puzzle 1, " \
-           "seed 1: RuntimeError: lost my way" in bench.stderr
+    assert [r["error"] for r in runs if r["algorithm"] == "usermod:fails_on_odd_seeds"] == [
+        "",
+        "RuntimeError: lost my way",
+        "",
+        "RuntimeError: lost my way",
+    ]
+    assert (
+        "2 runs failed, counted as unsolved; the first: usermod:fails_on_odd_seeds on easy.txt puzzle 1, "
+        "seed 1: RuntimeError: lost my way" in bench.stderr
+    )
     assert results.read_text().count("lost my way") == 2  # kept, not retried
     with pytest.raises(ValueError, match="unknown algorithm"):  # a bundled one's error is never hidden
         run_task(Task("nonsense", EASY))
@@ -227,15 +310,33 @@ def test_a_run_that_raises_is_a_failed_run_and_the_experiment_goes_on(user_modul
 @pytest.mark.slow
 def test_scoop_workers_import_the_users_algorithm_by_the_same_path(user_module):
     data = str(REPO / "data" / "testdata" / "easy.txt")
-    command = [sys.executable, "-m", "deap_sudoku", "bench", data, "-a", "usermod:my_ga", "--runs", "2", "--limit",
-               "2", "--max-generations", "40", "-q", "--json", "-"]
+    command = [
+        sys.executable,
+        "-m",
+        "deap_sudoku",
+        "bench",
+        data,
+        "-a",
+        "usermod:my_ga",
+        "--runs",
+        "2",
+        "--limit",
+        "2",
+        "--max-generations",
+        "40",
+        "-q",
+        "--json",
+        "-",
+    ]
     serial = subprocess.run(command, capture_output=True, text=True, timeout=120, cwd=user_module)
-    spread = subprocess.run(command + ["--workers", "2"], capture_output=True, text=True, timeout=120,
-                            cwd=user_module)
+    spread = subprocess.run(command + ["--workers", "2"], capture_output=True, text=True, timeout=120, cwd=user_module)
     assert serial.returncode == 0 and spread.returncode == 0, spread.stderr[-2000:]
 
     def runs(output):
         import json
-        return [(r["index"], r["seed"], r["generations"], r["evaluations"], r["solved"])
-                for r in json.loads(output)["runs"]]
+
+        return [
+            (r["index"], r["seed"], r["generations"], r["evaluations"], r["solved"]) for r in json.loads(output)["runs"]
+        ]
+
     assert runs(spread.stdout) == runs(serial.stdout) and len(runs(serial.stdout)) == 4

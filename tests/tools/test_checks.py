@@ -20,8 +20,13 @@ NINE, SIX = load_sample("9x9.txt"), load_sample("6x6.txt")
 
 
 def test_the_public_operators_are_found_not_listed():
-    assert len(PUBLIC) >= 24 and {"cx_block_uniform", "mut_swap_in_box", "sel_tournament", "eval_collisions",
-                                  "init_block_permutation"} <= set(PUBLIC)
+    assert len(PUBLIC) >= 24 and {
+        "cx_block_uniform",
+        "mut_swap_in_box",
+        "sel_tournament",
+        "eval_collisions",
+        "init_block_permutation",
+    } <= set(PUBLIC)
 
 
 @pytest.mark.parametrize("puzzle", [NINE, SIX], ids=["9x9", "6x6"])
@@ -86,19 +91,22 @@ def sel_the_worst(individuals, k, *, rng=None):
     return sorted(individuals, key=lambda individual: individual.fitness.values, reverse=True)[:k]
 
 
-@pytest.mark.parametrize("operator, message", [
-    (mut_not_a_tuple, "not a tuple"),
-    (mut_a_copy, "changed in place"),
-    (mut_moves_a_given, "moved a given"),
-    (mut_breaks_boxes, "no longer a block-permutation"),
-    (mut_invalidates, "touched the fitness"),
-    (mut_ignores_its_rng, "the same seed and parents gave other children"),
-    (eval_changes_it, "changed the individual"),
-    (eval_a_number, "not a tuple"),
-    (eval_misses_the_optimum, "not the optimum 0"),
-    (sel_copies, "not a member of the population"),
-    (sel_the_worst, "chose the worst individual"),
-])
+@pytest.mark.parametrize(
+    "operator, message",
+    [
+        (mut_not_a_tuple, "not a tuple"),
+        (mut_a_copy, "changed in place"),
+        (mut_moves_a_given, "moved a given"),
+        (mut_breaks_boxes, "no longer a block-permutation"),
+        (mut_invalidates, "touched the fitness"),
+        (mut_ignores_its_rng, "the same seed and parents gave other children"),
+        (eval_changes_it, "changed the individual"),
+        (eval_a_number, "not a tuple"),
+        (eval_misses_the_optimum, "not the optimum 0"),
+        (sel_copies, "not a member of the population"),
+        (sel_the_worst, "chose the worst individual"),
+    ],
+)
 def test_each_breach_is_caught_and_named(operator, message):
     with pytest.raises(OperatorContractError, match=message):
         check_operator(operator, NINE)
@@ -107,6 +115,7 @@ def test_each_breach_is_caught_and_named(operator, message):
 def test_a_name_without_a_kind_is_refused_unless_the_kind_is_given():
     def shuffle(individual, *, puzzle, rng=None):
         return mut_swap_in_box(individual, puzzle=puzzle, rng=rng)
+
     with pytest.raises(ValueError, match="kind of operator"):
         check_operator(shuffle, NINE)
     check_operator(shuffle, NINE, kind="mut", keeps="block")

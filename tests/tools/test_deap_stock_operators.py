@@ -16,14 +16,27 @@ from tests.conftest import REPO
 
 BOXES = [(2, 2), (2, 3), (3, 2), (3, 3)]
 CROSSOVERS = {"cxOnePoint": {}, "cxTwoPoint": {}, "cxUniform": {"indpb": 0.5}}
-MUTATIONS = {"mutShuffleIndexes": {"indpb": 0.2}, "mutInversion": {},
-             "mutUniformInt": {"low": 1, "up": "n", "indpb": 0.2}}
+MUTATIONS = {
+    "mutShuffleIndexes": {"indpb": 0.2},
+    "mutInversion": {},
+    "mutUniformInt": {"low": 1, "up": "n", "indpb": 0.2},
+}
 SELECTIONS = ["selTournament", "selBest", "selWorst", "selRandom", "selDoubleTournament"]
 WRONG_WAY = ["selRoulette", "selStochasticUniversalSampling"]
-REFUSED = {"cxPartialyMatched": (), "cxUniformPartialyMatched": (0.5,), "cxOrdered": (), "cxBlend": (0.5,),
-           "cxESBlend": (0.5,), "cxSimulatedBinary": (2.0,), "cxSimulatedBinaryBounded": (2.0, 1, 4),
-           "cxMessyOnePoint": (), "mutGaussian": (0.0, 2.0, 1.0), "mutPolynomialBounded": (20.0, 1, 4, 1.0),
-           "mutESLogNormal": (1.0, 1.0), "mutFlipBit": (1.0,)}
+REFUSED = {
+    "cxPartialyMatched": (),
+    "cxUniformPartialyMatched": (0.5,),
+    "cxOrdered": (),
+    "cxBlend": (0.5,),
+    "cxESBlend": (0.5,),
+    "cxSimulatedBinary": (2.0,),
+    "cxSimulatedBinaryBounded": (2.0, 1, 4),
+    "cxMessyOnePoint": (),
+    "mutGaussian": (0.0, 2.0, 1.0),
+    "mutPolynomialBounded": (20.0, 1, 4, 1.0),
+    "mutESLogNormal": (1.0, 1.0),
+    "mutFlipBit": (1.0,),
+}
 
 
 def _puzzle(box, seed=0):
@@ -43,8 +56,8 @@ def _pair(puzzle, seed):
 
 def test_the_guide_lists_every_operator_this_module_checks():
     guide = (REPO / "docs" / "guide.md").read_text()
-    table = guide[guide.index("| DEAP operator |"):]
-    table = table[:table.index("\n\n")]
+    table = guide[guide.index("| DEAP operator |") :]
+    table = table[: table.index("\n\n")]
     listed = set(re.findall(r"`(cx[A-Z]\w+|mut[A-Z]\w+|sel[A-Z]\w+|HallOfFame)`", table))
     checked = set(CROSSOVERS) | set(MUTATIONS) | set(SELECTIONS) | set(WRONG_WAY) | set(REFUSED) | {"HallOfFame"}
     assert listed == checked
@@ -85,8 +98,9 @@ def test_stock_mutations_keep_what_the_guide_says(name, box):
         if name == "mutUniformInt":
             assert values.min() >= 1 and values.max() <= puzzle.n
         else:
-            assert np.array_equal(np.bincount(values, minlength=puzzle.n + 1),
-                                  np.bincount(before, minlength=puzzle.n + 1))
+            assert np.array_equal(
+                np.bincount(values, minlength=puzzle.n + 1), np.bincount(before, minlength=puzzle.n + 1)
+            )
     assert changed > 0
 
 
@@ -110,8 +124,11 @@ def test_operators_that_cannot_leave_a_grid_are_refused_naming_the_packages_oper
             ind.strategy = [1.0] * len(ind)
     before = np.array(ind1), np.array(ind2)
     operator = getattr(tools, name)
-    with pytest.raises(TypeError, match=rf"^deap\.tools\.{name} does not apply to Sudoku grid individuals: "
-                                        r"it .*; use deap_sudoku\.tools\.(cx|mut)_\w+"):
+    with pytest.raises(
+        TypeError,
+        match=rf"^deap\.tools\.{name} does not apply to Sudoku grid individuals: "
+        r"it .*; use deap_sudoku\.tools\.(cx|mut)_\w+",
+    ):
         random.seed(0)
         if name.startswith("cx"):
             operator(ind1, ind2, *REFUSED[name])
@@ -132,8 +149,10 @@ def _evaluated_population(puzzle, size=30):
 @pytest.mark.parametrize("name", SELECTIONS)
 def test_stock_selections_choose_references_in_the_fitness_direction(name):
     population = _evaluated_population(_puzzle((3, 3)))
-    options = {"selTournament": {"tournsize": 3}, "selDoubleTournament": {"fitness_size": 3, "parsimony_size": 1.0,
-                                                                          "fitness_first": True}}.get(name, {})
+    options = {
+        "selTournament": {"tournsize": 3},
+        "selDoubleTournament": {"fitness_size": 3, "parsimony_size": 1.0, "fitness_first": True},
+    }.get(name, {})
     random.seed(0)
     chosen = getattr(tools, name)(population, 5 if name in ("selBest", "selWorst") else 200, **options)
     assert all(any(c is p for p in population) for c in chosen)
@@ -163,5 +182,5 @@ def test_deaps_hall_of_fame_keeps_the_best_distinct_grids():
     hof.update(population)  # the same grids again: not added twice
     best = sorted(p.fitness.values[0] for p in population)[:3]
     assert [h.fitness.values[0] for h in hof] == best
-    assert not any(np.array_equal(a, b) for i, a in enumerate(hof) for b in list(hof)[i + 1:])
+    assert not any(np.array_equal(a, b) for i, a in enumerate(hof) for b in list(hof)[i + 1 :])
     assert population[0] in population and population.index(population[3]) == 3

@@ -7,9 +7,19 @@ import pytest
 from deap import algorithms, base, creator, tools
 
 from deap_sudoku import load_sample
-from deap_sudoku.tools import (FitnessDirectionError, Individual, MaxIndividual, batch_map, eval_collisions,
-                               eval_distinct, eval_threats, individual_class, init_block_permutation, make_toolbox,
-                               optimum)
+from deap_sudoku.tools import (
+    FitnessDirectionError,
+    Individual,
+    MaxIndividual,
+    batch_map,
+    eval_collisions,
+    eval_distinct,
+    eval_threats,
+    individual_class,
+    init_block_permutation,
+    make_toolbox,
+    optimum,
+)
 from deap_sudoku.tools.toolbox import FITNESSES, MAXIMISED
 
 
@@ -61,8 +71,9 @@ def test_make_toolbox_picks_the_matching_class_and_solves_either_way():
     for fitness in ("threats", "collisions"):
         toolbox = make_toolbox(puzzle, fitness=fitness, mutate="conflict_swap_in_box", rng=random.Random(1))
         random.seed(1)
-        population, _ = algorithms.eaSimple(toolbox.population(n=100), toolbox, cxpb=0.3, mutpb=0.8, ngen=30,
-                                            verbose=False)
+        population, _ = algorithms.eaSimple(
+            toolbox.population(n=100), toolbox, cxpb=0.3, mutpb=0.8, ngen=30, verbose=False
+        )
         best = tools.selBest(population, 1)[0]
         assert best.fitness.values[0] == optimum(toolbox.evaluate), fitness
 

@@ -63,11 +63,13 @@ def test_hall_of_fame_with_array_equal_keeps_distinct_grids():
 def test_importing_twice_and_two_sizes_do_not_warn():
     """In a child process: a reload here would leave every other test's Individual a stale class
     (clone then sees no Individual in it and recursed through __deepcopy__ in test_misuse)."""
-    code = ("import importlib, warnings\n"
-            "import deap_sudoku.tools.individual as module\n"
-            "warnings.simplefilter('error')\n"
-            "importlib.reload(module)\n"
-            "small, large = module.Individual([1] * 16), module.Individual([1] * 625)\n"
-            "assert small.fitness is not large.fitness\n")
+    code = (
+        "import importlib, warnings\n"
+        "import deap_sudoku.tools.individual as module\n"
+        "warnings.simplefilter('error')\n"
+        "importlib.reload(module)\n"
+        "small, large = module.Individual([1] * 16), module.Individual([1] * 625)\n"
+        "assert small.fitness is not large.fitness\n"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr

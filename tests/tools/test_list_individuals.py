@@ -9,32 +9,90 @@ from deap import algorithms, base, creator, tools
 
 from deap_sudoku import load_sample
 from deap_sudoku.algorithms.repair import mut_destroy_repair, mut_repair
-from deap_sudoku.tools import (cx_band_two_point, cx_bands, cx_block_uniform, cx_cell_uniform, cx_diagonal,
-                               cx_row_uniform, eval_cell_collisions, eval_closeness, eval_closeness_mk,
-                               eval_collisions, eval_column_box_collisions, eval_distinct, eval_threats,
-                               individual_class, init_block_permutation, init_free_cells, init_row_permutation,
-                               init_smart_block_permutation, mut_conflict_swap, mut_random_reset, mut_swap_in_box,
-                               mut_swap_in_row, sel_elite_biased, sel_roulette, sel_stochastic_universal_sampling,
-                               sel_tournament, sel_truncation, with_punish_same)
+from deap_sudoku.tools import (
+    cx_band_two_point,
+    cx_bands,
+    cx_block_uniform,
+    cx_cell_uniform,
+    cx_diagonal,
+    cx_row_uniform,
+    eval_cell_collisions,
+    eval_closeness,
+    eval_closeness_mk,
+    eval_collisions,
+    eval_column_box_collisions,
+    eval_distinct,
+    eval_threats,
+    individual_class,
+    init_block_permutation,
+    init_free_cells,
+    init_row_permutation,
+    init_smart_block_permutation,
+    mut_conflict_swap,
+    mut_random_reset,
+    mut_swap_in_box,
+    mut_swap_in_row,
+    sel_elite_biased,
+    sel_roulette,
+    sel_stochastic_universal_sampling,
+    sel_tournament,
+    sel_truncation,
+    with_punish_same,
+)
 
 PUZZLE = load_sample()
 
 # (initialiser, crossover, mutation, fitness, selection): every operator of every kind appears at least once
 COMPOSITIONS = {
-    "band two-point": (init_smart_block_permutation, (cx_band_two_point, {}), (mut_swap_in_box, {}),
-                       eval_collisions, (sel_tournament, {"tournsize": 3})),
-    "block uniform": (init_block_permutation, (cx_block_uniform, {}),
-                      (mut_conflict_swap, {"threshold": 0, "in_box": True}), eval_threats, (sel_roulette, {})),
-    "diagonal": (init_block_permutation, (cx_diagonal, {}), (mut_destroy_repair, {}),
-                 eval_cell_collisions, (sel_stochastic_universal_sampling, {})),
-    "bands": (init_block_permutation, (cx_bands, {"first": 1, "stop": 2}), (mut_repair, {}),
-              eval_closeness, (with_punish_same(sel_tournament), {"tournsize": 2})),
-    "conflict swap": (init_block_permutation, (cx_block_uniform, {}), (mut_conflict_swap, {}), eval_closeness_mk,
-                      (sel_tournament, {"tournsize": 3})),
-    "rows": (init_row_permutation, (cx_row_uniform, {}), (mut_swap_in_row, {"indpb": 0.2}),
-             eval_column_box_collisions, (sel_truncation, {})),
-    "cells": (init_free_cells, (cx_cell_uniform, {}), (mut_random_reset, {"amount": 2}), eval_distinct,
-              (sel_elite_biased, {})),
+    "band two-point": (
+        init_smart_block_permutation,
+        (cx_band_two_point, {}),
+        (mut_swap_in_box, {}),
+        eval_collisions,
+        (sel_tournament, {"tournsize": 3}),
+    ),
+    "block uniform": (
+        init_block_permutation,
+        (cx_block_uniform, {}),
+        (mut_conflict_swap, {"threshold": 0, "in_box": True}),
+        eval_threats,
+        (sel_roulette, {}),
+    ),
+    "diagonal": (
+        init_block_permutation,
+        (cx_diagonal, {}),
+        (mut_destroy_repair, {}),
+        eval_cell_collisions,
+        (sel_stochastic_universal_sampling, {}),
+    ),
+    "bands": (
+        init_block_permutation,
+        (cx_bands, {"first": 1, "stop": 2}),
+        (mut_repair, {}),
+        eval_closeness,
+        (with_punish_same(sel_tournament), {"tournsize": 2}),
+    ),
+    "conflict swap": (
+        init_block_permutation,
+        (cx_block_uniform, {}),
+        (mut_conflict_swap, {}),
+        eval_closeness_mk,
+        (sel_tournament, {"tournsize": 3}),
+    ),
+    "rows": (
+        init_row_permutation,
+        (cx_row_uniform, {}),
+        (mut_swap_in_row, {"indpb": 0.2}),
+        eval_column_box_collisions,
+        (sel_truncation, {}),
+    ),
+    "cells": (
+        init_free_cells,
+        (cx_cell_uniform, {}),
+        (mut_random_reset, {"amount": 2}),
+        eval_distinct,
+        (sel_elite_biased, {}),
+    ),
 }
 DRAWS = {mut_destroy_repair, mut_repair}  # take rng= only (no global draws): bound to a seeded generator
 
@@ -59,8 +117,9 @@ def _run(composition, icls):
     toolbox.register("mutate", mutate, puzzle=PUZZLE, **mutate_options, **draws)
     toolbox.register("select", select, **select_options)
     random.seed(3)
-    population, logbook = algorithms.eaSimple(toolbox.population(n=12), toolbox, cxpb=0.7, mutpb=0.5, ngen=4,
-                                              verbose=False)
+    population, logbook = algorithms.eaSimple(
+        toolbox.population(n=12), toolbox, cxpb=0.7, mutpb=0.5, ngen=4, verbose=False
+    )
     return population, logbook
 
 

@@ -11,15 +11,37 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from deap_sudoku import Puzzle, Shape
-from deap_sudoku.tools.crossover import (cx_band_two_point, cx_bands, cx_block_uniform, cx_cell_uniform, cx_diagonal,
-                                   cx_row_uniform)
-from deap_sudoku.tools.fitness import (batch_map, cell_map, closeness_map, collision_map, eval_cell_collisions,
-                                       eval_closeness, eval_closeness_mk, eval_collisions, eval_column_box_collisions,
-                                       eval_distinct, eval_threats, optimum)
+from deap_sudoku.tools.crossover import (
+    cx_band_two_point,
+    cx_bands,
+    cx_block_uniform,
+    cx_cell_uniform,
+    cx_diagonal,
+    cx_row_uniform,
+)
+from deap_sudoku.tools.fitness import (
+    batch_map,
+    cell_map,
+    closeness_map,
+    collision_map,
+    eval_cell_collisions,
+    eval_closeness,
+    eval_closeness_mk,
+    eval_collisions,
+    eval_column_box_collisions,
+    eval_distinct,
+    eval_threats,
+    optimum,
+)
 from deap_sudoku.exact.generate import dig_puzzle, random_solution
 from deap_sudoku.tools.individual import Individual, MaxIndividual, individual_class
-from deap_sudoku.tools.init import (init_block_permutation, init_free_cells, init_row_permutation, seed_from_search,
-                              init_smart_block_permutation)
+from deap_sudoku.tools.init import (
+    init_block_permutation,
+    init_free_cells,
+    init_row_permutation,
+    seed_from_search,
+    init_smart_block_permutation,
+)
 from deap_sudoku.tools.mutation import mut_conflict_swap, mut_random_reset, mut_swap_in_box, mut_swap_in_row
 from deap_sudoku.exact import solve, verify
 from deap_sudoku.propagation import propagate
@@ -27,8 +49,15 @@ from deap_sudoku.propagation import propagate
 from tests.conftest import FORUM_HARDEST, unsolvable
 
 BOXES = [(2, 2), (2, 3), (3, 3), (4, 4)]
-FITNESSES = [eval_collisions, eval_cell_collisions, eval_column_box_collisions, eval_distinct, eval_threats,
-             eval_closeness, eval_closeness_mk]
+FITNESSES = [
+    eval_collisions,
+    eval_cell_collisions,
+    eval_column_box_collisions,
+    eval_distinct,
+    eval_threats,
+    eval_closeness,
+    eval_closeness_mk,
+]
 
 
 @lru_cache(maxsize=None)
@@ -65,8 +94,12 @@ def _all_values_in_range(ind, puzzle):
 def test_initialisers_keep_givens_and_their_invariant(case, restrict):
     puzzle, rng = case
     shape = puzzle.shape
-    for init, units in ((init_block_permutation, shape.boxes), (init_smart_block_permutation, shape.boxes),
-                        (init_row_permutation, shape.rows), (init_free_cells, None)):
+    for init, units in (
+        (init_block_permutation, shape.boxes),
+        (init_smart_block_permutation, shape.boxes),
+        (init_row_permutation, shape.rows),
+        (init_free_cells, None),
+    ):
         ind = init(Individual, puzzle=puzzle, restrict=restrict, rng=rng)
         assert isinstance(ind, Individual) and not ind.fitness.valid
         assert _keeps_givens(ind, puzzle) and _all_values_in_range(ind, puzzle)
@@ -87,10 +120,18 @@ def test_restricted_initialisers_start_forced_cells_right():
 def test_smart_initialiser_collides_less_than_random():
     puzzle = dig_puzzle(_solution((3, 3)), 25, random.Random(3))
     rng = random.Random(0)
-    smart = np.mean([eval_collisions(init_smart_block_permutation(Individual, puzzle=puzzle, rng=rng), puzzle=puzzle)[0]
-                     for _ in range(200)])
-    plain = np.mean([eval_collisions(init_block_permutation(Individual, puzzle=puzzle, rng=rng), puzzle=puzzle)[0]
-                     for _ in range(200)])
+    smart = np.mean(
+        [
+            eval_collisions(init_smart_block_permutation(Individual, puzzle=puzzle, rng=rng), puzzle=puzzle)[0]
+            for _ in range(200)
+        ]
+    )
+    plain = np.mean(
+        [
+            eval_collisions(init_block_permutation(Individual, puzzle=puzzle, rng=rng), puzzle=puzzle)[0]
+            for _ in range(200)
+        ]
+    )
     assert smart < plain
 
 
@@ -101,7 +142,7 @@ def test_seed_from_search_writes_the_answer_it_finds_in_place_or_leaves_the_indi
     before = individual.copy()
     assert seed_from_search(individual, puzzle=puzzle, max_nodes=3) == (individual,)  # too few nodes
     assert np.array_equal(individual, before)
-    returned, = seed_from_search(individual, puzzle=puzzle)
+    (returned,) = seed_from_search(individual, puzzle=puzzle)
     assert returned is individual and np.array_equal(individual, answer)
     as_list = [0] * 81  # a creator-made list individual gets Python ints
     seed_from_search(as_list, puzzle=puzzle)
@@ -124,8 +165,10 @@ def test_block_crossovers_and_mutations_keep_block_permutations(case):
     # cells are exchanged, not invented: at each cell the pair holds the same two values
     assert np.array_equal(np.sort(np.stack([a, b]), axis=0), np.sort(np.stack(before[:2]), axis=0))
     results = [a, b, *cx_band_two_point(a, b, puzzle=puzzle, rng=rng), *cx_diagonal(*parents, puzzle=puzzle)]
-    results += [mut_swap_in_box(parents[0], puzzle=puzzle, rng=rng)[0],
-                mut_conflict_swap(parents[1], puzzle=puzzle, threshold=0, in_box=True, rng=rng)[0]]
+    results += [
+        mut_swap_in_box(parents[0], puzzle=puzzle, rng=rng)[0],
+        mut_conflict_swap(parents[1], puzzle=puzzle, threshold=0, in_box=True, rng=rng)[0],
+    ]
     for ind in results:
         assert _keeps_givens(ind, puzzle) and _units_are_permutations(ind, boxes)
 
@@ -160,6 +203,7 @@ def test_two_point_band_crossover_swaps_the_middle_band_of_a_9x9():
 @pytest.mark.parametrize("box, upper_rows", [((3, 3), 3), ((2, 2), 2), ((2, 4), 4), ((4, 2), 4)])
 def test_cx_bands_registers_like_the_other_crossovers_and_swaps_the_upper_half_by_default(box, upper_rows):
     from deap import base
+
     puzzle = Puzzle([0] * (box[0] * box[1]) ** 2, box=box)
     n = puzzle.n
     toolbox = base.Toolbox()
@@ -196,8 +240,9 @@ def test_conflict_swap_swaps_exactly_the_free_cells_whose_map_value_exceeds_the_
     assert len(moved) == 14 and set(moved.tolist()) < set(marked.tolist())  # 15 free cells: 7 pairs, one stays
     assert sorted(ind[marked].tolist()) == sorted(before[marked].tolist())  # swapped, not invented
     with_zero = Individual(before)
-    mut_conflict_swap(with_zero, puzzle=puzzle, cell_map=lambda individual, p: values, threshold=0,
-                      rng=random.Random(0))
+    mut_conflict_swap(
+        with_zero, puzzle=puzzle, cell_map=lambda individual, p: values, threshold=0, rng=random.Random(0)
+    )
     assert set(np.flatnonzero(with_zero != before).tolist()) <= set(marked.tolist()) | set(range(100, 140))
     assert np.flatnonzero(with_zero != before).size > 14
 
@@ -216,8 +261,12 @@ def test_conflict_swap_reads_the_map_of_the_fitness_in_use_and_pairs_inside_boxe
     mut_conflict_swap(documented, puzzle=puzzle, rng=random.Random(0))
     above_one = set(np.flatnonzero(collision_map(ind, puzzle) > 1).tolist()) - set(np.flatnonzero(puzzle.givens))
     moved = set(np.flatnonzero(documented != ind).tolist())
-    assert moved and moved <= above_one and len(above_one) - len(moved) <= 1 + sum(
-        1 for a in above_one for b in above_one if a < b and ind[a] == ind[b])  # equal values swap invisibly
+    assert (
+        moved
+        and moved <= above_one
+        and len(above_one) - len(moved)
+        <= 1 + sum(1 for a in above_one for b in above_one if a < b and ind[a] == ind[b])
+    )  # equal values swap invisibly
     in_boxes = Individual(ind)
     mut_conflict_swap(in_boxes, puzzle=puzzle, threshold=0, in_box=True, rng=random.Random(0))
     assert _units_are_permutations(in_boxes, puzzle.shape.boxes)
@@ -231,10 +280,15 @@ def test_random_reset_of_any_square_wastes_the_draws_that_hit_givens():
     puzzle = dig_puzzle(solution, 80, random.Random(1), unique=False)  # one free square
     free = int(np.flatnonzero(~puzzle.givens)[0])
     rng = random.Random(0)
-    anywhere = sum(mut_random_reset(Individual(solution.cells), puzzle=puzzle, any_cell=True, rng=rng)[0][free]
-                   != solution.cells[free] for _ in range(900))
-    only_free = sum(mut_random_reset(Individual(solution.cells), puzzle=puzzle, rng=rng)[0][free]
-                    != solution.cells[free] for _ in range(900))
+    anywhere = sum(
+        mut_random_reset(Individual(solution.cells), puzzle=puzzle, any_cell=True, rng=rng)[0][free]
+        != solution.cells[free]
+        for _ in range(900)
+    )
+    only_free = sum(
+        mut_random_reset(Individual(solution.cells), puzzle=puzzle, rng=rng)[0][free] != solution.cells[free]
+        for _ in range(900)
+    )
     assert 0 < anywhere < 30  # about 900 * 1/81 * 8/9 = 10
     assert 700 < only_free  # about 900 * 8/9 = 800
     (ind,) = mut_random_reset(Individual(solution.cells), puzzle=puzzle, amount=81, any_cell=True, rng=rng)
@@ -242,6 +296,7 @@ def test_random_reset_of_any_square_wastes_the_draws_that_hit_givens():
 
 
 # -- fitness ----------------------------------------------------------------------------
+
 
 def _reference_collisions(grid, shape, units):
     return sum(len(unit) - len(set(grid[unit].tolist())) for unit in units)
@@ -257,7 +312,7 @@ def test_fitness_matches_a_set_based_reference_and_batches_agree(case):
     for ind in population:
         grid = np.asarray(ind)
         assert eval_collisions(ind, puzzle=puzzle)[0] == _reference_collisions(grid, shape, shape.units)
-        expected = _reference_collisions(grid, shape, shape.units[shape.n:])
+        expected = _reference_collisions(grid, shape, shape.units[shape.n :])
         assert eval_column_box_collisions(ind, puzzle=puzzle)[0] == expected
         assert eval_distinct(grid, puzzle=puzzle)[0] == sum(len(set(grid[u].tolist())) for u in shape.units)
         cmap = collision_map(ind, puzzle)
@@ -275,6 +330,7 @@ def test_fitness_matches_a_set_based_reference_and_batches_agree(case):
 
 def _registered(evaluate, puzzle):
     from deap import base
+
     toolbox = base.Toolbox()
     toolbox.register("evaluate", evaluate, puzzle=puzzle)
     return toolbox.evaluate
@@ -326,5 +382,7 @@ def test_cell_collisions_are_the_collision_map_summed():
         assert eval_cell_collisions(ind, puzzle=puzzle)[0] == collision_map(ind, puzzle).sum()
     pair_and_triple = Individual(_solution((3, 3)).cells)
     pair_and_triple[1] = pair_and_triple[0]  # row 1, box 1: one value twice in each (2 + 2); column: none
-    assert eval_cell_collisions(pair_and_triple, puzzle=puzzle)[0] == 2 * eval_collisions(pair_and_triple,
-                                                                                         puzzle=puzzle)[0]
+    assert (
+        eval_cell_collisions(pair_and_triple, puzzle=puzzle)[0]
+        == 2 * eval_collisions(pair_and_triple, puzzle=puzzle)[0]
+    )

@@ -5,8 +5,14 @@ import pytest
 from deap import algorithms, tools
 
 from deap_sudoku import read
-from deap_sudoku.tools.selection import (punish_same, sel_elite_biased, sel_roulette, sel_stochastic_universal_sampling,
-                                   sel_truncation, selection_weights)
+from deap_sudoku.tools.selection import (
+    punish_same,
+    sel_elite_biased,
+    sel_roulette,
+    sel_stochastic_universal_sampling,
+    sel_truncation,
+    selection_weights,
+)
 from deap_sudoku.tools.individual import Individual, MaxIndividual
 from deap_sudoku.exact import verify
 from deap_sudoku.tools.toolbox import FITNESSES, REPRESENTATIONS, make_toolbox
@@ -65,8 +71,9 @@ def test_every_toolbox_runs_in_ea_simple_and_ea_mu_plus_lambda(representation, f
     random.seed(0)
     population = toolbox.population(n=20)
     population, log = algorithms.eaSimple(population, toolbox, cxpb=0.6, mutpb=0.4, ngen=3, verbose=False)
-    population, log = algorithms.eaMuPlusLambda(population, toolbox, mu=20, lambda_=30, cxpb=0.5, mutpb=0.4,
-                                                ngen=3, verbose=False)
+    population, log = algorithms.eaMuPlusLambda(
+        population, toolbox, mu=20, lambda_=30, cxpb=0.5, mutpb=0.4, ngen=3, verbose=False
+    )
     assert all(ind.fitness.valid for ind in population)
     assert all(np.array_equal(ind[puzzle.givens], puzzle.cells[puzzle.givens]) for ind in population)
 
@@ -79,16 +86,16 @@ def test_ea_simple_improves_and_solves_with_the_default_toolbox():
     hof = tools.HallOfFame(1, similar=np.array_equal)
     stats = tools.Statistics(lambda ind: ind.fitness.values[0])
     stats.register("min", min)
-    population, log = algorithms.eaSimple(population, toolbox, cxpb=0.3, mutpb=0.8, ngen=30, stats=stats,
-                                          halloffame=hof, verbose=False)
+    population, log = algorithms.eaSimple(
+        population, toolbox, cxpb=0.3, mutpb=0.8, ngen=30, stats=stats, halloffame=hof, verbose=False
+    )
     minima = log.select("min")
     assert minima[-1] < minima[0]
     easiest = read(REPO / "data" / "9x9-easy.txt")[0]  # 45 givens
     toolbox = make_toolbox(easiest, mutate="conflict_swap_in_box")
     random.seed(1)
     hof = tools.HallOfFame(1, similar=np.array_equal)
-    algorithms.eaSimple(toolbox.population(n=200), toolbox, cxpb=0.3, mutpb=0.8, ngen=40, halloffame=hof,
-                        verbose=False)
+    algorithms.eaSimple(toolbox.population(n=200), toolbox, cxpb=0.3, mutpb=0.8, ngen=40, halloffame=hof, verbose=False)
     assert hof[0].fitness.values == (0.0,) and verify(hof[0], easiest)
 
 
@@ -126,6 +133,7 @@ def test_make_toolbox_refuses_unknown_and_misplaced_options():
 
 def test_make_toolbox_binds_one_generator_to_every_operator_that_draws():
     import random
+
     puzzle = read(REPO / "data" / "9x9.txt")[0]
     runs = []
     for global_seed in (1, 2):
