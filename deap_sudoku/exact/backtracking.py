@@ -280,6 +280,7 @@ def solve(
     rng: random.Random | None = None,
     compiled: bool | None = None,
     deterministic_first: bool = True,
+    max_try_nodes: int | None = None,
 ) -> Puzzle | None:
     """A solution, or ``None`` when the puzzle provably has none.
 
@@ -292,16 +293,22 @@ def solve(
     Selman & Kautz ("Heavy-tailed phenomena in satisfiability and constraint
     satisfaction problems", 2000).  It stays complete: the budget grows
     without bound, and a search that exhausts its tree proves there is no
-    solution.
+    solution.  ``max_try_nodes`` stops the growth there (a try that runs longer is lost where a
+    short one succeeds, as when drawing a random full grid); the search then proves "no solution"
+    only when a tree that small is exhausted.
 
     :raises SearchBudgetExceeded: when ``max_nodes`` nodes or ``max_seconds`` seconds in all did not
         settle it.
     """
     check_budget(max_nodes, max_seconds)
+    if max_try_nodes is not None and (
+        isinstance(max_try_nodes, bool) or not isinstance(max_try_nodes, int) or max_try_nodes < 1
+    ):
+        raise ValueError(f"max_try_nodes must be a whole number of at least 1, not {max_try_nodes!r}")
     deadline = None if max_seconds is None else time.perf_counter() + max_seconds
     rng = rng if rng is not None else random.Random(0)
     order = None if deterministic_first else rng
-    budget, spent = _FIRST_BUDGET, 0
+    budget, spent = _FIRST_BUDGET if max_try_nodes is None else min(_FIRST_BUDGET, max_try_nodes), 0
     while True:
         if max_nodes is not None:
             budget = min(budget, max_nodes - spent)
@@ -315,6 +322,8 @@ def solve(
             if max_nodes is not None and spent >= max_nodes:
                 raise SearchBudgetExceeded(f"no answer after {spent} search nodes") from None
             budget += budget // 2
+            if max_try_nodes is not None:
+                budget = min(budget, max_try_nodes)
             order = rng
             continue
         return result.solutions[0] if result.solutions else None

@@ -11,7 +11,7 @@ import numpy as np
 from ..grid.puzzle import Puzzle, require
 from ..grid.shape import Shape
 from ..propagation import propagate
-from .backtracking import SearchBudgetExceeded, count_solutions, search
+from .backtracking import _FIRST_BUDGET, SearchBudgetExceeded, count_solutions, search, solve
 
 __all__ = [
     "random_solution",
@@ -46,17 +46,14 @@ def random_solution(shape: Shape, rng: random.Random) -> Puzzle:
     """
     require(shape, Shape, "shape")
     _require_random(rng)
-    empty = Puzzle([0] * shape.cells, box=shape)
-    budget, cap = FIRST_TRY_NODES, max(FIRST_TRY_NODES, round(TRY_NODES_PER_CELL * shape.cells))
-    while True:
-        try:
-            return search(empty, max_nodes=budget, rng=rng).solutions[0]
-        except SearchBudgetExceeded:
-            budget = min(budget + budget // 2, cap)
+    cap = max(FIRST_TRY_NODES, round(TRY_NODES_PER_CELL * shape.cells))
+    solution = solve(Puzzle([0] * shape.cells, box=shape), rng=rng, deterministic_first=False, max_try_nodes=cap)
+    assert solution is not None, "an empty grid always has a solution"
+    return solution
 
 
-FIRST_TRY_NODES = 200
-"""The node budget of :func:`random_solution`'s first try."""
+FIRST_TRY_NODES = _FIRST_BUDGET
+"""The node budget of :func:`random_solution`'s first try (:func:`~deap_sudoku.exact.solve`'s)."""
 TRY_NODES_PER_CELL = 2.5
 """The most nodes per cell a try of :func:`random_solution` gets."""
 

@@ -242,9 +242,9 @@ def test_the_compiled_search_holds_64_values(box):
 def test_a_random_grids_restarts_stop_growing_at_the_cap(monkeypatch):
     """A try that runs long is lost in a subtree with no solution: the budget must stop growing at
     2.5 nodes per cell, or one 64x64 grid takes minutes for some seeds (benchmarks/random_grids.py)."""
-    from deap_sudoku.exact import generate
+    from deap_sudoku.exact import backtracking
 
-    budgets, real = [], generate.search
+    budgets, real = [], backtracking.search
 
     def fails_eight_times(puzzle, **options):
         budgets.append(options["max_nodes"])
@@ -252,10 +252,12 @@ def test_a_random_grids_restarts_stop_growing_at_the_cap(monkeypatch):
             raise SearchBudgetExceeded("spent")
         return real(puzzle, **options)
 
-    monkeypatch.setattr(generate, "search", fails_eight_times)
+    monkeypatch.setattr(backtracking, "search", fails_eight_times)
     grid = random_solution(Shape(4, 4), random.Random(0))
     assert budgets == [200, 300, 450, 640, 640, 640, 640, 640, 640]  # 640 = 2.5 x 256 cells
     assert verify(grid, Puzzle([0] * 256, box=(4, 4)))
+    with pytest.raises(ValueError, match="max_try_nodes must be a whole number of at least 1"):
+        solve(Puzzle([0] * 16, box=(2, 2)), max_try_nodes=0)
 
 
 def test_grids_drawn_before_the_cap_are_the_same_as_before():
