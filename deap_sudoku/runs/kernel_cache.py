@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 from ..grid.puzzle import Puzzle
+from ..io.fileio import process_runs
 
 __all__ = ["compiled_before", "mark_compiled", "compile_elsewhere", "compiling_elsewhere", "release", "cache_folder"]
 
@@ -91,22 +92,16 @@ def _lock(name: str) -> Path | None:
 def compiling_elsewhere(name: str) -> bool:
     """Whether a live background process is compiling ``name``'s kernels (its lock file names it)."""
     lock = _lock(name)
+    if lock is None:
+        return False
     try:
-        text = lock.read_text() if lock is not None else None
-        age = time.time() - lock.stat().st_mtime if lock is not None else 0.0
+        text = lock.read_text().strip()
+        age = time.time() - lock.stat().st_mtime
     except OSError:
         return False
-    if text is None:
-        return False
-    if not text.strip().isdigit():
+    if not text.isdigit():
         return age < STALE_SECONDS  # just made: its process id is being written
-    try:
-        os.kill(int(text), 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        pass  # alive, another user's
-    return True
+    return process_runs(int(text))
 
 
 def compile_elsewhere(name: str, puzzle: Puzzle) -> bool:
