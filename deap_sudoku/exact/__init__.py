@@ -11,6 +11,7 @@ from .generate import (
     reachable,
 )
 from .backtracking import SearchBudgetExceeded, SearchResult, count_solutions, is_unique, search, solve
+from .clause_learning import solve_learning
 from .verification import verify
 
 __all__ = [
@@ -18,6 +19,7 @@ __all__ = [
     "SearchBudgetExceeded",
     "search",
     "solve",
+    "solve_learning",
     "count_solutions",
     "is_unique",
     "verify",

@@ -34,7 +34,7 @@ from ..algorithms import (
     memetic_toolbox,
     tabu_search,
 )
-from ..exact import SearchBudgetExceeded, solve
+from ..exact import SearchBudgetExceeded, solve, solve_learning
 from ..grid.puzzle import Puzzle
 from ..tools import (
     HallOfFame,
@@ -141,6 +141,14 @@ def warm_up_search(puzzle: Puzzle, compiled: bool | None) -> None:
     """Compile or load the exact search's kernels for ``puzzle``'s shape (a one-node search)."""
     try:
         solve(puzzle, max_nodes=1, compiled=compiled)
+    except SearchBudgetExceeded:
+        pass
+
+
+def warm_up_learning(puzzle: Puzzle, compiled: bool | None) -> None:
+    """Compile or load the clause-learning search's kernel (a search of one conflict at most)."""
+    try:
+        solve_learning(puzzle, max_conflicts=1, compiled=compiled)
     except SearchBudgetExceeded:
         pass
 

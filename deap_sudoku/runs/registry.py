@@ -25,7 +25,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..exact import SearchBudgetExceeded, solve
+from ..exact import SearchBudgetExceeded, solve, solve_learning
 from ..grid.puzzle import Puzzle
 from ..propagation import analyze, propagate
 from . import recipes
@@ -65,6 +65,24 @@ def _backtracking(
     try:
         solution = solve(puzzle, max_nodes=max_nodes, max_seconds=max_seconds, rng=random.Random(seed))
         note = "exhausted" if solution is None else ""
+    except SearchBudgetExceeded as exc:
+        solution, note = None, str(exc)
+    grid = puzzle.cells if solution is None else solution.cells
+    return Outcome(grid, 0.0 if solution is not None else math.nan, 0, 0, 0, note)
+
+
+@bundled(
+    "cdcl",
+    "exact",
+    "exact search that learns clauses from its dead ends (CDCL)",
+    ("max_seconds",),
+    warm_up=recipes.warm_up_learning,
+    warm_up_message=COMPILING.format(name="clause-learning"),
+)
+def _cdcl(puzzle: Puzzle, *, seed: int, max_seconds: float | None = None, **_: object) -> Outcome:
+    try:
+        solution = solve_learning(puzzle, max_seconds=max_seconds, rng=random.Random(seed))
+        note = "the puzzle has no solution" if solution is None else ""
     except SearchBudgetExceeded as exc:
         solution, note = None, str(exc)
     grid = puzzle.cells if solution is None else solution.cells

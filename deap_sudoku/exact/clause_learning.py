@@ -1,0 +1,181 @@
+"""Exact search that learns from its dead ends: conflict-driven clause learning (CDCL) on the grid.
+
+Backtracking forgets why a branch failed; this search keeps the reason as a clause, so that it never
+walks into the same dead end again, and it jumps back to where the reason began.  It is the method of
+SAT solvers (MiniSat: Eén & Sörensson, "An extensible SAT-solver", 2003), run on the Sudoku as it is:
+a variable per cell and value, the "at most one" rules applied directly (a value set in a cell leaves
+its cell and its peers), and a clause per cell and per unit and value saying "at least one" (naked and
+hidden singles are their unit propagation).  What it learns comes from the first unique implication
+point, minimised; decisions take the most active open variable (VSIDS), restarts follow the Luby
+sequence, and the learnt clauses with the most decision levels (LBD, Glucose's measure) are dropped
+when they outgrow the puzzle.
+
+A decision sets its variable as it stood in the fullest assignment reached so far (the *target phase*
+of Biere & Fleury's CaDiCaL): on the instance sets of ``benchmarks/instance_sets.sh`` this alone took
+the median of 36x36 puzzles at 45 % givens from about 150,000 conflicts to 15,000
+(``docs/performance.md`` gives the command and the comparison with CP-SAT).
+
+The loop itself is :func:`deap_sudoku.exact.clause_learning_kernel.run`, one function that runs as
+Python or compiled by numba (the same answers either way).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import numpy as np
+
+from ..grid.puzzle import Puzzle
+from ..propagation.choice import charged, check_compiled, interrupted_kernel, prefer_compiled
+from . import clause_learning_kernel as kernel
+from .backtracking import SearchBudgetExceeded, check_budget
+
+__all__ = ["solve_learning", "LEARNTS_PER_CELL", "LEARNT_ROOM", "PAUSE_SECONDS"]
+
+LEARNTS_PER_CELL = 4
+"""Learnt clauses kept per cell before the first clean-up (then 10 % more after each)."""
+
+LEARNT_ROOM = 4096
+"""Learnt clauses (of the grid's side in length) the clause store holds before it first grows."""
+
+PAUSE_SECONDS = 0.02
+"""How long one kernel call may run before it returns to Python to ask the clock (about)."""
+
+
+def _state(puzzle: Puzzle, rng: random.Random) -> dict:
+    """The arrays :func:`~deap_sudoku.exact.clause_learning_kernel.run` works on, the givens set."""
+    n, cells = puzzle.n, puzzle.shape.cells
+    variables = cells * n
+    values = np.arange(n)
+    by_cell = 2 * (np.arange(cells)[:, None] * n + values)
+    units = puzzle.shape.units.astype(np.int64)
+    by_unit = 2 * (units[:, None, :] * n + values[None, :, None]).reshape(-1, n)
+    originals = np.concatenate([by_cell, by_unit])
+    count = len(originals)
+    width = n + kernel.HEADER
+    arena = np.zeros(count * width + max(kernel.HEADER + variables, LEARNT_ROOM * width), np.int32)
+    clauses = arena[: count * width].reshape(count, width)
+    clauses[:, 0] = n
+    clauses[:, kernel.HEADER :] = originals
+    room = count + LEARNT_ROOM
+    cstart = np.zeros(room, np.int64)
+    cstart[:count] = np.arange(count) * width
+    head = np.full(2 * variables, -1, np.int64)
+    nxt = np.full(2 * room, -1, np.int64)
+    for watcher, literal in enumerate(originals[:, :2].ravel().tolist()):
+        nxt[watcher], head[literal] = head[literal], watcher
+    assign = np.zeros(variables, np.int8)
+    trail = np.zeros(variables, np.int32)
+    given = np.flatnonzero(puzzle.cells)
+    true = given * n + puzzle.cells[given].astype(np.int64) - 1
+    assign[true] = 1
+    trail[: len(true)] = 2 * true
+    heap = np.random.default_rng(rng.getrandbits(64)).permutation(variables).astype(np.int32)
+    pos = np.empty(variables, np.int32)
+    pos[heap] = np.arange(variables, dtype=np.int32)
+    ctl = np.zeros(kernel.CONTROLS, np.int64)
+    ctl[kernel.TSIZE] = len(true)
+    ctl[kernel.HSIZE] = variables
+    ctl[kernel.TOP] = count * width
+    ctl[kernel.NCLAUSES] = ctl[kernel.NORIGINAL] = count
+    ctl[kernel.NEXT_RESTART] = kernel.RESTART_UNIT
+    ctl[kernel.MAX_LEARNTS] = LEARNTS_PER_CELL * cells
+    return {
+        "cells_n": np.array([cells, n], np.int64),
+        "peers": puzzle.shape.peers.astype(np.int64),
+        "assign": assign,
+        "level": np.zeros(variables, np.int64),
+        "reason": np.full(variables, -1, np.int64),
+        "trail": trail,
+        "trail_lim": np.zeros(variables + 1, np.int64),
+        "target": np.zeros(variables, np.int8),
+        "act": np.zeros(variables, np.float64),
+        "heap": heap,
+        "pos": pos,
+        "arena": arena,
+        "cstart": cstart,
+        "head": head,
+        "nxt": nxt,
+        "seen": np.zeros(variables, np.int8),
+        "learnt": np.zeros(variables, np.int32),
+        "toclear": np.zeros(variables, np.int64),
+        "stack": np.zeros(variables, np.int64),
+        "lvl_mark": np.zeros(variables + 1, np.int64),
+        "ctl": ctl,
+        "inc": np.ones(1, np.float64),
+    }
+
+
+def _grow(state: dict) -> None:
+    """Double the clause store (the arena, or the clause index and its watch links)."""
+    ctl = state["ctl"]
+    if ctl[kernel.TOP] + kernel.HEADER + len(state["assign"]) > len(state["arena"]):
+        state["arena"] = np.concatenate([state["arena"], np.zeros_like(state["arena"])])
+    if ctl[kernel.NCLAUSES] + 1 > len(state["cstart"]):
+        state["cstart"] = np.concatenate([state["cstart"], np.zeros_like(state["cstart"])])
+        state["nxt"] = np.concatenate([state["nxt"], np.full_like(state["nxt"], -1)])
+
+
+def _conflicts(count: int) -> str:
+    return f"{count} conflict{'s' * (count != 1)}"
+
+
+def solve_learning(
+    puzzle: Puzzle,
+    *,
+    max_conflicts: int | None = None,
+    max_seconds: float | None = None,
+    rng: random.Random | None = None,
+    compiled: bool | None = None,
+) -> Puzzle | None:
+    """A solution found by clause learning, or ``None`` when the puzzle provably has none.
+
+    ``rng`` (a generator seeded with 0 when none is given) orders the first decisions; the search is
+    otherwise deterministic.  ``compiled`` runs the loop compiled by numba (the same answers); by
+    default it is used where it pays, as for :func:`~deap_sudoku.exact.solve`.
+
+    :raises SearchBudgetExceeded: when ``max_conflicts`` conflicts or ``max_seconds`` seconds (wall
+        time) did not settle it.
+    """
+    check_budget(max_conflicts, max_seconds)
+    deadline = None if max_seconds is None else time.perf_counter() + max_seconds
+    if compiled is None:
+        compiled = prefer_compiled(puzzle.shape.cells, puzzle.n)
+    check_compiled(compiled, puzzle.n)
+    if compiled:
+        from .clause_learning_compiled import run  # imports numba
+    else:
+        run = kernel.run
+    state = _state(puzzle, rng if rng is not None else random.Random(0))
+    ctl, chunk = state["ctl"], 16
+    while True:
+        conflicts = int(ctl[kernel.CONFLICTS])
+        pause_at = conflicts + chunk if max_conflicts is None else min(conflicts + chunk, max_conflicts)
+        start = time.perf_counter()
+        try:
+            if compiled:
+                status = run(*state.values(), pause_at)
+            else:
+                with charged():
+                    status = run(*state.values(), pause_at)
+        except SystemError as error:
+            interrupted_kernel(error)
+        took = time.perf_counter() - start
+        if status == kernel.FOUND:
+            grid = state["assign"].reshape(puzzle.shape.cells, puzzle.n).argmax(axis=1) + 1
+            return Puzzle(grid.tolist(), box=(puzzle.shape.box_rows, puzzle.shape.box_cols))
+        if status == kernel.EXHAUSTED:
+            return None
+        if status == kernel.GROW:
+            _grow(state)
+            continue
+        conflicts = int(ctl[kernel.CONFLICTS])
+        if max_conflicts is not None and conflicts >= max_conflicts:
+            raise SearchBudgetExceeded(f"no answer after {_conflicts(conflicts)}")
+        if deadline is not None and time.perf_counter() >= deadline:
+            raise SearchBudgetExceeded(f"no answer within {max_seconds:g} s ({_conflicts(conflicts)})")
+        if took < PAUSE_SECONDS / 2:
+            chunk *= 2
+        elif took > 2 * PAUSE_SECONDS:
+            chunk = max(1, chunk // 2)
