@@ -146,11 +146,13 @@ def warm_up_search(puzzle: Puzzle, compiled: bool | None) -> None:
 
 
 def warm_up_learning(puzzle: Puzzle, compiled: bool | None) -> None:
-    """Compile or load the clause-learning search's kernel (a search of one conflict at most)."""
+    """Compile or load the clause-learning search's kernel (a search of one conflict at most), and
+    the exact search's: ``solve`` asks it whether a puzzle left unsolved has a solution at all."""
     try:
         solve_learning(puzzle, max_conflicts=1, compiled=compiled)
     except SearchBudgetExceeded:
         pass
+    warm_up_search(puzzle, compiled)
 
 
 def warm_up_memetic(puzzle: Puzzle, compiled: bool | None) -> None:
