@@ -128,12 +128,15 @@ def solve_learning(
     max_seconds: float | None = None,
     rng: random.Random | None = None,
     compiled: bool | None = None,
+    target_phase: bool = True,
 ) -> Puzzle | None:
     """A solution found by clause learning, or ``None`` when the puzzle provably has none.
 
     ``rng`` (a generator seeded with 0 when none is given) orders the first decisions; the search is
     otherwise deterministic.  ``compiled`` runs the loop compiled by numba (the same answers); by
-    default it is used where it pays, as for :func:`~deap_sudoku.exact.solve`.
+    default it is used where it pays, as for :func:`~deap_sudoku.exact.solve`.  ``target_phase=False``
+    sets every decision's variable false, MiniSat's default, instead of as it stood in the fullest
+    assignment yet (the switch the ablation in ``docs/performance.md`` turns).
 
     :raises SearchBudgetExceeded: when ``max_conflicts`` conflicts or ``max_seconds`` seconds (wall
         time) did not settle it.
@@ -149,6 +152,8 @@ def solve_learning(
         run = kernel.run
     state = _state(puzzle, rng if rng is not None else random.Random(0))
     ctl, chunk = state["ctl"], 16
+    if not target_phase:
+        ctl[kernel.TARGET_SIZE] = len(state["assign"]) + 1  # no assignment is ever fuller
     while True:
         conflicts = int(ctl[kernel.CONFLICTS])
         pause_at = conflicts + chunk if max_conflicts is None else min(conflicts + chunk, max_conflicts)

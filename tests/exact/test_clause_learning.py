@@ -87,3 +87,11 @@ def test_a_contradiction_in_the_givens_is_no_solution():
     cells[0:8] = range(1, 9)  # row 1 needs a 9 in its last cell
     cells[9 * 4 + 8] = 9  # the last column has its 9 already
     assert solve_learning(Puzzle(cells)) is None
+
+
+def test_without_the_target_phase_it_searches_otherwise_and_is_still_right(shared_data):
+    """The ablation's switch: decisions set false instead of as in the fullest assignment yet."""
+    for puzzle in read(shared_data / "norvig_pytudes" / "hardest.txt"):
+        assert verify(solve_learning(puzzle, compiled=True, target_phase=False), puzzle)
+    empty = Puzzle([0] * 256)
+    assert solve_learning(empty, compiled=True) != solve_learning(empty, compiled=True, target_phase=False)
