@@ -55,3 +55,29 @@ def test_loading_the_cached_kernels_counts_inside_the_budget(algorithm, start_up
     budget = 0.5
     wall = _wall("solve", str(puzzle), "-a", algorithm, "--max-seconds", str(budget), "-q")
     assert wall <= budget + start_up + 0.2 + MARGIN, (wall, start_up)
+
+
+def test_clause_learning_keeps_its_budget_on_a_puzzle_it_does_not_settle(start_up, tmp_path):
+    """A 36x36 at 50 % givens that clause learning does not settle within a minute (seed 0): the
+    compiled loop returns to ask the clock every few hundredths of a second."""
+    from deap_sudoku.runs import kernel_cache
+
+    puzzle = tmp_path / "one.txt"
+    make = ["generate", "--box", "6x6", "--any", "--givens", "50%", "--count", "1", "--seed", "0", "--format", "lloyd"]
+    subprocess.run([sys.executable, "-m", "deap_sudoku", *make, "--out", str(puzzle)], check=True, timeout=120)
+    _wall("solve", str(puzzle), "-a", "cdcl", "--max-seconds", "1", "-q")  # compiles on a fresh machine
+    deadline = time.monotonic() + 180
+    while kernel_cache.compiling_elsewhere("cdcl") and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert kernel_cache.compiled_before("cdcl")
+    budget = 1.0
+    started = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-m", "deap_sudoku", "solve", str(puzzle), "-a", "cdcl", "--max-seconds", str(budget)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    wall = time.perf_counter() - started
+    assert done.returncode == 1 and "no answer within 1 s" in done.stderr, done.stderr
+    assert wall <= budget + start_up + 0.2 + MARGIN, (wall, start_up)
