@@ -721,3 +721,55 @@ def test_force_never_replaces_a_device_or_pipe_and_checkpoint_and_out_must_diffe
     same = run("solve", str(one), "--out", str(tmp_path / "run.ckpt"), "--checkpoint", str(tmp_path / "run.ckpt"))
     assert same.exit_code == 2 and "--out and --checkpoint name the same file" in same.output
     assert not (tmp_path / "run.ckpt").exists()
+
+
+@pytest.mark.parametrize("budget", [["--max-nodes", "1"], ["--max-seconds", "5"]])
+def test_no_second_search_after_a_complete_search_ran_out_of_time(budget):
+    """The small search that says "no solution" spends up to 0.1 s: after backtracking stopped by a
+    node budget it still runs, after one stopped by its time budget it would only make the command
+    late (a 49x49 ``cdcl`` run went 0.1 s past the promise)."""
+    from deap_sudoku.cli import solve as solve_command
+    from deap_sudoku.runs import RunResult
+    from tests.conftest import unsolvable
+
+    puzzle = unsolvable()
+    result = RunResult(
+        algorithm="backtracking",
+        dataset="-",
+        index=0,
+        seed=0,
+        givens_share=0.3,
+        solved=False,
+        fitness=math.nan,
+        generations=0,
+        steps=0,
+        evaluations=0,
+        seconds=5.0,
+        grid=puzzle.cells.tolist(),
+        note="no answer within 5 s",
+    )
+    said = solve_command._posedness(puzzle, result, budget[0] == "--max-seconds", searched=True)
+    assert (said == "") == (budget[0] == "--max-seconds")
+    assert "has no solution" in solve_command._posedness(puzzle, result, True, searched=False)
+
+
+def test_the_small_search_under_a_budget_does_not_load_the_compiled_search():
+    """numba loaded by the run is not enough: loading the search's own cached kernels took 0.3-0.4 s
+    after a 49x49 ``cdcl`` run, when the budget was already spent."""
+    from tests.conftest import unsolvable
+
+    code = (
+        "import sys\n"
+        "import numba\n"
+        "from deap_sudoku import Puzzle\n"
+        "from deap_sudoku.cli.solve import _posedness\n"
+        "from deap_sudoku.runs import RunResult\n"
+        f"puzzle = Puzzle.parse({unsolvable().format()!r})\n"
+        "result = RunResult(algorithm='memetic', dataset='-', index=0, seed=0, givens_share=0.3, solved=False,\n"
+        "    fitness=2.0, generations=1, steps=0, evaluations=1, seconds=1.0, grid=puzzle.cells.tolist(),\n"
+        "    note='time')\n"
+        "said = _posedness(puzzle, result, True)\n"
+        "print('deap_sudoku.exact.backtracking_compiled' in sys.modules, 'no solution' in said)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.stdout.split() == ["False", "True"], done.stderr
