@@ -11,9 +11,10 @@ sequence, and the learnt clauses with the most decision levels (LBD, Glucose's m
 when they outgrow the puzzle.
 
 A decision sets its variable as it stood in the fullest assignment reached so far (the *target phase*
-of Biere & Fleury's CaDiCaL): on the instance sets of ``benchmarks/instance_sets.sh`` this alone took
-the median of 36x36 puzzles at 45 % givens from about 150,000 conflicts to 15,000
-(``docs/performance.md`` gives the command and the comparison with CP-SAT).
+of Biere & Fleury's CaDiCaL): on the first 12 36x36 puzzles at 45 % givens that
+``benchmarks/instance_sets.sh`` makes, this alone takes the median from 22.4 s to 0.75 s
+(``benchmarks/clause_learning_ablation.py``; ``docs/performance.md`` has the command and the
+comparison with CP-SAT).
 
 The loop itself is :func:`deap_sudoku.exact.clause_learning_kernel.run`, one function that runs as
 Python or compiled by numba (the same answers either way).
@@ -141,6 +142,8 @@ def solve_learning(
     :raises SearchBudgetExceeded: when ``max_conflicts`` conflicts or ``max_seconds`` seconds (wall
         time) did not settle it.
     """
+    if not isinstance(puzzle, Puzzle):
+        raise TypeError(f"puzzle must be a deap_sudoku.Puzzle, not {type(puzzle).__name__}")
     check_budget(max_conflicts, max_seconds)
     deadline = None if max_seconds is None else time.perf_counter() + max_seconds
     if compiled is None:
