@@ -2,7 +2,8 @@
 
 :func:`run` is written in the subset of Python that numba compiles, and it calls nothing but
 numpy, so that the same function is the Python twin (run as it is) and the compiled one
-(:mod:`deap_sudoku.exact.clause_learning_compiled` wraps it in ``numba.njit``).  All its state lives
+(:mod:`deap_sudoku.exact.clause_learning_compiled` wraps it in ``numba.njit``); that is why the
+activity heap's sift-up and sift-down are written out where they are used.  All its state lives
 in the arrays it is given, so a run can pause, let Python look at the clock or grow the clause
 store, and go on where it stopped.  :mod:`deap_sudoku.exact.clause_learning` builds the state and
 explains the method.
