@@ -332,7 +332,7 @@ def _status(result: RunResult) -> str:
     spent = f" ({_count(result)})" if result.objective is not None else ""
     if result.solved:
         return f"solved in {seconds}{spent}"
-    if result.algorithm == "backtracking" and result.note == "exhausted":
+    if result.note == "exhausted":  # a complete search proved it
         return f"no solution: the search found none in {seconds}"
     if result.note.startswith("no solution"):
         return result.note

@@ -76,13 +76,20 @@ def _branch_cell(cands: list[int], keys: list[int], randomised: bool) -> int:
     return best
 
 
-def check_budget(max_nodes: object, max_seconds: object) -> None:
-    """Refuse a budget that cannot mean anything: ``max_nodes`` a whole number of at least 1,
-    ``max_seconds`` a positive number (a budget of 0 would settle nothing)."""
+def check_puzzle(puzzle: object) -> None:
+    """Refuse anything but a :class:`~deap_sudoku.grid.puzzle.Puzzle` with a ``TypeError``."""
+    if not isinstance(puzzle, Puzzle):
+        raise TypeError(f"puzzle must be a deap_sudoku.Puzzle, not {type(puzzle).__name__}")
+
+
+def check_budget(max_nodes: object, max_seconds: object, *, name: str = "max_nodes") -> None:
+    """Refuse a budget that cannot mean anything: ``max_nodes`` (a count called ``name``, such as
+    ``max_conflicts``) a whole number of at least 1, ``max_seconds`` a positive number (a budget of
+    0 would settle nothing)."""
     if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, (int, np.integer))):
-        raise TypeError(f"max_nodes must be a whole number, not {max_nodes!r}")
+        raise TypeError(f"{name} must be a whole number, not {max_nodes!r}")
     if max_nodes is not None and max_nodes < 1:
-        raise ValueError(f"max_nodes must be at least 1, not {max_nodes}")
+        raise ValueError(f"{name} must be at least 1, not {max_nodes}")
     if max_seconds is not None and (isinstance(max_seconds, bool) or not isinstance(max_seconds, (int, float))):
         raise TypeError(f"max_seconds must be a number of seconds, not {max_seconds!r}")
     if max_seconds is not None and not max_seconds > 0:
@@ -253,8 +260,7 @@ def search(
     """
     if isinstance(limit, bool) or not isinstance(limit, (int, np.integer)) or limit < 1:
         raise ValueError(f"limit must be a whole number of at least 1, not {limit!r}")
-    if not isinstance(puzzle, Puzzle):
-        raise TypeError(f"puzzle must be a deap_sudoku.Puzzle, not {type(puzzle).__name__}")
+    check_puzzle(puzzle)
     budget = _Budget(max_nodes, max_seconds)
     order = _Order.of(puzzle, rng)
     if _use_compiled(puzzle, compiled):

@@ -30,7 +30,7 @@ import numpy as np
 from ..grid.puzzle import Puzzle
 from ..propagation.choice import charged, check_compiled, interrupted_kernel, prefer_compiled
 from . import clause_learning_kernel as kernel
-from .backtracking import SearchBudgetExceeded, check_budget
+from .backtracking import SearchBudgetExceeded, check_budget, check_puzzle
 
 __all__ = ["solve_learning", "LEARNTS_PER_CELL", "LEARNT_ROOM", "PAUSE_SECONDS"]
 
@@ -142,9 +142,8 @@ def solve_learning(
     :raises SearchBudgetExceeded: when ``max_conflicts`` conflicts or ``max_seconds`` seconds (wall
         time) did not settle it.
     """
-    if not isinstance(puzzle, Puzzle):
-        raise TypeError(f"puzzle must be a deap_sudoku.Puzzle, not {type(puzzle).__name__}")
-    check_budget(max_conflicts, max_seconds)
+    check_puzzle(puzzle)
+    check_budget(max_conflicts, max_seconds, name="max_conflicts")
     deadline = None if max_seconds is None else time.perf_counter() + max_seconds
     if compiled is None:
         compiled = prefer_compiled(puzzle.shape.cells, puzzle.n)

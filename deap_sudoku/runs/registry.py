@@ -62,8 +62,16 @@ a function as :func:`deap_sudoku.runs.user.from_function` takes it)."""
 def _backtracking(
     puzzle: Puzzle, *, seed: int, max_nodes: int | None = None, max_seconds: float | None = None, **_: object
 ) -> Outcome:
+    return _exact_outcome(
+        puzzle, lambda: solve(puzzle, max_nodes=max_nodes, max_seconds=max_seconds, rng=random.Random(seed))
+    )
+
+
+def _exact_outcome(puzzle: Puzzle, search: Callable[[], Puzzle | None]) -> Outcome:
+    """The outcome of a complete search: its solution; ``None``, proof that there is none (note
+    "exhausted"); or the budget it ran out of, as the note."""
     try:
-        solution = solve(puzzle, max_nodes=max_nodes, max_seconds=max_seconds, rng=random.Random(seed))
+        solution = search()
         note = "exhausted" if solution is None else ""
     except SearchBudgetExceeded as exc:
         solution, note = None, str(exc)
@@ -80,13 +88,7 @@ def _backtracking(
     warm_up_message=COMPILING.format(name="clause-learning"),
 )
 def _cdcl(puzzle: Puzzle, *, seed: int, max_seconds: float | None = None, **_: object) -> Outcome:
-    try:
-        solution = solve_learning(puzzle, max_seconds=max_seconds, rng=random.Random(seed))
-        note = "the puzzle has no solution" if solution is None else ""
-    except SearchBudgetExceeded as exc:
-        solution, note = None, str(exc)
-    grid = puzzle.cells if solution is None else solution.cells
-    return Outcome(grid, 0.0 if solution is not None else math.nan, 0, 0, 0, note)
+    return _exact_outcome(puzzle, lambda: solve_learning(puzzle, max_seconds=max_seconds, rng=random.Random(seed)))
 
 
 @bundled("analyzer", "exact", "the documented constraint analyzer: naked singles, sweep by sweep")

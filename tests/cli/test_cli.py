@@ -773,3 +773,14 @@ def test_the_small_search_under_a_budget_does_not_load_the_compiled_search():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.stdout.split() == ["False", "True"], done.stderr
+
+
+@pytest.mark.parametrize("algorithm", ["backtracking", "cdcl"])
+def test_a_complete_search_that_proves_no_solution_says_so_once(algorithm):
+    """The proof is the run's own: no second search after it, and one line that says so."""
+    from tests.conftest import unsolvable
+
+    result = run("solve", "-", "-a", algorithm, input=unsolvable().format())
+    assert result.exit_code == 1
+    assert "no solution: the search found none in" in result.output
+    assert "an exact search proves it" not in result.output

@@ -75,7 +75,7 @@ def test_budgets_are_kept_and_checked(shared_data):
         solve_learning(hard, max_conflicts=1, compiled=True)
     with pytest.raises(ValueError, match="more than 0"):
         solve_learning(hard, max_seconds=0)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="max_conflicts must be at least 1"):
         solve_learning(hard, max_conflicts=0)
     with pytest.raises(ValueError, match="sides up to 64"):
         solve_learning(Puzzle([0] * 81**2), compiled=True)
