@@ -1,4 +1,5 @@
-"""What the target phase buys the clause-learning search: the same instances with and without it.
+"""What the target phase and rephasing buy the clause-learning search: the same instances with and
+without them.
 
     python benchmarks/clause_learning_ablation.py SET.txt [--instances 12] [--max-seconds 60]
                                                   [--seed 0] [--json FILE [--force]]
@@ -6,10 +7,11 @@
     e.g. python benchmarks/clause_learning_ablation.py ../instance-sets/36x36/inst36x36_45.txt
 
 For each of the first ``--instances`` puzzles of SET, in this process and one after the other,
-``exact.solve_learning`` runs compiled with the target phase (the default: a decision sets its
-variable as it stood in the fullest assignment yet) and without it (every decision sets its
-variable false, MiniSat's default), seed ``--seed``, at most ``--max-seconds`` each; every answer
-is verified.  The compiled loop is loaded before the first clock starts.  Printed: a row per
+``exact.solve_learning`` runs compiled as it is (a decision sets its variable as it stood in the
+fullest assignment yet, and that assignment is forgotten now and then: rephasing), without
+rephasing (the fullest assignment is kept for good), and without the target phase (every decision
+sets its variable false, MiniSat's default), seed ``--seed``, at most ``--max-seconds`` each; every
+answer is verified.  The compiled loop is loaded before the first clock starts.  Printed: a row per
 instance, then per arm how many were solved and the median time with the unsolved counted at the
 limit.
 """
@@ -28,15 +30,17 @@ from deap_sudoku import Puzzle, __version__, read
 from deap_sudoku.exact import SearchBudgetExceeded, solve_learning, verify
 from deap_sudoku.io import write_atomic
 
-ARMS = {"target phase": True, "false phase": False}
+ARMS = {
+    "as it is": {},
+    "no rephasing": {"rephase": False},
+    "false phase": {"target_phase": False},
+}
 
 
-def timed(puzzle: Puzzle, target_phase: bool, max_seconds: float, seed: int) -> dict:
+def timed(puzzle: Puzzle, switches: dict, max_seconds: float, seed: int) -> dict:
     start = time.perf_counter()
     try:
-        solution = solve_learning(
-            puzzle, max_seconds=max_seconds, rng=random.Random(seed), compiled=True, target_phase=target_phase
-        )
+        solution = solve_learning(puzzle, max_seconds=max_seconds, rng=random.Random(seed), compiled=True, **switches)
     except SearchBudgetExceeded:
         return {"solved": False, "seconds": time.perf_counter() - start}
     seconds = time.perf_counter() - start
@@ -62,7 +66,7 @@ def main() -> None:
     print(f"|---:|{'---:|' * len(ARMS)}")
     rows = []
     for index, puzzle in enumerate(puzzles):
-        row = {arm: timed(puzzle, on, args.max_seconds, args.seed) for arm, on in ARMS.items()}
+        row = {arm: timed(puzzle, switches, args.max_seconds, args.seed) for arm, switches in ARMS.items()}
         rows.append(row)
         cells = (f"{r['seconds']:.2f}" if r["solved"] else f"unsolved ({r['seconds']:.0f})" for r in row.values())
         print(f"| {index} | {' | '.join(cells)} |", flush=True)

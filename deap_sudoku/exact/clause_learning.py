@@ -7,8 +7,8 @@ a variable per cell and value, the "at most one" rules applied directly (a value
 its cell and its peers), and a clause per cell and per unit and value saying "at least one" (naked and
 hidden singles are their unit propagation).  What it learns comes from the first unique implication
 point, minimised; decisions take the most active open variable (VSIDS), restarts follow the Luby
-sequence, and the learnt clauses with the most decision levels (LBD, Glucose's measure) are dropped
-when they outgrow the puzzle.
+sequence, and on Glucose's schedule (Audemard & Simon, 2009) the half of the learnt clauses with the
+most decision levels (LBD, Glucose's measure) is dropped, wherever the search stands.
 
 A decision sets its variable as it stood in the fullest assignment reached so far (the *target phase*
 of Biere & Fleury's CaDiCaL): on the first 12 36x36 puzzles at 45 % givens that
@@ -32,10 +32,7 @@ from ..propagation.choice import charged, check_compiled, interrupted_kernel, pr
 from . import clause_learning_kernel as kernel
 from .backtracking import SearchBudgetExceeded, check_budget, check_puzzle
 
-__all__ = ["solve_learning", "LEARNTS_PER_CELL", "LEARNT_ROOM", "PAUSE_SECONDS"]
-
-LEARNTS_PER_CELL = 4
-"""Learnt clauses kept per cell before the first clean-up (then 10 % more after each)."""
+__all__ = ["solve_learning", "LEARNT_ROOM", "PAUSE_SECONDS"]
 
 LEARNT_ROOM = 4096
 """Learnt clauses (of the grid's side in length) the clause store holds before it first grows."""
@@ -81,7 +78,8 @@ def _state(puzzle: Puzzle, rng: random.Random) -> dict:
     ctl[kernel.TOP] = count * width
     ctl[kernel.NCLAUSES] = ctl[kernel.NORIGINAL] = count
     ctl[kernel.NEXT_RESTART] = kernel.RESTART_UNIT
-    ctl[kernel.MAX_LEARNTS] = LEARNTS_PER_CELL * cells
+    ctl[kernel.NEXT_REPHASE] = kernel.REPHASE
+    ctl[kernel.NEXT_REDUCE] = kernel.REDUCE_FIRST
     return {
         "cells_n": np.array([cells, n], np.int64),
         "peers": puzzle.shape.peers.astype(np.int64),
@@ -130,6 +128,7 @@ def solve_learning(
     rng: random.Random | None = None,
     compiled: bool | None = None,
     target_phase: bool = True,
+    rephase: bool = True,
 ) -> Puzzle | None:
     """A solution found by clause learning, or ``None`` when the puzzle provably has none.
 
@@ -137,7 +136,9 @@ def solve_learning(
     otherwise deterministic.  ``compiled`` runs the loop compiled by numba (the same answers); by
     default it is used where it pays, as for :func:`~deap_sudoku.exact.solve`.  ``target_phase=False``
     sets every decision's variable false, MiniSat's default, instead of as it stood in the fullest
-    assignment yet (the switch the ablation in ``docs/performance.md`` turns).
+    assignment yet; ``rephase=False`` keeps that assignment for good instead of forgetting it now and
+    then (the switches the ablation in ``docs/performance.md`` turns; without a target phase there is
+    nothing to rephase).
 
     :raises SearchBudgetExceeded: when ``max_conflicts`` conflicts or ``max_seconds`` seconds (wall
         time) did not settle it.
@@ -156,6 +157,8 @@ def solve_learning(
     ctl, chunk = state["ctl"], 16
     if not target_phase:
         ctl[kernel.TARGET_SIZE] = len(state["assign"]) + 1  # no assignment is ever fuller
+    if not (target_phase and rephase):
+        ctl[kernel.NEXT_REPHASE] = np.iinfo(np.int64).max
     while True:
         conflicts = int(ctl[kernel.CONFLICTS])
         pause_at = conflicts + chunk if max_conflicts is None else min(conflicts + chunk, max_conflicts)

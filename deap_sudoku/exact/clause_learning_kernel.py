@@ -37,9 +37,12 @@ __all__ = [
     "RESTARTS",
     "SINCE_RESTART",
     "NEXT_RESTART",
-    "MAX_LEARNTS",
     "TARGET_SIZE",
     "STAMP",
+    "REPHASES",
+    "NEXT_REPHASE",
+    "REDUCES",
+    "NEXT_REDUCE",
     "CONTROLS",
     "HEADER",
 ]
@@ -50,8 +53,9 @@ the puzzle has no solution; the clause store needs more room (grow it and call a
 
 # The scalars of the state, by index in the ``ctl`` array.
 TSIZE, QHEAD, DLEVEL, HSIZE, TOP, NCLAUSES, NORIGINAL = 0, 1, 2, 3, 4, 5, 6
-CONFLICTS, RESTARTS, SINCE_RESTART, NEXT_RESTART, MAX_LEARNTS, TARGET_SIZE, STAMP = 7, 8, 9, 10, 11, 12, 13
-CONTROLS = 14
+CONFLICTS, RESTARTS, SINCE_RESTART, NEXT_RESTART, TARGET_SIZE, STAMP = 7, 8, 9, 10, 11, 12
+REPHASES, NEXT_REPHASE, REDUCES, NEXT_REDUCE = 13, 14, 15, 16
+CONTROLS = 17
 
 HEADER = 2
 """Every stored clause is ``[length, lbd, literal, literal, ...]``; its first two literals are watched."""
@@ -60,8 +64,13 @@ RESTART_UNIT = 100
 """Conflicts per unit of the Luby restart sequence (MiniSat's)."""
 DECAY = 0.95
 """Activity decay per conflict (VSIDS, MiniSat's)."""
-LEARNTS_GROWTH = 10
-"""After a clean-up the learnt clauses may grow by 1/this before the next one."""
+REPHASE = 1000
+"""Conflicts before the first rephasing; the k-th comes this many times k conflicts after the one
+before (CaDiCaL's arithmetic schedule).  Rephasing forgets the fullest assignment, so that the
+decisions follow the next fullest one: a search stuck near one almost-solution moves on."""
+REDUCE_FIRST, REDUCE_INC = 2000, 300
+"""The k-th clean-up of the learnt clauses comes ``REDUCE_FIRST + REDUCE_INC * k`` conflicts after
+the one before (Glucose's schedule); each drops the half with the most decision levels."""
 
 
 def run(
@@ -107,9 +116,12 @@ def run(
     restarts = ctl[RESTARTS]
     since_restart = ctl[SINCE_RESTART]
     next_restart = ctl[NEXT_RESTART]
-    max_learnts = ctl[MAX_LEARNTS]
     target_size = ctl[TARGET_SIZE]
     stamp = ctl[STAMP]
+    rephases = ctl[REPHASES]
+    next_rephase = ctl[NEXT_REPHASE]
+    reduces = ctl[REDUCES]
+    next_reduce = ctl[NEXT_REDUCE]
     status = PAUSED
     while True:
         if conflicts >= pause_at:
@@ -191,6 +203,45 @@ def run(
             back_to = -1
             if since_restart >= next_restart:
                 back_to = 0
+            elif conflicts >= next_reduce and nclauses - noriginal > 1:
+                # ---- clean up: keep the half of the learnt clauses with the fewest levels, every
+                # clause of two levels or fewer, and every clause that is the reason of a value set
+                reduces += 1
+                next_reduce = conflicts + REDUCE_FIRST + REDUCE_INC * reduces
+                nl = nclauses - noriginal
+                lbds = np.empty(nl, np.int64)
+                for i in range(nl):
+                    lbds[i] = arena[cstart[noriginal + i] + 1]
+                cut = np.sort(lbds)[nl // 2]
+                renumbered = np.full(nl, -1, np.int64)
+                kept = noriginal
+                new_top = cstart[noriginal]
+                for i in range(nl):
+                    ci = noriginal + i
+                    s = cstart[ci]
+                    w0 = arena[s + H] >> 1  # a clause that set a value watches it
+                    w1 = arena[s + H + 1] >> 1
+                    locked = (assign[w0] != 0 and reason[w0] == ci) or (assign[w1] != 0 and reason[w1] == ci)
+                    if lbds[i] < cut or lbds[i] <= 2 or locked:
+                        length = arena[s] + H
+                        for k in range(length):
+                            arena[new_top + k] = arena[s + k]
+                        cstart[kept] = new_top
+                        renumbered[i] = kept
+                        new_top += length
+                        kept += 1
+                for y in range(V):
+                    if reason[y] >= noriginal:
+                        reason[y] = renumbered[reason[y] - noriginal]
+                top = new_top
+                nclauses = kept
+                head[:] = -1
+                for ci in range(nclauses):
+                    for slot in range(2):
+                        q = arena[cstart[ci] + H + slot]
+                        nxt[2 * ci + slot] = head[q]
+                        head[q] = 2 * ci + slot
+                continue
             else:
                 # ---- decide: the most active open variable, set as in the fullest assignment yet
                 x = -1
@@ -375,7 +426,7 @@ def run(
             qhead = tsize
             dlevel = back_to
         if confl == -1 and bin_a == -1:
-            # ---- a restart: the next Luby term, and at level 0 a clean-up of the learnt clauses
+            # ---- a restart: the next Luby term, and when it is time, rephasing
             since_restart = 0
             restarts += 1
             size = 1
@@ -389,33 +440,10 @@ def run(
                 seq -= 1
                 x = x % size
             next_restart = RESTART_UNIT * (1 << seq)
-            if nclauses - noriginal > max_learnts:
-                # keep the half with the fewest levels (and every clause of two levels or fewer)
-                nl = nclauses - noriginal
-                lbds = np.empty(nl, np.int64)
-                for i in range(nl):
-                    lbds[i] = arena[cstart[noriginal + i] + 1]
-                cut = np.sort(lbds)[nl // 2]
-                kept = noriginal
-                new_top = cstart[noriginal]
-                for i in range(nl):
-                    s = cstart[noriginal + i]
-                    if lbds[i] < cut or lbds[i] <= 2:
-                        length = arena[s] + H
-                        for k in range(length):
-                            arena[new_top + k] = arena[s + k]
-                        cstart[kept] = new_top
-                        new_top += length
-                        kept += 1
-                top = new_top
-                nclauses = kept
-                max_learnts += max_learnts // LEARNTS_GROWTH
-                head[:] = -1
-                for ci in range(nclauses):
-                    for slot in range(2):
-                        q = arena[cstart[ci] + H + slot]
-                        nxt[2 * ci + slot] = head[q]
-                        head[q] = 2 * ci + slot
+            if conflicts >= next_rephase:
+                rephases += 1
+                next_rephase = conflicts + REPHASE * rephases
+                target_size = 0
             continue
         # ---- keep the learnt clause (a unit one holds at level 0) and assert its first literal
         first = learnt[0]
@@ -449,7 +477,10 @@ def run(
     ctl[RESTARTS] = restarts
     ctl[SINCE_RESTART] = since_restart
     ctl[NEXT_RESTART] = next_restart
-    ctl[MAX_LEARNTS] = max_learnts
     ctl[TARGET_SIZE] = target_size
     ctl[STAMP] = stamp
+    ctl[REPHASES] = rephases
+    ctl[NEXT_REPHASE] = next_rephase
+    ctl[REDUCES] = reduces
+    ctl[NEXT_REDUCE] = next_reduce
     return status

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from deap_sudoku import Puzzle, read
 from deap_sudoku.exact import SearchBudgetExceeded, solve_learning, verify
-from deap_sudoku.exact import clause_learning
+from deap_sudoku.exact import clause_learning, clause_learning_kernel
 from tests.exact.test_search import all_4x4_solutions
 
 
@@ -95,3 +95,26 @@ def test_without_the_target_phase_it_searches_otherwise_and_is_still_right(share
         assert verify(solve_learning(puzzle, compiled=True, target_phase=False), puzzle)
     empty = Puzzle([0] * 256)
     assert solve_learning(empty, compiled=True) != solve_learning(empty, compiled=True, target_phase=False)
+
+
+def test_clean_ups_in_the_middle_of_a_branch_keep_the_reasons(shared_data, monkeypatch):
+    """A clean-up comes whenever its conflicts are due, at any depth: it must keep the clauses that set
+    the values on the trail and renumber them.  With a clean-up every 3 conflicts (the Python loop
+    reads its schedule when it runs), every grid still comes back solved."""
+    monkeypatch.setattr(clause_learning_kernel, "REDUCE_FIRST", 3)
+    monkeypatch.setattr(clause_learning_kernel, "REDUCE_INC", 0)
+    for puzzle in read(shared_data / "tdoku_data" / "forum_hardest_1106.txt")[:60:6]:
+        solution = solve_learning(puzzle, compiled=False)
+        assert solution is not None and verify(solution, puzzle), puzzle
+
+
+def test_rephasing_searches_otherwise_and_is_still_right(shared_data, monkeypatch):
+    """The ablation's other switch: with a restart and a rephasing after every conflict (in the Python
+    loop), the answers stay right and the path is not the one without rephasing."""
+    monkeypatch.setattr(clause_learning_kernel, "REPHASE", 1)
+    monkeypatch.setattr(clause_learning_kernel, "RESTART_UNIT", 1)
+    for puzzle in read(shared_data / "tdoku_data" / "forum_hardest_1106.txt")[:60:6]:
+        solution = solve_learning(puzzle, compiled=False)
+        assert solution is not None and verify(solution, puzzle), puzzle
+    empty = Puzzle([0] * 256)
+    assert solve_learning(empty, compiled=False) != solve_learning(empty, compiled=False, rephase=False)
