@@ -1,19 +1,20 @@
 """deap-sudoku against OR-Tools CP-SAT on the same instances, side by side in one run, with the ratios.
 
     pip install ortools         # this script only; the package never imports it
-    python benchmarks/cpsat_yardstick.py SET.txt [--instances 12] [--max-seconds 60] [-a memetic]
-                                          [--seed 0] [--json FILE [--force]]
+    python benchmarks/cpsat_yardstick.py SET.txt [--instances 12] [--first 0] [--max-seconds 60]
+                                          [-a memetic] [--seed 0] [--json FILE [--force]]
 
     e.g. python benchmarks/cpsat_yardstick.py ../instance-sets/36x36/inst36x36_45.txt --instances 12
 
-For each of the first ``--instances`` puzzles of SET, two processes start at the same moment, one
-per core: ``deap-sudoku solve`` on that puzzle alone with ``--max-seconds`` (the algorithm of
-``-a``, seed ``--seed``), and a Python process that gives it to CP-SAT with one worker (one integer
-variable per cell, the givens fixed, an AllDifferent on every row, column and box) under the same
-time limit.  deap-sudoku's time is the wall time of its whole command, start-up included; CP-SAT's
-is from the puzzle to the checked grid inside its process, building the model included but not
-Python's start-up or the import of OR-Tools, so the comparison leans, if anything, CP-SAT's way.
-Both answers are read back and checked with ``verify``; a wrong grid stops the benchmark.
+For each of ``--instances`` puzzles of SET, from the one numbered ``--first`` (0-based), two
+processes start at the same moment, one per core: ``deap-sudoku solve`` on that puzzle alone with
+``--max-seconds`` (the algorithm of ``-a``, seed ``--seed``), and a Python process that gives it to
+CP-SAT with one worker (one integer variable per cell, the givens fixed, an AllDifferent on every
+row, column and box) under the same time limit. deap-sudoku's time is the wall time of its whole
+command, start-up included; CP-SAT's is from the puzzle to the checked grid inside its process,
+building the model included but not Python's start-up or the import of OR-Tools, so the comparison
+leans, if anything, CP-SAT's way. Both answers are read back and checked with ``verify``; a wrong
+grid stops the benchmark.
 
 Printed: a row per instance, then per solver how many it solved within the limit and its median
 time with the unsolved counted at the limit, and the ratio of the medians (deap-sudoku / CP-SAT;
@@ -143,6 +144,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("set", type=Path)
     parser.add_argument("--instances", type=int, default=12)
+    parser.add_argument("--first", type=int, default=0, help="the number of the first instance (0-based)")
     parser.add_argument("--max-seconds", type=float, default=60.0)
     parser.add_argument("-a", "--algorithm", default="memetic")
     parser.add_argument("--seed", type=int, default=0)
@@ -154,20 +156,22 @@ def main() -> None:
         raise SystemExit("this benchmark needs OR-Tools: pip install ortools")
     if args.one:
         return one(args.set, args.max_seconds)
-    if args.instances < 1 or not args.max_seconds > 0:
-        parser.error("--instances must be at least 1 and --max-seconds more than 0")
+    if args.instances < 1 or args.first < 0 or not args.max_seconds > 0:
+        parser.error("--instances must be at least 1, --first at least 0 and --max-seconds more than 0")
     if args.json is not None and args.json.exists() and not args.force:
         parser.error(f"{args.json} exists; it is not overwritten without --force")
-    puzzles = read(args.set)[: args.instances]
+    puzzles = read(args.set)[args.first : args.first + args.instances]
+    if not puzzles:
+        parser.error(f"{args.set} has no instance numbered {args.first}")
     print(
-        f"{args.set}: {len(puzzles)} instances, {args.max_seconds:g} s each, deap-sudoku solve -a "
+        f"{args.set}: {len(puzzles)} instances from {args.first}, {args.max_seconds:g} s each, deap-sudoku solve -a "
         f"{args.algorithm} --seed {args.seed} beside CP-SAT (one worker)",
         file=sys.stderr,
     )
     print("| instance | deap-sudoku (s) | CP-SAT (s) | ratio |\n|---:|---:|---:|---:|")
     rows = []
     with tempfile.TemporaryDirectory() as folder:
-        for index, puzzle in enumerate(puzzles):
+        for index, puzzle in enumerate(puzzles, start=args.first):
             row = pair(index, puzzle, Path(folder), args)
             rows.append(row)
             cells = [
@@ -195,6 +199,7 @@ def main() -> None:
         record = {
             "set": str(args.set),
             "commit": commit,
+            "first": args.first,
             "instances": len(rows),
             "max_seconds": args.max_seconds,
             "algorithm": args.algorithm,
