@@ -147,7 +147,9 @@ def warm_up_search(puzzle: Puzzle, compiled: bool | None) -> None:
 
 def warm_up_learning(puzzle: Puzzle, compiled: bool | None) -> None:
     """Compile or load the clause-learning search's kernel (a search of one conflict at most), and
-    the exact search's: ``solve`` asks it whether a puzzle left unsolved has a solution at all."""
+    the exact search's: ``solve --unique`` asks it whether a puzzle ``cdcl`` solved has another
+    solution.  (It never asks whether one ``cdcl`` left unsolved has a solution: the run proved
+    there is none, or its time budget is spent.)"""
     try:
         solve_learning(puzzle, max_conflicts=1, compiled=compiled)
     except SearchBudgetExceeded:

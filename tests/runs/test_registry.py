@@ -139,9 +139,10 @@ def test_the_command_line_page_names_every_bundled_algorithm():
 
 
 def test_the_clause_learning_warm_up_also_readies_the_exact_search():
-    """``solve`` asks the exact search whether a puzzle ``cdcl`` left unsolved has a solution; on a
-    machine that had compiled only the clause-learning kernel, that search compiled its own inside
-    the budget (a 60 s run took 67 s)."""
+    """``solve --unique`` asks the exact search whether a puzzle ``cdcl`` solved has another
+    solution; on a machine that had compiled only the clause-learning kernel, that search compiled
+    its own inside the budget (a 60 s run took 67 s, when ``solve`` still asked it after an
+    unsolved ``cdcl`` run)."""
     import subprocess
     import sys
 
