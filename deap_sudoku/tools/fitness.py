@@ -54,6 +54,7 @@ __all__ = [
     "closeness_terms",
     "max_threats",
     "batch_map",
+    "batch_kernel",
     "optimum",
     "FitnessDirectionError",
     "check_direction",
@@ -254,6 +255,9 @@ class _Batch:
     def __init__(self, kernel: Callable, cost_sign: int) -> None:
         self.kernel, self.cost_sign = kernel, cost_sign
         self.__name__, self.__doc__ = kernel.__name__, kernel.__doc__
+        self.owner: Callable | None = None
+        """The ``eval_*`` function this kernel batches: a decorator that copies the attribute onto its
+        wrapper (``functools.wraps``) does not make the wrapper its owner."""
 
     def __call__(self, grids, puzzle: Puzzle, *args, **kwargs) -> np.ndarray:
         grids = puzzle.shape.check_grid(_grids(grids), "population", many=True)
@@ -276,6 +280,7 @@ def _fitness(weight: float, batch: Callable, target: Callable[[Puzzle], float] =
             return (value + cost_sign * wrong,) if wrong else (value,)
 
         evaluate.__dict__.update(weights=(weight,), batch=_Batch(batch, cost_sign), target=target)
+        evaluate.batch.owner = evaluate
         return evaluate
 
     return decorate
@@ -375,12 +380,37 @@ BATCH_CELLS = 1 << 16
 population (a 36x36 block GA's collision map took 138 bytes a cell in one call of the whole population)."""
 
 
+def batch_kernel(func: Callable) -> Callable | None:
+    """The batch kernel that computes exactly what ``func`` computes: the ``.batch`` of an ``eval_*``
+    function, given the function itself or a ``toolbox.register``-ed partial of it; None otherwise.
+
+    A decorated function is never its kernel's: DEAP's ``DeltaPenalty``, ``ClosestValidPenalty`` and
+    any decorator built with ``functools.wraps`` copy the wrapped function's ``__dict__``, ``.batch``
+    included, onto a wrapper that computes something else (a penalty, a count of calls).  The
+    package's kernels name their function (``owner``); a kernel of yours is taken unless the function
+    is a wrapper whose ``__wrapped__`` carries the very same kernel.  Give the wrapper a ``.batch`` of
+    its own to have it batched.
+    """
+    target = func.func if isinstance(func, functools.partial) else func
+    batch = getattr(target, "batch", None)
+    if batch is None:
+        return None
+    owner = getattr(batch, "owner", None)
+    if owner is not None:
+        return batch if owner is target else None
+    wrapped = getattr(target, "__wrapped__", None)
+    if wrapped is not None and getattr(wrapped, "batch", None) is batch:
+        return None
+    return batch
+
+
 def batch_map(func: Callable, individuals: Iterable) -> list:
     """``map`` for ``toolbox.map``: batched calls of at most :data:`BATCH_CELLS` cells when ``func``
-    is an ``eval_*`` function (or a ``toolbox.register``-ed partial of one), the builtin ``map`` otherwise."""
+    is an ``eval_*`` function or a ``toolbox.register``-ed partial of one (:func:`batch_kernel`),
+    the builtin ``map`` otherwise, a decorated ``evaluate`` included, so that what the decorator does
+    (a penalty, a count) happens to every individual."""
     items = list(individuals)
-    target = getattr(func, "func", func)
-    batch = getattr(target, "batch", None)
+    batch = batch_kernel(func)
     if batch is None or not items:
         return list(map(func, items))
     check_direction(func, items[0])
