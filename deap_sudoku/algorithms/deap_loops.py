@@ -26,7 +26,7 @@ from collections.abc import Callable
 
 from deap import algorithms, base, tools
 
-from .generational import Hook, Run, Stop, evaluate_invalid
+from .generational import Hook, Run, Stop
 
 __all__ = ["ea_simple", "ea_mu_plus_lambda", "ea_mu_comma_lambda"]
 
@@ -74,8 +74,8 @@ def _evolve(
     while not run.finished():
         with run.generating():
             offspring = vary(run.population)
-            nevals = evaluate_invalid(offspring, toolbox, run.poll)
-            run.next_generation(survive(run.population, offspring), nevals, offered=offspring)
+            run.evaluate(offspring, toolbox)
+            run.next_generation(survive(run.population, offspring), offered=offspring)
     population[:] = run.population
     return population, run.logbook
 

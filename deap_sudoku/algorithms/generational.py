@@ -62,8 +62,9 @@ class Abandoned(Exception):
 class Stop:
     """When a run ends; every criterion that is set applies, the first one met wins.
 
-    ``solved``: the first-objective value of a solved grid (0 for collisions, 243
-    for distinct values of a 9x9). ``stagnation``: the best equals the population
+    ``solved``: the fitness of a solved grid: a number for a fitness of one objective (0 for
+    collisions, 243 for distinct values of a 9x9), a tuple with a value per objective for one of
+    several (:meth:`meets`). ``stagnation``: the best equals the population
     mean (the block GA's local-minimum test). ``patience``: generations without
     improvement of the best ever. ``max_*`` are budgets; ``started`` is the
     :func:`time.perf_counter` reading ``max_seconds`` counts from (by default, when the loop
@@ -73,7 +74,7 @@ class Stop:
     into one).
     """
 
-    solved: float | None = None
+    solved: float | tuple[float, ...] | None = None
     stagnation: bool = False
     patience: int | None = None
     max_generations: int | None = None
@@ -81,6 +82,31 @@ class Stop:
     max_seconds: float | None = None
     started: float | None = None
     requested: Callable[[], object] | None = None
+
+    def meets(self, values: tuple) -> bool:
+        """Whether fitness ``values`` are those of a solved grid (:attr:`solved`), every objective
+        judged: a number judges a fitness of one objective, a tuple one of as many.
+
+        :raises ValueError: when :attr:`solved` cannot judge ``values``: a number for a fitness of
+            several objectives (a grid whose first objective is 0 may still clash in another unit),
+            or a tuple of another length.
+        """
+        if self.solved is None:
+            return False
+        if isinstance(self.solved, tuple):
+            if len(self.solved) != len(values):
+                raise ValueError(
+                    f"Stop(solved={self.solved}) judges {len(self.solved)} objectives, but this fitness has "
+                    f"{len(values)} ({tuple(values)})"
+                )
+            return tuple(values) == self.solved
+        if len(values) != 1:
+            raise ValueError(
+                f"Stop(solved={self.solved:g}) judges one objective, but this fitness has {len(values)} "
+                f"({tuple(values)}): give solved a tuple with the value of a solved grid for every objective, "
+                f"e.g. solved={(self.solved,) * len(values)}"
+            )
+        return values[0] == self.solved
 
     def poller(self, started: float | None = None) -> Callable[[], None]:
         """A function to call between children: it raises :class:`Abandoned` once :attr:`requested`
@@ -140,10 +166,17 @@ def _never() -> None:
     """The poll of a run without stop requests."""
 
 
-def evaluate_invalid(individuals: list, toolbox: base.Toolbox, poll: Callable[[], None] = _never) -> int:
+def evaluate_invalid(
+    individuals: list,
+    toolbox: base.Toolbox,
+    poll: Callable[[], None] = _never,
+    spent: Callable[[list], None] | None = None,
+) -> int:
     """Evaluate the individuals whose fitness is invalid (in one ``toolbox.map`` call, or, with a
     ``poll`` (:meth:`Stop.poller`), one per :data:`EVALUATION_CHUNK` individuals with a poll
-    between them, so that at least the first chunk is evaluated); return how many."""
+    between them, so that at least the first chunk is evaluated); return how many.  ``spent``
+    (:meth:`Run.spend`) is handed each part as soon as it is evaluated, so that a poll that
+    abandons the rest leaves the count exact."""
     invalid = [ind for ind in individuals if not ind.fitness.valid]
     chunk = len(invalid) if poll is _never else EVALUATION_CHUNK
     for start in range(0, len(invalid), max(chunk, 1)):
@@ -152,6 +185,8 @@ def evaluate_invalid(individuals: list, toolbox: base.Toolbox, poll: Callable[[]
         part = invalid[start : start + chunk]
         for ind, fit in zip(part, toolbox.map(toolbox.evaluate, part)):
             ind.fitness.values = fit
+        if spent is not None:
+            spent(part)
     return len(invalid)
 
 
@@ -199,7 +234,11 @@ class Run:
     criteria, checkpoints and stop requests.
 
     A loop builds one, evaluates and :meth:`begin`-s unless :attr:`resumed`, then
-    ``while not run.finished(): ...; run.next_generation(population, nevals)``.
+    ``while not run.finished(): ...; run.next_generation(population)``.  Every evaluation goes
+    through :meth:`evaluate` (or is reported with :meth:`spend`, by a loop that evaluates one
+    individual itself), so the run's :attr:`evaluations`, the logbook's ``nevals`` and the budget
+    count the same calls, whatever the loop does besides (restarts, seeds); :attr:`first_hit` is
+    the evaluation that first scored :attr:`Stop.solved`.
     With a ``checkpoint`` that holds a state, the run resumes from it:
     population, counters, logbook, hall of fame, the loop's ``extra`` state and
     the state of ``rng``, so the rest of the run is the one an uninterrupted run
@@ -233,6 +272,8 @@ class Run:
         self.columns = ["gen", "nevals"] + (["restarts"] if restarts else [])
         self.logbook.header = self.columns + (stats.fields if stats else [])
         self.generation = self.evaluations = self.restarts = self.since_improvement = 0
+        self.logged = 0  # the evaluations the logbook's nevals have accounted for
+        self.first_hit: int | None = None
         self.best_ever = None
         self.halted = False
         self.ended_by: str | None = None  # what ``until`` answered
@@ -244,22 +285,37 @@ class Run:
         self.poll_first = stop.poller()  # the first population: stop requests only, its size is the run's
         self.poll = stop.poller(self.started)  # inside a generation: requests and the time budget
 
-    def begin(self, nevals: int) -> None:
-        """Record generation 0 of a fresh run whose population has just been evaluated."""
-        self.evaluations = nevals
+    def spend(self, evaluated: list) -> None:
+        """Count the evaluations of ``evaluated``, individuals the loop has just given a fitness, in
+        that order; the first that scores :attr:`Stop.solved` is the run's :attr:`first_hit`."""
+        if self.first_hit is None and self.stop.solved is not None:
+            for position, ind in enumerate(evaluated, start=1):
+                if self.stop.meets(ind.fitness.values):
+                    self.first_hit = self.evaluations + position
+                    break
+        self.evaluations += len(evaluated)
+
+    def evaluate(self, individuals: list, toolbox: base.Toolbox, poll: Callable[[], None] | None = None) -> int:
+        """:func:`evaluate_invalid` with every evaluation counted (:meth:`spend`); ``poll`` defaults
+        to this run's :attr:`poll`.  Returns how many were evaluated."""
+        return evaluate_invalid(individuals, toolbox, self.poll if poll is None else poll, self.spend)
+
+    def begin(self, nevals: int | None = None) -> None:
+        """Record generation 0 of a fresh run whose population has just been evaluated: through
+        :meth:`evaluate` or :meth:`spend`, or, by a loop that counts for itself, ``nevals`` more."""
+        self.evaluations += nevals or 0
         self.best_ever = max(ind.fitness for ind in self.population)
-        self._record(nevals)
+        self._record()
 
     def evaluate_first(self, toolbox: base.Toolbox) -> None:
         """Evaluate the fresh population and :meth:`begin`.  A stop request met meanwhile keeps the
         individuals evaluated so far (a first population of 200,000 36x36 grids takes a minute): the
         run then ends at generation 0."""
         try:
-            nevals = evaluate_invalid(self.population, toolbox, self.poll_first)
+            self.evaluate(self.population, toolbox, self.poll_first)
         except Abandoned:
             self.keep_evaluated()
-            nevals = len(self.population)
-        self.begin(nevals)
+        self.begin()
 
     def keep_evaluated(self) -> None:
         """Drop the individuals not evaluated yet from a first population whose evaluation was abandoned."""
@@ -301,39 +357,47 @@ class Run:
         """One generation's work, which a stop request met inside it (:meth:`poll`, :meth:`each`,
         ``evaluate_invalid(..., poll=run.poll)``) abandons: the counters, the loop's ``extra`` state
         and the state of ``rng`` are put back as they were when it began, so the final checkpoint
-        holds the last whole generation and a resumed run goes on as an uninterrupted one would."""
+        holds the last whole generation and a resumed run goes on as an uninterrupted one would.
+        The evaluations the abandoned generation spent are dropped with it: the run reports the
+        generations it kept, and the evaluations that made them."""
         saved = (
             self.rng.getstate(),
             {key: list(value) if isinstance(value, list) else value for key, value in self.extra.items()},
             self.evaluations,
             self.restarts,
             self.since_improvement,
+            self.first_hit,
         )
         try:
             yield
         except Abandoned:
-            rng_state, self.extra, self.evaluations, self.restarts, self.since_improvement = saved
+            rng_state, self.extra, self.evaluations, self.restarts, self.since_improvement, self.first_hit = saved
             self.rng.setstate(rng_state)
 
-    def next_generation(self, population: list, nevals: int, *, offered: list | None = None) -> None:
-        """Adopt the new ``population`` of ``nevals`` evaluations, log it, checkpoint when due.  The
-        hall of fame sees ``offered`` (DEAP's (mu, lambda) loops offer it every child, kept or
-        not), by default the population."""
+    def next_generation(self, population: list, nevals: int | None = None, *, offered: list | None = None) -> None:
+        """Adopt the new ``population``, log it with the evaluations spent since the last generation
+        (those of :meth:`evaluate` and :meth:`spend`, and ``nevals`` more from a loop that counts
+        for itself), checkpoint when due.  The hall of fame sees ``offered`` (DEAP's (mu, lambda)
+        loops offer it every child, kept or not), by default the population."""
         self.population = population
         self.generation += 1
-        self.evaluations += nevals
+        self.evaluations += nevals or 0
         best_now = max(ind.fitness for ind in population)
         if best_now > self.best_ever:
             self.best_ever, self.since_improvement = best_now, 0
         else:
             self.since_improvement += 1
-        self._record(nevals, offered)
+        self._record(offered)
         if self.checkpoint is not None and self.checkpoint.due(self.generation):
             self.checkpoint.save(self._state())
 
-    def _record(self, nevals: int, offered: list | None = None) -> None:
+    def _record(self, offered: list | None = None) -> None:
         if self.halloffame is not None:
             self.halloffame.update(self.population if offered is None else offered)
+        if self.first_hit is None and any(self.stop.meets(ind.fitness.values) for ind in self.population):
+            self.first_hit = self.evaluations  # evaluated where the run could not see it: by now at the latest
+        self.logbook.first_hit = self.first_hit
+        nevals, self.logged = self.evaluations - self.logged, self.evaluations
         counts = {"gen": self.generation, "nevals": nevals, "restarts": self.restarts}
         self.logbook.record(
             **{name: counts[name] for name in self.columns},
@@ -378,7 +442,10 @@ class Run:
         extra = _checked_extra(self.extra, state["extra"], len(population))
         for name in STATE_COUNTERS:
             setattr(self, name, state[name])
+        self.logged = self.evaluations
         self.population, self.best_ever, self.extra = population, best_ever, extra
+        if self.stop.solved is not None and any(self.stop.meets(ind.fitness.values) for ind in population):
+            self.first_hit = self.evaluations  # a solved run resumed: it scored the target by then
         self.started = time.perf_counter() - state["elapsed"]
         for record in state["logbook"]:
             self.logbook.record(**record)
@@ -496,7 +563,7 @@ def ea_generational(
                 population = toolbox.population(n=size)
                 run.restarts += 1
                 run.since_improvement = 0
-                nevals = evaluate_invalid(population, toolbox, run.poll)
+                run.evaluate(population, toolbox)
             else:
                 best = sorted(population, key=lambda ind: ind.fitness, reverse=True)[:elites] if elites else []
                 if one_child_per_mating:
@@ -508,9 +575,9 @@ def ea_generational(
                 else:
                     offspring = [toolbox.clone(ind) for ind in run.each(toolbox.select(population, size - elites))]
                     _vary(offspring, toolbox, cxpb, mutpb, parents, rng, run.poll)
-                nevals = evaluate_invalid(offspring, toolbox, run.poll)
+                run.evaluate(offspring, toolbox)
                 population = offspring + [toolbox.clone(ind) for ind in best]
-            run.next_generation(population, nevals)
+            run.next_generation(population)
     return run.population, run.logbook
 
 
@@ -519,11 +586,11 @@ def stop_reason(
 ) -> str | None:
     """The first criterion of ``stop`` that the evaluated ``population`` meets (``"solved"``,
     ``"stagnation"``, ``"no improvement"``, ``"generations"``, ``"evaluations"``, ``"time"``), or None."""
-    values = [ind.fitness.values[0] for ind in population]
-    best = max(population, key=lambda ind: ind.fitness).fitness.values[0]
-    if stop.solved is not None and best == stop.solved:
+    best = max(population, key=lambda ind: ind.fitness).fitness.values
+    if stop.solved is not None and stop.meets(best):
         return "solved"
-    if stop.stagnation and generation > 0 and best == sum(values) / len(values):
+    values = [ind.fitness.values[0] for ind in population]
+    if stop.stagnation and generation > 0 and best[0] == sum(values) / len(values):
         return "stagnation"
     if stop.patience is not None and since_improvement >= stop.patience:
         return "no improvement"

@@ -89,27 +89,33 @@ def _refuted(toolbox: base.Toolbox) -> bool:
     return not propagation_repair(bound["puzzle"], **kernel).consistent
 
 
-def _fresh(toolbox: base.Toolbox) -> Individual:
-    individual = toolbox.individual()
-    toolbox.repair(individual)
+def _evaluated(individual, toolbox: base.Toolbox, run: Run):
+    """``individual`` with its fitness from ``toolbox.evaluate``, the evaluation counted by ``run``."""
     individual.fitness.values = toolbox.evaluate(individual)
+    run.spend([individual])
     return individual
 
 
-def _seeded_answer(toolbox: base.Toolbox, population: list, stop: Stop, started: float) -> bool:
+def _fresh(toolbox: base.Toolbox, run: Run) -> Individual:
+    individual = toolbox.individual()
+    toolbox.repair(individual)
+    return _evaluated(individual, toolbox, run)
+
+
+def _seeded_answer(toolbox: base.Toolbox, population: list, run: Run) -> bool:
     """Give ``population[0]`` to ``toolbox.seed`` (if there is one, within what is left of the time
-    budget); whether it is now an answer, which is then evaluated."""
-    seed = getattr(toolbox, "seed", None)
-    left = None if stop.max_seconds is None else stop.max_seconds - (time.perf_counter() - started)
+    budget); whether it is now an answer.  The seed is evaluated (and counted) either way: an answer
+    keeps that fitness, anything else is repaired and evaluated again with the rest."""
+    seed, stop = getattr(toolbox, "seed", None), run.stop
+    left = None if stop.max_seconds is None else stop.max_seconds - (time.perf_counter() - run.started)
     if seed is None or not population or (left is not None and left <= 0) or stop.solved is None:
         return False
     first = population[0]
     seed(first, max_seconds=left)
-    values = toolbox.evaluate(first)
-    if values[0] != stop.solved:
-        return False
-    first.fitness.values = values
-    return True
+    if stop.meets(_evaluated(first, toolbox, run).fitness.values):
+        return True
+    del first.fitness.values
+    return False
 
 
 def ea_memetic(
@@ -151,16 +157,16 @@ def ea_memetic(
         extra={"waiting": [0] * len(population)},
     )
     if not run.resumed:
-        if _seeded_answer(toolbox, population, stop, run.started):
+        if _seeded_answer(toolbox, population, run):
             run.population = population[:1]  # an answer: nothing to repair or evolve
         else:
             try:
                 for ind in run.each(population, first=True):
                     toolbox.repair(ind)
-                    ind.fitness.values = toolbox.evaluate(ind)
+                    _evaluated(ind, toolbox, run)
             except Abandoned:  # the run ends at generation 0 with the individuals repaired so far
                 run.keep_evaluated()
-        run.begin(len(run.population))
+        run.begin()
     if _refuted(toolbox):
         run.logbook.stop_reason = REFUTED
         return run.population, run.logbook
@@ -169,9 +175,7 @@ def ea_memetic(
             population = list(run.population)
             waiting = run.extra["waiting"]
             members = {ind.tobytes() for ind in population}
-            children = 0
             for slot, parent in enumerate(run.each(population)):
-                children += 1
                 child = toolbox.clone(parent)
                 if rng.random() < cxpb and len(population) > 1:
                     mate = toolbox.clone(toolbox.select(population[:slot] + population[slot + 1 :], 1)[0])
@@ -179,7 +183,7 @@ def ea_memetic(
                     toolbox.repair(child)
                 else:
                     toolbox.improve(child)
-                child.fitness.values = toolbox.evaluate(child)
+                _evaluated(child, toolbox, run)
                 key = child.tobytes()
                 if child.fitness >= parent.fitness and (key not in members or key == parent.tobytes()):
                     waiting[slot] = 0 if child.fitness > parent.fitness else waiting[slot] + 1
@@ -188,14 +192,13 @@ def ea_memetic(
                     population[slot] = child
                 else:
                     waiting[slot] += 1
-                if child.fitness.values[0] == stop.solved:
+                if stop.meets(child.fitness.values):
                     break
                 if waiting[slot] >= stall:
                     members.discard(population[slot].tobytes())
-                    population[slot] = _fresh(toolbox)
+                    population[slot] = _fresh(toolbox, run)
                     members.add(population[slot].tobytes())
-                    run.evaluations += 1
                     waiting[slot] = 0
                     run.restarts += 1
-            run.next_generation(population, children)
+            run.next_generation(population)
     return run.population, run.logbook

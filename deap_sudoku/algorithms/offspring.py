@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 from deap import base, tools
 
-from .generational import Checkpointer, Run, Stop, evaluate_invalid, one_child
+from .generational import Checkpointer, Run, Stop, one_child
 
 __all__ = ["ea_keep_refill", "ea_plus_children"]
 
@@ -61,7 +61,8 @@ def ea_keep_refill(
                 one_child(toolbox, _draw(survivors, parents, rng), 1.0, mutpb, rng)
                 for _ in run.each(range(size - kept))
             ]
-            run.next_generation(survivors + children, evaluate_invalid(children, toolbox, run.poll))
+            run.evaluate(children, toolbox)
+            run.next_generation(survivors + children)
     return run.population, run.logbook
 
 
@@ -114,14 +115,14 @@ def ea_plus_children(
                 offspring = toolbox.population(n=size)
                 run.restarts += 1
                 run.extra["since_restart"] = run.since_improvement = 0
-                nevals = evaluate_invalid(offspring, toolbox, run.poll)
+                run.evaluate(offspring, toolbox)
             else:
                 pairs = toolbox.select(run.population, 2 * children)
                 kids = [
                     one_child(toolbox, pairs[i : i + 2], 1.0, mutpb, rng) for i in run.each(range(0, len(pairs), 2))
                 ]
-                nevals = evaluate_invalid(kids, toolbox, run.poll)
+                run.evaluate(kids, toolbox)
                 offspring = tools.selBest(run.population + kids, size)
             run.extra["since_restart"] += 1
-            run.next_generation(offspring, nevals)
+            run.next_generation(offspring)
     return run.population, run.logbook

@@ -149,22 +149,24 @@ def tabu_search(
             if swaps:
                 a, b = rng.sample(rng.choice(boxes), 2)
                 change = ((a, grid[b]), (b, grid[a]))
-                delta = _swap_in_box(grid, a, b, n, counts)  # the box keeps its values: rows and columns only
-                _swap_in_box(grid, a, b, n, counts)
             else:
                 a = rng.choice(cells)
                 value = rng.randint(1, n - 1)
                 change = ((a, value if value < grid[a] else value + 1),)  # any value but the current one
-                delta = _delta(grid, change, units_of, counts)
             after = board
-            if boards:
+            if boards:  # a board seen before is skipped unscored
                 for cell, value in change:
                     after ^= keys[cell][grid[cell]] ^ keys[cell][value]
                 if after in seen:
                     continue
-            elif any(tabu_until.get(cell, 0) > step for cell, _ in change) and score + delta >= best_score:
+            if swaps:
+                delta = _swap_in_box(grid, a, b, n, counts)  # the box keeps its values: rows and columns only
+                _swap_in_box(grid, a, b, n, counts)
+            else:
+                delta = _delta(grid, change, units_of, counts)
+            evaluations += 1  # every move scored, a tabu one included
+            if not boards and any(tabu_until.get(cell, 0) > step for cell, _ in change) and score + delta >= best_score:
                 continue
-            evaluations += 1
             if chosen_delta is None or delta < chosen_delta:
                 chosen, chosen_delta, chosen_board = change, delta, after
         if chosen is None or chosen_delta is None:  # no move allowed this step

@@ -279,8 +279,9 @@ def _fitness(weight: float, batch: Callable, target: Callable[[Puzzle], float] =
             wrong = int(defects(grid[None, :], puzzle)[0])
             return (value + cost_sign * wrong,) if wrong else (value,)
 
-        evaluate.__dict__.update(weights=(weight,), batch=_Batch(batch, cost_sign), target=target)
-        evaluate.batch.owner = evaluate
+        kernel = _Batch(batch, cost_sign)
+        kernel.owner = evaluate
+        evaluate.__dict__.update(weights=(weight,), batch=kernel, target=target)
         return evaluate
 
     return decorate
@@ -337,15 +338,32 @@ def eval_closeness_mk(individual: np.ndarray, *, puzzle: Puzzle) -> tuple[float]
     return (float(_closeness_mk(_one(individual), puzzle)[0]),)
 
 
-def optimum(evaluate: Callable, puzzle: Puzzle | None = None) -> float:
+def optimum(evaluate: Callable, puzzle: Puzzle | None = None) -> float | tuple[float, ...]:
     """The score of a solved grid for an ``eval_*`` function (``evaluate.target(puzzle)``), or for a
-    ``toolbox.register``-ed partial of one, whose own ``puzzle=`` is used when ``puzzle`` is None."""
+    ``toolbox.register``-ed partial of one, whose own ``puzzle=`` is used when ``puzzle`` is None.
+
+    A function without ``target`` is taken to be minimised to 0, which only a fitness of one
+    objective can be judged by: :class:`~deap_sudoku.algorithms.Stop` compares every objective, so
+    a fitness of several gives its ``target`` a tuple, a value per objective.
+
+    :raises TypeError: without the puzzle, or for a function of several objectives (its
+        ``weights``) without ``target``.
+    """
     target = getattr(evaluate, "func", evaluate)
     if puzzle is None:
         puzzle = getattr(evaluate, "keywords", {}).get("puzzle")
     if puzzle is None:
         raise TypeError("optimum() needs the puzzle: pass puzzle=, or a toolbox.evaluate registered with puzzle=")
-    return target.target(puzzle) if hasattr(target, "target") else 0
+    if hasattr(target, "target"):
+        return target.target(puzzle)
+    weights = _weights(evaluate) or ()
+    if len(weights) > 1:
+        name = getattr(target, "__name__", "this fitness")
+        raise TypeError(
+            f"optimum() cannot judge {name}, a fitness of {len(weights)} objectives without a target: give it "
+            f".target = lambda puzzle: {(0,) * len(weights)}, the values of a solved grid, one per objective"
+        )
+    return 0
 
 
 def collision_map(individual: np.ndarray, puzzle: Puzzle) -> np.ndarray:

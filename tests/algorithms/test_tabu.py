@@ -72,3 +72,20 @@ def test_tabu_reports_progress_every_n_steps():
     )
     assert [c[0] for c in calls] == [100, 200][: len(calls)] and calls
     assert all(best <= score for _, score, best in calls) and calls[-1][2] >= result.score
+
+
+@pytest.mark.parametrize(
+    "moves, memory, scorer", [("value", "boards", "_delta"), ("value", "cells", "_delta"), ("swap", "cells", None)]
+)
+def test_every_scored_move_is_counted_and_no_other(moves, memory, scorer, monkeypatch):
+    from deap_sudoku.algorithms import tabu
+
+    calls = []
+    name = scorer or "_swap_in_box"
+    original = getattr(tabu, name)
+    monkeypatch.setattr(tabu, name, lambda *args: calls.append(1) or original(*args))
+    puzzle = read(REPO / "deap_sudoku" / "data" / "testdata" / "hard.txt")[0]
+    result = tabu_search(puzzle, rng=random.Random(4), moves=moves, memory=memory, max_steps=300)
+    # a swap is scored by making it and taking it back, and each step makes the chosen one
+    scored = len(calls) if scorer else (len(calls) - result.steps) // 2
+    assert result.evaluations == scored > 0
