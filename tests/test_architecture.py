@@ -140,9 +140,10 @@ def _offences(tree: ast.Module) -> list[str]:
     return found
 
 
-RUN_EDGES = {"deap_sudoku.runs.user": ["random.seed"]}
-"""Where a run itself is the edge: a user's DEAP toolbox draws from the ``random`` module (``varAnd``,
-DEAP's operators), so its run seeds it, and gives the caller's state back afterwards."""
+RUN_EDGES = {"deap_sudoku.runs.record": ["random.seed", "np.random.seed"]}
+"""Where a run itself is the edge (``seeded_globals``): a user's DEAP toolbox, operators registered
+without ``rng=`` and a user's function draw from the ``random`` module or numpy's legacy generator,
+so each run seeds them, and gives the caller's state back afterwards."""
 
 
 def test_only_the_cli_prints_and_nothing_seeds_globally_or_draws_unseeded():

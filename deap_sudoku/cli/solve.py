@@ -235,6 +235,7 @@ def solve(
                                 progress=show,
                                 progress_every=progress_every or None,
                                 checkpoint=saving,
+                                censor=False,  # an answer found late is still the answer asked for
                             )
                             result = _as_given(result, charged, task)
                         except ResumeError as exc:

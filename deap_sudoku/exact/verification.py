@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..grid.conflicts import find_conflicts
 from ..grid.puzzle import Puzzle
 from ..grid.shape import Shape
 
-__all__ = ["verify"]
+__all__ = ["verify", "unsolved_because"]
 
 
 def verify(grid: Puzzle | np.ndarray | list[int], puzzle: Puzzle | None = None) -> bool:
@@ -37,3 +38,25 @@ def verify(grid: Puzzle | np.ndarray | list[int], puzzle: Puzzle | None = None) 
             return False
     in_units = np.sort(cells[shape.units], axis=1)
     return bool(np.array_equal(in_units, np.broadcast_to(np.arange(1, shape.n + 1), in_units.shape)))
+
+
+def unsolved_because(grid: np.ndarray | list[int], puzzle: Puzzle) -> str:
+    """Why ``grid`` does not solve ``puzzle``, in a few words (the first fault found: its size, an
+    empty or out-of-range cell, a changed given, a repeated value), or ``""`` when it does."""
+    cells = np.asarray(grid).ravel()
+    shape = puzzle.shape
+    if cells.size != shape.cells:
+        return f"it has {cells.size} cells, not {shape.cells}"
+    if not np.issubdtype(cells.dtype, np.integer):
+        return f"its cells are {cells.dtype}, not whole numbers"
+    outside = np.flatnonzero((cells < 1) | (cells > shape.n))
+    if outside.size:
+        cell = int(outside[0])
+        what = "is empty" if cells[cell] == 0 else f"holds {cells[cell]}, outside 1-{shape.n}"
+        return f"cell {shape.cell_name(cell)} {what}"
+    changed = np.flatnonzero(puzzle.givens & (cells != puzzle.cells))
+    if changed.size:
+        cell = int(changed[0])
+        return f"the given {puzzle.cells[cell]} at {shape.cell_name(cell)} is changed to {cells[cell]}"
+    conflicts = find_conflicts(shape, cells)
+    return conflicts[0].describe(shape) if conflicts else ""

@@ -36,8 +36,9 @@ def chains(task: Task, workers: int) -> list[Task]:
 def _chain(task: Task, stop_file: str, stop_asked: Callable[[], bool] | None = None) -> RunResult:
     """One chain: run until solved, its budget, or ``stop_asked`` (by default: the stop file exists),
     and write the stop file when solved, so the other chains end without waiting for the root.
-    ``run_task`` warms the kernels up off the chain's clock."""
-    result = run_task(task, requested=stop_asked or (lambda: os.path.exists(stop_file)))
+    ``run_task`` warms the kernels up off the chain's clock; a solution is kept however late it
+    comes (``censor=False``): the portfolio solves one puzzle, it is no comparison."""
+    result = run_task(task, requested=stop_asked or (lambda: os.path.exists(stop_file)), censor=False)
     if result.solved:
         open(stop_file, "w").close()
     return result

@@ -77,6 +77,21 @@ Callback = Callable[[int, list, tools.Logbook], None]
 
 DEFAULT_SECONDS = 60.0
 """The memetic GA's default budget: wall time."""
+GA_ALIASES = ("individual", "population", "evaluate", "mate", "mutate", "select", "clone", "map")
+"""The toolbox aliases of the GAs built like :func:`~deap_sudoku.tools.make_toolbox` (DEAP's own)."""
+MEMETIC_ALIASES = (
+    "individual",
+    "population",
+    "evaluate",
+    "mate",
+    "repair",
+    "improve",
+    "select",
+    "clone",
+    "map",
+    "seed",
+)
+"""The memetic GA's toolbox aliases (:func:`~deap_sudoku.algorithms.memetic.memetic_toolbox`)."""
 
 
 def _evolve(
@@ -84,7 +99,7 @@ def _evolve(
 ):
     """Run ``algorithm`` on a fresh population with a hall of fame of one and fitness statistics,
     after registering ``operators`` (``{"mutate": my_mutation}``) in place of the recipe's own: each
-    gets ``puzzle=`` when its signature takes it.
+    gets ``puzzle=`` and the run's ``rng=`` (``options["rng"]``) when its signature takes them.
 
     The logbook also says what was optimised: ``logbook.fitness`` is the fitness's name (its
     ``eval_*`` function without the prefix) and ``logbook.target`` the value of a solved grid.
@@ -95,7 +110,10 @@ def _evolve(
                 f"this recipe registers no {alias!r} to replace; it has "
                 f"{', '.join(sorted(n for n in vars(toolbox) if not n.startswith('_')))}"
             )
-        toolbox.register(alias, operator, **({"puzzle": puzzle} if takes_puzzle(operator) else {}))
+        bound = {"puzzle": puzzle} if takes(operator, "puzzle") else {}
+        if takes(operator, "rng") and options.get("rng") is not None:
+            bound["rng"] = options["rng"]
+        toolbox.register(alias, operator, **bound)
     hof = HallOfFame(1)
     population, logbook = algorithm(
         first_population(toolbox, population_size, stop),
@@ -129,10 +147,11 @@ def first_population(toolbox, size: int, stop: Stop) -> list:
     return container(population)
 
 
-def takes_puzzle(operator: Callable) -> bool:
-    """Whether ``operator`` has a ``puzzle`` parameter (the package's operators do, by keyword)."""
+def takes(operator: Callable, parameter: str) -> bool:
+    """Whether ``operator`` has a parameter called ``parameter`` (the package's operators take
+    ``puzzle`` and ``rng`` by keyword)."""
     try:
-        return "puzzle" in inspect.signature(operator).parameters
+        return parameter in inspect.signature(operator).parameters
     except (TypeError, ValueError):
         return False
 
@@ -173,6 +192,7 @@ def warm_up_memetic(puzzle: Puzzle, compiled: bool | None) -> None:
     checkpointable=True,
     stoppable=True,
     example="memetic",
+    operators=MEMETIC_ALIASES,
     warm_up=warm_up_memetic,
     warm_up_message=COMPILING.format(name="repair"),
 )
@@ -249,6 +269,7 @@ BLOCK_GA_FITNESSES = {
     GA_OPTIONS + ("mutpb", "select", "fitness"),
     run=ga_run,
     example="block_ga",
+    operators=GA_ALIASES,
     choices={"select": ("truncation", "sus"), "fitness": tuple(BLOCK_GA_FITNESSES)},
     checkpointable=True,
     stoppable=True,
@@ -343,6 +364,7 @@ def block_ga(
     checkpointable=True,
     stoppable=True,
     example="block_ga_restart",
+    operators=GA_ALIASES,
 )
 def block_ga_restart(
     puzzle: Puzzle,
@@ -407,6 +429,7 @@ def block_ga_restart(
     checkpointable=True,
     stoppable=True,
     example="cell_ga",
+    operators=GA_ALIASES,
 )
 def cell_ga(
     puzzle: Puzzle,
@@ -464,6 +487,7 @@ def cell_ga(
     checkpointable=True,
     stoppable=True,
     example="row_permutation_ga",
+    operators=GA_ALIASES,
 )
 def row_permutation_ga(
     puzzle: Puzzle,

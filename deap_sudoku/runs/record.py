@@ -9,9 +9,11 @@ it nowhere else.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
-from collections.abc import Callable
-from dataclasses import dataclass, field
+import random
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -28,6 +30,7 @@ __all__ = [
     "ga_run",
     "tabu_run",
     "generation_progress",
+    "seeded_globals",
     "OPTIONS",
     "GA_OPTIONS",
     "COMPILING",
@@ -65,9 +68,18 @@ class Objective:
     @classmethod
     def of(cls, evaluate: Callable, puzzle: Puzzle | None = None) -> Objective:
         """The objective of an ``eval_*`` function, or of a ``toolbox.evaluate`` registered with ``puzzle=``:
-        its name without ``eval_``, its :func:`~deap_sudoku.tools.fitness.optimum` and its direction."""
+        its name without ``eval_``, its :func:`~deap_sudoku.tools.fitness.optimum` and its direction.
+
+        :raises ValueError: for a fitness of several objectives: a run's record, its summaries and its
+            plots compare runs on one."""
         name = getattr(evaluate, "func", evaluate).__name__.removeprefix("eval_")
-        return cls(name, float(optimum(evaluate, puzzle)), fitness_weights(evaluate)[0] < 0)
+        weights = fitness_weights(evaluate)
+        if len(weights) != 1:
+            raise ValueError(
+                f"{name} has {len(weights)} objectives (weights {weights}); a run's record compares runs on one: "
+                "register an evaluate of one objective (their sum, say) to run it as an algorithm"
+            )
+        return cls(name, float(optimum(evaluate, puzzle)), weights[0] < 0)  # type: ignore[arg-type]  # one objective
 
     def describe(self, value: float) -> str:
         """``fitness collisions 3 (target 0, lower is better)``."""
@@ -86,6 +98,18 @@ class Trace:
     series: dict[str, tuple[float, ...]]
     evaluations: tuple[int, ...] | None = None
     """Fitness evaluations spent by each ``x`` (cumulative), where the algorithm counts them."""
+
+    def within(self, budget: int) -> Trace:
+        """The course up to ``budget`` evaluations: the points spent by then (the first at least)."""
+        if self.evaluations is None:
+            return self
+        kept = max(1, sum(spent <= budget for spent in self.evaluations))
+        return replace(
+            self,
+            x=self.x[:kept],
+            series={name: values[:kept] for name, values in self.series.items()},
+            evaluations=self.evaluations[:kept],
+        )
 
     @classmethod
     def from_logbook(cls, logbook, lower_is_better: bool) -> Trace:
@@ -118,6 +142,9 @@ class Outcome:
     note: str
     objective: Objective | None = None
     trace: Trace | None = None
+    first_hit: int | None = None
+    """The evaluation that first scored a solved grid's fitness (the first hitting time), counted from
+    1; None when none did or the algorithm does not say."""
 
 
 @dataclass(frozen=True)
@@ -151,6 +178,8 @@ class Algorithm:
     """The function the record was declared on with :func:`bundled`, a recipe or the run itself."""
     example: str | None = None
     """The script in ``examples/`` that writes the recipe's composition out (``memetic``)."""
+    operators: tuple[str, ...] = ()
+    """A GA recipe's toolbox aliases, those :func:`~deap_sudoku.runs.user.with_operators` may replace."""
 
     @property
     def traced(self) -> bool:
@@ -196,6 +225,7 @@ def ga_run(recipe: Callable) -> Callable[..., Outcome]:
             logbook.stop_reason,
             objective,
             trace,
+            getattr(logbook, "first_hit", None),
         )
 
     run.__doc__ = f"Run :func:`{recipe.__module__}.{recipe.__name__}` and summarise it as an :class:`Outcome`."
@@ -235,6 +265,23 @@ def tabu_run(recipe: Callable, **variant) -> Callable[..., Outcome]:
         "as an :class:`Outcome`."
     )
     return run
+
+
+@contextlib.contextmanager
+def seeded_globals(seed: int) -> Iterator[None]:
+    """The ``random`` module and numpy's legacy global generator seeded with ``seed`` for one run, and
+    given back to the caller as they were.  DEAP's ``varAnd`` and stock operators, the package's
+    operators registered without ``rng=``, and a user's function may draw from them: seeded here,
+    every run is a function of its seed alone, whatever ran before it in the process.  A run is an
+    edge of the program, like the command line, where seeding belongs."""
+    saved, saved_numpy = random.getstate(), np.random.get_state()
+    random.seed(seed)
+    np.random.seed(seed % 2**32)
+    try:
+        yield
+    finally:
+        random.setstate(saved)
+        np.random.set_state(saved_numpy)
 
 
 BUNDLED: dict[str, Algorithm] = {}

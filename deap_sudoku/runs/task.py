@@ -16,14 +16,28 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..algorithms.generational import INTERRUPTED
-from ..exact import verify
+from ..exact.verification import unsolved_because
 from ..grid.puzzle import Puzzle
 from ..propagation.choice import MAX_COMPILED_SIDE, hold_compiled, numba_available, prefer_compiled
 from .kernel_cache import compile_elsewhere, compiled_before, compiling_elsewhere, mark_compiled, release
-from .record import Algorithm, Objective, Trace
+from .record import Algorithm, Objective, Outcome, Trace, seeded_globals
 from .registry import algorithm
 
-__all__ = ["Task", "RunResult", "run_task", "run_all", "scoop_is_running", "warm_up", "compile_here"]
+__all__ = [
+    "Task",
+    "RunResult",
+    "run_task",
+    "run_all",
+    "scoop_is_running",
+    "warm_up",
+    "compile_here",
+    "TIME_TOLERANCE",
+]
+
+TIME_TOLERANCE = 0.2
+"""Seconds a run may end after its ``max_seconds`` and still count as within it: the bundled
+algorithms ask the clock between children and inside their searches, and return within this
+(``tests/cli/test_budgets.py``); a run that takes longer is censored at its budget."""
 
 
 @dataclass(frozen=True)
@@ -42,10 +56,17 @@ class Task:
 
 @dataclass(frozen=True)
 class RunResult:
-    """What one run gave: the best grid (flat list), whether it solves the puzzle, and its cost.
+    """What one run gave: the best grid (flat list), whether it solves the puzzle within its
+    budgets, and its cost.
 
-    ``seconds`` is the run's wall time, kernel compilation excluded (see :func:`warm_up`);
-    ``objective`` and ``trace`` say what was optimised and how it went (``None`` for exact solvers).
+    ``solved`` is what verification says of the grid, never the algorithm's own claim (``note``
+    says when a claim failed verification), and only for a solution found within the run's
+    ``max_evaluations`` and ``max_seconds``: a run that found it later, or returned late, is
+    censored at the budget (``censored`` says how), as COCO and IOHprofiler count.
+    ``evaluations`` are those the algorithm spent; ``first_hit`` the one that first scored a solved
+    grid, where the algorithm records it (the package's GAs do).  ``seconds`` is the run's wall
+    time, kernel compilation excluded (see :func:`warm_up`); ``objective`` and ``trace`` say what
+    was optimised and how it went (``None`` for exact solvers).
     """
 
     algorithm: str
@@ -65,6 +86,19 @@ class RunResult:
     trace: Trace | None = None
     error: str = ""
     """What a user's algorithm raised in this run (``ValueError: ...``); the run counts as unsolved."""
+    first_hit: int | None = None
+    """The evaluation that first scored a solved grid, counted from 1 (None: unsolved, or not recorded)."""
+    censored: str = ""
+    """How the run went past a budget, in a sentence, when it did: it then counts as unsolved, its
+    ``evaluations`` or ``seconds`` cut to the budget."""
+
+    @property
+    def evaluations_to_solve(self) -> int | None:
+        """What a solved run spent to solve: :attr:`first_hit` where recorded, else its evaluations
+        (None when unsolved)."""
+        if not self.solved:
+            return None
+        return self.first_hit if self.first_hit is not None else self.evaluations
 
     def course(self) -> tuple[Objective, Trace]:
         """What the run optimised and how it went, with the evaluations it spent on the way.
@@ -140,9 +174,14 @@ def run_task(
     progress: Callable[[str], None] | None = None,
     progress_every: int | None = None,
     checkpoint=None,
+    censor: bool = True,
 ) -> RunResult:
-    """Do one run with the registry's record of ``task.algorithm``; the grid is verified here.  A user's
-    algorithm that raises gives a failed run (``error`` says what it raised), so an experiment goes on.
+    """Do one run with the registry's record of ``task.algorithm``, the ``random`` module and numpy's
+    global generator seeded with ``task.seed`` (:func:`~deap_sudoku.runs.record.seeded_globals`), so
+    that the run is a function of its seed alone.  The grid is verified, and the run judged against
+    its budgets, here (:class:`RunResult`; ``censor=False`` keeps a late answer).  A user's algorithm
+    that raises, or returns no grid of whole numbers, gives a failed run (``error`` says what it
+    raised), so an experiment goes on.
 
     The kernels are warmed up first (:func:`warm_up`), off the clock.  ``requested``, ``progress``
     (every ``progress_every`` generations or steps) and ``checkpoint`` go to algorithms that take
@@ -162,7 +201,10 @@ def run_task(
     start = time.perf_counter()
     puzzle = task.puzzle
     try:
-        outcome = record.run(task.puzzle, seed=task.seed, **extras, **task.options)
+        with seeded_globals(task.seed):
+            outcome = record.run(task.puzzle, seed=task.seed, **extras, **task.options)
+        seconds = time.perf_counter() - start
+        result = _judged(task, outcome, seconds, censor)
     except Exception as exc:
         if record.source == "bundled":
             raise  # a bundled algorithm that fails is a bug of this package: never hidden
@@ -183,11 +225,58 @@ def run_task(
             "failed",
             error=error,
         )
-    seconds = time.perf_counter() - start
-    solved = bool(verify(outcome.grid, puzzle))
+    return result
+
+
+def _judged(task: Task, outcome: Outcome, seconds: float, censor: bool = True) -> RunResult:
+    """The run's result: solved if verification says so, within the budgets ``task.options`` gives.
+
+    A claim of a solution (note ``solved``, or the objective's target as fitness) that verification
+    refutes is kept in the note with the reason.  A solution found after ``max_evaluations``
+    (its :attr:`~Outcome.first_hit`, or, where the algorithm does not record it, its evaluations),
+    or a run that returned more than :data:`TIME_TOLERANCE` after ``max_seconds``, is censored at
+    the budget: unsolved, its cost cut to the budget, and ``censored`` says what happened; unless
+    ``censor`` is false (``deap-sudoku solve``, which wants the answer, late or not)."""
+    puzzle = task.puzzle
+    cells = np.asarray(outcome.grid)
+    why = unsolved_because(cells, puzzle)
+    try:
+        grid = [int(v) for v in cells.ravel().tolist()]
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(f"the algorithm returned a grid that is no grid of whole numbers: {why}") from None
+    solved = not why
+    note = outcome.note
     # A stop asked for in the generation that solved it (a Ctrl-C, another chain's stop file) does
     # not make the run "interrupted": it is solved.
-    note = "solved" if solved and outcome.note == INTERRUPTED else outcome.note
+    if solved and note == INTERRUPTED:
+        note = "solved"
+    claimed = note == "solved" or (outcome.objective is not None and outcome.fitness == outcome.objective.target)
+    if claimed and not solved:
+        claim = note or f"fitness {outcome.fitness:g}"
+        note = f"claimed solved ({claim}) but verification failed: {why}; counted unsolved"
+    fitness, evaluations, trace = float(outcome.fitness), outcome.evaluations, outcome.trace
+    first_hit = outcome.first_hit if solved else None
+    censored = []
+    budget = task.options.get("max_evaluations")
+    spent = first_hit if first_hit is not None else evaluations
+    if censor and budget is not None and solved and spent > budget:
+        when = (
+            f"at evaluation {spent:,}"
+            if first_hit is not None
+            else f"with {spent:,} evaluations (when, it does not say)"
+        )
+        censored.append(f"solved {when}, past its budget of {budget:,} evaluations")
+        solved, first_hit, evaluations = False, None, budget
+        if trace is not None and trace.evaluations is not None:
+            trace = trace.within(budget)
+            fitness = float(trace.series["best"][-1]) if "best" in trace.series else fitness
+    limit = task.options.get("max_seconds")
+    if censor and limit is not None and seconds > limit + TIME_TOLERANCE:
+        censored.append(
+            f"returned after {seconds:.3g} s, past its budget of {limit:g} s (tolerance {TIME_TOLERANCE:g} s)"
+            + (" with a solution" if solved else "")
+        )
+        solved, first_hit, seconds = False, None, float(limit)
     return RunResult(
         task.algorithm,
         task.dataset,
@@ -195,15 +284,17 @@ def run_task(
         task.seed,
         puzzle.num_givens / puzzle.shape.cells,
         solved,
-        float(outcome.fitness),
+        fitness,
         outcome.generations,
         outcome.steps,
-        outcome.evaluations,
+        evaluations,
         seconds,
-        [int(v) for v in np.asarray(outcome.grid).tolist()],
+        grid,
         note,
         outcome.objective,
-        outcome.trace,
+        trace,
+        first_hit=first_hit,
+        censored="; ".join(censored) + ("; counted unsolved at the budget" if censored else ""),
     )
 
 

@@ -14,7 +14,6 @@ names in ``options``; asking it for another is refused before any run.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import inspect
 import random
@@ -27,10 +26,9 @@ import numpy as np
 from ..algorithms import Stop, ea_simple
 from ..grid.puzzle import Puzzle
 from ..tools import HallOfFame, fitness_statistics, optimum
-from ..tools.fitness import fitness_weights
 
 # from_function lives in the registry, which needs it to turn an imported function into a record.
-from .record import Algorithm, Objective, Outcome, Trace, generation_progress
+from .record import Algorithm, Objective, Outcome, Trace, generation_progress, seeded_globals
 from .registry import algorithm, from_function
 
 __all__ = ["from_toolbox", "from_function", "with_operators", "variant"]
@@ -53,9 +51,12 @@ def from_toolbox(
     population of ``population_size``, until solved or a budget ends.
 
     Each run seeds its own ``random.Random(seed)`` (handed to ``make_toolbox``) and, at this edge, the
-    ``random`` module too, since DEAP's own operators draw from it.  The toolbox's ``evaluate`` must
-    be an ``eval_*`` function registered with ``puzzle=`` (or carry ``weights`` and ``target``), so
-    the run knows what a solved grid scores.
+    ``random`` module too, since DEAP's own operators draw from it
+    (:func:`~deap_sudoku.runs.record.seeded_globals`).  The toolbox's ``evaluate`` must be an
+    ``eval_*`` function registered with ``puzzle=`` (or carry ``weights`` and ``target``), so the run
+    knows what a solved grid scores; decorated (``toolbox.decorate``), it is still counted once per
+    individual.  A fitness of several objectives is refused at the first run: the run's record
+    compares runs on one.
     """
     wants_rng = len(inspect.signature(make_toolbox).parameters) >= 2
 
@@ -74,9 +75,10 @@ def from_toolbox(
         max_evaluations: int | None = None,
     ) -> Outcome:
         started = time.perf_counter()
-        with _seeded_random_module(seed):
+        with seeded_globals(seed):
             rng = random.Random(seed)
             toolbox = make_toolbox(puzzle, rng) if wants_rng else make_toolbox(puzzle)
+            objective = Objective.of(toolbox.evaluate, puzzle)  # a fitness it cannot judge: refused before the run
             stop = Stop(
                 solved=optimum(toolbox.evaluate, puzzle),
                 max_generations=max_generations,
@@ -97,7 +99,6 @@ def from_toolbox(
                 stop=stop,
                 callback=generation_progress(progress, progress_every),
             )
-        lower = fitness_weights(toolbox.evaluate)[0] < 0
         return Outcome(
             np.asarray(hof[0]),
             float(hof[0].fitness.values[0]),
@@ -105,8 +106,9 @@ def from_toolbox(
             0,
             int(sum(logbook.select("nevals"))),
             logbook.stop_reason,
-            Objective.of(toolbox.evaluate, puzzle),
-            Trace.from_logbook(logbook, lower),
+            objective,
+            Trace.from_logbook(logbook, objective.lower_is_better),
+            getattr(logbook, "first_hit", None),
         )
 
     summary = f"{getattr(make_toolbox, '__name__', 'a toolbox')} with {getattr(loop, '__name__', 'a loop')}"
@@ -124,13 +126,24 @@ def from_toolbox(
 def with_operators(base: str, *, name: str | None = None, **operators: Callable) -> Algorithm:
     """The bundled GA ``base`` (``"block-ga"``, ...) with some of its toolbox's operators replaced,
     e.g. ``with_operators("block-ga", mutate=my_mutation)``: each is registered in place of the
-    recipe's own, with ``puzzle=`` when it takes one; the loop and the budgets stay as they are
-    (checkpoints do not: a checkpoint names the bundled recipe it resumes)."""
+    recipe's own, with ``puzzle=`` when it takes one and the run's ``rng=`` (a ``random.Random`` of
+    the run's seed) when it takes one, so a run is a function of its seed; one that draws from the
+    ``random`` module instead finds it seeded for the run.  The loop and the budgets stay as they
+    are (checkpoints do not: a checkpoint names the bundled recipe it resumes).
+
+    :raises ValueError: for an alias the recipe does not register (its ``operators``), here, before
+        any run.
+    """
     record = algorithm(base)
     if record.kind != "ga" or record.source != "bundled":
         raise ValueError(f"with_operators takes a bundled GA ({', '.join(_bundled_gas())}), not {base!r}")
     if not operators:
         raise ValueError("with_operators needs at least one operator, e.g. mutate=my_mutation")
+    unknown = sorted(set(operators) - set(record.operators))
+    if unknown:
+        raise ValueError(
+            f"{base} registers no {', '.join(map(repr, unknown))} to replace; it has {', '.join(record.operators)}"
+        )
     parts = ", ".join(f"{alias}={getattr(op, '__name__', op)}" for alias, op in operators.items())
 
     def run(puzzle: Puzzle, **options) -> Outcome:
@@ -145,19 +158,6 @@ def with_operators(base: str, *, name: str | None = None, **operators: Callable)
         warm_up=record.warm_up,
         source="user",
     )
-
-
-@contextlib.contextmanager
-def _seeded_random_module(seed: int):
-    """The ``random`` module seeded for one run, and given back to the caller as it was: DEAP's
-    ``varAnd`` and stock operators draw from it, so a run is reproducible only if it is seeded.
-    A run is an edge of the program, like the command line, where seeding belongs."""
-    saved = random.getstate()
-    random.seed(seed)
-    try:
-        yield
-    finally:
-        random.setstate(saved)
 
 
 def variant(base: str, *, name: str, **settings) -> Algorithm:

@@ -137,10 +137,43 @@ def test_with_operators_uses_the_users_operator_inside_the_bundled_loop(user_mod
     result = run_task(Task("usermod:block_ga_counted", EASY, options={"max_generations": 5}))
     assert module.CALLS and result.algorithm == "usermod:block_ga_counted" and result.generations <= 5
     assert record.source == "import path" and record.options == registry.algorithm("block-ga").options
-    with pytest.raises(ValueError, match="registers no 'mutant' to replace"):
-        with_operators("block-ga", mutant=module.mut_counted).run(EASY, seed=0, max_generations=1)
+    with pytest.raises(ValueError, match="block-ga registers no 'mutant' to replace; it has individual, "):
+        with_operators("block-ga", mutant=module.mut_counted)  # refused when it is made, before any run
     with pytest.raises(ValueError, match="takes a bundled GA"):
         with_operators("tabu", mutate=module.mut_counted)
+
+
+@pytest.mark.parametrize("name", registry.names(kind="ga"))
+def test_every_ga_declares_the_aliases_its_toolbox_registers(name, monkeypatch):
+    """with_operators refuses what a recipe does not register from the record's ``operators``: they
+    must be the toolbox's own aliases."""
+    from deap_sudoku.runs import recipes
+
+    seen = []
+    evolve = recipes._evolve
+    monkeypatch.setattr(
+        recipes,
+        "_evolve",
+        lambda puzzle, operators, loop, toolbox, *a, **k: (
+            seen.append(toolbox) or evolve(puzzle, operators, loop, toolbox, *a, **k)
+        ),
+    )
+    registry.algorithm(name).run(EASY, seed=0, max_generations=1)
+    aliases = {alias for alias in vars(seen[0]) if not alias.startswith("_")}
+    assert aliases == set(registry.algorithm(name).operators)
+
+
+def test_with_operators_hands_an_operator_that_takes_rng_the_runs_generator():
+    drawn = []
+
+    def mut_noting(individual, *, puzzle, rng=None):
+        drawn.append(rng)
+        return (individual,)
+
+    with_operators("block-ga", mutate=mut_noting).run(EASY, seed=3, max_generations=2)
+    assert (
+        drawn and all(isinstance(rng, __import__("random").Random) for rng in drawn) and len(set(map(id, drawn))) == 1
+    )
 
 
 def test_import_paths_resolve_from_the_current_folder_and_fail_in_one_line(user_module):
