@@ -10,25 +10,28 @@ For each of the first ``--instances`` puzzles of SET, in this process and one af
 ``exact.solve_learning`` runs compiled as it is (a decision sets its variable as it stood in the
 fullest assignment yet, and that assignment is forgotten now and then: rephasing), without
 rephasing (the fullest assignment is kept for good), and without the target phase (every decision
-sets its variable false, MiniSat's default), seed ``--seed``, at most ``--max-seconds`` each; every
-answer is verified.  The compiled loop is loaded before the first clock starts.  Printed: a row per
-instance, then per arm how many were solved and the median time with the unsolved counted at the
-limit.
+sets its variable false, MiniSat's default), seed ``--seed``, at most ``--max-seconds`` each.  The
+arms are algorithms of the public API (``runs.registry.from_function``) run by
+``experiments.run_experiment``, which verifies every answer and censors one that comes past the
+budget, as a user's own ablation would be.  The compiled loop is loaded before the first clock
+starts.  Printed: a row per instance, then per arm how many were solved and the median time with
+the unsolved counted at the limit.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import random
 import statistics
 import subprocess
-import time
+import sys
 from pathlib import Path
 
 from deap_sudoku import Puzzle, __version__, read
-from deap_sudoku.exact import SearchBudgetExceeded, solve_learning, verify
+from deap_sudoku.exact import SearchBudgetExceeded, solve_learning
+from deap_sudoku.experiments import run_experiment
 from deap_sudoku.io import write_atomic
+from deap_sudoku.runs.registry import from_function
 
 ARMS = {
     "as it is": {},
@@ -37,16 +40,17 @@ ARMS = {
 }
 
 
-def timed(puzzle: Puzzle, switches: dict, max_seconds: float, seed: int) -> dict:
-    start = time.perf_counter()
-    try:
-        solution = solve_learning(puzzle, max_seconds=max_seconds, rng=random.Random(seed), compiled=True, **switches)
-    except SearchBudgetExceeded:
-        return {"solved": False, "seconds": time.perf_counter() - start}
-    seconds = time.perf_counter() - start
-    if solution is None or not verify(solution, puzzle):
-        raise SystemExit(f"wrong answer: {solution!r}")
-    return {"solved": True, "seconds": seconds}
+def ablated(name: str, switches: dict):
+    """The compiled clause-learning search with ``switches``, as an algorithm a run can use."""
+
+    def search(puzzle: Puzzle, *, rng, max_seconds=None):
+        try:
+            solution = solve_learning(puzzle, max_seconds=max_seconds, rng=rng, compiled=True, **switches)
+        except SearchBudgetExceeded:
+            return puzzle.cells
+        return puzzle.cells if solution is None else solution.cells
+
+    return from_function(search, name=name)
 
 
 def main() -> None:
@@ -62,22 +66,33 @@ def main() -> None:
         parser.error(f"{args.json} exists; it is not overwritten without --force")
     puzzles = read(args.set)[: args.instances]
     solve_learning(Puzzle([0] * 16), compiled=True)  # load (or compile) the loop off the clock
-    print(f"| instance | {' | '.join(f'{arm} (s)' for arm in ARMS)} |")
+    results = run_experiment(
+        [ablated(name, switches) for name, switches in ARMS.items()],
+        {args.set.name: puzzles},
+        runs=1,
+        seed=args.seed,
+        options={name: {"max_seconds": args.max_seconds} for name in ARMS},
+        progress=lambda done, total: print(
+            f"{done}/{total} runs", end="\n" if done == total else "\r", file=sys.stderr
+        ),
+    )
+    rows = [
+        {r.algorithm: {"solved": r.solved, "seconds": r.seconds} for r in results if r.index == index}
+        for index in range(len(puzzles))
+    ]
+    print(f"| instance | {' | '.join(f'{name} (s)' for name in ARMS)} |")
     print(f"|---:|{'---:|' * len(ARMS)}")
-    rows = []
-    for index, puzzle in enumerate(puzzles):
-        row = {arm: timed(puzzle, switches, args.max_seconds, args.seed) for arm, switches in ARMS.items()}
-        rows.append(row)
+    for index, row in enumerate(rows):
         cells = (f"{r['seconds']:.2f}" if r["solved"] else f"unsolved ({r['seconds']:.0f})" for r in row.values())
-        print(f"| {index} | {' | '.join(cells)} |", flush=True)
+        print(f"| {index} | {' | '.join(cells)} |")
     summary = {
-        arm: {
-            "solved": sum(row[arm]["solved"] for row in rows),
+        name: {
+            "solved": sum(row[name]["solved"] for row in rows),
             "median_seconds": statistics.median(
-                row[arm]["seconds"] if row[arm]["solved"] else args.max_seconds for row in rows
+                row[name]["seconds"] if row[name]["solved"] else args.max_seconds for row in rows
             ),
         }
-        for arm in ARMS
+        for name in ARMS
     }
     for arm, line in summary.items():
         print(f"{arm}: {line['solved']} of {len(rows)} solved, median {line['median_seconds']:.2f} s")

@@ -27,11 +27,10 @@ from pathlib import Path
 
 from deap_sudoku import read
 from deap_sudoku.exact import search
-from deap_sudoku.experiments import run_experiment
+from deap_sudoku.experiments import run_experiment, wilson_interval
 from deap_sudoku.io.fileio import write_atomic
 from deap_sudoku.propagation import analyze
 from deap_sudoku.runs import recipes
-from deap_sudoku.runs.bench import wilson_interval
 from deap_sudoku.runs.registry import Outcome, from_function
 from deap_sudoku.runs.user import variant
 

@@ -4,7 +4,7 @@ evolutionary operators and algorithms.
 The layers, each importing only from those before it: :mod:`~deap_sudoku.grid`,
 :mod:`~deap_sudoku.io`, :mod:`~deap_sudoku.propagation`, :mod:`~deap_sudoku.exact`,
 :mod:`~deap_sudoku.tools`, :mod:`~deap_sudoku.algorithms`, :mod:`~deap_sudoku.runs`,
-:mod:`~deap_sudoku.cli`.  The most used names are here too.
+:mod:`~deap_sudoku.experiments`, :mod:`~deap_sudoku.cli`.  The most used names are here too.
 
 They are loaded on first use (PEP 562), so that importing a part of the package, such as the
 command line's entry point, costs only what that part needs: the command line installs its
@@ -35,7 +35,7 @@ _EXPORTS = {
     "tools": ("Individual", "MaxIndividual", "individual_class", "HallOfFame", "make_toolbox"),
 }
 _HOME = {name: layer for layer, names in _EXPORTS.items() for name in names}
-_LAYERS = ("grid", "io", "propagation", "exact", "tools", "algorithms", "runs", "cli")
+_LAYERS = ("grid", "io", "propagation", "exact", "tools", "algorithms", "runs", "experiments", "cli")
 
 __all__ = [*_HOME, "__version__"]
 

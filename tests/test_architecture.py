@@ -8,6 +8,8 @@ command line prints, and randomness is never global or unseeded inside the packa
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -78,6 +80,17 @@ def _graph() -> dict[str, set[str]]:
 def test_every_module_belongs_to_a_layer():
     for name in _modules():
         assert name in FRONT_DOORS or name.split(".")[1] in LAYERS, f"{name} is in no layer"
+
+
+def test_every_layer_is_reached_from_the_package_without_an_import():
+    """``deap_sudoku.experiments`` without ``import deap_sudoku.experiments``, as every other layer."""
+    import deap_sudoku
+
+    packages = {p.name for p in PACKAGE.iterdir() if (p / "__init__.py").exists()}
+    assert set(deap_sudoku._LAYERS) == packages
+    code = "import deap_sudoku; print(deap_sudoku.experiments.run_experiment.__name__)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout == "run_experiment\n", done.stderr
 
 
 def test_imports_point_down():

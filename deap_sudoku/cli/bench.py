@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import collections
-import functools
 import itertools
 import os
 import signal
@@ -12,10 +10,9 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..runs import bench, plots, registry
-from ..runs.bench import Plan
+from ..runs import registry
 from ..runs.interrupt import exit_code, graceful, requested
-from ..runs.task import RunResult, run_all, scoop_is_running
+from ..runs.task import scoop_is_running
 from .errors import InputError, plural
 from .inputs import PUZZLE_FILE_HELP, PuzzleFile, PuzzleInput
 from .options import (
@@ -30,10 +27,10 @@ from .options import (
 )
 from .outputs import check_outputs, check_plot, hold_lock, write_text, writing
 from .progress import Progress, warm_up_announced
-from .scoop import check_scoop, rerun_under_scoop, scoop_options, starter_gone
+from .scoop import check_scoop, rerun_under_scoop, scoop_options, started_as, starter_gone
 
-if TYPE_CHECKING:  # the experiments layer is imported when an option needs it, not at every start-up
-    from ..experiments import ResultsFile
+if TYPE_CHECKING:
+    from ..experiments import Experiment
 
 SCOOP_OPTIONS = ("workers", "hosts", "hostfile")
 """The options that start SCOOP; the command SCOOP then runs gets every other option as given."""
@@ -205,38 +202,37 @@ def bench_command(
     inputs = [(name, PuzzleInput(path)) for path, name in zip(datasets, _dataset_names(datasets))]
     examples = {shape: puzzle for _, puzzles in inputs for shape, puzzle in puzzles.examples.items()}
     refuse_huge_population(run_params.get("population_size"), examples.values())
-    plan = Plan(
-        tuple(_dataset(name, puzzles, limit) for name, puzzles in inputs), algorithms, runs, seed, per_algorithm
+    from ..experiments import Experiment, report_json, summarise, summary_csv, summary_table
+
+    experiment = Experiment(
+        algorithms,
+        {name: _Limited(puzzles, limit) for name, puzzles in inputs},
+        runs=runs,
+        seed=seed,
+        options=per_algorithm,
+        command=started_as(),
     )
     rerun = workers is not None and not scoop_is_running()  # the run under SCOOP takes the lock, not this one
-    store, results = _results_file(results_path, plan, datasets, lock=not rerun)
+    results = _open_results(experiment, results_path, datasets, lock=not rerun)
     if rerun and workers is not None:
         sys.exit(rerun_under_scoop(ctx, workers, hosts, hostfile, drop=SCOOP_OPTIONS))
     for algorithm in algorithms:  # compile or load kernels here, before any run's clock starts
         warm_up_announced(algorithm, examples.values(), quiet=quiet)
 
     parallel = scoop_is_running()
-    todo = len(plan) - len(results)
+    todo = len(experiment.plan) - len(results)
     if results and not quiet:
-        click.echo(f"{results_path}: {plural(len(results), 'run')} of {len(plan)} already done, {todo} to go", err=True)
+        click.echo(
+            f"{results_path}: {plural(len(results), 'run')} of {len(experiment.plan)} already done, {todo} to go",
+            err=True,
+        )
     signum = None
     label = f"{plural(todo, 'run')}" + (" on SCOOP workers" if parallel else "")
-    tasks: collections.deque = collections.deque()  # the tasks handed out, whose results come back in order
-
-    def handed_out():
-        for task in plan:
-            if store is None or not store.check(task):
-                tasks.append(task)
-                yield task
-
     # Serially a signal interrupts the run at once.  Under SCOOP it is only recorded and answered
     # between results: raised inside SCOOP, it would end up as some future's exception instead.
     with graceful(cooperative=parallel), Progress(todo, label, "runs", quiet=quiet) as bar:
         try:
-            for result in run_all(handed_out(), parallel=parallel):
-                task = tasks.popleft()
-                if store is not None:
-                    store.append(task, result)
+            for result in experiment.run(parallel=parallel):
                 results.append(result)
                 bar.advance()
                 if parallel and starter_gone():  # no files: a rerun may be writing them already
@@ -250,19 +246,19 @@ def bench_command(
         except KeyboardInterrupt:
             signum = requested() or signal.SIGINT
     with graceful(hold=True):  # from here a signal cannot cut the outputs short: they are being written anyway
-        rows = bench.summarise(results, by=group_by)
-        table, comparison = bench.to_markdown(rows), []
+        rows = summarise(results, by=group_by)
+        table, comparison = summary_table(rows), []
         if baseline is not None and results:
             from ..experiments import analysis
 
             comparison = analysis.compare(results, baseline)
             if comparison:
-                table += f"\nAgainst {baseline}:\n\n{analysis.to_markdown(comparison)}"
-        missing, missing_count = plan.missing(results)
+                table += f"\nAgainst {baseline}:\n\n{analysis.comparison_table(comparison)}"
+        missing, missing_count = experiment.missing(results)
         # The files first: a standard output that fails (a full disk, a closed pipe) costs its own copy only.
         outputs = (
-            (json_out, lambda: bench.to_json(rows, results, missing, missing_count, comparison)),
-            (csv_out, lambda: bench.to_csv(rows)),
+            (json_out, lambda: report_json(rows, results, missing, missing_count, comparison, experiment.provenance)),
+            (csv_out, lambda: summary_csv(rows)),
             (markdown_out, lambda: table),
         )
         for path, text in outputs:
@@ -270,8 +266,10 @@ def bench_command(
                 write_text(path, text(), force)
         title = f"{', '.join(algorithms)} on {_datasets_title(datasets)}"
         if plot is not None and rows:
+            from ..experiments.plots import plot_summary
+
             with writing(plot):
-                plots.plot_summary(rows, plot, by=plot_by, title=title, overwrite=force)
+                plot_summary(rows, plot, by=plot_by, title=title, overwrite=force)
         if ecdf is not None and results:
             from ..experiments.plots import plot_ecdf
 
@@ -288,8 +286,11 @@ def bench_command(
         if ioh_folder is not None and results:
             from ..experiments.iohprofiler import export_iohprofiler
 
-            for line in export_iohprofiler(results, ioh_folder):
-                click.echo(f"--iohprofiler: {line}", err=True)
+            try:
+                for line in export_iohprofiler(results, ioh_folder, provenance=experiment.provenance):
+                    click.echo(f"--iohprofiler: {line}", err=True)
+            except ValueError as exc:
+                click.echo(f"--iohprofiler not written: {exc}", err=True)
         stdout = next((text for path, text in outputs if path == "-"), lambda: table)
         click.echo(stdout(), nl=False)
         signum = signum or requested()
@@ -301,37 +302,55 @@ def bench_command(
             f"{first.dataset} puzzle {first.index + 1}, seed {first.seed}: {first.error}",
             err=True,
         )
+    censored = [r for r in results if r.censored]
+    if censored:
+        first = censored[0]
+        click.echo(
+            f"{plural(len(censored), 'run')} went past a budget, counted as unsolved at the budget; the first: "
+            f"{first.algorithm} on {first.dataset} puzzle {first.index + 1}, seed {first.seed}: {first.censored}",
+            err=True,
+        )
+    plan_size = len(experiment.plan)
     if missing:
         shown = "; ".join(missing[:MISSING_SHOWN]) + (
             f"; and {len(missing) - MISSING_SHOWN} more lines" if len(missing) > MISSING_SHOWN else ""
         )
-        click.echo(f"{len(results)} of {plural(len(plan), 'run')} finished; missing {missing_count}: {shown}", err=True)
+        click.echo(f"{len(results)} of {plural(plan_size, 'run')} finished; missing {missing_count}: {shown}", err=True)
     if signum:
-        click.echo(f"interrupted: {len(results)} of {plural(len(plan), 'run')} finished", err=True)
+        click.echo(f"interrupted: {len(results)} of {plural(plan_size, 'run')} finished", err=True)
         sys.exit(exit_code(signum))
 
 
-def _results_file(
-    path: str | None, plan: Plan, datasets: tuple[str, ...], *, lock: bool = True
-) -> tuple[ResultsFile | None, list[RunResult]]:
-    """The --results file and the runs of the plan it already holds, read and checked against the
-    plan before any work: one line for a file that cannot serve this experiment (another run in
-    one of its places, not a results file, one of the datasets, a name that cannot be written)."""
+def _open_results(experiment: Experiment, path: str | None, datasets: tuple[str, ...], *, lock: bool = True) -> list:
+    """The runs of the plan the --results file already holds, the file read and checked against the
+    experiment before any work: one line for a file that cannot serve it (another experiment, another
+    run in one of its places, not a results file, one of the datasets, a name that cannot be written)."""
     if path is None:
-        return None, []
-    from ..experiments.store import ResultsFile, StoreError
+        return []
+    from ..experiments.store import StoreError
 
     check_outputs({"--results": path}, False, resumable=("--results",), inputs=datasets)
     try:
         if lock:
             hold_lock(path)  # one experiment per results file
-        store = ResultsFile(path)
-        done = [store.result(task) for task in plan if store.check(task)]
+        return experiment.open(path, lock=False)
     except StoreError as exc:
         raise InputError(f"--results {exc}") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"--results {path}: {getattr(exc, 'strerror', None) or exc}") from None
-    return store, done
+
+
+class _Limited:
+    """The first ``limit`` puzzles of a file (all of them without a limit), read again each time."""
+
+    def __init__(self, puzzles: PuzzleInput, limit: int | None) -> None:
+        self.puzzles, self.count = puzzles, len(puzzles) if limit is None else min(len(puzzles), limit)
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __iter__(self):
+        return itertools.islice(self.puzzles, self.count)
 
 
 def check_ioh_folder(folder: str | None) -> None:
@@ -363,12 +382,6 @@ def check_baseline(baseline: str | None, algorithms: tuple[str, ...]) -> None:
         import scipy.stats  # noqa: F401
     except ImportError:
         raise InputError(f"--baseline needs scipy: {INSTALL}") from None
-
-
-def _dataset(name: str, puzzles: PuzzleInput, limit: int | None) -> tuple:
-    """A :class:`Plan` dataset: the first ``limit`` puzzles of the file, read again each time."""
-    count = len(puzzles) if limit is None else min(len(puzzles), limit)
-    return name, functools.partial(itertools.islice, puzzles, count), count
 
 
 def _options(algorithms: tuple[str, ...], options: dict) -> dict[str, dict]:

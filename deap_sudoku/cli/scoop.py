@@ -47,8 +47,18 @@ def check_scoop(workers: int | None, hosts: str | None, hostfile: str | None) ->
         raise click.UsageError("give --hosts or --hostfile, not both")
 
 
+COMMAND = "DEAP_SUDOKU_COMMAND"
+"""The command line the user typed, for the command SCOOP runs (:func:`started_as`)."""
 PARENT_PID = "DEAP_SUDOKU_PARENT_PID"
 """The pid of the command that started SCOOP, for the command it runs there (:func:`starter_gone`)."""
+
+
+def started_as() -> str:
+    """The command line the user typed: this process's, or, in the command SCOOP runs, the one that
+    started SCOOP (with its ``--workers``), which experiments record as their provenance."""
+    from ..experiments.provenance import command_line
+
+    return os.environ.get(COMMAND) or command_line()
 
 
 def starter_gone() -> bool:
@@ -83,6 +93,7 @@ def rerun_under_scoop(
             "DEAP_SUDOKU_EXIT_FILE": exit_file,
             "DEAP_SUDOKU_ROOT_PID_FILE": pid_file,
             PARENT_PID: str(os.getpid()),
+            COMMAND: started_as(),
         }
         # In a session of its own, SCOOP's launcher and workers do not see the terminal's Ctrl-C; this
         # process passes each SIGINT or SIGTERM to the command alone, which ends its runs and writes its

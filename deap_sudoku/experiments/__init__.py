@@ -1,9 +1,31 @@
-"""Experiments: comparing algorithms, the user's beside the bundled ones, the way the field does
-(pairwise tests against a baseline on solve rates and censored times to solve), with every run kept
-on disk as it finishes so that a killed experiment resumes and experiments merge."""
+"""Experiments: many runs of many algorithms, the user's beside the bundled ones, compared the way the
+field does.  The plan and its one loop (:class:`Experiment`, :func:`run_experiment`), the results
+file that keeps every run as it finishes (so a killed experiment resumes), the summaries (solve
+rates with Wilson intervals, ERT), the pairwise tests against a baseline (on solve rates and
+censored times to solve), the plots, the IOHprofiler export, and the provenance every output
+carries.  ``deap-sudoku bench`` is this layer behind a command line."""
 
-from .analysis import compare, to_markdown
-from .experiment import run_experiment
-from .store import ResultsFile, StoreError
+from .analysis import compare, comparison_table
+from .experiment import Experiment, run_experiment
+from .plan import Plan
+from .provenance import provenance
+from .store import ResultsFile, StoreError, read_results
+from .summary import ert, report_json, summarise, summary_csv, summary_table, wilson_interval
 
-__all__ = ["run_experiment", "compare", "to_markdown", "ResultsFile", "StoreError"]
+__all__ = [
+    "Experiment",
+    "run_experiment",
+    "Plan",
+    "ResultsFile",
+    "StoreError",
+    "read_results",
+    "summarise",
+    "ert",
+    "wilson_interval",
+    "summary_table",
+    "summary_csv",
+    "report_json",
+    "compare",
+    "comparison_table",
+    "provenance",
+]

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 from ..runs.task import RunResult
 
-__all__ = ["compare", "to_markdown", "INSTALL"]
+__all__ = ["compare", "comparison_table", "INSTALL"]
 
 INSTALL = 'pip install "deap_sudoku[experiments]"'
 ALPHA = 0.05
@@ -77,14 +77,13 @@ def compare(results: Iterable[RunResult], baseline: str, *, alpha: float = ALPHA
 
 
 def _censored(stats, results: list[RunResult], measure: str):
-    """Times to solve, an unsolved run censored at what it spent (its evaluations or seconds)."""
-    return stats.CensoredData(
-        uncensored=[getattr(r, measure) for r in results if r.solved],
-        right=[getattr(r, measure) for r in results if not r.solved],
-    )
+    """Times to solve (in evaluations, the one that solved where it is recorded), an unsolved run
+    censored at what it spent, a run censored at its budget at the budget."""
+    solved = [r.evaluations_to_solve if measure == "evaluations" else r.seconds for r in results if r.solved]
+    return stats.CensoredData(uncensored=solved, right=[getattr(r, measure) for r in results if not r.solved])
 
 
-def to_markdown(rows: list[dict]) -> str:
+def comparison_table(rows: list[dict]) -> str:
     """The comparison as a Markdown table."""
     lines = [
         "| dataset | algorithm | solved | baseline | baseline solved | rates: p (Fisher) | better rate | "

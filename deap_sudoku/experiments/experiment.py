@@ -1,25 +1,163 @@
-"""An experiment from Python: every puzzle of every dataset x every algorithm x seeded runs, the
-runs kept in a results file as they finish if one is given, so that a rerun (a restarted notebook
-kernel, a second machine) does only what is missing.  ``deap-sudoku bench`` is the same from the
-command line."""
+"""An experiment: every puzzle of every dataset x every algorithm x seeded runs, each run a function of
+its seed alone, kept in a results file as it finishes if one is given, so that a rerun (a restarted
+notebook kernel, a killed command, a second machine) does only what is missing.
+
+:class:`Experiment` is the experiment as data and its one loop; :func:`run_experiment` runs one in a
+call, and ``deap-sudoku bench`` is the same class behind a command line, so the two cannot disagree.
+"""
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import functools
 import multiprocessing
 import os
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sized
 
 from ..grid.puzzle import Puzzle
 from ..io.fileio import lock_for_writing, release
-from ..runs.bench import Plan
 from ..runs.record import Algorithm
 from ..runs.registry import algorithm
-from ..runs.task import RunResult, run_all, run_task
+from ..runs.task import RunResult, Task, run_all, run_task
+from .plan import Plan
+from .provenance import provenance
 from .store import ResultsFile
 
-__all__ = ["run_experiment"]
+__all__ = ["Experiment", "run_experiment"]
+
+
+class Experiment:
+    """The plan of an experiment, where its runs are kept, and where it came from.
+
+    ``algorithms`` are names (bundled, plug-in, ``module:attribute``) or records made by
+    :mod:`deap_sudoku.runs.user`.  ``datasets`` maps a name to puzzles: a list, or any sized
+    collection that can be iterated again (a file read lazily), which is read as runs need it.
+    ``options`` gives each algorithm's budgets and settings by its name, e.g.
+    ``{"memetic": {"max_evaluations": 20000}}``; one it does not take is refused here, before any run.
+    Run ``r`` of every puzzle uses seed ``seed + r``.  ``command`` is the command line to record
+    (by default this process's; see :mod:`~deap_sudoku.experiments.provenance`).
+
+    :raises ValueError: for an unknown algorithm or option.
+    """
+
+    def __init__(
+        self,
+        algorithms: Iterable[str | Algorithm],
+        datasets: Mapping[str, Iterable[Puzzle]],
+        *,
+        runs: int,
+        seed: int = 0,
+        options: Mapping[str, dict] | None = None,
+        command: str | None = None,
+    ) -> None:
+        self.records: dict[str, Algorithm] = {}
+        self.local: set[str] = set()
+        """The algorithms given as records: their tasks carry them, as no name reaches them."""
+        for item in algorithms:
+            record = item if isinstance(item, Algorithm) else algorithm(item)
+            self.records[record.name] = record
+            if isinstance(item, Algorithm):
+                self.local.add(record.name)
+        self.options = {name: dict((options or {}).get(name, {})) for name in self.records}
+        for name, given in self.options.items():
+            unknown = sorted(set(given) - set(self.records[name].options))
+            if unknown:
+                raise ValueError(
+                    f"{name} takes {', '.join(self.records[name].options) or 'no options'}, not {', '.join(unknown)}"
+                )
+        collections_ = {name: _collection(puzzles) for name, puzzles in datasets.items()}
+        self.plan = Plan(
+            tuple((name, functools.partial(iter, puzzles), len(puzzles)) for name, puzzles in collections_.items()),
+            tuple(self.records),
+            runs,
+            seed,
+            self.options,
+        )
+        call = (
+            f"run_experiment([{', '.join(self.records)}], "
+            f"{{{', '.join(f'{name}: {len(puzzles)} puzzles' for name, puzzles in collections_.items())}}}, "
+            f"runs={runs}, seed={seed}, options={self.options})"
+        )
+        self.provenance = provenance(seed=seed, call=call, command=command)
+        self.store: ResultsFile | None = None
+        self._locked: str | os.PathLike | None = None
+
+    @property
+    def description(self) -> dict:
+        """What makes this experiment, as its results file's header keeps it: the algorithms with
+        their options, and the datasets.  More runs or seeds of it are the same experiment."""
+        return {"algorithms": self.options, "datasets": [name for name, _, _ in self.plan.datasets]}
+
+    def open(self, results: str | os.PathLike, *, lock: bool = True) -> list[RunResult]:
+        """Keep the runs in the results file at ``results`` from now on, and return the runs of the
+        plan it already holds, which :meth:`run` will not run again.  With ``lock``, this process
+        becomes the file's one writer until :meth:`close`.
+
+        :raises ~deap_sudoku.experiments.store.StoreError: for a file of another experiment, or no
+            results file, naming the file, the line and what differs.
+        :raises ~deap_sudoku.io.fileio.FileInUse: when another process writes to it.
+        """
+        if lock:
+            lock_for_writing(results)
+            self._locked = results
+        self.store = ResultsFile(results, experiment=self.description, provenance=self.provenance)
+        return [self.store.result(task) for task in self.plan if self.store.check(task)]
+
+    def tasks(self) -> Iterator[Task]:
+        """The plan's tasks not yet done, in plan order, made as they are taken."""
+        for task in self.plan:
+            if self.store is not None and self.store.check(task):
+                continue
+            yield (
+                dataclasses.replace(task, record=self.records[task.algorithm]) if task.algorithm in self.local else task
+            )
+
+    def run(self, *, parallel: bool = False, workers: int | None = None) -> Iterator[RunResult]:
+        """Run what is missing and yield each result, in plan order, once it is kept in the results
+        file (if one is open).  ``workers``: that many processes forked from this one, on this
+        machine, which run records too; ``parallel``: SCOOP's workers (under ``python -m scoop``),
+        which need names, as they import the algorithms by them.  Stop iterating to stop between
+        runs: what finished is kept.
+
+        :raises ValueError: for both ways of running in parallel, or records for SCOOP.
+        """
+        if parallel and workers:
+            raise ValueError("give parallel (SCOOP) or workers (processes forked here), not both")
+        if parallel and self.local:
+            raise ValueError(
+                "parallel runs need algorithms by name (bundled, plug-in or module:attribute): SCOOP "
+                "workers import them by it"
+            )
+        handed: collections.deque = collections.deque()  # the tasks handed out, whose results come back in order
+
+        def handed_out() -> Iterator[Task]:
+            for task in self.tasks():
+                handed.append(task)
+                yield task
+
+        runs = _forked(handed_out(), workers) if workers and workers > 1 else run_all(handed_out(), parallel=parallel)
+        for result in runs:
+            task = handed.popleft()
+            if self.store is not None:
+                self.store.append(task, result)
+            yield result
+
+    def missing(self, results: Iterable[RunResult]) -> tuple[list[str], int]:
+        """The plan's runs without a result (:meth:`~deap_sudoku.experiments.plan.Plan.missing`)."""
+        return self.plan.missing(results)
+
+    def close(self) -> None:
+        """Give up the results file's lock, if :meth:`open` took it."""
+        if self._locked is not None:
+            release(self._locked)
+            self._locked = None
+
+    def __enter__(self) -> Experiment:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
 
 
 def run_experiment(
@@ -33,74 +171,34 @@ def run_experiment(
     parallel: bool = False,
     workers: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    requested: Callable[[], object] | None = None,
 ) -> list[RunResult]:
-    """Run the plan and return every run's result, those already in ``results`` first.
+    """Run the :class:`Experiment` and return every run's result, those already in ``results`` first.
 
-    ``algorithms`` are names (bundled, plug-in, ``module:attribute``) or records made by
-    :mod:`deap_sudoku.runs.user`.  ``workers``: that many processes forked from this one, on this
-    machine, which run records too; ``parallel``: SCOOP's workers (under ``python -m scoop``), which
-    need names, as they import the algorithms by them.  ``options`` gives each algorithm's budgets and settings
-    by its name, e.g. ``{"memetic": {"max_evaluations": 20000}}``; one it does not take is refused
-    before any run.  With ``results``, runs already in that file are not run again.
-    ``progress(done, total)`` is called after each run.
+    ``results``: the JSON-lines file that keeps every run as it finishes (see
+    :mod:`~deap_sudoku.experiments.store`); runs already in it are not run again.  ``workers`` and
+    ``parallel`` as :meth:`Experiment.run` takes them.  ``progress(done, total)`` is called after
+    each run; ``requested()`` is asked after each run, and a true answer stops the experiment there,
+    with what finished returned (and kept).
     """
-    records = {}
-    for item in algorithms:
-        record = item if isinstance(item, Algorithm) else algorithm(item)
-        records[record.name] = (record, isinstance(item, Algorithm))
-    options = {name: dict((options or {}).get(name, {})) for name in records}
-    for name, given in options.items():
-        unknown = sorted(set(given) - set(records[name][0].options))
-        if unknown:
-            raise ValueError(
-                f"{name} takes {', '.join(records[name][0].options) or 'no options'}, not {', '.join(unknown)}"
-            )
-    if parallel and workers:
-        raise ValueError("give parallel (SCOOP) or workers (processes forked here), not both")
-    if parallel and any(local for _, local in records.values()):
-        raise ValueError(
-            "parallel runs need algorithms by name (bundled, plug-in or module:attribute): SCOOP "
-            "workers import them by it"
-        )
-    frozen = {name: list(puzzles) for name, puzzles in datasets.items()}
-    plan = Plan(
-        tuple((name, functools.partial(list, puzzles), len(puzzles)) for name, puzzles in frozen.items()),
-        tuple(records),
-        runs,
-        seed,
-        options,
-    )
-    tasks = [
-        dataclasses.replace(task, record=records[task.algorithm][0]) if records[task.algorithm][1] else task
-        for task in plan
-    ]
-    if results is not None:
-        lock_for_writing(results)  # one experiment per file while this call runs
-    try:
-        return _run(tasks, ResultsFile(results) if results is not None else None, parallel, workers, progress)
-    finally:
-        if results is not None:
-            release(results)
+    with Experiment(algorithms, datasets, runs=runs, seed=seed, options=options) as experiment:
+        finished = experiment.open(results) if results is not None else []
+        total = len(experiment.plan)
+        for result in experiment.run(parallel=parallel, workers=workers):
+            finished.append(result)
+            if progress is not None:
+                progress(len(finished), total)
+            if requested is not None and requested():
+                break
+        return finished
 
 
-def _run(
-    tasks: list,
-    store: ResultsFile | None,
-    parallel: bool,
-    workers: int | None,
-    progress: Callable[[int, int], None] | None,
-) -> list[RunResult]:
-    finished = [store.result(task) for task in tasks if store.check(task)] if store is not None else []
-    pending = [task for task in tasks if store is None or not store.check(task)]
-    total = len(finished) + len(pending)
-    runs_ = _forked(pending, workers) if workers and workers > 1 else run_all(pending, parallel=parallel)
-    for task, result in zip(pending, runs_):
-        if store is not None:
-            store.append(task, result)
-        finished.append(result)
-        if progress is not None:
-            progress(len(finished), total)
-    return finished
+def _collection(puzzles: Iterable[Puzzle]) -> Sized:
+    """``puzzles`` itself when it can be counted and iterated again (a list, a file read lazily),
+    else its puzzles in a list."""
+    if isinstance(puzzles, Sized) and not isinstance(puzzles, Iterator):
+        return puzzles
+    return list(puzzles)
 
 
 _PENDING: list = []
@@ -111,12 +209,12 @@ def _run_index(index: int) -> RunResult:
     return run_task(_PENDING[index])
 
 
-def _forked(tasks: list, workers: int):
+def _forked(tasks: Iterable[Task], workers: int) -> Iterator[RunResult]:
     """The runs of ``tasks`` in ``workers`` processes forked from this one, results in task order."""
     global _PENDING
-    _PENDING = tasks
+    _PENDING = list(tasks)
     try:
         with multiprocessing.get_context("fork").Pool(workers) as pool:
-            yield from pool.imap(_run_index, range(len(tasks)))
+            yield from pool.imap(_run_index, range(len(_PENDING)))
     finally:
         _PENDING = []

@@ -1,7 +1,8 @@
-"""The field's two views of an experiment, one line per algorithm: the run-time ECDF (the share of
-runs solved within a number of evaluations, log axis, as IOHprofiler and COCO draw it) and the
-fixed-budget curve (the median best-so-far fitness at each number of evaluations, with its
-interquartile band), which still tells algorithms apart where none solves.
+"""The views of an experiment, one line per algorithm: the success rate and time against the share
+of givens or per dataset (:func:`plot_summary`), the run-time ECDF (the share of runs solved within
+a number of evaluations, log axis, as IOHprofiler and COCO draw it) and the fixed-budget curve (the
+median best-so-far fitness at each number of evaluations, with its interquartile band), which still
+tells algorithms apart where none solves.
 
 Like :mod:`deap_sudoku.runs.plots`, these draw with matplotlib's object interface on the ``ax`` given
 or a new figure, return the figure, and write it to ``path`` atomically when one is given.
@@ -15,13 +16,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..runs.plots import _STYLES, _figure, _save
+from ..runs.plots import LINE_STYLES, new_figure, save_figure
 from ..runs.task import RunResult
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
-__all__ = ["plot_ecdf", "plot_fixed_budget", "best_so_far"]
+__all__ = ["plot_summary", "plot_ecdf", "plot_fixed_budget", "best_so_far"]
 
 
 def _by_algorithm(results: Iterable[RunResult]) -> dict[str, list[RunResult]]:
@@ -45,10 +46,10 @@ def plot_ecdf(
     groups = _by_algorithm(results)
     counted = {name: runs for name, runs in groups.items() if any(r.evaluations for r in runs)}
     measure = "evaluations" if counted else "seconds"
-    figure = ax.figure if ax is not None else _figure(figsize=(9, 4.2))
+    figure = ax.figure if ax is not None else new_figure(figsize=(9, 4.2))
     axis = ax if ax is not None else figure.add_subplot()
-    for (name, runs), (marker, line) in zip((counted or groups).items(), _STYLES * 10):
-        times = np.sort([getattr(r, measure) for r in runs if r.solved]).astype(float)
+    for (name, runs), (marker, line) in zip((counted or groups).items(), LINE_STYLES * 10):
+        times = np.sort([_to_solve(r, measure) for r in runs if r.solved]).astype(float)
         spent = max([getattr(r, measure) for r in runs] + [1e-9])
         shares = np.arange(1, len(times) + 1) / len(runs)
         xs = np.concatenate(([times[0] if len(times) else spent], times, [spent]))
@@ -72,7 +73,12 @@ def plot_ecdf(
     )
     if title:
         (figure.suptitle if ax is None else axis.set_title)(title)
-    return _save(figure, path, overwrite)
+    return save_figure(figure, path, overwrite)
+
+
+def _to_solve(result: RunResult, measure: str) -> float:
+    """What a solved run took to solve: the evaluation that solved it (where recorded), or its seconds."""
+    return float(result.evaluations_to_solve if measure == "evaluations" else result.seconds)  # type: ignore[arg-type]
 
 
 def best_so_far(result: RunResult, budgets: np.ndarray) -> np.ndarray:
@@ -121,12 +127,12 @@ def plot_fixed_budget(
             f"these algorithms optimise {len(panels)} different fitnesses, which one axis cannot show; "
             "leave ax= out for a panel each"
         )
-    figure = ax.figure if ax is not None else _figure(figsize=(7.5, 1.2 + 3.2 * len(panels)))
+    figure = ax.figure if ax is not None else new_figure(figsize=(7.5, 1.2 + 3.2 * len(panels)))
     axes = [ax] if ax is not None else figure.subplots(len(panels), 1, squeeze=False, sharex=True)[:, 0]
     spent = [r.course()[1].evaluations or (0,) for runs in groups.values() for r in runs]
     low, high = min(e[0] for e in spent), max(e[-1] for e in spent)
     budgets = np.unique(np.geomspace(max(low, 1), max(high, low + 1, 2), points).round())
-    styles = iter(_STYLES * 10)
+    styles = iter(LINE_STYLES * 10)
     for axis, (objective, members) in zip(axes, panels.items()):
         for name, runs in members.items():
             marker, line = next(styles)
@@ -155,4 +161,112 @@ def plot_fixed_budget(
     axes[-1].set_xlabel("evaluations (log scale)")
     if title:
         (figure.suptitle if ax is None else axes[0].set_title)(title)
-    return _save(figure, path, overwrite)
+    return save_figure(figure, path, overwrite)
+
+
+def _log_seconds(axis, seconds: list[float]) -> None:
+    """A log time axis labelled with plain numbers: at 1-2-5 steps over up to two decades (so that
+    more than one tick is labelled), at the powers of ten over more."""
+    import math
+
+    from matplotlib.ticker import FuncFormatter, LogLocator
+
+    axis.set_yscale("log")
+    positive = [value for value in seconds if value > 0]
+    decades = math.log10(max(positive) / min(positive)) if positive else 0
+    axis.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0) if decades <= 2 else (1.0,)))
+    if positive and decades <= 2:  # times close together: reach out to a 1-2-5 tick on either side
+        steps = [
+            m * 10.0**e
+            for e in range(math.floor(math.log10(min(positive))) - 1, math.ceil(math.log10(max(positive))) + 2)
+            for m in (1, 2, 5)
+        ]
+        low = max(step for step in steps if step <= min(positive) * 1.0001)
+        high = min(step for step in steps if step >= max(positive) * 0.9999 and step > low)
+        axis.set_ylim(low / 1.15, high * 1.15)
+    axis.yaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
+    axis.yaxis.set_minor_formatter(FuncFormatter(lambda value, _: ""))
+
+
+def plot_summary(
+    rows: list[dict],
+    path: str | None = None,
+    *,
+    by: str = "givens",
+    title: str = "",
+    ax: tuple[Axes, Axes] | None = None,
+    overwrite: bool = False,
+):
+    """Success rate (with its 95 % interval) and median seconds per run of each row ``series``.
+
+    ``by="givens"``: lines against the mean share of givens (the phase-transition picture), each
+    series with its own marker and line style and nudged sideways so that equal values stay
+    visible.  ``by="dataset"``: the datasets are categories, so the rates are grouped bars and the
+    times points, one per series.  ``ax`` is a pair of axes, for the rates and the times, that
+    share their x axis.
+    """
+    if by not in ("givens", "dataset"):
+        raise ValueError(f"plot by 'givens' or 'dataset', not {by!r}")
+    rate_axis, time_axis = ax if ax is not None else new_figure(figsize=(7.5, 6)).subplots(2, 1, sharex=True)
+    figure = rate_axis.figure
+    series = list(dict.fromkeys(r["series"] for r in rows))
+    datasets = list(dict.fromkeys(r["dataset"] for r in rows))
+    width = 0.8 / max(len(series), 1)
+    every_second: list[float] = []
+    for number, line in enumerate(series):
+        marker, style = LINE_STYLES[number % len(LINE_STYLES)]
+        mine = [r for r in rows if r["series"] == line]
+        if by == "givens":
+            mine.sort(key=lambda r: r["givens_share"])
+            nudge = (number - (len(series) - 1) / 2) * 0.25
+            xs = [100 * r["givens_share"] + nudge for r in mine]
+        else:
+            xs = [datasets.index(r["dataset"]) + (number - (len(series) - 1) / 2) * width for r in mine]
+        rate = [100 * r["rate"] for r in mine]
+        errors = [[100 * (r["rate"] - r["rate_low"]) for r in mine], [100 * (r["rate_high"] - r["rate"]) for r in mine]]
+        seconds = [r["seconds_median"] for r in mine]
+        colour = f"C{number % 10}"
+        if by == "givens":
+            rate_axis.errorbar(
+                xs,
+                rate,
+                yerr=errors,
+                marker=marker,
+                linestyle=style,
+                capsize=2,
+                elinewidth=0.8,
+                color=colour,
+                label=line,
+            )
+            time_axis.plot(xs, seconds, marker=marker, linestyle=style, color=colour, label=line)
+        else:
+            rate_axis.bar(
+                xs,
+                rate,
+                width=width,
+                yerr=errors,
+                capsize=3,
+                color=colour,
+                alpha=0.85,
+                error_kw={"elinewidth": 0.8},
+                label=line,
+            )
+            for x, r in zip(xs, mine):  # the count at the foot of each bar, readable even at 0 %
+                rate_axis.text(x, 1.5, f"{r['solved']}/{r['runs']}", ha="center", va="bottom", fontsize=7)
+            time_axis.plot(xs, seconds, marker=marker, linestyle="none", markersize=7, color=colour, label=line)
+        every_second += seconds
+    rate_axis.set_ylabel("solved (%), 95 % Wilson interval")
+    rate_axis.set_ylim(0, 105)
+    time_axis.set_ylabel("median wall time per run (s)")
+    _log_seconds(time_axis, every_second)
+    if by == "givens":
+        time_axis.set_xlabel("givens (% of cells)")
+    else:
+        time_axis.set_xticks(range(len(datasets)), datasets, rotation=20, ha="right")
+        time_axis.set_xlabel("dataset")
+    rate_axis.legend(fontsize=8, loc="lower left", bbox_to_anchor=(0, 1.01), ncols=min(len(series), 4), frameon=False)
+    if title and ax is None:
+        figure.suptitle(title)
+    elif title:
+        rate_axis.set_title(title, pad=24)  # above the legend; the caller's figure keeps its own title
+    return save_figure(figure, path, overwrite)

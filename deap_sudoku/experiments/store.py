@@ -1,11 +1,18 @@
 """An experiment's runs kept as they finish: one JSON line per run, appended and synced, so a killed
 experiment loses at most the runs in progress, and the same command started again skips every run the
-file holds.  Files from several machines or workers merge by concatenation (``cat a.jsonl b.jsonl``).
+file holds.
 
-A line holds the run's :class:`~deap_sudoku.runs.task.RunResult` and what makes it that run: dataset,
-puzzle index, algorithm, seed, the algorithm's options and the puzzle's cells.  A run is done when a
-line with the same identity is in the file; a line with the same place (dataset, index, algorithm,
-seed) but other options or another puzzle is refused, so that two experiments never mix.
+Each session that appends to the file first writes a header line: the experiment (its algorithms
+with their options, and its datasets) and where the session came from (its
+:func:`~deap_sudoku.experiments.provenance.provenance`: versions, revision, command, host, date).
+A file of another experiment is refused, with one line saying what differs; more runs or seeds of
+the same experiment are the same experiment, so files of one experiment split over machines
+(``--seed``, ``--runs``) merge by concatenation (``cat a.jsonl b.jsonl``), headers and all.
+
+A run line holds the run's :class:`~deap_sudoku.runs.task.RunResult` and what makes it that run:
+dataset, puzzle index, algorithm, seed, the algorithm's options and the puzzle's cells.  A run is
+done when a line with the same identity is in the file; a line with the same place (dataset, index,
+algorithm, seed) but other options or another puzzle is refused, so that two experiments never mix.
 """
 
 from __future__ import annotations
@@ -20,10 +27,12 @@ from pathlib import Path
 from ..runs.record import Objective, Trace
 from ..runs.task import RunResult, Task
 
-__all__ = ["ResultsFile", "StoreError", "identity"]
+__all__ = ["ResultsFile", "StoreError", "identity", "read_results"]
 
 FORMAT = "deap_sudoku.run/1"
-"""The ``format`` field of every line, so that a later layout can still read this one."""
+"""The ``format`` field of every run line, so that a later layout can still read this one."""
+HEADER = "deap_sudoku.experiment/1"
+"""The ``format`` field of a header line: the experiment and its session's provenance."""
 
 
 class StoreError(ValueError):
@@ -41,13 +50,31 @@ def _canonical(options: dict) -> str:
     return json.dumps(options, sort_keys=True, default=str)
 
 
-class ResultsFile:
-    """The runs of an experiment in the JSON-lines file at ``path`` (created on the first run)."""
+def _as_stored(value: dict) -> dict:
+    """``value`` as a JSON line keeps it, so that what is compared is what the file holds."""
+    return json.loads(json.dumps(value, default=str))
 
-    def __init__(self, path: str | os.PathLike) -> None:
+
+class ResultsFile:
+    """The runs of an experiment in the JSON-lines file at ``path`` (created on the first run).
+
+    ``experiment`` (``{"algorithms": {name: options}, "datasets": [names]}``) is the experiment this
+    file is to serve: a file whose header names another is refused (:class:`StoreError`).  Without
+    it the file is only read (:func:`read_results`).  ``provenance`` is written, with the
+    experiment, in a header line before this session's first run.
+    """
+
+    def __init__(
+        self, path: str | os.PathLike, *, experiment: dict | None = None, provenance: dict | None = None
+    ) -> None:
         self.path = Path(path)
+        self.experiment = _as_stored(experiment) if experiment is not None else None
+        self.provenance = provenance
+        self.headers: list[dict] = []
+        """The header lines read: each session's experiment and provenance."""
         self.done: dict[tuple, RunResult] = {}
         self._places: dict[tuple, tuple[tuple, int]] = {}
+        self._header_written = False
         if self.path.exists():
             self._load()
 
@@ -64,13 +91,32 @@ class ResultsFile:
                 continue
             try:
                 record = json.loads(line)
+                if record.get("format") == HEADER:
+                    self._header(record, number)
+                    continue
                 if record.get("format") != FORMAT:
                     raise ValueError(f"format {record.get('format')!r}, not {FORMAT!r}")
                 key = tuple(record["identity"])
                 result = _result(record["result"])
+            except StoreError:
+                raise
             except (ValueError, KeyError, TypeError) as exc:
                 raise StoreError(f"{self.path}:{number}: not a run record of deap_sudoku ({exc})") from None
             self._remember(key, result, number)
+
+    def _header(self, record: dict, line: int) -> None:
+        """Take a header line in; :class:`StoreError` if it names another experiment than this one."""
+        if not isinstance(record.get("experiment"), dict):
+            raise ValueError("a header without its experiment")
+        self.headers.append(record)
+        if self.experiment is None:
+            return
+        theirs = _as_stored(record["experiment"])
+        if _difference(theirs, self.experiment):
+            raise StoreError(
+                f"{self.path}:{line}: holds another experiment: {_difference(theirs, self.experiment)}; "
+                "give this experiment a file of its own"
+            )
 
     def _refuse_another(self, key: tuple, line: int | None = None) -> None:
         """:class:`StoreError` when the file holds ``key``'s place (dataset, puzzle, algorithm, seed)
@@ -98,15 +144,54 @@ class ResultsFile:
     def result(self, task: Task) -> RunResult:
         return self.done[identity(task)]
 
+    def results(self) -> list[RunResult]:
+        """Every run the file holds, in the order of its lines."""
+        return list(self.done.values())
+
     def append(self, task: Task, result: RunResult) -> None:
-        """Add one finished run, on disk before this returns (flushed and synced)."""
+        """Add one finished run, on disk before this returns (flushed and synced); the first of a
+        session comes after the session's header line."""
         key = identity(task)
-        line = json.dumps({"format": FORMAT, "identity": list(key), "result": _record(result)}, allow_nan=True)
+        lines = [json.dumps({"format": FORMAT, "identity": list(key), "result": _record(result)}, allow_nan=True)]
+        if not self._header_written and self.experiment is not None:
+            header = {"format": HEADER, "experiment": self.experiment, "provenance": self.provenance}
+            lines.insert(0, json.dumps(header, allow_nan=True))
         with open(self.path, "a", encoding="utf-8") as handle:
-            handle.write(line + "\n")
+            handle.write("".join(line + "\n" for line in lines))
             handle.flush()
             os.fsync(handle.fileno())
+        self._header_written = True
         self._remember(key, result, -1)
+
+
+def read_results(*paths: str | os.PathLike) -> list[RunResult]:
+    """Every run of the results files at ``paths``, of one experiment or several (a new algorithm's
+    runs beside earlier ones), for the summaries, tests, plots and exports.
+
+    :raises StoreError: for a file that is not a results file, naming the file and line.
+    """
+    return [result for path in paths for result in ResultsFile(path).results()]
+
+
+def _difference(theirs: dict, ours: dict) -> str:
+    """What differs between two experiments, in words (algorithms, an algorithm's options, datasets;
+    not their order), or ``""`` when they are the same experiment."""
+    try:
+        mine, yours = ours["algorithms"], theirs["algorithms"]
+        if sorted(yours) != sorted(mine):
+            return f"its algorithms are {', '.join(yours)}; this one's are {', '.join(mine)}"
+        for name, options in mine.items():
+            if yours[name] != options:
+                return f"its {name} runs with {_options(yours[name])}; this one's with {_options(options)}"
+        if sorted(theirs["datasets"]) != sorted(ours["datasets"]):
+            return f"its datasets are {', '.join(theirs['datasets'])}; this one's are {', '.join(ours['datasets'])}"
+    except (KeyError, TypeError, AttributeError):
+        return "its header does not describe an experiment"
+    return ""
+
+
+def _options(options: dict) -> str:
+    return ", ".join(f"{key}={value}" for key, value in sorted(options.items())) or "no options"
 
 
 def _record(result: RunResult) -> dict:

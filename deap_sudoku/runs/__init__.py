@@ -1,7 +1,6 @@
-"""Runs: the algorithm registry and recipes, running tasks serially or over SCOOP, bench summaries,
-plots, checkpoints and graceful interrupts."""
+"""Runs: the algorithm registry and recipes, running one task (serially or over SCOOP), plots of a
+run, checkpoints and graceful interrupts.  Many runs, compared, are :mod:`deap_sudoku.experiments`."""
 
-from .bench import Plan, summarise, to_csv, to_json, to_markdown, wilson_interval
 from .checkpoint import Checkpoint, CheckpointError, CheckpointWarning, run_identity, saved_state
 from .interrupt import INTERRUPTED, exit_code, graceful, requested
 from .record import Algorithm, Outcome
@@ -19,12 +18,6 @@ __all__ = [
     "run_task",
     "run_all",
     "scoop_is_running",
-    "Plan",
-    "summarise",
-    "wilson_interval",
-    "to_json",
-    "to_csv",
-    "to_markdown",
     "Checkpoint",
     "CheckpointError",
     "CheckpointWarning",

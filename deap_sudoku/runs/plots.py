@@ -1,5 +1,5 @@
-"""Plots of runs: the course of a solve (fitness per generation, or tabu's score per step), and a
-benchmark's success rate and time against the share of givens or per dataset.
+"""Plots of runs: the course of a solve (fitness per generation, or tabu's score per step), and the
+drawing helpers :mod:`deap_sudoku.experiments.plots` draws an experiment's views with.
 
 Matplotlib is the ``plot`` extra; it is imported when a plot is drawn, and only its object
 interface is used (``matplotlib.figure.Figure``, no ``pyplot``), so drawing never changes the
@@ -22,7 +22,16 @@ from .record import Objective, Trace
 if TYPE_CHECKING:  # matplotlib is imported only when drawing
     from matplotlib.axes import Axes
 
-__all__ = ["plot_logbook", "plot_summary", "plot_convergence", "require_matplotlib", "image_formats", "INSTALL"]
+__all__ = [
+    "plot_logbook",
+    "plot_convergence",
+    "require_matplotlib",
+    "image_formats",
+    "new_figure",
+    "save_figure",
+    "LINE_STYLES",
+    "INSTALL",
+]
 
 INSTALL = 'pip install "deap_sudoku[plot]"'
 """How to get what plots need."""
@@ -30,7 +39,8 @@ INSTALL = 'pip install "deap_sudoku[plot]"'
 FEW_POINTS = 40
 """A series with at most this many points is drawn with markers, so that one point still shows."""
 
-_STYLES = [("o", "-"), ("s", "--"), ("^", "-."), ("D", ":"), ("v", "-"), ("P", "--"), ("X", "-.")]
+LINE_STYLES = [("o", "-"), ("s", "--"), ("^", "-."), ("D", ":"), ("v", "-"), ("P", "--"), ("X", "-.")]
+"""(marker, line style) pairs, one per line of a plot, told apart in black and white too."""
 
 
 def require_matplotlib() -> None:
@@ -49,14 +59,16 @@ def image_formats() -> tuple[str, ...]:
     return tuple(sorted(FigureCanvasBase.get_supported_filetypes()))
 
 
-def _figure(**options):
+def new_figure(**options):
+    """A matplotlib ``Figure`` (constrained layout), never pyplot's: drawing changes no global state."""
     require_matplotlib()
     from matplotlib.figure import Figure
 
     return Figure(layout="constrained", **options)
 
 
-def _save(figure, path: str | None, overwrite: bool):
+def save_figure(figure, path: str | None, overwrite: bool):
+    """Write ``figure`` to ``path`` (format from its extension) atomically, if a path is given; return it."""
     if path is not None:
         buffer = io.BytesIO()
         figure.savefig(buffer, format=Path(path).suffix.lstrip(".").lower() or "png", dpi=110)
@@ -105,7 +117,7 @@ def plot_convergence(
     grid's value) is a dotted line.  ``runs`` holds ``(label, objective, trace)``, one per puzzle."""
     from matplotlib.lines import Line2D
 
-    axis = ax if ax is not None else _figure(figsize=(7, 4.2)).add_subplot()
+    axis = ax if ax is not None else new_figure(figsize=(7, 4.2)).add_subplot()
     figure = axis.figure
     handles: list = []
     styles: dict[str, tuple[Any, str]] = {}  # line style (a matplotlib literal) and marker
@@ -147,7 +159,7 @@ def plot_convergence(
     _readable_ranges(axis, runs, list(targets))
     axis.legend(handles=handles, fontsize=8, ncols=2 if len(handles) > 8 else 1)
     axis.set_title(title)
-    return _save(figure, path, overwrite)
+    return save_figure(figure, path, overwrite)
 
 
 def _readable_ranges(axis, runs, targets: list[float]) -> None:
@@ -164,111 +176,3 @@ def _readable_ranges(axis, runs, targets: list[float]) -> None:
         axis.set_xlim(min(xs) - 1, max(xs) + 1)
     if ys and max(ys) - min(ys) < 2:
         axis.set_ylim(min(ys) - 1, max(ys) + 1)
-
-
-def _log_seconds(axis, seconds: list[float]) -> None:
-    """A log time axis labelled with plain numbers: at 1-2-5 steps over up to two decades (so that
-    more than one tick is labelled), at the powers of ten over more."""
-    import math
-
-    from matplotlib.ticker import FuncFormatter, LogLocator
-
-    axis.set_yscale("log")
-    positive = [value for value in seconds if value > 0]
-    decades = math.log10(max(positive) / min(positive)) if positive else 0
-    axis.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0) if decades <= 2 else (1.0,)))
-    if positive and decades <= 2:  # times close together: reach out to a 1-2-5 tick on either side
-        steps = [
-            m * 10.0**e
-            for e in range(math.floor(math.log10(min(positive))) - 1, math.ceil(math.log10(max(positive))) + 2)
-            for m in (1, 2, 5)
-        ]
-        low = max(step for step in steps if step <= min(positive) * 1.0001)
-        high = min(step for step in steps if step >= max(positive) * 0.9999 and step > low)
-        axis.set_ylim(low / 1.15, high * 1.15)
-    axis.yaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
-    axis.yaxis.set_minor_formatter(FuncFormatter(lambda value, _: ""))
-
-
-def plot_summary(
-    rows: list[dict],
-    path: str | None = None,
-    *,
-    by: str = "givens",
-    title: str = "",
-    ax: tuple[Axes, Axes] | None = None,
-    overwrite: bool = False,
-):
-    """Success rate (with its 95 % interval) and median seconds per run of each row ``series``.
-
-    ``by="givens"``: lines against the mean share of givens (the phase-transition picture), each
-    series with its own marker and line style and nudged sideways so that equal values stay
-    visible.  ``by="dataset"``: the datasets are categories, so the rates are grouped bars and the
-    times points, one per series.  ``ax`` is a pair of axes, for the rates and the times, that
-    share their x axis.
-    """
-    if by not in ("givens", "dataset"):
-        raise ValueError(f"plot by 'givens' or 'dataset', not {by!r}")
-    rate_axis, time_axis = ax if ax is not None else _figure(figsize=(7.5, 6)).subplots(2, 1, sharex=True)
-    figure = rate_axis.figure
-    series = list(dict.fromkeys(r["series"] for r in rows))
-    datasets = list(dict.fromkeys(r["dataset"] for r in rows))
-    width = 0.8 / max(len(series), 1)
-    every_second: list[float] = []
-    for number, line in enumerate(series):
-        marker, style = _STYLES[number % len(_STYLES)]
-        mine = [r for r in rows if r["series"] == line]
-        if by == "givens":
-            mine.sort(key=lambda r: r["givens_share"])
-            nudge = (number - (len(series) - 1) / 2) * 0.25
-            xs = [100 * r["givens_share"] + nudge for r in mine]
-        else:
-            xs = [datasets.index(r["dataset"]) + (number - (len(series) - 1) / 2) * width for r in mine]
-        rate = [100 * r["rate"] for r in mine]
-        errors = [[100 * (r["rate"] - r["rate_low"]) for r in mine], [100 * (r["rate_high"] - r["rate"]) for r in mine]]
-        seconds = [r["seconds_median"] for r in mine]
-        colour = f"C{number % 10}"
-        if by == "givens":
-            rate_axis.errorbar(
-                xs,
-                rate,
-                yerr=errors,
-                marker=marker,
-                linestyle=style,
-                capsize=2,
-                elinewidth=0.8,
-                color=colour,
-                label=line,
-            )
-            time_axis.plot(xs, seconds, marker=marker, linestyle=style, color=colour, label=line)
-        else:
-            rate_axis.bar(
-                xs,
-                rate,
-                width=width,
-                yerr=errors,
-                capsize=3,
-                color=colour,
-                alpha=0.85,
-                error_kw={"elinewidth": 0.8},
-                label=line,
-            )
-            for x, r in zip(xs, mine):  # the count at the foot of each bar, readable even at 0 %
-                rate_axis.text(x, 1.5, f"{r['solved']}/{r['runs']}", ha="center", va="bottom", fontsize=7)
-            time_axis.plot(xs, seconds, marker=marker, linestyle="none", markersize=7, color=colour, label=line)
-        every_second += seconds
-    rate_axis.set_ylabel("solved (%), 95 % Wilson interval")
-    rate_axis.set_ylim(0, 105)
-    time_axis.set_ylabel("median wall time per run (s)")
-    _log_seconds(time_axis, every_second)
-    if by == "givens":
-        time_axis.set_xlabel("givens (% of cells)")
-    else:
-        time_axis.set_xticks(range(len(datasets)), datasets, rotation=20, ha="right")
-        time_axis.set_xlabel("dataset")
-    rate_axis.legend(fontsize=8, loc="lower left", bbox_to_anchor=(0, 1.01), ncols=min(len(series), 4), frameon=False)
-    if title and ax is None:
-        figure.suptitle(title)
-    elif title:
-        rate_axis.set_title(title, pad=24)  # above the legend; the caller's figure keeps its own title
-    return _save(figure, path, overwrite)

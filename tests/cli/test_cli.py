@@ -548,7 +548,7 @@ def test_bench_groups_one_puzzle_files_by_size_and_share_of_givens(tmp_path):
 
 
 def test_wilson_interval_matches_known_values():
-    from deap_sudoku.runs.bench import wilson_interval
+    from deap_sudoku.experiments import wilson_interval
 
     low, high = wilson_interval(8, 10)
     assert round(low, 3) == 0.490 and round(high, 3) == 0.943

@@ -604,17 +604,18 @@ def test_bench_workers_from_an_installed_wheel_in_a_fresh_venv_gives_the_serial_
 
 def _figure_of(monkeypatch, args):
     """Run the command and keep the Figure it draws."""
+    from deap_sudoku.experiments import plots as experiment_plots
     from deap_sudoku.runs import plots
 
     drawn = []
-    for name in ("plot_convergence", "plot_summary"):
-        original = getattr(plots, name)
+    for module, name in ((plots, "plot_convergence"), (experiment_plots, "plot_summary")):
+        original = getattr(module, name)
 
         def keep(*a, _original=original, **k):
             drawn.append(_original(*a, **k))
             return drawn[-1]
 
-        monkeypatch.setattr(plots, name, keep)
+        monkeypatch.setattr(module, name, keep)
     result = run(*args)
     assert len(drawn) == 1, result.output
     return result, drawn[0]

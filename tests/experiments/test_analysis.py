@@ -7,8 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from deap_sudoku.cli import main
-from deap_sudoku.experiments import compare, to_markdown
-from deap_sudoku.runs.bench import ert, summarise
+from deap_sudoku.experiments import compare, comparison_table, ert, summarise
 from deap_sudoku.runs.task import RunResult
 
 from tests.conftest import REPO
@@ -43,7 +42,7 @@ def test_a_clearly_better_algorithm_is_named_by_both_tests():
     assert row["rate_better"] == "good" and row["time_p"] < 0.001 and row["time_better"] == "good"
     [reverse] = compare(runs, "good")
     assert reverse["rate_better"] == "good" and reverse["time_better"] == "good" and reverse["algorithm"] == "base"
-    assert "| d | good | 10/10 | base | 2/10 |" in to_markdown([row])
+    assert "| d | good | 10/10 | base | 2/10 |" in comparison_table([row])
 
 
 def test_equal_algorithms_are_neither_and_exact_solvers_compare_in_seconds():

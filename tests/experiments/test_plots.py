@@ -1,4 +1,5 @@
-"""The run-time ECDF and the fixed-budget curve draw what the runs hold (issue 33)."""
+"""An experiment's plots draw what the runs hold: the summary against givens or per dataset, the
+run-time ECDF and the fixed-budget curve (issue 33)."""
 
 import math
 
@@ -9,7 +10,7 @@ from click.testing import CliRunner
 pytest.importorskip("matplotlib")
 
 from deap_sudoku.cli import main
-from deap_sudoku.experiments.plots import best_so_far, plot_ecdf, plot_fixed_budget
+from deap_sudoku.experiments.plots import best_so_far, plot_ecdf, plot_fixed_budget, plot_summary
 from deap_sudoku.runs.registry import Objective, Trace
 from deap_sudoku.runs.task import RunResult
 
@@ -102,3 +103,45 @@ def test_bench_draws_both_from_its_runs(tmp_path):
     assert (tmp_path / "e.png").stat().st_size > 10_000 and (tmp_path / "f.png").stat().st_size > 10_000
     refused = CliRunner().invoke(main, ["bench", data, "--ecdf", str(tmp_path / "e.xyz")])
     assert refused.exit_code == 2 and "unknown image extension" in refused.output
+
+
+ROWS = [
+    {
+        "series": "memetic",
+        "dataset": "easy",
+        "givens_share": 0.4,
+        "rate": 1.0,
+        "rate_low": 0.8,
+        "rate_high": 1.0,
+        "seconds_median": 0.5,
+        "solved": 10,
+        "runs": 10,
+    },
+    {
+        "series": "memetic",
+        "dataset": "hard",
+        "givens_share": 0.3,
+        "rate": 0.5,
+        "rate_low": 0.2,
+        "rate_high": 0.8,
+        "seconds_median": 2.0,
+        "solved": 5,
+        "runs": 10,
+    },
+]
+
+
+def test_plot_summary_returns_figures_by_givens_and_by_dataset():
+    from matplotlib.figure import Figure
+
+    assert all(type(plot_summary(ROWS, by=by)) is Figure for by in ("givens", "dataset"))
+
+
+def test_plot_summary_draws_on_a_pair_of_axes():
+    from matplotlib.figure import Figure
+
+    figure = Figure()
+    rates, times = figure.subplots(2, 1, sharex=True)
+    assert plot_summary(ROWS, ax=(rates, times), title="bench") is figure
+    assert rates.get_title() == "bench" and not figure.get_suptitle()
+    assert [line.get_ydata().tolist() for line in times.lines] == [[2.0, 0.5]]  # sorted by share of givens

@@ -11,7 +11,7 @@ matplotlib = pytest.importorskip("matplotlib")
 
 from deap_sudoku import load_sample, make_toolbox  # noqa: E402
 from deap_sudoku.algorithms import Stop, ea_simple  # noqa: E402
-from deap_sudoku.runs.plots import plot_convergence, plot_logbook, plot_summary  # noqa: E402
+from deap_sudoku.runs.plots import plot_convergence, plot_logbook  # noqa: E402
 from deap_sudoku.runs.registry import Objective, Trace  # noqa: E402
 from deap_sudoku.tools import fitness_statistics, optimum  # noqa: E402
 
@@ -31,32 +31,6 @@ def _logged_run():
     return toolbox, logbook
 
 
-ROWS = [
-    {
-        "series": "memetic",
-        "dataset": "easy",
-        "givens_share": 0.4,
-        "rate": 1.0,
-        "rate_low": 0.8,
-        "rate_high": 1.0,
-        "seconds_median": 0.5,
-        "solved": 10,
-        "runs": 10,
-    },
-    {
-        "series": "memetic",
-        "dataset": "hard",
-        "givens_share": 0.3,
-        "rate": 0.5,
-        "rate_low": 0.2,
-        "rate_high": 0.8,
-        "seconds_median": 2.0,
-        "solved": 5,
-        "runs": 10,
-    },
-]
-
-
 def test_plots_return_figures_and_leave_the_backend_and_pyplot_alone():
     from matplotlib.figure import Figure
 
@@ -66,8 +40,6 @@ def test_plots_return_figures_and_leave_the_backend_and_pyplot_alone():
     figures = [
         plot_logbook(logbook, toolbox.evaluate, label="9x9-easy"),
         plot_convergence([("a", Objective("collisions", 0.0, True), Trace("step", (0, 1), {"best": (3, 0)}))]),
-        plot_summary(ROWS),
-        plot_summary(ROWS, by="dataset"),
     ]
     assert all(type(figure) is Figure for figure in figures)
     assert matplotlib.get_backend() == backend and matplotlib.rcParams._get_backend_or_none() == rc_backend
@@ -87,13 +59,3 @@ def test_plot_logbook_draws_on_the_callers_axes_the_best_mean_and_target():
     assert right.lines[0].get_xdata().tolist() == logbook.select("gen")
     assert any(np.allclose(line.get_ydata(), 0) and line.get_linestyle() == ":" for line in right.lines)  # target
     assert "collisions (lower is better)" in right.get_ylabel()
-
-
-def test_plot_summary_draws_on_a_pair_of_axes():
-    from matplotlib.figure import Figure
-
-    figure = Figure()
-    rates, times = figure.subplots(2, 1, sharex=True)
-    assert plot_summary(ROWS, ax=(rates, times), title="bench") is figure
-    assert rates.get_title() == "bench" and not figure.get_suptitle()
-    assert [line.get_ydata().tolist() for line in times.lines] == [[2.0, 0.5]]  # sorted by share of givens

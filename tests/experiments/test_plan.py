@@ -6,7 +6,8 @@ import itertools
 import tracemalloc
 
 from deap_sudoku import load_sample
-from deap_sudoku.runs import Plan, RunResult, Task
+from deap_sudoku.experiments import Plan
+from deap_sudoku.runs import RunResult, Task
 
 PUZZLES = [load_sample("9x9-easy.txt", i) for i in range(3)]
 

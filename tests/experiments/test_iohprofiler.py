@@ -1,0 +1,90 @@
+"""IOHprofiler exports of separate commands merge: a problem's id and name are what the problem is,
+and every export says where it came from."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from deap_sudoku.experiments.iohprofiler import problem_id, problem_name
+from tests.conftest import REPO
+
+inspector = pytest.importorskip("iohinspector", reason="the [test] extra installs IOHprofiler's reader")
+
+DATA = str(REPO / "data" / "testdata" / "easy.txt")
+
+
+def _export(folder: Path, *algorithms: str) -> subprocess.CompletedProcess:
+    """``bench --iohprofiler`` in a process of its own."""
+    command = [sys.executable, "-m", "deap_sudoku", "bench", DATA, "--limit", "2", "--max-evaluations", "400"]
+    command += [word for name in algorithms for word in ("-a", name)] + ["-q", "--iohprofiler", str(folder)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return done
+
+
+def _problems(folder: Path) -> dict[int, set[str]]:
+    """Every function id of an export with the names its files give it."""
+    found: dict[int, set[str]] = {}
+    for info in folder.rglob("IOHprofiler_*.json"):
+        data = json.loads(info.read_text())
+        found.setdefault(data["function_id"], set()).add(data["function_name"])
+    return found
+
+
+@pytest.mark.slow
+def test_two_exports_of_separate_commands_read_together_name_the_same_problems(tmp_path):
+    first, second = tmp_path / "A", tmp_path / "B"
+    _export(first, "block-ga", "memetic")
+    _export(second, "memetic", "row-ga")
+    expected = {
+        problem_id("easy.txt", fitness, True): {problem_name("easy.txt", fitness)}
+        for fitness in ("cell_collisions", "collisions", "column_box_collisions")
+    }
+    together = _problems(first)
+    for number, named in _problems(second).items():
+        together.setdefault(number, set()).update(named)
+    assert together == expected  # one name per id across both exports, the ids those of the problems
+    manager = inspector.DataManager()
+    for folder in (first, second):
+        for algorithm in sorted(p.name for p in folder.iterdir()):
+            manager.add_folder(str(folder / algorithm))
+    overview = manager.overview
+    pairs = set(zip(overview["function_id"].to_list(), overview["function_name"].to_list()))
+    assert pairs == {(number, name) for number, (name,) in ((k, tuple(v)) for k, v in expected.items())}
+    memetic = overview.filter(overview["algorithm_name"] == "memetic")
+    assert set(memetic["function_id"].to_list()) == {problem_id("easy.txt", "collisions", True)}
+    assert memetic.height == 4  # both exports' memetic runs, on the one problem, instances 1 and 2
+    assert set(overview["instance"].to_list()) == {1, 2}
+
+
+def test_ids_are_a_function_of_the_problem_alone():
+    assert problem_id("easy.txt", "collisions", True) == problem_id("easy.txt", "collisions", True)
+    assert len({problem_id(d, f, low) for d in ("a", "b") for f in ("x", "y") for low in (True, False)}) == 8
+    assert all(1 <= problem_id(str(i), "collisions", True) <= 65_535 for i in range(200))
+    assert problem_name("testdata/easy", "cell collisions") == "testdata_easy__cell_collisions"
+
+
+def test_an_export_records_its_provenance_and_refuses_two_problems_of_one_id(tmp_path, monkeypatch):
+    from deap_sudoku.experiments import iohprofiler, run_experiment
+    from deap_sudoku.io.samples import load_samples
+
+    results = run_experiment(
+        ["block-ga"],
+        {"easy": load_samples("testdata/easy.txt")[:1]},
+        runs=1,
+        options={"block-ga": {"max_generations": 2}},
+    )
+    iohprofiler.export_iohprofiler(results, tmp_path / "out", provenance={"deap_sudoku": "9.9", "seed": 0})
+    [info] = (tmp_path / "out").rglob("IOHprofiler_*.json")
+    attributes = json.loads(info.read_text())["experiment_attributes"]
+    assert {"deap_sudoku": "9.9"} in attributes and {"seed": "0"} in attributes
+    renamed = [r.__class__(**{**vars(r), "dataset": "other"}) for r in results]
+    monkeypatch.setattr(iohprofiler, "problem_id", lambda *problem: 7)  # every problem one id: a collision
+    with pytest.raises(ValueError, match="easy__cell_collisions and other__cell_collisions get the same id, 7"):
+        iohprofiler.export_iohprofiler(results + renamed, tmp_path / "clash")
+    assert not (tmp_path / "clash").exists()  # refused before anything was written
