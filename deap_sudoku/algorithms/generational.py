@@ -288,11 +288,12 @@ class Run:
     def spend(self, evaluated: list) -> None:
         """Count the evaluations of ``evaluated``, individuals the loop has just given a fitness, in
         that order; the first that scores :attr:`Stop.solved` is the run's :attr:`first_hit`."""
-        if self.first_hit is None and self.stop.solved is not None:
-            for position, ind in enumerate(evaluated, start=1):
-                if self.stop.meets(ind.fitness.values):
-                    self.first_hit = self.evaluations + position
-                    break
+        if self.first_hit is None and self.stop.solved is not None and evaluated:
+            target = self.stop.solved if isinstance(self.stop.solved, tuple) else (self.stop.solved,)
+            self.stop.meets(evaluated[0].fitness.values)  # a fitness it cannot judge is refused here
+            position = next((i for i, ind in enumerate(evaluated, start=1) if ind.fitness.values == target), None)
+            if position is not None:
+                self.first_hit = self.evaluations + position
         self.evaluations += len(evaluated)
 
     def evaluate(self, individuals: list, toolbox: base.Toolbox, poll: Callable[[], None] | None = None) -> int:
@@ -336,6 +337,9 @@ class Run:
         )
         if reason:
             self.logbook.stop_reason = reason
+            if reason == "solved" and self.first_hit is None:
+                self.first_hit = self.evaluations  # evaluated where the run could not see it: by now at the latest
+            self.logbook.first_hit = self.first_hit
             # A run stopped before its first generation has nothing worth resuming (and perhaps not
             # all of its first population): it leaves no checkpoint, and starts afresh next time.
             if self.checkpoint is not None and not (
@@ -394,9 +398,6 @@ class Run:
     def _record(self, offered: list | None = None) -> None:
         if self.halloffame is not None:
             self.halloffame.update(self.population if offered is None else offered)
-        if self.first_hit is None and any(self.stop.meets(ind.fitness.values) for ind in self.population):
-            self.first_hit = self.evaluations  # evaluated where the run could not see it: by now at the latest
-        self.logbook.first_hit = self.first_hit
         nevals, self.logged = self.evaluations - self.logged, self.evaluations
         counts = {"gen": self.generation, "nevals": nevals, "restarts": self.restarts}
         self.logbook.record(
@@ -444,8 +445,6 @@ class Run:
             setattr(self, name, state[name])
         self.logged = self.evaluations
         self.population, self.best_ever, self.extra = population, best_ever, extra
-        if self.stop.solved is not None and any(self.stop.meets(ind.fitness.values) for ind in population):
-            self.first_hit = self.evaluations  # a solved run resumed: it scored the target by then
         self.started = time.perf_counter() - state["elapsed"]
         for record in state["logbook"]:
             self.logbook.record(**record)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import collections
 import dataclasses
 import functools
-import multiprocessing
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sized
 
@@ -21,7 +20,7 @@ from ..runs.record import Algorithm
 from ..runs.registry import algorithm
 from ..runs.task import RunResult, Task, run_all, run_task
 from .plan import Plan
-from .provenance import provenance
+from .provenance import provenance, provenance_clock
 from .store import ResultsFile
 
 __all__ = ["Experiment", "run_experiment"]
@@ -74,14 +73,21 @@ class Experiment:
             seed,
             self.options,
         )
-        call = (
+        self._call = (
             f"run_experiment([{', '.join(self.records)}], "
             f"{{{', '.join(f'{name}: {len(puzzles)} puzzles' for name, puzzles in collections_.items())}}}, "
             f"runs={runs}, seed={seed}, options={self.options})"
         )
-        self.provenance = provenance(seed=seed, call=call, command=command)
+        self._command = command
+        self.started = provenance_clock()
         self.store: ResultsFile | None = None
         self._locked: str | os.PathLike | None = None
+
+    @functools.cached_property
+    def provenance(self) -> dict:
+        """Where this experiment comes from (:func:`~deap_sudoku.experiments.provenance.provenance`),
+        worked out when an output first needs it: a command that writes none pays nothing for it."""
+        return provenance(seed=self.plan.seed, call=self._call, command=self._command, started=self.started)
 
     @property
     def description(self) -> dict:
@@ -101,7 +107,7 @@ class Experiment:
         if lock:
             lock_for_writing(results)
             self._locked = results
-        self.store = ResultsFile(results, experiment=self.description, provenance=self.provenance)
+        self.store = ResultsFile(results, experiment=self.description, provenance=lambda: self.provenance)
         return [self.store.result(task) for task in self.plan if self.store.check(task)]
 
     def tasks(self) -> Iterator[Task]:
@@ -211,6 +217,8 @@ def _run_index(index: int) -> RunResult:
 
 def _forked(tasks: Iterable[Task], workers: int) -> Iterator[RunResult]:
     """The runs of ``tasks`` in ``workers`` processes forked from this one, results in task order."""
+    import multiprocessing  # here, not at import: most experiments never fork
+
     global _PENDING
     _PENDING = list(tasks)
     try:

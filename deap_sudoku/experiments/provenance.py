@@ -16,16 +16,21 @@ from pathlib import Path
 
 from .._version import __version__
 
-__all__ = ["provenance", "revision", "command_line", "DEPENDENCIES"]
+__all__ = ["provenance", "provenance_clock", "revision", "command_line", "DEPENDENCIES"]
 
 DEPENDENCIES = ("deap", "numpy", "numba", "scipy", "ioh")
 """The distributions whose versions a provenance records (None for one not installed)."""
 
 
-def provenance(*, seed: int, call: str = "", command: str | None = None) -> dict:
-    """The provenance of an experiment started now: ``call`` is how the library was asked (a
-    ``run_experiment(...)`` summary), ``command`` the command line (by default this process's,
-    :func:`command_line`)."""
+def provenance_clock() -> str:
+    """Now, as a provenance's ``started`` holds it: UTC, to the second, ISO 8601."""
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+
+
+def provenance(*, seed: int, call: str = "", command: str | None = None, started: str | None = None) -> dict:
+    """The provenance of an experiment started at ``started`` (by default now,
+    :func:`provenance_clock`): ``call`` is how the library was asked (a ``run_experiment(...)``
+    summary), ``command`` the command line (by default this process's, :func:`command_line`)."""
     return {
         "deap_sudoku": __version__,
         "revision": revision(),
@@ -33,7 +38,7 @@ def provenance(*, seed: int, call: str = "", command: str | None = None) -> dict
         **{name: _version(name) for name in DEPENDENCIES},
         "platform": platform.platform(),
         "host": socket.gethostname(),
-        "started": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "started": started or provenance_clock(),
         "command": command_line() if command is None else command,
         "call": call,
         "seed": seed,

@@ -21,6 +21,7 @@ import hashlib
 import json
 import math
 import os
+from collections.abc import Callable
 from dataclasses import asdict, fields
 from pathlib import Path
 
@@ -60,12 +61,17 @@ class ResultsFile:
 
     ``experiment`` (``{"algorithms": {name: options}, "datasets": [names]}``) is the experiment this
     file is to serve: a file whose header names another is refused (:class:`StoreError`).  Without
-    it the file is only read (:func:`read_results`).  ``provenance`` is written, with the
-    experiment, in a header line before this session's first run.
+    it the file is only read (:func:`read_results`).  ``provenance`` (or a function that gives it,
+    asked once, when the first run is kept) is written, with the experiment, in a header line
+    before this session's first run.
     """
 
     def __init__(
-        self, path: str | os.PathLike, *, experiment: dict | None = None, provenance: dict | None = None
+        self,
+        path: str | os.PathLike,
+        *,
+        experiment: dict | None = None,
+        provenance: dict | Callable[[], dict] | None = None,
     ) -> None:
         self.path = Path(path)
         self.experiment = _as_stored(experiment) if experiment is not None else None
@@ -154,7 +160,8 @@ class ResultsFile:
         key = identity(task)
         lines = [json.dumps({"format": FORMAT, "identity": list(key), "result": _record(result)}, allow_nan=True)]
         if not self._header_written and self.experiment is not None:
-            header = {"format": HEADER, "experiment": self.experiment, "provenance": self.provenance}
+            made = self.provenance() if callable(self.provenance) else self.provenance
+            header = {"format": HEADER, "experiment": self.experiment, "provenance": made}
             lines.insert(0, json.dumps(header, allow_nan=True))
         with open(self.path, "a", encoding="utf-8") as handle:
             handle.write("".join(line + "\n" for line in lines))

@@ -128,7 +128,8 @@ def with_operators(base: str, *, name: str | None = None, **operators: Callable)
     e.g. ``with_operators("block-ga", mutate=my_mutation)``: each is registered in place of the
     recipe's own, with ``puzzle=`` when it takes one and the run's ``rng=`` (a ``random.Random`` of
     the run's seed) when it takes one, so a run is a function of its seed; one that draws from the
-    ``random`` module instead finds it seeded for the run.  The loop and the budgets stay as they
+    ``random`` module instead finds it seeded for the run by
+    :func:`~deap_sudoku.runs.task.run_task`, which every experiment runs through.  The loop and the budgets stay as they
     are (checkpoints do not: a checkpoint names the bundled recipe it resumes).
 
     :raises ValueError: for an alias the recipe does not register (its ``operators``), here, before
