@@ -294,22 +294,8 @@ def bench_command(
         stdout = next((text for path, text in outputs if path == "-"), lambda: table)
         click.echo(stdout(), nl=False)
         signum = signum or requested()
-    failed = [r for r in results if r.error]
-    if failed:
-        first = failed[0]
-        click.echo(
-            f"{plural(len(failed), 'run')} failed, counted as unsolved; the first: {first.algorithm} on "
-            f"{first.dataset} puzzle {first.index + 1}, seed {first.seed}: {first.error}",
-            err=True,
-        )
-    censored = [r for r in results if r.censored]
-    if censored:
-        first = censored[0]
-        click.echo(
-            f"{plural(len(censored), 'run')} went past a budget, counted as unsolved at the budget; the first: "
-            f"{first.algorithm} on {first.dataset} puzzle {first.index + 1}, seed {first.seed}: {first.censored}",
-            err=True,
-        )
+    _say_how_many(results, "error", "failed, counted as unsolved")
+    _say_how_many(results, "censored", "went past a budget, counted as unsolved at the budget")
     plan_size = len(experiment.plan)
     if missing:
         shown = "; ".join(missing[:MISSING_SHOWN]) + (
@@ -319,6 +305,19 @@ def bench_command(
     if signum:
         click.echo(f"interrupted: {len(results)} of {plural(plan_size, 'run')} finished", err=True)
         sys.exit(exit_code(signum))
+
+
+def _say_how_many(results: list, field: str, what: str) -> None:
+    """One line on standard error for the runs whose ``field`` (``error``, ``censored``) says
+    something: how many, and the first of them with what it says."""
+    marked = [r for r in results if getattr(r, field)]
+    if marked:
+        first = marked[0]
+        click.echo(
+            f"{plural(len(marked), 'run')} {what}; the first: {first.algorithm} on {first.dataset} puzzle "
+            f"{first.index + 1}, seed {first.seed}: {getattr(first, field)}",
+            err=True,
+        )
 
 
 def _open_results(experiment: Experiment, path: str | None, datasets: tuple[str, ...], *, lock: bool = True) -> list:
