@@ -4,9 +4,11 @@ most the puzzle in progress, and the same command started again continues from t
 itself is written whole at the end, from the journal, which is then removed; until then an existing
 target is left as it was.
 
-The journal is an experiment's results file (:class:`~deap_sudoku.experiments.store.ResultsFile`):
-a run is known by its puzzle's cells, its place in the file, the algorithm, the seed and the options,
-so a journal of another command is refused before any work rather than mixed in.
+The journal is an experiment's results file (:class:`~deap_sudoku.experiments.store.ResultsFile`),
+headed by the command's provenance, every answer with its digest: a file that is not one is refused
+untouched, a damaged answer is not believed, and a kept answer is verified against its puzzle before
+it is reported.  A run is known by its puzzle's cells, its place in the file, the algorithm, the
+seed and the options, so a journal of another command is refused before any work rather than mixed in.
 """
 
 from __future__ import annotations
@@ -14,14 +16,21 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable
 
+from ..experiments.provenance import provenance
 from ..experiments.store import ResultsFile, StoreError, identity
 from ..grid import Puzzle
 from ..io.fileio import FileInUse
 from ..runs.task import RunResult, Task
 from .errors import InputError
 from .outputs import hold_lock
+from .scoop import started_as
 
 SUFFIX = ".journal"
+
+
+def journal_path(out: str) -> str:
+    """Where ``solve --out OUT`` keeps its answers until OUT is written: ``OUT.journal``."""
+    return out + SUFFIX
 
 
 class Journal:
@@ -29,7 +38,7 @@ class Journal:
     :meth:`finish` once the target is written."""
 
     def __init__(self, out: str, puzzles: Iterable[Puzzle], task: Callable[[int, Puzzle], Task]) -> None:
-        self.out, self.path = out, out + SUFFIX
+        self.out, self.path = out, journal_path(out)
         try:
             hold_lock(self.path)  # one command per journal: a second would interleave its answers
             self.store = ResultsFile(self.path)
@@ -37,6 +46,11 @@ class Journal:
                 self._refuse_another_run(puzzles, task)
         except (FileInUse, StoreError) as exc:
             raise InputError(str(exc)) from None
+        first = task(0, next(iter(puzzles)))
+        self.store.write_as(
+            {"algorithms": {first.algorithm: first.options}, "datasets": [first.dataset]},
+            lambda: provenance(seed=first.seed, command=started_as()),
+        )
         self.kept = len(self.store.done)
 
     def _refuse_another_run(self, puzzles: Iterable[Puzzle], task: Callable[[int, Puzzle], Task]) -> None:
@@ -52,8 +66,16 @@ class Journal:
             )
 
     def get(self, task: Task) -> RunResult | None:
-        """The answer an earlier run of this command kept for ``task``, if any."""
-        return self.store.done.get(identity(task))
+        """The answer an earlier run of this command kept for ``task``, if any, a solution verified.
+
+        :raises InputError: for a kept answer that says solved and does not solve its puzzle.
+        """
+        if identity(task) not in self.store.done:
+            return None
+        try:
+            return self.store.result(task)
+        except StoreError as exc:
+            raise InputError(str(exc)) from None
 
     def answer(self, task: Task) -> RunResult:
         """The answer kept for ``task``, which a finished command has for every one."""

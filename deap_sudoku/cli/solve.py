@@ -151,10 +151,11 @@ def solve(
     for option, value in (("--checkpoint", checkpoint), ("--progress", progress_every)):
         if workers is not None and value is not None:
             raise click.UsageError(f"{option} does not apply to --workers: the chains run on other processes")
+    journal_file = None if out is None or out == "-" else out + ".journal"  # cli.journal.journal_path's name
     check_outputs(
-        {"--out": out, "--plot": plot, "--checkpoint": checkpoint},
+        {"--out": out, "--out's journal": journal_file, "--plot": plot, "--checkpoint": checkpoint},
         force,
-        resumable=("--checkpoint",),
+        resumable=("--checkpoint", "--out's journal"),
         inputs=(puzzle_file,),
     )
     check_plot(plot)
@@ -186,7 +187,7 @@ def solve(
         return Task(algorithm, puzzle, seed=seed, dataset=dataset, index=index, options=options)
 
     journal = None
-    if out is not None and out != "-":
+    if out is not None and journal_file is not None:
         from .journal import Journal  # here, not at start-up: it brings the experiments layer along
 
         journal = Journal(out, puzzles, task_of)

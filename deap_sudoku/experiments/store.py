@@ -25,6 +25,9 @@ from collections.abc import Callable
 from dataclasses import asdict, fields
 from pathlib import Path
 
+import numpy as np
+
+from ..exact.verification import unsolved_because
 from ..runs.record import Objective, Trace
 from ..runs.task import RunResult, Task
 
@@ -81,34 +84,68 @@ class ResultsFile:
         self.done: dict[tuple, RunResult] = {}
         self._places: dict[tuple, tuple[tuple, int]] = {}
         self._header_written = False
+        self._torn: int | None = None  # where a record cut short by a kill begins
+        self._unterminated = False  # the last record lacks its newline
         if self.path.exists():
             self._load()
 
     def _load(self) -> None:
+        """Read the file, a line at a time, each line at most :data:`MAX_LINE` bytes.  The first
+        line must be a record of this package, or the file is refused untouched: a file of anything
+        else is never read on, cut or appended to.  A last line cut short by a kill (one that
+        begins as this package's records do) is noted, and cut when this session first writes; a
+        complete last record that only lacks its newline is kept.  Every record's digest is checked:
+        a damaged one is refused, never believed."""
         if not self.path.is_file():
             raise StoreError(f"{self.path}: not a regular file")
-        data = self.path.read_bytes()
-        whole = data.rfind(b"\n") + 1
-        if whole < len(data):  # a line cut short by a kill: dropped, and the file made whole again
-            with open(self.path, "r+b") as handle:
-                handle.truncate(whole)
-        for number, line in enumerate(data[:whole].decode("utf-8").splitlines(), start=1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-                if record.get("format") == HEADER:
-                    self._header(record, number)
-                    continue
-                if record.get("format") != FORMAT:
-                    raise ValueError(f"format {record.get('format')!r}, not {FORMAT!r}")
-                key = tuple(record["identity"])
-                result = _result(record["result"])
-            except StoreError:
-                raise
-            except (ValueError, KeyError, TypeError) as exc:
-                raise StoreError(f"{self.path}:{number}: not a run record of deap_sudoku ({exc})") from None
-            self._remember(key, result, number)
+        offset = 0
+        with open(self.path, "rb") as handle:
+            for number, raw in enumerate(iter(lambda: handle.readline(MAX_LINE + 1), b""), start=1):
+                complete = raw.endswith(b"\n")
+                text = raw.rstrip(b"\r\n")
+                if text.strip():
+                    record = _parsed(text) if len(raw) <= MAX_LINE else None
+                    if record is not None and not self._places and not self.headers:
+                        record = record if record.get("format") in (HEADER, FORMAT) else None  # the first: ours?
+                    if record is None:
+                        if not complete and text.startswith(RECORD_STARTS):
+                            self._torn = offset  # a record cut short by a kill: cut when this session writes
+                            return
+                        raise StoreError(self._not_ours(number))
+                    self._take(record, number)
+                    self._unterminated = not complete
+                offset += len(raw)
+
+    def _not_ours(self, number: int) -> str:
+        if number == 1:
+            return (
+                f"{self.path}: not a results file of deap_sudoku (its first line is not one of its records); "
+                "it is left as it is: give the experiment a file of its own"
+            )
+        return f"{self.path}:{number}: not a record of deap_sudoku; the file is left as it is"
+
+    def _take(self, record: dict, number: int) -> None:
+        """Check a parsed line's digest and take it in: a header, or a run."""
+        if "digest" in record:
+            given = record.pop("digest")
+            if given != _digest(record):
+                raise StoreError(
+                    f"{self.path}:{number}: a damaged record (its digest does not match what it holds); "
+                    "it is not believed: remove that line to have its run done again"
+                )
+        try:
+            if record.get("format") == HEADER:
+                self._header(record, number)
+                return
+            if record.get("format") != FORMAT:
+                raise ValueError(f"format {record.get('format')!r}, not {FORMAT!r}")
+            key = tuple(record["identity"])
+            result = _result(record["result"])
+        except StoreError:
+            raise
+        except (ValueError, KeyError, TypeError) as exc:
+            raise StoreError(f"{self.path}:{number}: not a run record of deap_sudoku ({exc})") from None
+        self._remember(key, result, number)
 
     def _header(self, record: dict, line: int) -> None:
         """Take a header line in; :class:`StoreError` if it names another experiment than this one."""
@@ -148,7 +185,27 @@ class ResultsFile:
         return key in self.done
 
     def result(self, task: Task) -> RunResult:
-        return self.done[identity(task)]
+        """The run the file holds for ``task``, its claim of a solution checked against the task's
+        puzzle.
+
+        :raises StoreError: for a record that says solved and holds a grid that does not solve it.
+        """
+        key = identity(task)
+        result = self.done[key]
+        if result.solved:
+            why = unsolved_because(np.asarray(result.grid), task.puzzle)
+            if why:
+                raise StoreError(
+                    f"{self.path}:{self._places[key[:4]][1]}: says {task.algorithm} solved {task.dataset} puzzle "
+                    f"{task.index + 1}, seed {task.seed}, but its grid does not ({why}); it is not believed: "
+                    "remove that line to have its run done again"
+                )
+        return result
+
+    def write_as(self, experiment: dict, provenance: dict | Callable[[], dict] | None) -> None:
+        """Head this session's runs with ``experiment`` and ``provenance``, for a caller that checked
+        the file against its runs itself (a ``solve --out`` journal)."""
+        self.experiment, self.provenance = _as_stored(experiment), provenance
 
     def results(self) -> list[RunResult]:
         """Every run the file holds, in the order of its lines."""
@@ -156,15 +213,23 @@ class ResultsFile:
 
     def append(self, task: Task, result: RunResult) -> None:
         """Add one finished run, on disk before this returns (flushed and synced); the first of a
-        session comes after the session's header line."""
+        session comes after the session's header line, and cuts away a record a kill left torn.
+        Every line carries the digest of what it holds."""
         key = identity(task)
-        lines = [json.dumps({"format": FORMAT, "identity": list(key), "result": _record(result)}, allow_nan=True)]
+        lines: list[dict] = [{"format": FORMAT, "identity": list(key), "result": _record(result)}]
         if not self._header_written and self.experiment is not None:
             made = self.provenance() if callable(self.provenance) else self.provenance
-            header = {"format": HEADER, "experiment": self.experiment, "provenance": made}
-            lines.insert(0, json.dumps(header, allow_nan=True))
-        with open(self.path, "a", encoding="utf-8") as handle:
-            handle.write("".join(line + "\n" for line in lines))
+            lines.insert(0, {"format": HEADER, "experiment": self.experiment, "provenance": made})
+        text = "".join(json.dumps({**line, "digest": _digest(line)}, allow_nan=True) + "\n" for line in lines)
+        with open(self.path, "r+b" if self.path.exists() else "wb") as handle:
+            if self._torn is not None:
+                handle.truncate(self._torn)
+                self._torn = None
+            handle.seek(0, os.SEEK_END)
+            if self._unterminated:
+                handle.write(b"\n")
+                self._unterminated = False
+            handle.write(text.encode("utf-8"))
             handle.flush()
             os.fsync(handle.fileno())
         self._header_written = True
@@ -199,6 +264,29 @@ def _difference(theirs: dict, ours: dict) -> str:
 
 def _options(options: dict) -> str:
     return ", ".join(f"{key}={value}" for key, value in sorted(options.items())) or "no options"
+
+
+MAX_LINE = 64 << 20
+"""The longest line a results file may hold, in bytes: a run's record is a few KiB (a 49x49 run
+with its trace some tens), so a longer line is no record of this package, and is never read whole."""
+RECORD_STARTS = (b'{"format": "deap_sudoku.run/', b'{"format": "deap_sudoku.experiment/')
+"""How every line of a results file begins: a cut-short last line that does not is not ours to cut."""
+
+
+def _parsed(text: bytes) -> dict | None:
+    """A line's record, or None for a line that is no JSON object."""
+    try:
+        record = json.loads(text.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return None
+    return record if isinstance(record, dict) else None
+
+
+def _digest(record: dict) -> str:
+    """The digest of a record as a line holds it (its keys sorted): any change to what it says
+    changes it."""
+    canonical = json.dumps(record, sort_keys=True, allow_nan=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:32]
 
 
 def _record(result: RunResult) -> dict:

@@ -71,7 +71,8 @@ def test_a_killed_solve_continues_from_its_journal_to_the_uninterrupted_file(fol
     assert killed.returncode == -signal.SIGKILL
     assert not (folder / "out.txt").exists()
     journal = folder / "out.txt.journal"  # each finished answer kept; none, no journal
-    assert (len(journal.read_text().splitlines()) if journal.exists() else 0) == die_at - 1
+    answers = journal.read_text().count('"format": "deap_sudoku.run/1"') if journal.exists() else 0
+    assert answers == die_at - 1
     _calls(folder)
     again = _solve(folder, "out.txt")
     assert again.returncode == 0, again.stderr
@@ -102,3 +103,31 @@ def test_a_journal_of_another_command_is_refused_before_any_work(folder):
     assert "out.txt.journal: holds 3 answers of another solve command" in other.stderr
     assert len(other.stderr.strip().splitlines()) == 1
     assert (folder / "out.txt.journal").read_bytes() == journal
+
+
+def test_a_journal_that_is_an_input_is_never_written(folder):
+    """``solve in.journal --out in``: the journal ``--out`` would keep is the puzzle file read."""
+    puzzles = (folder / "in.txt").read_bytes()
+    (folder / "in.journal").write_bytes(puzzles.rstrip(b"\n"))  # the last puzzle without its newline
+    refused = subprocess.run(
+        [sys.executable, "-m", "deap_sudoku", "solve", "in.journal", "--out", "in"],
+        capture_output=True,
+        text=True,
+        cwd=folder,
+        timeout=120,
+    )
+    assert refused.returncode == 2 and "is also an input (in.journal); refusing to write onto it" in refused.stderr
+    assert (folder / "in.journal").read_bytes() == puzzles.rstrip(b"\n") and not (folder / "in").exists()
+
+
+def test_a_changed_answer_in_a_journal_is_not_reported(folder):
+    _solve(folder, "out.txt", die_at=4)
+    journal = folder / "out.txt.journal"
+    text = journal.read_text()
+    at = text.index('"grid": [') + len('"grid": [')
+    while not text[at].isdigit():
+        at += 1
+    journal.write_text(text[:at] + str(int(text[at]) % 9 + 1) + text[at + 1 :])  # one cell of the first answer
+    again = _solve(folder, "out.txt")
+    assert again.returncode == 2 and "a damaged record (its digest does not match" in again.stderr
+    assert "solved" not in again.stderr and journal.read_text() != text

@@ -1,6 +1,7 @@
 """Experiments that survive: every run on disk as it finishes, a killed experiment resumed to the
 uninterrupted result, files merged by concatenation, a file for another experiment refused (issue 33)."""
 
+import dataclasses
 import json
 import os
 import random
@@ -37,13 +38,72 @@ def test_a_run_is_on_disk_when_append_returns_and_reads_back_equal(tmp_path):
     assert not again.check(_task(seed=1))
 
 
-def test_a_line_cut_short_by_a_kill_is_dropped_and_the_file_made_whole(tmp_path):
+def test_a_line_cut_short_by_a_kill_is_dropped_when_the_next_session_writes(tmp_path):
     path = tmp_path / "r.jsonl"
     store = ResultsFile(path)
     store.append(_task(), run_task(_task()))
     whole = path.read_bytes()
     path.write_bytes(whole + whole[:57])  # a second line cut off by SIGKILL
-    assert len(ResultsFile(path).done) == 1 and path.read_bytes() == whole
+    again = ResultsFile(path)
+    assert len(again.done) == 1 and path.read_bytes() == whole + whole[:57]  # reading cuts nothing
+    again.append(_task(seed=1), run_task(_task(seed=1)))
+    lines = path.read_bytes().splitlines(keepends=True)
+    assert path.read_bytes().startswith(whole) and len(lines) == 2 and len(ResultsFile(path).done) == 2
+
+
+def test_a_complete_last_record_without_its_newline_is_kept(tmp_path):
+    path = tmp_path / "r.jsonl"
+    ResultsFile(path).append(_task(), run_task(_task()))
+    path.write_bytes(path.read_bytes().rstrip(b"\n"))
+    again = ResultsFile(path)
+    assert again.check(_task())
+    again.append(_task(seed=1), run_task(_task(seed=1)))
+    assert len(ResultsFile(path).done) == 2 and path.read_bytes().count(b"\n") == 2
+
+
+@pytest.mark.parametrize("text", [b"my notes", b"my notes\nand more", b"", b"\x00\xff" * 10, b'{"a": 1}\n'])
+def test_a_file_this_package_did_not_write_is_refused_untouched(tmp_path, text):
+    path = tmp_path / "notes.txt"
+    path.write_bytes(text)
+    if text:
+        with pytest.raises(StoreError, match=r"notes\.txt: not a results file of deap_sudoku"):
+            ResultsFile(path)
+        assert path.read_bytes() == text
+    else:  # an empty file holds nothing to lose: it becomes the results file
+        ResultsFile(path).append(_task(), run_task(_task()))
+        assert len(ResultsFile(path).done) == 1
+
+
+def test_a_changed_digit_in_a_record_is_refused_never_believed(tmp_path):
+    path = tmp_path / "r.jsonl"
+    ResultsFile(path).append(_task(), run_task(_task()))
+    whole = path.read_text()
+    edits = 0
+    for field in ('"fitness": ', '"evaluations": ', '"generations": ', '"seconds": ', '"index": 0', '"seed": 0'):
+        at = whole.index(field) + len(field)
+        while not whole[at].isdigit():
+            at += 1
+        edited = whole[:at] + str((int(whole[at]) + 1) % 10) + whole[at + 1 :]
+        path.write_text(edited)
+        with pytest.raises(StoreError, match=r"r\.jsonl:1: a damaged record \(its digest does not match"):
+            ResultsFile(path)
+        edits += 1
+    assert edits == 6
+
+
+def test_a_record_that_says_solved_with_a_grid_that_does_not_is_refused(tmp_path):
+    from deap_sudoku.exact import solve
+
+    path = tmp_path / "r.jsonl"
+    task = Task("backtracking", EASY, dataset="easy.txt")
+    result = run_task(task)
+    assert result.solved
+    wrong = list(result.grid)
+    wrong[0], wrong[1] = wrong[1], wrong[0]
+    ResultsFile(path).append(task, dataclasses.replace(result, grid=wrong))  # written as ours, digest and all
+    with pytest.raises(StoreError, match=r"r\.jsonl:1: says backtracking solved easy\.txt puzzle 1, seed 0, but"):
+        ResultsFile(path).result(task)
+    assert solve(EASY).cells.tolist() == result.grid
 
 
 def test_a_file_of_another_experiment_or_another_kind_is_refused_naming_the_line(tmp_path):
@@ -208,3 +268,12 @@ def inspector_max(column):
     import polars
 
     return polars.col(column).max()
+
+
+def test_bench_keeps_a_users_notes_file_byte_for_byte(tmp_path):
+    notes = tmp_path / "notes.txt"
+    notes.write_bytes(b"my notes")
+    data = str(REPO / "data" / "9x9.txt")
+    done = CliRunner().invoke(main, ["bench", data, "-a", "backtracking", "--results", str(notes), "-q"])
+    assert done.exit_code == 2 and notes.read_bytes() == b"my notes"
+    assert f"--results {notes}: not a results file of deap_sudoku" in done.stderr
