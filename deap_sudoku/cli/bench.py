@@ -25,6 +25,7 @@ from .options import (
     refuse_huge_population,
     run_options,
 )
+from ..io.fileio import name_problem
 from .outputs import check_outputs, check_plot, hold_lock, write_text, writing
 from .progress import Progress, warm_up_announced
 from .scoop import check_scoop, rerun_under_scoop, scoop_options, started_as, starter_gone
@@ -183,22 +184,22 @@ def bench_command(
     algorithms = tuple(dict.fromkeys(algorithms))
     per_algorithm = _options(algorithms, given(run_params))
     check_scoop(workers, hosts, hostfile)
-    check_outputs(
-        {
-            "--json": json_out,
-            "--csv": csv_out,
-            "--markdown": markdown_out,
-            "--plot": plot,
-            "--ecdf": ecdf,
-            "--fixed-budget": fixed_budget,
-        },
-        force,
-        inputs=datasets,
-    )
+    files = {
+        "--json": json_out,
+        "--csv": csv_out,
+        "--markdown": markdown_out,
+        "--plot": plot,
+        "--ecdf": ecdf,
+        "--fixed-budget": fixed_budget,
+    }
+    # With --results, an existing output may be this command's own, left by its interrupted run:
+    # whether it is, the results file says once it is read (below); every other check is made here.
+    resuming = results_path is not None and not force
+    check_outputs(files, force or resuming, inputs=datasets)
     for path in (plot, ecdf, fixed_budget):
         check_plot(path)
     check_baseline(baseline, algorithms)
-    check_ioh_folder(ioh_folder)
+    check_ioh_folder(ioh_folder, force or resuming)
     inputs = [(name, PuzzleInput(path)) for path, name in zip(datasets, _dataset_names(datasets))]
     examples = {shape: puzzle for _, puzzles in inputs for shape, puzzle in puzzles.examples.items()}
     refuse_huge_population(run_params.get("population_size"), examples.values())
@@ -214,6 +215,15 @@ def bench_command(
     )
     rerun = workers is not None and not scoop_is_running()  # the run under SCOOP takes the lock, not this one
     results = _open_results(experiment, results_path, datasets, lock=not rerun)
+    ours = {path for path in (*files.values(), ioh_folder) if path and experiment.replaceable(path)}
+    if resuming:
+        check_outputs(files, force, inputs=datasets, replaceable=ours.__contains__)
+        check_ioh_folder(ioh_folder, ioh_folder in ours)
+
+    def replace(path: str) -> bool:
+        """Whether to write over ``path``: --force, or it is what this command's interrupted run left."""
+        return force or path in ours
+
     if rerun and workers is not None:
         sys.exit(rerun_under_scoop(ctx, workers, hosts, hostfile, drop=SCOOP_OPTIONS))
     for algorithm in algorithms:  # compile or load kernels here, before any run's clock starts
@@ -226,7 +236,7 @@ def bench_command(
             f"{results_path}: {plural(len(results), 'run')} of {len(experiment.plan)} already done, {todo} to go",
             err=True,
         )
-    signum = None
+    signum, unwritten = None, ""
     label = f"{plural(todo, 'run')}" + (" on SCOOP workers" if parallel else "")
     # Serially a signal interrupts the run at once.  Under SCOOP it is only recorded and answered
     # between results: raised inside SCOOP, it would end up as some future's exception instead.
@@ -263,34 +273,42 @@ def bench_command(
         )
         for path, text in outputs:
             if path is not None and path != "-":
-                write_text(path, text(), force)
+                write_text(path, text(), replace(path))
         title = f"{', '.join(algorithms)} on {_datasets_title(datasets)}"
         if plot is not None and rows:
             from ..experiments.plots import plot_summary
 
             with writing(plot):
-                plot_summary(rows, plot, by=plot_by, title=title, overwrite=force)
+                plot_summary(rows, plot, by=plot_by, title=title, overwrite=replace(plot))
         if ecdf is not None and results:
             from ..experiments.plots import plot_ecdf
 
             with writing(ecdf):
-                plot_ecdf(results, ecdf, title=_datasets_title(datasets), overwrite=force)
+                plot_ecdf(results, ecdf, title=_datasets_title(datasets), overwrite=replace(ecdf))
         if fixed_budget is not None and results:
             from ..experiments.plots import plot_fixed_budget
 
             try:
                 with writing(fixed_budget):
-                    plot_fixed_budget(results, fixed_budget, title=_datasets_title(datasets), overwrite=force)
+                    plot_fixed_budget(
+                        results, fixed_budget, title=_datasets_title(datasets), overwrite=replace(fixed_budget)
+                    )
             except ValueError as exc:
                 click.echo(f"--fixed-budget not drawn: {exc}", err=True)
         if ioh_folder is not None and results:
             from ..experiments.iohprofiler import export_iohprofiler
 
             try:
-                for line in export_iohprofiler(results, ioh_folder, provenance=experiment.provenance):
+                exported = export_iohprofiler(
+                    results, ioh_folder, provenance=experiment.provenance, replace=replace(ioh_folder)
+                )
+                for line in exported:
                     click.echo(f"--iohprofiler: {line}", err=True)
-            except ValueError as exc:
-                click.echo(f"--iohprofiler not written: {exc}", err=True)
+            except (ValueError, OSError) as exc:  # FileExistsError too: a folder that appeared during the runs
+                unwritten = f"--iohprofiler {ioh_folder} not written: {getattr(exc, 'strerror', None) or exc}"
+        if missing and experiment.store is not None:  # cut short: the same command may replace these
+            written = [*files.values(), ioh_folder]
+            experiment.store.note_outputs([p for p in written if p is not None and p != "-" and os.path.exists(p)])
         stdout = next((text for path, text in outputs if path == "-"), lambda: table)
         click.echo(stdout(), nl=False)
         signum = signum or requested()
@@ -302,9 +320,13 @@ def bench_command(
             f"; and {len(missing) - MISSING_SHOWN} more lines" if len(missing) > MISSING_SHOWN else ""
         )
         click.echo(f"{len(results)} of {plural(plan_size, 'run')} finished; missing {missing_count}: {shown}", err=True)
+    if unwritten:  # said last, where it is seen; every other output is whole
+        click.echo(unwritten, err=True)
     if signum:
         click.echo(f"interrupted: {len(results)} of {plural(plan_size, 'run')} finished", err=True)
         sys.exit(exit_code(signum))
+    if unwritten:
+        sys.exit(1)
 
 
 def _say_how_many(results: list, field: str, what: str) -> None:
@@ -352,11 +374,20 @@ class _Limited:
         return itertools.islice(self.puzzles, self.count)
 
 
-def check_ioh_folder(folder: str | None) -> None:
-    """Refuse, before any work, an --iohprofiler folder that holds files, or the ioh package missing."""
+def check_ioh_folder(folder: str | None, replace: bool = False) -> None:
+    """Refuse, before any work, an --iohprofiler folder that holds files (unless ``replace``: the
+    command's own, or --force), or the ioh package missing."""
     if folder is None:
         return
-    if os.path.exists(folder) and (not os.path.isdir(folder) or os.listdir(folder)):
+    parent = os.path.dirname(os.path.abspath(folder))
+    if not os.path.isdir(parent) or not os.access(parent, os.W_OK):
+        raise InputError(f"--iohprofiler {folder}: the folder {parent} does not exist or is not writable")
+    problem = name_problem(folder)
+    if problem is not None:
+        raise InputError(f"--iohprofiler {folder}: {problem}")
+    if os.path.exists(folder) and not os.path.isdir(folder):
+        raise InputError(f"--iohprofiler {folder}: exists and is not a folder; export into a new one")
+    if os.path.exists(folder) and os.listdir(folder) and not replace:
         raise InputError(f"--iohprofiler {folder}: exists and is not an empty folder; export into a new one")
     from ..experiments.iohprofiler import INSTALL
 

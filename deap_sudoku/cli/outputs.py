@@ -6,8 +6,8 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from collections.abc import Iterable
 
 import click
 
@@ -25,6 +25,7 @@ def check_outputs(
     *,
     resumable: tuple[str, ...] = (),
     inputs: tuple[str, ...] = (),
+    replaceable: Callable[[str], bool] | None = None,
 ) -> None:
     """Refuse, before any work, outputs that cannot be written: a missing or read-only folder, a
     folder given as a file, anything but a regular file (a device, pipe or socket is never
@@ -33,7 +34,9 @@ def check_outputs(
     too: a run never writes onto what it reads), a symbolic link to nothing, or a name too long
     once the temporary name beside it is counted.  ``outputs`` maps option names (``--out``) to
     paths (or is a list of such pairs, for one option with many files); the ``resumable`` ones
-    (``--checkpoint``) may exist, to be read back."""
+    (``--checkpoint``) may exist, to be read back and appended to, if they can be written.  An
+    existing file that ``replaceable(path)`` says is this command's own, left by its interrupted
+    run, is replaced without ``force``."""
     outputs = list(outputs.items()) if isinstance(outputs, dict) else outputs
     stdout = [option for option, path in outputs if path == "-"]
     if len(stdout) > 1:
@@ -72,8 +75,11 @@ def check_outputs(
         problem = name_problem(path)
         if problem is not None:
             raise InputError(f"{option} {path}: {problem}")
+        if option in resumable and os.path.isfile(path) and not os.access(path, os.W_OK):
+            raise InputError(f"{option} {path}: is not writable; it could not keep this run's work")
         if os.path.exists(path) and not force and option not in resumable:
-            raise InputError(f"{option} {path} exists; refusing to overwrite it; use --force to replace it")
+            if replaceable is None or not replaceable(path):
+                raise InputError(f"{option} {path} exists; refusing to overwrite it; use --force to replace it")
 
 
 def hold_lock(path: str) -> None:

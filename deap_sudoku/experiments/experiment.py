@@ -110,6 +110,12 @@ class Experiment:
         self.store = ResultsFile(results, experiment=self.description, provenance=lambda: self.provenance)
         return [self.store.result(task) for task in self.plan if self.store.check(task)]
 
+    def replaceable(self, path: str) -> bool:
+        """Whether ``path`` is an output this experiment's last session, cut short, wrote and left as
+        it is (:meth:`~deap_sudoku.experiments.store.ResultsFile.replaceable`): the same command,
+        going on, writes over it without being forced.  False without a results file."""
+        return self.store is not None and self.store.replaceable(path)
+
     def tasks(self) -> Iterator[Task]:
         """The plan's tasks not yet done, in plan order, made as they are taken."""
         for task in self.plan:

@@ -21,13 +21,17 @@ against evaluations (tabu search, the exact solvers) cannot be replayed and are 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
+import shutil
+import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
 import numpy as np
 
+from ..io.fileio import TEMPORARY
 from ..runs.task import RunResult
 
 __all__ = ["export_iohprofiler", "problem_id", "problem_name", "INSTALL"]
@@ -43,8 +47,18 @@ def _ioh():
     return ioh
 
 
+NAME_BYTES = 80
+"""The longest identifier an export makes of a name (ioh puts problem names in file and folder
+names, which a file system bounds at 255 bytes); a longer one is cut and given a digest of the whole."""
+
+
 def _identifier(text: str) -> str:
-    return re.sub(r"\W+", "_", text).strip("_") or "dataset"
+    """``text`` as a name ioh and file systems take: word characters and underscores, at most
+    :data:`NAME_BYTES` long (a longer one cut, with a digest of the whole so that two stay apart)."""
+    name = re.sub(r"\W+", "_", text, flags=re.ASCII).strip("_") or "dataset"
+    if len(name) > NAME_BYTES:
+        name = f"{name[: NAME_BYTES - 9]}_{hashlib.sha256(text.encode()).hexdigest()[:8]}"
+    return name
 
 
 def problem_name(dataset: str, fitness: str) -> str:
@@ -64,21 +78,30 @@ def problem_id(dataset: str, fitness: str, lower_is_better: bool) -> int:
 
 
 def export_iohprofiler(
-    results: Iterable[RunResult], folder: str | os.PathLike, *, provenance: dict | None = None
+    results: Iterable[RunResult],
+    folder: str | os.PathLike,
+    *,
+    provenance: dict | None = None,
+    replace: bool = False,
 ) -> list[str]:
     """Write the runs that trace fitness against evaluations under ``folder`` (one sub-folder per
     algorithm, as IOHanalyzer takes them), with ``provenance``
     (:func:`~deap_sudoku.experiments.provenance.provenance`) as experiment attributes; return a line
     for each algorithm left out, saying why.
 
-    :raises FileExistsError: if ``folder`` exists and is not empty: an export never mixes with old files.
+    The export is written into a new folder beside ``folder``, checked whole (every information
+    file reads, every data file is complete), and only then put in its place, so that ``folder``
+    holds a whole export or what it held before, whatever happens (a full disk, a kill).
+
+    :raises FileExistsError: if ``folder`` exists and is not empty, unless ``replace``: an export
+        never mixes with old files.
     :raises ValueError: when two problems of the export get the same id (before anything is written).
+    :raises OSError: when the export could not be written whole (nothing of it is left).
     :raises ImportError: without the ``ioh`` package, naming the extra to install.
     """
     ioh = _ioh()
     folder = Path(folder)
-    if folder.exists() and any(folder.iterdir()):
-        raise FileExistsError(f"{folder} exists and is not empty; export into a new folder")
+    _refuse_existing(folder, replace)
     traced: dict[str, list[RunResult]] = {}
     left_out: dict[str, str] = {}
     problems: dict[int, tuple[str, str, bool]] = {}
@@ -94,20 +117,76 @@ def export_iohprofiler(
                 f"the problems {problem_name(*other[:2])} and {problem_name(*problem[:2])} get the same id, "
                 f"{problem_id(*problem)}; rename one of the datasets to export both"
             )
-    folder.mkdir(parents=True, exist_ok=True)
-    for algorithm, runs in traced.items():
-        logger = ioh.logger.Analyzer(
-            root=str(folder),
-            folder_name=_identifier(algorithm),
-            algorithm_name=algorithm,
-            algorithm_info="deap_sudoku runs: instance = puzzle index + 1",
+    building = Path(
+        tempfile.mkdtemp(
+            prefix=f".{folder.name[:NAME_BYTES]}.{os.getpid()}.", suffix=TEMPORARY, dir=folder.absolute().parent
         )
-        for key, value in (provenance or {}).items():
-            logger.add_experiment_attribute(key, str(value))
-        for result in sorted(runs, key=lambda r: (r.dataset, r.index, r.seed)):
-            _replay(ioh, logger, result)
-        logger.close()
+    )
+    try:
+        for algorithm, runs in traced.items():
+            logger = ioh.logger.Analyzer(
+                root=str(building),
+                folder_name=_identifier(algorithm),
+                algorithm_name=algorithm,
+                algorithm_info="deap_sudoku runs: instance = puzzle index + 1",
+            )
+            for key, value in (provenance or {}).items():
+                logger.add_experiment_attribute(key, str(value))
+            for result in sorted(runs, key=lambda r: (r.dataset, r.index, r.seed)):
+                _replay(ioh, logger, result)
+            logger.close()
+        _check_whole(building, sum(len(runs) for runs in traced.values()))
+        _put_in_place(building, folder, replace)
+    finally:
+        if building.exists():
+            shutil.rmtree(building, ignore_errors=True)
     return [f"{algorithm}: {why}" for algorithm, why in left_out.items()]
+
+
+def _refuse_existing(folder: Path, replace: bool) -> None:
+    if folder.exists() and (not folder.is_dir() or (any(folder.iterdir()) and not replace)):
+        raise FileExistsError(f"{folder} exists and is not an empty folder; export into a new folder")
+
+
+def _check_whole(building: Path, runs: int) -> None:
+    """:class:`OSError` unless every information file under ``building`` reads and names data files
+    that are there, complete, and the files hold ``runs`` runs in all (a full disk leaves ioh's
+    files empty or cut without a word)."""
+    found = 0
+    for info in building.rglob("IOHprofiler_*.json"):
+        try:
+            data = json.loads(info.read_text())
+            for scenario in data["scenarios"]:
+                found += len(scenario["runs"])
+                dat = info.parent / scenario["path"]
+                text = dat.read_bytes()
+                if not text.endswith(b"\n") or text.count(b"\n") < 2 * len(scenario["runs"]):
+                    raise ValueError(f"{dat.name} is cut short")
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise OSError(
+                f"the export could not be written whole ({info.name}: {exc}); nothing of it is kept"
+            ) from None
+    if found != runs:
+        raise OSError(f"the export holds {found} of its {runs} runs; nothing of it is kept")
+
+
+def _put_in_place(building: Path, folder: Path, replace: bool) -> None:
+    """Rename the finished export to ``folder``; an existing one (``replace``) goes only once the new
+    one stands beside it."""
+    _refuse_existing(folder, replace)  # again: it may have appeared while the runs ran
+    if folder.exists() and any(folder.iterdir()):
+        old = Path(
+            tempfile.mkdtemp(
+                prefix=f".{folder.name[:NAME_BYTES]}.{os.getpid()}.", suffix=TEMPORARY, dir=folder.absolute().parent
+            )
+        )
+        os.rename(folder, old / "old")
+        os.rename(building, folder)
+        shutil.rmtree(old, ignore_errors=True)
+    else:
+        if folder.exists():
+            folder.rmdir()
+        os.rename(building, folder)
 
 
 _WRAPPED: dict[int, dict] = {}

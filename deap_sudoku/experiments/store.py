@@ -31,12 +31,15 @@ from ..exact.verification import unsolved_because
 from ..runs.record import Objective, Trace
 from ..runs.task import RunResult, Task
 
-__all__ = ["ResultsFile", "StoreError", "identity", "read_results"]
+__all__ = ["ResultsFile", "StoreError", "identity", "read_results", "fingerprint"]
 
 FORMAT = "deap_sudoku.run/1"
 """The ``format`` field of every run line, so that a later layout can still read this one."""
 HEADER = "deap_sudoku.experiment/1"
 """The ``format`` field of a header line: the experiment and its session's provenance."""
+OUTPUTS = "deap_sudoku.outputs/1"
+"""The ``format`` field of the line a session cut short writes last: the outputs it wrote, each
+with a fingerprint of what it holds, which the same command may replace when it goes on."""
 
 
 class StoreError(ValueError):
@@ -81,6 +84,9 @@ class ResultsFile:
         self.provenance = provenance
         self.headers: list[dict] = []
         """The header lines read: each session's experiment and provenance."""
+        self.outputs: dict[str, str] = {}
+        """The outputs the last session cut short wrote (:meth:`note_outputs`): absolute path to
+        fingerprint (:func:`fingerprint`)."""
         self.done: dict[tuple, RunResult] = {}
         self._places: dict[tuple, tuple[tuple, int]] = {}
         self._header_written = False
@@ -106,7 +112,7 @@ class ResultsFile:
                 if text.strip():
                     record = _parsed(text) if len(raw) <= MAX_LINE else None
                     if record is not None and not self._places and not self.headers:
-                        record = record if record.get("format") in (HEADER, FORMAT) else None  # the first: ours?
+                        record = record if record.get("format") in (HEADER, FORMAT, OUTPUTS) else None  # ours?
                     if record is None:
                         if not complete and text.startswith(RECORD_STARTS):
                             self._torn = offset  # a record cut short by a kill: cut when this session writes
@@ -136,6 +142,9 @@ class ResultsFile:
         try:
             if record.get("format") == HEADER:
                 self._header(record, number)
+                return
+            if record.get("format") == OUTPUTS:
+                self.outputs = {str(path): str(mark) for path, mark in record["outputs"].items()}
                 return
             if record.get("format") != FORMAT:
                 raise ValueError(f"format {record.get('format')!r}, not {FORMAT!r}")
@@ -216,7 +225,23 @@ class ResultsFile:
         session comes after the session's header line, and cuts away a record a kill left torn.
         Every line carries the digest of what it holds."""
         key = identity(task)
-        lines: list[dict] = [{"format": FORMAT, "identity": list(key), "result": _record(result)}]
+        self._write([{"format": FORMAT, "identity": list(key), "result": _record(result)}])
+        self._remember(key, result, -1)
+
+    def note_outputs(self, paths: list[str]) -> None:
+        """Keep, after this session's runs, the outputs it wrote (files, or an export's folder) with
+        their :func:`fingerprint`: a session cut short writes them, so that the same command, going
+        on, may replace them without ``--force`` while they are as it left them."""
+        marks = {os.path.abspath(path): fingerprint(path) for path in paths}
+        self._write([{"format": OUTPUTS, "outputs": marks}])
+        self.outputs = marks
+
+    def replaceable(self, path: str) -> bool:
+        """Whether ``path`` is an output the last session cut short wrote, unchanged since."""
+        mark = self.outputs.get(os.path.abspath(path))
+        return mark is not None and os.path.exists(path) and fingerprint(path) == mark
+
+    def _write(self, lines: list[dict]) -> None:
         if not self._header_written and self.experiment is not None:
             made = self.provenance() if callable(self.provenance) else self.provenance
             lines.insert(0, {"format": HEADER, "experiment": self.experiment, "provenance": made})
@@ -233,7 +258,21 @@ class ResultsFile:
             handle.flush()
             os.fsync(handle.fileno())
         self._header_written = True
-        self._remember(key, result, -1)
+
+
+def fingerprint(path: str | os.PathLike) -> str:
+    """A digest of what the file at ``path`` holds, or, for a folder, of every file in it with its
+    name: it changes when anything in it does."""
+    digest = hashlib.sha256()
+    root = Path(path)
+    files = sorted(p for p in root.rglob("*") if p.is_file()) if root.is_dir() else [root]
+    for file in files:
+        if root.is_dir():
+            digest.update(str(file.relative_to(root)).encode() + b"\0")
+        with open(file, "rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+    return digest.hexdigest()[:32]
 
 
 def read_results(*paths: str | os.PathLike) -> list[RunResult]:
@@ -269,7 +308,11 @@ def _options(options: dict) -> str:
 MAX_LINE = 64 << 20
 """The longest line a results file may hold, in bytes: a run's record is a few KiB (a 49x49 run
 with its trace some tens), so a longer line is no record of this package, and is never read whole."""
-RECORD_STARTS = (b'{"format": "deap_sudoku.run/', b'{"format": "deap_sudoku.experiment/')
+RECORD_STARTS = (
+    b'{"format": "deap_sudoku.run/',
+    b'{"format": "deap_sudoku.experiment/',
+    b'{"format": "deap_sudoku.outputs/',
+)
 """How every line of a results file begins: a cut-short last line that does not is not ours to cut."""
 
 

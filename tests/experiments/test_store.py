@@ -258,7 +258,7 @@ def test_the_iohprofiler_export_is_read_by_iohprofilers_own_reader(tmp_path):
         assert rows["raw_y"].min() == min(
             r["fitness"] for key, r in runs.items() if key[0] == algorithm and key[1] == instance - 1
         )
-    with pytest.raises(FileExistsError, match="not empty"):
+    with pytest.raises(FileExistsError, match="exists and is not an empty folder"):
         from deap_sudoku.experiments.iohprofiler import export_iohprofiler
 
         export_iohprofiler([], folder)
