@@ -242,7 +242,7 @@ def bench_command(
     # between results: raised inside SCOOP, it would end up as some future's exception instead.
     with graceful(cooperative=parallel), Progress(todo, label, "runs", quiet=quiet) as bar:
         try:
-            for result in experiment.run(parallel=parallel):
+            for result in experiment.run(parallel=parallel, contain=True):
                 results.append(result)
                 bar.advance()
                 if parallel and starter_gone():  # no files: a rerun may be writing them already

@@ -18,6 +18,7 @@ from ..grid.puzzle import Puzzle
 from ..io.fileio import lock_for_writing, release
 from ..runs.record import Algorithm
 from ..runs.registry import algorithm
+from ..runs.sandbox import run_contained
 from ..runs.task import RunResult, Task, run_all, run_task
 from .plan import Plan
 from .provenance import provenance, provenance_clock
@@ -125,9 +126,14 @@ class Experiment:
                 dataclasses.replace(task, record=self.records[task.algorithm]) if task.algorithm in self.local else task
             )
 
-    def run(self, *, parallel: bool = False, workers: int | None = None) -> Iterator[RunResult]:
+    def run(self, *, parallel: bool = False, workers: int | None = None, contain: bool = False) -> Iterator[RunResult]:
         """Run what is missing and yield each result, in plan order, once it is kept in the results
-        file (if one is open).  ``workers``: that many processes forked from this one, on this
+        file (if one is open).  A user's algorithm that raises, calls ``sys.exit``, returns no grid,
+        prints or changes folder fails its run at most (:func:`~deap_sudoku.runs.task.run_task`);
+        with ``contain`` (as ``deap-sudoku bench`` runs) it also runs in a process of its own
+        (:func:`~deap_sudoku.runs.sandbox.run_contained`), so that one that ends its process or hangs
+        past its time budget fails its run too, but what it changes in its process (a counter of
+        its calls) stays there.  ``workers``: that many processes forked from this one, on this
         machine, which run records too; ``parallel``: SCOOP's workers (under ``python -m scoop``),
         which need names, as they import the algorithms by them.  Stop iterating to stop between
         runs: what finished is kept.
@@ -148,7 +154,12 @@ class Experiment:
                 handed.append(task)
                 yield task
 
-        runs = _forked(handed_out(), workers) if workers and workers > 1 else run_all(handed_out(), parallel=parallel)
+        runner = run_contained if contain else run_task
+        runs = (
+            _forked(handed_out(), workers, runner)
+            if workers and workers > 1
+            else run_all(handed_out(), parallel=parallel, runner=runner)
+        )
         for result in runs:
             task = handed.popleft()
             if self.store is not None:
@@ -184,19 +195,21 @@ def run_experiment(
     workers: int | None = None,
     progress: Callable[[int, int], None] | None = None,
     requested: Callable[[], object] | None = None,
+    contain: bool = False,
 ) -> list[RunResult]:
     """Run the :class:`Experiment` and return every run's result, those already in ``results`` first.
 
     ``results``: the JSON-lines file that keeps every run as it finishes (see
     :mod:`~deap_sudoku.experiments.store`); runs already in it are not run again.  ``workers`` and
-    ``parallel`` as :meth:`Experiment.run` takes them.  ``progress(done, total)`` is called after
+    ``parallel``, and ``contain`` (a user's algorithm in a process of its own), as
+    :meth:`Experiment.run` takes them.  ``progress(done, total)`` is called after
     each run; ``requested()`` is asked after each run, and a true answer stops the experiment there,
     with what finished returned (and kept).
     """
     with Experiment(algorithms, datasets, runs=runs, seed=seed, options=options) as experiment:
         finished = experiment.open(results) if results is not None else []
         total = len(experiment.plan)
-        for result in experiment.run(parallel=parallel, workers=workers):
+        for result in experiment.run(parallel=parallel, workers=workers, contain=contain):
             finished.append(result)
             if progress is not None:
                 progress(len(finished), total)
@@ -214,19 +227,20 @@ def _collection(puzzles: Iterable[Puzzle]) -> Sized:
 
 
 _PENDING: list = []
-"""The tasks of the forked pool, inherited by its processes (records need not pickle)."""
+"""The (runner, task) pairs of the forked pool, inherited by its processes (records need not pickle)."""
 
 
 def _run_index(index: int) -> RunResult:
-    return run_task(_PENDING[index])
+    return _PENDING[index][0](_PENDING[index][1])
 
 
-def _forked(tasks: Iterable[Task], workers: int) -> Iterator[RunResult]:
-    """The runs of ``tasks`` in ``workers`` processes forked from this one, results in task order."""
+def _forked(tasks: Iterable[Task], workers: int, runner: Callable[[Task], RunResult]) -> Iterator[RunResult]:
+    """The runs of ``tasks`` (each ``runner(task)``) in ``workers`` processes forked from this one,
+    results in task order."""
     import multiprocessing  # here, not at import: most experiments never fork
 
     global _PENDING
-    _PENDING = list(tasks)
+    _PENDING = [(runner, task) for task in tasks]
     try:
         with multiprocessing.get_context("fork").Pool(workers) as pool:
             yield from pool.imap(_run_index, range(len(_PENDING)))

@@ -28,6 +28,7 @@ __all__ = [
     "release",
     "FileInUse",
     "process_runs",
+    "forget_locks",
 ]
 
 
@@ -195,6 +196,14 @@ def release(path: str | os.PathLike) -> None:
         with contextlib.suppress(OSError):
             os.unlink(lock)  # while still holding it: no other process has it to lose
         handle.close()
+
+
+def forget_locks() -> None:
+    """In a process forked from one that holds locks: close this process's copies of the lock files
+    (the locks stay the forking process's, and end with it, not with this one)."""
+    for handle in _LOCKS.values():
+        handle.close()
+    _LOCKS.clear()
 
 
 def _release_all() -> None:

@@ -8,7 +8,10 @@ both run tasks here.
 from __future__ import annotations
 
 import collections
+import contextlib
 import math
+import os
+import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -201,12 +204,12 @@ def run_task(
     puzzle = task.puzzle
     start = time.perf_counter()
     try:
-        with seeded_globals(task.seed):  # the seeding off the run's clock, as the warm-up is
-            start = time.perf_counter()
+        with seeded_globals(task.seed), _kept_apart(record.source != "bundled"):
+            start = time.perf_counter()  # the seeding off the run's clock, as the warm-up is
             outcome = record.run(task.puzzle, seed=task.seed, **extras, **task.options)
             seconds = time.perf_counter() - start
         result = _judged(task, outcome, seconds, censor)
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:  # a user's sys.exit() ends the run, not the experiment
         if record.source == "bundled":
             raise  # a bundled algorithm that fails is a bug of this package: never hidden
         error = f"{type(exc).__name__}: {exc}".splitlines()[0]
@@ -227,6 +230,29 @@ def run_task(
             error=error,
         )
     return result
+
+
+@contextlib.contextmanager
+def _kept_apart(user: bool) -> Iterator[None]:
+    """For a user's algorithm: what it prints goes to standard error, which holds messages, not to
+    standard output, which holds data (``--json -``, ``--out -``), whether it prints from Python or
+    from C; and the working folder it may change is given back, so that relative paths keep
+    meaning what they meant."""
+    if not user:
+        yield
+        return
+    folder = os.getcwd()
+    sys.stdout.flush()
+    saved = os.dup(1)
+    os.dup2(2, 1)
+    try:
+        with contextlib.redirect_stdout(sys.stderr):
+            yield
+    finally:
+        sys.stderr.flush()
+        os.dup2(saved, 1)
+        os.close(saved)
+        os.chdir(folder)
 
 
 def _judged(task: Task, outcome: Outcome, seconds: float, censor: bool = True) -> RunResult:
@@ -299,19 +325,26 @@ def _judged(task: Task, outcome: Outcome, seconds: float, censor: bool = True) -
     )
 
 
-def run_all(tasks: Iterable[Task], *, parallel: bool = False, window: int = 256) -> Iterator[RunResult]:
-    """Results in task order, tasks taken as they are needed; with ``parallel``, the runs go to SCOOP
-    workers (run under ``python -m scoop``), at most ``window`` at a time, which gives the same
-    results for the same seeds, only faster.  SCOOP notices a worker that dies and sends its run
-    to another one, so no result is lost."""
+def run_all(
+    tasks: Iterable[Task],
+    *,
+    parallel: bool = False,
+    window: int = 256,
+    runner: Callable[[Task], RunResult] = run_task,
+) -> Iterator[RunResult]:
+    """Results in task order, each of ``runner(task)`` (a module-level function, which SCOOP can
+    send), tasks taken as they are needed; with ``parallel``, the runs go to SCOOP workers (run
+    under ``python -m scoop``), at most ``window`` at a time, which gives the same results for the
+    same seeds, only faster.  SCOOP notices a worker that dies and sends its run to another one, so
+    no result is lost."""
     if not parallel:
-        yield from map(run_task, tasks)
+        yield from map(runner, tasks)
         return
     from scoop import futures
 
     pending: collections.deque = collections.deque()
     for task in tasks:
-        pending.append(futures.submit(run_task, task))
+        pending.append(futures.submit(runner, task))
         if len(pending) >= window:
             yield pending.popleft().result()
     while pending:

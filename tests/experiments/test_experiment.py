@@ -60,3 +60,25 @@ def test_a_records_kernels_are_warmed_up_off_the_clock_once_per_shape():
     )
     run_experiment([record], {"hard": HARD}, runs=2, options={"warm me": {"max_generations": 2}})
     assert calls == ["9x9 (3x3 boxes)"]
+
+
+def test_contained_a_users_algorithm_that_hangs_or_ends_its_process_fails_its_run_only():
+    import os
+    import time
+
+    from deap_sudoku.runs.registry import from_function
+    from deap_sudoku.runs.sandbox import GRACE
+
+    def hangs(puzzle, *, rng, max_seconds=None):
+        time.sleep(60)
+
+    def ends(puzzle, *, rng):
+        os._exit(3)
+
+    arms = [from_function(hangs, name="hangs"), from_function(ends, name="ends"), "backtracking"]
+    started = time.monotonic()
+    results = run_experiment(arms, {"hard": HARD[:1]}, runs=1, options={"hangs": {"max_seconds": 0.1}}, contain=True)
+    by_name = {r.algorithm: r for r in results}
+    assert by_name["hangs"].error.startswith("Stopped: no result") and not by_name["hangs"].solved
+    assert by_name["ends"].error == "Ended: the algorithm ended its process (exit code 3) without returning a result"
+    assert by_name["backtracking"].solved and time.monotonic() - started < 0.11 + GRACE + 5

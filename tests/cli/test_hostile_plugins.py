@@ -1,0 +1,85 @@
+"""A user's algorithm cannot take the experiment down: whatever it does (return NaN or text, exit,
+end its process, print, change folder, hang past its budget) its run fails, saying why, and every
+other run, the table and ``--json -`` are whole."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+from tests.conftest import REPO
+
+pytestmark = pytest.mark.slow  # whole commands, as a user runs them
+
+HOSTILE = """
+import os
+import sys
+import time
+
+import numpy as np
+
+from deap_sudoku.exact import solve
+
+
+def nan(puzzle, *, rng):
+    return np.full(puzzle.shape.cells, np.nan)
+
+
+def text(puzzle, *, rng):
+    return ["x"] * puzzle.shape.cells
+
+
+def exits(puzzle, *, rng):
+    sys.exit(0)
+
+
+def ends(puzzle, *, rng):
+    os._exit(0)
+
+
+def prints(puzzle, *, rng):
+    print("hello from a plug-in")
+    os.write(1, b"and from C\\n")
+    return solve(puzzle, rng=rng).cells
+
+
+def moves(puzzle, *, rng):
+    os.chdir("/")
+    return solve(puzzle, rng=rng).cells
+
+
+def hangs(puzzle, *, rng, max_seconds=None):
+    time.sleep(600)
+"""
+ARMS = ("nan", "text", "exits", "ends", "prints", "moves", "hangs")
+
+
+def test_every_hostile_plugin_fails_alone_beside_a_bundled_algorithm(tmp_path):
+    (tmp_path / "hostile.py").write_text(HOSTILE)
+    command = [sys.executable, "-m", "deap_sudoku", "bench", str(REPO / "data" / "testdata" / "easy.txt")]
+    command += ["--limit", "1", "-a", "backtracking", *(w for arm in ARMS for w in ("-a", f"hostile:{arm}"))]
+    command += ["--max-seconds", "0.3", "--results", "runs.jsonl", "--json", "-", "-q"]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join((str(tmp_path), str(REPO)))}
+    started = time.monotonic()
+    done = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120)
+    took = time.monotonic() - started
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)  # standard output holds the JSON and nothing else
+    runs = {r["algorithm"].removeprefix("hostile:"): r for r in report["runs"]}
+    assert runs["backtracking"]["solved"] and runs["prints"]["solved"] and runs["moves"]["solved"]
+    assert runs["nan"]["error"].startswith("ValueError: the algorithm returned a grid that is no grid of whole")
+    assert runs["text"]["error"].startswith("ValueError: the algorithm returned a grid that is no grid of whole")
+    assert runs["exits"]["error"] == "SystemExit: 0"
+    assert runs["ends"]["error"] == "Ended: the algorithm ended its process (exit code 0) without returning a result"
+    assert runs["hangs"]["error"].startswith("Stopped: no result ") and "a budget of 0.3 s" in runs["hangs"]["error"]
+    assert all(not runs[arm]["solved"] for arm in ("nan", "text", "exits", "ends", "hangs"))
+    assert "hello from a plug-in" in done.stderr and "and from C" in done.stderr
+    assert (tmp_path / "runs.jsonl").exists() and not (tmp_path.parent / "runs.jsonl").exists()
+    assert len([line for line in (tmp_path / "runs.jsonl").read_text().splitlines() if "run/1" in line]) == 8
+    assert "5 runs failed, counted as unsolved" in done.stderr
+    assert took < 30  # the hung run was stopped 2.3 s after its start, not left to sleep
