@@ -46,12 +46,28 @@ def _end(code: int) -> None:
     os._exit(code)
 
 
+def _one_blas_thread_under_a_memory_limit() -> None:
+    """Under ``ulimit -v``, ask OpenBLAS (numpy's and scipy's) for one thread, before either loads:
+    each thread it starts maps a buffer, and where the address space runs out its start-up retries
+    the mapping for ever (a ``bench --baseline`` hung so under 450 MiB).  The package does no linear
+    algebra; a limit set by the user's own environment variable stays theirs."""
+    try:
+        import resource
+
+        limited = resource.getrlimit(resource.RLIMIT_AS)[0] != resource.RLIM_INFINITY
+    except (ImportError, OSError, ValueError):
+        return
+    if limited:
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+
 def launch() -> None:
     """Run the command line.  Until the command's own guard takes over, SIGINT and SIGTERM end the
     process with one line and exit 130 or 143: loading numpy and DEAP takes a noticeable moment, and a
     Ctrl-C then would otherwise print an import traceback."""
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, _stopped_while_starting)
+    _one_blas_thread_under_a_memory_limit()
     from deap_sudoku.cli import main
     from deap_sudoku.runs.task import scoop_is_running
 

@@ -7,10 +7,12 @@ propagation layer's compiled kernel.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from ..propagation.kernel_compiled import box_line_scratch, mark_units, popcount, propagate_nb
+from ..propagation.choice import load_numba
+
+numba = load_numba()  # an unloadable numba is one clear error (NumbaUnavailable), not a traceback
 
 __all__ = ["rebuild", "fill_boxes"]
 

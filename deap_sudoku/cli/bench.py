@@ -19,6 +19,9 @@ from .options import (
     ALGORITHM,
     ALGORITHM_HELP,
     DEFAULT_ALGORITHM,
+    MAX_COUNT,
+    SEED,
+    count,
     flag,
     given,
     options_for,
@@ -57,9 +60,9 @@ MISSING_SHOWN = 20
     show_default=True,
     help=f"Repeat for several algorithms: {ALGORITHM_HELP}.",
 )
-@click.option("--runs", type=click.IntRange(min=1), default=1, show_default=True, help="Seeded runs per puzzle.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Run r uses seed SEED+r.")
-@click.option("--limit", type=click.IntRange(min=1), default=None, help="Only the first N puzzles of each dataset.")
+@click.option("--runs", type=count(1), default=1, show_default=True, help="Seeded runs per puzzle.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Run r uses seed SEED+r.")
+@click.option("--limit", type=count(1), default=None, help="Only the first N puzzles of each dataset.")
 @run_options
 @click.option(
     "--json",
@@ -203,6 +206,9 @@ def bench_command(
     inputs = [(name, PuzzleInput(path)) for path, name in zip(datasets, _dataset_names(datasets))]
     examples = {shape: puzzle for _, puzzles in inputs for shape, puzzle in puzzles.examples.items()}
     refuse_huge_population(run_params.get("population_size"), examples.values())
+    total = runs * len(algorithms) * sum(min(len(p), limit or len(p)) for _, p in inputs)
+    if total > MAX_COUNT:
+        raise click.UsageError(f"that is {total:.3g} runs, more than this machine can count ({MAX_COUNT:,})")
     from ..experiments import Experiment, report_json, summarise, summary_csv, summary_table
 
     experiment = Experiment(

@@ -39,7 +39,8 @@ from ..runs.interrupt import exit_code, graceful
 from .bench import bench_command
 from .errors import InputError, StandardOutputError, plural
 from .inputs import BUNDLED, PUZZLE_FILE, PUZZLE_FILE_HELP, PuzzleInput, input_options, parse_box, reading
-from .options import flag
+from ..propagation.choice import NumbaUnavailable
+from .options import SEED, Number, count, flag, memory_limits
 from .outputs import StandardOutput, check_format, check_outputs, write_puzzles, writing
 from .progress import Progress
 from .solve import solve
@@ -86,6 +87,14 @@ class _Guarded(click.Group):
             where = f"{exc.filename}: " if exc.filename else ""
             click.echo(f"error: {where}{exc.strerror}", err=True)
             ctx.exit(2)
+        except (MemoryError, NumbaUnavailable) as exc:  # under ulimit -v, say: what it is, what to do
+            what = "out of memory" if isinstance(exc, MemoryError) else str(exc)
+            click.echo(
+                f"error: {what} ({memory_limits()}); give the process more memory (loading numba's "
+                "kernels takes about 400 MiB of address space) or the run less (a smaller population)",
+                err=True,
+            )
+            ctx.exit(1)
         finally:
             for signum, handler in previous.items():
                 signal.signal(signum, handler)
@@ -205,7 +214,7 @@ def samples() -> None:
 @input_options
 @click.option(
     "--max-nodes",
-    type=click.IntRange(min=1),
+    type=count(1),
     default=200_000,
     show_default=True,
     help="Search budget per puzzle for counting solutions.",
@@ -299,14 +308,14 @@ easy newspaper puzzle; made unique, a 25x25 takes about 20 s (fewer givens take 
 )
 @click.option(
     "--count",
-    type=click.IntRange(min=1),
+    type=count(1),
     default=1,
     show_default=True,
     help="How many puzzles to make (per --givens value).",
 )
 @click.option(
     "--seed",
-    type=int,
+    type=SEED,
     default=0,
     show_default=True,
     help="Puzzle i is made with seed SEED+i, so any one can be remade alone.",
@@ -320,7 +329,7 @@ easy newspaper puzzle; made unique, a 25x25 takes about 20 s (fewer givens take 
 )
 @click.option(
     "--max-seconds",
-    type=click.FloatRange(min=0, min_open=True),
+    type=Number(min=0, min_open=True),
     default=60.0,
     show_default=True,
     help="Time allowed per puzzle of --difficulty; past it the command stops with exit code 1.",

@@ -21,6 +21,7 @@ from ..runs.checkpoint import run_identity
 from ..runs.interrupt import INTERRUPTED, exit_code, graceful, requested
 from .errors import InputError
 from .inputs import bundled_or
+from .options import SEED, count
 from .outputs import check_outputs, open_checkpoint
 
 __all__ = [
@@ -49,12 +50,12 @@ def example_options(*, population: int | None = 200) -> Callable:
         if population is not None:
             command = click.option(
                 "--population",
-                type=click.IntRange(min=2),
+                type=count(2),
                 default=population,
                 show_default=True,
                 help="Population size.",
             )(command)
-        command = click.option("--seed", type=int, default=0, show_default=True, help="Seed of the run.")(command)
+        command = click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the run.")(command)
         return click.argument("puzzle_file", required=False, metavar="[PUZZLE_FILE]")(command)
 
     return decorate
@@ -64,7 +65,7 @@ def checkpoint_options(command: Callable) -> Callable:
     """``--checkpoint FILE`` and ``--checkpoint-every G`` for the GA examples."""
     command = click.option(
         "--checkpoint-every",
-        type=click.IntRange(min=1),
+        type=count(1),
         default=10,
         show_default=True,
         help="Generations between checkpoints.",

@@ -4,7 +4,9 @@ not), the ``-a`` choice, and the memory a population would take."""
 from __future__ import annotations
 
 import contextlib
+import math
 import os
+import sys
 from collections.abc import Iterable
 
 import click
@@ -12,6 +14,33 @@ import click
 from ..grid import Puzzle
 from ..runs import registry
 from .errors import InputError
+
+
+MAX_COUNT = sys.maxsize
+"""The largest count an option takes (runs, generations, a population...): what a machine word holds."""
+
+
+def count(minimum: int, maximum: int = MAX_COUNT) -> click.IntRange:
+    """A whole-number option from ``minimum`` to ``maximum`` (by default what a machine word holds:
+    ``--runs 100000000000000000000000`` is refused in one line, not an ``OverflowError`` later)."""
+    return click.IntRange(min=minimum, max=maximum)
+
+
+SEED = click.IntRange(min=-(2**63), max=2**63 - 1)
+"""A seed: any 64-bit whole number."""
+
+
+class Number(click.FloatRange):
+    """A real-number option in a range that is a finite number: ``nan`` and ``inf`` pass every
+    comparison of click's own range check (``--max-seconds nan`` was no limit at all)."""
+
+    name = "number"
+
+    def convert(self, value, param, ctx):
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number", param, ctx)
+        return number
 
 
 ALGORITHMS = tuple(registry.ALGORITHMS)
@@ -42,9 +71,9 @@ ALGORITHM_HELP = (
 # -- run options: which algorithm takes which -------------------------------------------------
 
 _RUN_OPTIONS = {
-    "population_size": dict(type=click.IntRange(min=2), help="Population size"),
-    "cxpb": dict(type=click.FloatRange(0, 1), help="Crossover probability"),
-    "mutpb": dict(type=click.FloatRange(0, 1), help="Mutation probability"),
+    "population_size": dict(type=count(2), help="Population size"),
+    "cxpb": dict(type=Number(0, 1), help="Crossover probability"),
+    "mutpb": dict(type=Number(0, 1), help="Mutation probability"),
     "select": dict(
         type=click.Choice(sorted({c for a in registry.ALGORITHMS.values() for c in a.choices.get("select", ())})),
         help="Selection",
@@ -53,18 +82,16 @@ _RUN_OPTIONS = {
         type=click.Choice(sorted({c for a in registry.ALGORITHMS.values() for c in a.choices.get("fitness", ())})),
         help="Fitness",
     ),
-    "tournsize": dict(type=click.IntRange(min=1), help="Tournament size (DEAP's tournsize)"),
-    "max_generations": dict(type=click.IntRange(min=1), help="Generation budget"),
+    "tournsize": dict(type=count(1), help="Tournament size (DEAP's tournsize; at most the population)"),
+    "max_generations": dict(type=count(1), help="Generation budget"),
     "max_seconds": dict(
-        type=click.FloatRange(min=0, min_open=True),
+        type=Number(min=0, min_open=True),
         help="Wall-time budget per puzzle (s); loading compiled kernels counts, compiling them "
         "the first time does not (announced; solve leaves it to a background process)",
     ),
-    "max_evaluations": dict(
-        type=click.IntRange(min=1), help="Fitness-evaluation budget per puzzle (checked after each generation)"
-    ),
-    "max_steps": dict(type=click.IntRange(min=1), help="Step budget"),
-    "max_nodes": dict(type=click.IntRange(min=1), help="Search-node budget"),
+    "max_evaluations": dict(type=count(1), help="Fitness-evaluation budget per puzzle (checked after each generation)"),
+    "max_steps": dict(type=count(1), help="Step budget"),
+    "max_nodes": dict(type=count(1), help="Search-node budget"),
 }
 assert set(_RUN_OPTIONS) == set(registry.OPTIONS), "every registry option has its command-line flag"
 
@@ -105,7 +132,25 @@ def options_for(algorithm: str, options: dict) -> dict:
         allowed = record.choices.get(name)
         if allowed is not None and value not in allowed:
             raise click.UsageError(f"{flag(name)} {value} does not apply to {algorithm}; it takes {', '.join(allowed)}")
+    if "tournsize" in options:
+        population = options.get("population_size", _default(record, "population_size"))
+        if population is not None and options["tournsize"] > population:
+            raise click.UsageError(
+                f"--tournsize {options['tournsize']} is more than {algorithm}'s population, {population}: "
+                "each tournament draws that many"
+            )
     return options
+
+
+def _default(record: registry.Algorithm, name: str):
+    """The default of ``record``'s run option ``name``, where its recipe's signature gives one."""
+    import inspect
+
+    try:
+        default = inspect.signature(record.function).parameters[name].default  # type: ignore[arg-type]
+    except (TypeError, ValueError, KeyError):
+        return None
+    return None if default is inspect.Parameter.empty else default
 
 
 MAX_POPULATION_BYTES = 4 << 30
@@ -148,6 +193,24 @@ def memory_allowed() -> tuple[int, str]:
             if value != "max" and int(value) < 1 << 60:
                 allowed.append((int(value), f"the memory limit of this process's control group ({path})"))
     return min(allowed)
+
+
+def memory_limits() -> str:
+    """The limits on this process's memory, in words (``ulimit -v 391 MiB``), for a message."""
+    limits = []
+    with contextlib.suppress(ImportError, OSError, ValueError):
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+        if soft != resource.RLIM_INFINITY:
+            limits.append(f"ulimit -v {soft / 2**20:.0f} MiB")
+    for path in ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"):
+        with contextlib.suppress(OSError, ValueError):
+            with open(path) as handle:
+                value = handle.read().strip()
+            if value != "max" and int(value) < 1 << 60:
+                limits.append(f"control group {int(value) / 2**20:.0f} MiB")
+    return ", ".join(limits) or "no limit is set on this process"
 
 
 def refuse_huge_population(population: int | None, puzzles: Iterable[Puzzle]) -> None:

@@ -11,9 +11,10 @@ from collections.abc import Iterable
 import click
 
 from ..grid import Puzzle
-from ..propagation.choice import COMPILED_FROM_CELLS, numba_available
+from ..propagation.choice import COMPILED_FROM_CELLS, NumbaUnavailable, numba_available, numba_trouble
 from ..runs import registry
 from ..runs.task import warm_up
+from .options import memory_limits
 
 
 class Progress:
@@ -60,6 +61,25 @@ class Progress:
 _told_without_numba: list[bool] = []  # not empty once the notice has been given in this process
 
 
+def _say_without_numba(record, shapes: dict, compiled: bool | None, quiet: bool) -> None:
+    """One line, once per process, where numba would have been used: the Python twins run instead."""
+    if (
+        record.warm_up is not None
+        and not quiet
+        and not _told_without_numba
+        and (compiled or any(shape.cells >= COMPILED_FROM_CELLS for shape in shapes))
+    ):
+        _told_without_numba.append(True)
+        trouble = numba_trouble()
+        limits = "" if "ulimit" in trouble else f"; {memory_limits()}"
+        why = f"numba could not be loaded ({trouble}{limits})" if trouble else "numba is not installed"
+        click.echo(
+            f"{why}: the compiled kernels run as their Python twins, the same answers but slower on "
+            "16x16 and larger grids" + ("" if numba_trouble() else " (pip install numba)"),
+            err=True,
+        )
+
+
 def warm_up_announced(
     algorithm: str,
     puzzles: Iterable[Puzzle],
@@ -76,18 +96,7 @@ def warm_up_announced(
     record = registry.algorithm(algorithm)
     shapes = {p.shape: p for p in puzzles}
     if not numba_available():
-        if (
-            record.warm_up is not None
-            and not quiet
-            and not _told_without_numba
-            and (compiled or any(shape.cells >= COMPILED_FROM_CELLS for shape in shapes))
-        ):
-            _told_without_numba.append(True)
-            click.echo(
-                "numba is not installed: the compiled kernels run as their Python twins, the same "
-                "answers but slower on 16x16 and larger grids (pip install numba)",
-                err=True,
-            )
+        _say_without_numba(record, shapes, compiled, quiet)
         return False
     message = record.warm_up_message
     shown = threading.Event()
@@ -105,6 +114,9 @@ def warm_up_announced(
         timer.start()
         try:
             elsewhere = warm_up(algorithm, puzzle, compiled, budgeted=budgeted)
+        except NumbaUnavailable:  # installed, but it cannot be loaded here (out of memory, say)
+            _say_without_numba(record, shapes, compiled, quiet)
+            return False
         finally:
             timer.cancel()
         if elsewhere and not quiet and not told_elsewhere:

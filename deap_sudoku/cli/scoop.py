@@ -34,7 +34,9 @@ def scoop_options(workers_help: str):
             "package installed on each); 127.0.0.1 runs the multi-host code path "
             "locally.",
         )(command)
-        return click.option("--workers", "-n", type=click.IntRange(min=1), default=None, help=workers_help)(command)
+        return click.option(
+            "--workers", "-n", type=click.IntRange(min=1, max=MAX_WORKERS), default=None, help=workers_help
+        )(command)
 
     return decorate
 
@@ -49,6 +51,8 @@ def check_scoop(workers: int | None, hosts: str | None, hostfile: str | None) ->
 
 COMMAND = "DEAP_SUDOKU_COMMAND"
 """The command line the user typed, for the command SCOOP runs (:func:`started_as`)."""
+MAX_WORKERS = 4096
+"""The most workers ``--workers`` starts (SCOOP would try to start any number)."""
 PARENT_PID = "DEAP_SUDOKU_PARENT_PID"
 """The pid of the command that started SCOOP, for the command it runs there (:func:`starter_gone`)."""
 

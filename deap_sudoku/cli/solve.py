@@ -23,7 +23,16 @@ from ..runs.portfolio import portfolio
 from ..runs.task import RunResult, Task, run_task, scoop_is_running
 from .errors import InputError, StandardOutputError, plural
 from .inputs import PUZZLE_FILE, PUZZLE_FILE_HELP, PuzzleInput, input_options
-from .options import ALGORITHM, DEFAULT_ALGORITHM, given, options_for, refuse_huge_population, run_options
+from .options import (
+    ALGORITHM,
+    DEFAULT_ALGORITHM,
+    SEED,
+    count,
+    given,
+    options_for,
+    refuse_huge_population,
+    run_options,
+)
 from .outputs import check_format, check_outputs, check_plot, open_checkpoint, write_puzzles, writing
 from .progress import Progress, warm_up_announced
 from .scoop import check_scoop, rerun_under_scoop, scoop_options
@@ -46,7 +55,7 @@ POSEDNESS_SECONDS = 0.1
     + "; or your own as module:attribute ('deap-sudoku algorithms' lists plug-ins too).",
 )
 @input_options
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the run.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the run.")
 @run_options
 @click.option(
     "--out",
@@ -80,7 +89,7 @@ POSEDNESS_SECONDS = 0.1
 @click.option(
     "--progress",
     "progress_every",
-    type=click.IntRange(min=0),
+    type=count(0),
     is_flag=False,
     flag_value=0,
     default=None,
@@ -98,7 +107,7 @@ POSEDNESS_SECONDS = 0.1
 )
 @click.option(
     "--checkpoint-every",
-    type=click.IntRange(min=1),
+    type=count(1),
     default=None,
     help="Generations between checkpoints (default 10; one is also written when the run stops).",
 )

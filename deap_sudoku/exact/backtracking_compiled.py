@@ -9,10 +9,12 @@ count and the solutions are those of the Python loop in
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from ..propagation.kernel_compiled import mark_units, popcount, propagate_nb
+from ..propagation.choice import load_numba
+
+numba = load_numba()  # an unloadable numba is one clear error (NumbaUnavailable), not a traceback
 
 __all__ = ["depth_first", "EXHAUSTED", "FOUND", "PAUSED"]
 

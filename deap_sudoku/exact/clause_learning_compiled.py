@@ -7,9 +7,11 @@ Imported only when a compiled search is first asked for (see
 
 from __future__ import annotations
 
-import numba
 
 from . import clause_learning_kernel
+from ..propagation.choice import load_numba
+
+numba = load_numba()  # an unloadable numba is one clear error (NumbaUnavailable), not a traceback
 
 __all__ = ["run"]
 

@@ -34,6 +34,9 @@ from typing import NoReturn
 
 __all__ = [
     "numba_available",
+    "load_numba",
+    "numba_trouble",
+    "NumbaUnavailable",
     "COMPILED_FROM_CELLS",
     "MAX_COMPILED_SIDE",
     "LOADING_SECONDS",
@@ -74,13 +77,76 @@ def python_seconds() -> float:
     return _spent[0]
 
 
-@functools.cache
+class NumbaUnavailable(ImportError):
+    """numba is installed but could not be loaded here: out of memory (``ulimit -v``), a broken
+    install.  From then on :func:`numba_available` says no, and every kernel runs its Python twin."""
+
+
+_TROUBLE: list[str] = []
+
+
+NUMBA_ADDRESS_SPACE = 1 << 30
+"""The address space loading numba and a kernel takes, with a margin: under ``ulimit -v`` below
+about 650 MiB, LLVM aborts the process ("Unable to allocate section memory", no exception to
+catch); 650 MiB and more loaded every kernel (``bench -a cdcl -a memetic -a backtracking`` on a
+25x25).  Under a smaller limit the Python twins run."""
+
+
 def numba_available() -> bool:
-    """Whether numba can be imported here (found without importing it: that costs ~0.4 s)."""
+    """Whether numba can be used here: installed (found without importing it: that costs ~0.4 s),
+    not found unloadable by :func:`load_numba`, and room for it under ``ulimit -v``."""
+    if not _installed() or _TROUBLE:
+        return False
+    short = _address_space_short()
+    if short:
+        _TROUBLE.append(short)
+        return False
+    return True
+
+
+@functools.cache
+def _address_space_short() -> str:
+    """Why ``ulimit -v`` leaves no room to load numba (:data:`NUMBA_ADDRESS_SPACE`), or ``""``."""
+    try:
+        import resource
+
+        soft = resource.getrlimit(resource.RLIMIT_AS)[0]
+    except (ImportError, OSError, ValueError):
+        return ""
+    if soft == resource.RLIM_INFINITY or soft >= NUMBA_ADDRESS_SPACE:
+        return ""
+    return f"ulimit -v {soft / 2**20:.0f} MiB is less than the {NUMBA_ADDRESS_SPACE >> 20} MiB it takes to load"
+
+
+@functools.cache
+def _installed() -> bool:
     try:
         return importlib.util.find_spec("numba") is not None
     except (ImportError, ValueError):
         return False
+
+
+def load_numba():
+    """Import numba, as the compiled kernels' modules do.
+
+    :raises NumbaUnavailable: when it is there but cannot be loaded (out of memory shows as a
+        ``MemoryError``, or as an ``OSError`` of a shared library llvmlite cannot map), saying why;
+        :func:`numba_available` is then false for the rest of the process.
+    """
+    if _installed() and not numba_available():  # room for it under ulimit -v: none
+        raise NumbaUnavailable(f"numba could not be loaded ({_TROUBLE[0]})")
+    try:
+        import numba
+    except (ImportError, MemoryError, OSError) as exc:
+        first = str(exc).split(". ")[0].splitlines()[0] if str(exc) else ""
+        _TROUBLE.append(f"{type(exc).__name__}{': ' + first if first else ''}")
+        raise NumbaUnavailable(f"numba could not be loaded ({_TROUBLE[0]})") from None
+    return numba
+
+
+def numba_trouble() -> str:
+    """Why numba could not be loaded in this process, or ``""``."""
+    return _TROUBLE[0] if _TROUBLE else ""
 
 
 def prefer_compiled(cells: int, side: int) -> bool:

@@ -11,12 +11,14 @@ repair's rebuild) can call them from inside numba.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from ..grid.shape import Shape
 from .choice import interrupted_kernel
 from .tables import arrays
+from .choice import load_numba
+
+numba = load_numba()  # an unloadable numba is one clear error (NumbaUnavailable), not a traceback
 
 __all__ = [
     "Propagator",

@@ -508,7 +508,13 @@ def row_permutation_ga(
     requested: Callable[[], object] | None = None,
     callback: Callback | None = None,
 ):
-    """Row-permutation GA as documented for the report's Implementation 2 (``examples/row_permutation_ga.py``)."""
+    """Row-permutation GA as documented for the report's Implementation 2 (``examples/row_permutation_ga.py``).
+
+    :raises ValueError: for a ``tournsize`` larger than the population: each tournament draws that
+        many, and a huge one would never end.
+    """
+    if tournsize > population_size:
+        raise ValueError(f"tournsize {tournsize} is more than the population, {population_size}")
     started, rng = time.perf_counter(), random.Random(seed)
     toolbox = make_toolbox(
         puzzle,

@@ -1,0 +1,80 @@
+"""Numbers validated before any work, and memory limits met with one line, never a traceback."""
+
+from __future__ import annotations
+
+import resource
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from deap_sudoku.cli import main
+from tests.conftest import REPO
+
+EASY = str(REPO / "data" / "testdata" / "easy.txt")
+HUGE = "100000000000000000000000"
+
+
+@pytest.mark.parametrize(
+    "command, option, value",
+    [
+        ("bench", "--max-seconds", "nan"),
+        ("bench", "--max-seconds", "inf"),
+        ("solve", "--max-seconds", "nan"),
+        ("bench", "--cxpb", "nan"),
+        ("bench", "--mutpb", "-inf"),
+        ("bench", "--runs", HUGE),
+        ("bench", "--seed", HUGE),
+        ("bench", "--tournsize", HUGE),
+        ("bench", "--population", HUGE),
+        ("bench", "--max-generations", HUGE),
+        ("bench", "--max-evaluations", HUGE),
+        ("solve", "--max-nodes", HUGE),
+        ("solve", "--seed", HUGE),
+        ("generate", "--count", HUGE),
+        ("generate", "--max-seconds", "nan"),
+        ("check", "--max-nodes", HUGE),
+    ],
+)
+def test_a_number_no_run_can_use_is_refused_in_one_line(command, option, value):
+    arguments = {"generate": ["generate", "--box", "2x2"], "check": ["check", EASY]}.get(command, [command, EASY])
+    if command in ("bench", "solve") and option in ("--cxpb", "--mutpb", "--tournsize"):
+        arguments += ["-a", "row-ga"]
+    done = CliRunner().invoke(main, [*arguments, option, value])
+    assert done.exit_code == 2 and "Traceback" not in done.output
+    assert f"Invalid value for '{option}'" in done.stderr and ("finite" in done.stderr or "range" in done.stderr)
+
+
+def test_a_tournament_larger_than_the_population_and_a_plan_too_large_to_count_are_refused():
+    tournament = CliRunner().invoke(main, ["bench", EASY, "-a", "row-ga", "--tournsize", "10" * 9])
+    assert tournament.exit_code == 2 and "is more than row-ga's population, 200" in tournament.stderr
+    plan = CliRunner().invoke(main, ["bench", EASY, "--runs", "9223372036854775807"])
+    assert plan.exit_code == 2 and "more than this machine can count" in plan.stderr
+
+
+def test_row_ga_refuses_a_tournament_larger_than_its_population_before_any_work():
+    from deap_sudoku.io.samples import load_sample
+    from deap_sudoku.runs.recipes import row_permutation_ga
+
+    with pytest.raises(ValueError, match="tournsize 11 is more than the population, 10"):
+        row_permutation_ga(load_sample("testdata/easy.txt"), population_size=10, tournsize=11)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mebibytes", [300, 450, 600])
+def test_under_ulimit_v_the_python_twins_run_and_one_line_says_why(mebibytes):
+    """Loading numba under ulimit -v 300-400 MiB was a traceback, and under 400-600 MiB LLVM aborts
+    the process (nothing to catch): below 1 GiB the kernels' Python twins run."""
+
+    def limited():
+        resource.setrlimit(resource.RLIMIT_AS, (mebibytes << 20, resource.RLIM_INFINITY))
+
+    command = [sys.executable, "-m", "deap_sudoku", "bench", str(REPO / "data" / "25x25.txt"), "-a", "cdcl"]
+    done = subprocess.run(command, capture_output=True, text=True, preexec_fn=limited, timeout=120)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.splitlines()[0] == (
+        f"numba could not be loaded (ulimit -v {mebibytes} MiB is less than the 1024 MiB it takes to load): the "
+        "compiled kernels run as their Python twins, the same answers but slower on 16x16 and larger grids"
+    )
+    assert "| 25x25.txt | cdcl | 2/2 |" in done.stdout
