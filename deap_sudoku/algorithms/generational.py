@@ -282,8 +282,8 @@ class Run:
         self.resumed = state is not None
         if state is not None:
             self._restore(state)
-        self.poll_first = stop.poller()  # the first population: stop requests only, its size is the run's
-        self.poll = stop.poller(self.started)  # inside a generation: requests and the time budget
+        self.poll_first = self.poll = stop.poller(self.started)  # requests and the time budget, anywhere
+        self.budget_spent = False  # the evaluation budget ran out inside a generation: it ends the run
 
     def spend(self, evaluated: list) -> None:
         """Count the evaluations of ``evaluated``, individuals the loop has just given a fitness, in
@@ -298,20 +298,44 @@ class Run:
 
     def evaluate(self, individuals: list, toolbox: base.Toolbox, poll: Callable[[], None] | None = None) -> int:
         """:func:`evaluate_invalid` with every evaluation counted (:meth:`spend`); ``poll`` defaults
-        to this run's :attr:`poll`.  Returns how many were evaluated."""
+        to this run's :attr:`poll`.  Returns how many were evaluated.
+
+        No more are evaluated than :attr:`Stop.max_evaluations` leaves: the first ones, in order, up
+        to the budget, the others left without a fitness.  The generation then ends the run with
+        the individuals it evaluated (:meth:`next_generation` drops the others), so every loop stops
+        at the budget exactly, whatever its generation's size."""
+        budget = self.stop.max_evaluations
+        if budget is not None:
+            invalid = [ind for ind in individuals if not ind.fitness.valid]
+            left = max(budget - self.evaluations, 0)
+            if len(invalid) > left:
+                self.budget_spent, individuals = True, invalid[:left]
         return evaluate_invalid(individuals, toolbox, self.poll if poll is None else poll, self.spend)
+
+    def out_of_time(self) -> bool:
+        """Whether :attr:`Stop.max_seconds` has passed since the run :attr:`started`."""
+        budget = self.stop.max_seconds
+        return budget is not None and time.perf_counter() - self.started >= budget
+
+    def exhausted(self) -> bool:
+        """Whether :attr:`Stop.max_evaluations` is spent: a loop that evaluates one individual at a
+        time asks before each."""
+        budget = self.stop.max_evaluations
+        return budget is not None and self.evaluations >= budget
 
     def begin(self, nevals: int | None = None) -> None:
         """Record generation 0 of a fresh run whose population has just been evaluated: through
         :meth:`evaluate` or :meth:`spend`, or, by a loop that counts for itself, ``nevals`` more."""
         self.evaluations += nevals or 0
+        if self.budget_spent:
+            self.keep_evaluated()
         self.best_ever = max(ind.fitness for ind in self.population)
         self._record()
 
     def evaluate_first(self, toolbox: base.Toolbox) -> None:
-        """Evaluate the fresh population and :meth:`begin`.  A stop request met meanwhile keeps the
-        individuals evaluated so far (a first population of 200,000 36x36 grids takes a minute): the
-        run then ends at generation 0."""
+        """Evaluate the fresh population and :meth:`begin`.  A stop request or the time budget met
+        meanwhile keeps the individuals evaluated so far (a first population of 200,000 36x36 grids
+        takes a minute), at least the first chunk: the run then ends at generation 0."""
         try:
             self.evaluate(self.population, toolbox, self.poll_first)
         except Abandoned:
@@ -371,11 +395,13 @@ class Run:
             self.restarts,
             self.since_improvement,
             self.first_hit,
+            self.budget_spent,
         )
         try:
             yield
         except Abandoned:
-            rng_state, self.extra, self.evaluations, self.restarts, self.since_improvement, self.first_hit = saved
+            rng_state, self.extra, self.evaluations, self.restarts, self.since_improvement, self.first_hit = saved[:6]
+            self.budget_spent = saved[6]
             self.rng.setstate(rng_state)
 
     def next_generation(self, population: list, nevals: int | None = None, *, offered: list | None = None) -> None:
@@ -383,6 +409,9 @@ class Run:
         (those of :meth:`evaluate` and :meth:`spend`, and ``nevals`` more from a loop that counts
         for itself), checkpoint when due.  The hall of fame sees ``offered`` (DEAP's (mu, lambda)
         loops offer it every child, kept or not), by default the population."""
+        if self.budget_spent:  # the evaluation budget ran out in this generation: what it evaluated
+            population = [ind for ind in population if ind.fitness.valid]
+            offered = None if offered is None else [ind for ind in offered if ind.fitness.valid]
         self.population = population
         self.generation += 1
         self.evaluations += nevals or 0

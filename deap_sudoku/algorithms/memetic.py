@@ -162,10 +162,14 @@ def ea_memetic(
         else:
             try:
                 for ind in run.each(population, first=True):
-                    toolbox.repair(ind)
+                    if run.exhausted():
+                        break
+                    if not run.out_of_time():  # out of it, the first is evaluated as it was made
+                        toolbox.repair(ind)
                     _evaluated(ind, toolbox, run)
             except Abandoned:  # the run ends at generation 0 with the individuals repaired so far
-                run.keep_evaluated()
+                pass
+            run.keep_evaluated()
         run.begin()
     if _refuted(toolbox):
         run.logbook.stop_reason = REFUTED
@@ -176,6 +180,8 @@ def ea_memetic(
             waiting = run.extra["waiting"]
             members = {ind.tobytes() for ind in population}
             for slot, parent in enumerate(run.each(population)):
+                if run.exhausted():  # the evaluation budget: to the evaluation, as every loop stops
+                    break
                 child = toolbox.clone(parent)
                 if rng.random() < cxpb and len(population) > 1:
                     mate = toolbox.clone(toolbox.select(population[:slot] + population[slot + 1 :], 1)[0])
@@ -194,7 +200,7 @@ def ea_memetic(
                     waiting[slot] += 1
                 if stop.meets(child.fitness.values):
                     break
-                if waiting[slot] >= stall:
+                if waiting[slot] >= stall and not run.exhausted():
                     members.discard(population[slot].tobytes())
                     population[slot] = _fresh(toolbox, run)
                     members.add(population[slot].tobytes())

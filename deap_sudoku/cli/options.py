@@ -89,7 +89,7 @@ _RUN_OPTIONS = {
         help="Wall-time budget per puzzle (s); loading compiled kernels counts, compiling them "
         "the first time does not (announced; solve leaves it to a background process)",
     ),
-    "max_evaluations": dict(type=count(1), help="Fitness-evaluation budget per puzzle (checked after each generation)"),
+    "max_evaluations": dict(type=count(1), help="Fitness-evaluation budget per puzzle (every GA stops at it exactly)"),
     "max_steps": dict(type=count(1), help="Step budget"),
     "max_nodes": dict(type=count(1), help="Search-node budget"),
 }

@@ -155,7 +155,7 @@ def solve_learning(
     else:
         run = kernel.run
     state = _state(puzzle, rng if rng is not None else random.Random(0))
-    ctl, chunk = state["ctl"], 16
+    ctl, chunk, work = state["ctl"], 16, 64  # both grow while a call takes less than PAUSE_SECONDS
     if not target_phase:
         ctl[kernel.TARGET_SIZE] = len(state["assign"]) + 1  # no assignment is ever fuller
     if not (target_phase and rephase):
@@ -163,6 +163,7 @@ def solve_learning(
     while True:
         conflicts = int(ctl[kernel.CONFLICTS])
         pause_at = conflicts + chunk if max_conflicts is None else min(conflicts + chunk, max_conflicts)
+        ctl[kernel.PAUSE_WORK] = work
         start = time.perf_counter()
         try:
             if compiled:
@@ -187,6 +188,6 @@ def solve_learning(
         if deadline is not None and time.perf_counter() >= deadline:
             raise SearchBudgetExceeded(f"no answer within {max_seconds:g} s ({_conflicts(conflicts)})")
         if took < PAUSE_SECONDS / 2:
-            chunk *= 2
+            chunk, work = 2 * chunk, min(2 * work, 1 << 60)
         elif took > 2 * PAUSE_SECONDS:
-            chunk = max(1, chunk // 2)
+            chunk, work = max(1, chunk // 2), max(1, work // 2)

@@ -43,6 +43,7 @@ __all__ = [
     "NEXT_REPHASE",
     "REDUCES",
     "NEXT_REDUCE",
+    "PAUSE_WORK",
     "CONTROLS",
     "HEADER",
 ]
@@ -55,7 +56,12 @@ the puzzle has no solution; the clause store needs more room (grow it and call a
 TSIZE, QHEAD, DLEVEL, HSIZE, TOP, NCLAUSES, NORIGINAL = 0, 1, 2, 3, 4, 5, 6
 CONFLICTS, RESTARTS, SINCE_RESTART, NEXT_RESTART, TARGET_SIZE, STAMP = 7, 8, 9, 10, 11, 12
 REPHASES, NEXT_REPHASE, REDUCES, NEXT_REDUCE = 13, 14, 15, 16
-CONTROLS = 17
+PAUSE_WORK = 17
+"""The most literals a call may propagate before it pauses, besides ``pause_at`` conflicts, even in
+the middle of a propagation (it goes on from its queue at the next call): on a 100x100 grid in
+Python the propagation of the givens alone takes a second, and the caller asks the clock only when
+the loop pauses."""
+CONTROLS = 18
 
 HEADER = 2
 """Every stored clause is ``[length, lbd, literal, literal, ...]``; its first two literals are watched."""
@@ -99,7 +105,8 @@ def run(
     pause_at,
 ):
     """Search until a solution (FOUND), a proof that there is none (EXHAUSTED), ``pause_at``
-    conflicts in all (PAUSED) or a full clause store (GROW); see the module's docstring."""
+    conflicts in all or ``ctl[PAUSE_WORK]`` literals propagated in this call (PAUSED) or a full
+    clause store (GROW); see the module's docstring."""
     n = cells_n[1]
     N = cells_n[0]
     V = N * n
@@ -122,9 +129,11 @@ def run(
     next_rephase = ctl[NEXT_REPHASE]
     reduces = ctl[REDUCES]
     next_reduce = ctl[NEXT_REDUCE]
+    max_work = ctl[PAUSE_WORK]
+    work = 0
     status = PAUSED
     while True:
-        if conflicts >= pause_at:
+        if conflicts >= pause_at or work >= max_work:
             status = PAUSED
             break
         if top + H + V > arena.shape[0] or nclauses + 1 > cstart.shape[0]:
@@ -134,9 +143,10 @@ def run(
         confl = -1
         bin_a = -1
         bin_b = -1
-        while qhead < tsize and confl == -1 and bin_a == -1:
+        while qhead < tsize and confl == -1 and bin_a == -1 and work < max_work:
             t = trail[qhead]
             qhead += 1
+            work += 1
             tv = t >> 1
             if (t & 1) == 0:
                 c = tv // n
@@ -199,6 +209,9 @@ def run(
                     confl = ci
                     break
                 w = after
+        if confl == -1 and bin_a == -1 and qhead < tsize:  # the work of this call is done mid-propagation
+            status = PAUSED
+            break
         if confl == -1 and bin_a == -1:
             back_to = -1
             if since_restart >= next_restart:

@@ -70,10 +70,15 @@ def tables(shape: Shape) -> Tables:
             for b in sorted({box_of[c] for c in line}):
                 key[kind, li, b] = len(segments)
                 segments.append(tuple(c for c in line if box_of[c] == b))
+    of_line: dict[tuple[str, int], list[int]] = {}
+    of_box: dict[tuple[str, int], list[int]] = {}
+    for (kind, li, b), i in key.items():  # the segments of each line and of each box, in key order
+        of_line.setdefault((kind, li), []).append(i)
+        of_box.setdefault((kind, b), []).append(i)
     intersections = []
     for (kind, li, b), s in key.items():
-        line_segs = tuple(i for (k, ln, _), i in key.items() if k == kind and ln == li and i != s)
-        box_segs = tuple(i for (k, _, bb), i in key.items() if k == kind and bb == b and i != s)
+        line_segs = tuple(i for i in of_line[kind, li] if i != s)
+        box_segs = tuple(i for i in of_box[kind, b] if i != s)
         line_rest = tuple(c for i in line_segs for c in segments[i])
         box_rest = tuple(c for i in box_segs for c in segments[i])
         intersections.append((s, line_segs, box_segs, line_rest, box_rest))

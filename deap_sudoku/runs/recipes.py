@@ -131,13 +131,14 @@ def _evolve(
 
 def first_population(toolbox, size: int, stop: Stop) -> list:
     """``toolbox.population(n=size)``; when that is DEAP's ``initRepeat``, made one individual at a
-    time with the same calls, so that a stop request ends it (200,000 36x36 grids take a minute):
-    the individuals made so far, at least one, go on to a run that then ends at generation 0."""
+    time with the same calls, so that a stop request or the time budget ends it (200,000 36x36
+    grids take a minute): the individuals made so far, at least one, go on to a run that then ends
+    at generation 0."""
     made = toolbox.population
     if getattr(made, "func", None) is not tools.initRepeat or len(made.args) != 2 or made.keywords:
         return made(n=size)
     container, individual = made.args
-    poll, population = stop.poller(), []
+    poll, population = stop.poller(stop.started), []
     try:
         for _ in range(size):
             population.append(individual())

@@ -1,0 +1,55 @@
+"""Budgets hold from the first population: the evaluation budget stops every GA at the same count,
+and the time budget holds while a population is made and evaluated and on large grids."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from deap_sudoku.exact import SearchBudgetExceeded, solve_learning
+from deap_sudoku.runs.registry import algorithm, names
+from deap_sudoku.runs.task import TIME_TOLERANCE
+from tests.conftest import pattern_puzzle, unsolvable
+
+
+@pytest.mark.parametrize("name", names(kind="ga"))
+def test_every_ga_stops_at_the_evaluation_budget_exactly(name):
+    """--max-evaluations 1500 stopped block-ga and restart-ga at 1500, memetic and cell-ga at 2000
+    and row-ga at 1990: a population's worth past, each its own."""
+    outcome = algorithm(name).run(unsolvable(), seed=0, max_evaluations=1500, max_generations=10**9)
+    assert outcome.note == "evaluations" and outcome.evaluations == 1500
+    assert outcome.trace.evaluations[-1] == 1500 and outcome.grid is not None
+
+
+@pytest.mark.parametrize(
+    "name, population",
+    [("block-ga", 200_000), ("cell-ga", 200_000), ("row-ga", 200_000), ("restart-ga", 200_000), ("memetic", 50_000)],
+)
+def test_the_time_budget_holds_while_the_first_population_is_made(name, population):
+    """`solve -a block-ga --population 200000 --max-seconds 5` on a 36x36 ran 155.6 s."""
+    started = time.perf_counter()
+    outcome = algorithm(name).run(
+        unsolvable(), seed=0, population_size=population, max_seconds=0.5, max_generations=10**9
+    )
+    took = time.perf_counter() - started
+    assert outcome.note == "time" and outcome.generations == 0 and took < 0.5 + TIME_TOLERANCE
+    assert outcome.evaluations >= 1 and outcome.fitness == outcome.fitness  # a best grid, evaluated
+
+
+def test_the_memetic_ga_ends_in_time_on_a_grid_whose_first_repair_is_long():
+    """On a half-filled 100x100 the memetic GA ran 21.5-23.2 s with a budget of 2 s (0 generations)."""
+    puzzle = pattern_puzzle(10, 5000)
+    started = time.perf_counter()
+    outcome = algorithm("memetic").run(puzzle, seed=0, max_seconds=1.0)
+    assert time.perf_counter() - started < 1.0 + TIME_TOLERANCE and outcome.note in ("time", "solved")
+
+
+def test_clause_learning_pauses_in_the_middle_of_a_long_propagation():
+    """On a half-filled 100x100, in Python, the propagation of the givens alone takes about a second,
+    and the search asked the clock only after 16 conflicts: a 2 s budget ran 10.4 s."""
+    puzzle = pattern_puzzle(10, 5000)
+    started = time.perf_counter()
+    with pytest.raises(SearchBudgetExceeded, match="no answer within 0.5 s"):
+        solve_learning(puzzle, max_seconds=0.5, compiled=False)
+    assert time.perf_counter() - started < 0.5 + TIME_TOLERANCE
