@@ -16,6 +16,7 @@ import os
 import random
 import signal
 import sys
+import time
 from collections.abc import Callable
 from typing import IO
 
@@ -219,7 +220,16 @@ def samples() -> None:
     show_default=True,
     help="Search budget per puzzle for counting solutions.",
 )
-def check(puzzle_file: str, fmt: str | None, box: str | None, alphabet: str | None, max_nodes: int) -> None:
+@click.option(
+    "--max-seconds",
+    type=Number(min=0, min_open=True),
+    default=60.0,
+    show_default=True,
+    help="Time allowed per puzzle for counting solutions; past it the puzzle is undecided.",
+)
+def check(
+    puzzle_file: str, fmt: str | None, box: str | None, alphabet: str | None, max_nodes: int, max_seconds: float
+) -> None:
     """Validate every puzzle in FILE: givens, conflicts, solvability and uniqueness.
 
     Exit code 0 when every puzzle is valid with exactly one solution, 1 when one
@@ -238,10 +248,10 @@ def check(puzzle_file: str, fmt: str | None, box: str | None, alphabet: str | No
             line, puzzle = item
             valid += 1
             try:
-                count = count_solutions(puzzle, limit=2, max_nodes=max_nodes)
+                count = count_solutions(puzzle, limit=2, max_nodes=max_nodes, max_seconds=max_seconds)
                 verdict = {0: "no solution", 1: "unique solution"}.get(count, "2 or more solutions")
-            except SearchBudgetExceeded:
-                count, verdict = -1, f"undecided within {max_nodes} search nodes"
+            except SearchBudgetExceeded as exc:  # what it found: the budget that ran out, and how far it got
+                count, verdict = -1, f"undecided: {exc}"
             click.echo(
                 f"{source}:{line}: puzzle {valid}, {puzzle.shape.name}, {plural(puzzle.num_givens, 'given')} "
                 f"({100 * puzzle.num_givens / puzzle.shape.cells:.0f} %), {verdict}"
@@ -332,7 +342,8 @@ easy newspaper puzzle; made unique, a 25x25 takes about 20 s (fewer givens take 
     type=Number(min=0, min_open=True),
     default=60.0,
     show_default=True,
-    help="Time allowed per puzzle of --difficulty; past it the command stops with exit code 1.",
+    help="Time allowed per puzzle (drawing its solved grid, emptying its cells, and for --difficulty "
+    "its attempts); past it the command stops with exit code 1, keeping the puzzles made before.",
 )
 @click.option(
     "--format", "fmt", type=click.Choice(formats.FORMATS), default="line", show_default=True, help="Output format."
@@ -354,9 +365,7 @@ easy newspaper puzzle; made unique, a 25x25 takes about 20 s (fewer givens take 
 )
 @click.option("--force", is_flag=True, help="Overwrite --out if it exists.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-@click.pass_context
 def generate(
-    ctx: click.Context,
     box: str,
     givens_text: str | None,
     difficulty: str | None,
@@ -397,8 +406,6 @@ def generate(
             )
         targets = [("", 0)]
     else:
-        if ctx.get_parameter_source("max_seconds") is not click.core.ParameterSource.DEFAULT:
-            raise click.UsageError("--max-seconds applies to --difficulty only")
         targets = _givens_targets(givens_text or DEFAULT_GIVENS, shape)
     path_of = _output_paths(out, targets, count, force)
     check_format("--format", fmt, alphabet, Puzzle([0] * shape.cells, box=shape))
@@ -412,25 +419,21 @@ def generate(
     try:
         with Progress(total, f"making {plural(total, 'puzzle')}", "puzzles", quiet=quiet) as bar:
             for i in range(count):
-                if difficulty is not None:
-                    attempts = (
-                        random.Random((seed + i) * GRADED_ATTEMPTS + attempt) for attempt in range(GRADED_ATTEMPTS)
-                    )
-                    try:
+                try:
+                    if difficulty is not None:
+                        attempts = (
+                            random.Random((seed + i) * GRADED_ATTEMPTS + attempt) for attempt in range(GRADED_ATTEMPTS)
+                        )
                         puzzles = [generate_graded(shape, difficulty, attempts, max_seconds=max_seconds)]
-                    except GenerationBudgetExceeded as exc:
-                        click.echo(f"puzzle {i + 1}: {exc}; try a larger --max-seconds or another difficulty", err=True)
-                        if i:
-                            _close(writers)
-                            click.echo(f"wrote the {plural(i, 'puzzle')} made before it", err=True)
-                        sys.exit(1)
-                else:
-                    rng = random.Random(seed + i)
-                    solution, order = random_solution(shape, rng), rng.getstate()
-                    puzzles = []
-                    for _, givens in targets:
-                        rng.setstate(order)  # the same cells in the same order for every share: nested sets
-                        puzzles.append(dig_puzzle(solution, givens, rng, unique=unique))
+                    else:
+                        puzzles = _dig(shape, targets, random.Random(seed + i), unique, max_seconds)
+                except GenerationBudgetExceeded as exc:
+                    advice = "a larger --max-seconds" + (" or another difficulty" if difficulty else "")
+                    click.echo(f"puzzle {i + 1}: {exc}; try {advice}", err=True)
+                    if i:
+                        _close(writers)
+                        click.echo(f"wrote the {plural(i, 'puzzle')} made before it", err=True)
+                    sys.exit(1)
                 for (label, _), puzzle in zip(targets, puzzles):
                     path = path_of(label, i)
                     if path not in writers:
@@ -448,6 +451,24 @@ def generate(
             writer.discard()
         raise
     _close(writers)
+
+
+def _dig(shape: Shape, targets: list, rng: random.Random, unique: bool, max_seconds: float) -> list[Puzzle]:
+    """A puzzle per --givens target, all of one random solved grid with the same cells in the same
+    order emptied (nested sets), within ``max_seconds`` in all.
+
+    :raises GenerationBudgetExceeded: saying how far it got, when the time runs out."""
+    deadline = time.perf_counter() + max_seconds
+    try:
+        solution = random_solution(shape, rng, deadline=deadline)
+        order = rng.getstate()
+        puzzles = []
+        for _, givens in targets:
+            rng.setstate(order)  # the same cells in the same order for every share: nested sets
+            puzzles.append(dig_puzzle(solution, givens, rng, unique=unique, deadline=deadline))
+    except GenerationBudgetExceeded as exc:
+        raise GenerationBudgetExceeded(f"{exc} (within {max_seconds:g} s)") from None
+    return puzzles
 
 
 def _writer(path: str, fmt: str, alphabet: str | None, force: bool) -> formats.PuzzleWriter:

@@ -339,10 +339,18 @@ _FIRST_BUDGET = 200
 
 
 def count_solutions(
-    puzzle: Puzzle, *, limit: int = 2, max_nodes: int | None = None, compiled: bool | None = None
+    puzzle: Puzzle,
+    *,
+    limit: int = 2,
+    max_nodes: int | None = None,
+    max_seconds: float | None = None,
+    compiled: bool | None = None,
 ) -> int:
-    """The number of solutions, counted up to ``limit``."""
-    return search(puzzle, limit=limit, max_nodes=max_nodes, compiled=compiled).count
+    """The number of solutions, counted up to ``limit``.
+
+    :raises SearchBudgetExceeded: when ``max_nodes`` nodes or ``max_seconds`` seconds do not settle it.
+    """
+    return search(puzzle, limit=limit, max_nodes=max_nodes, max_seconds=max_seconds, compiled=compiled).count
 
 
 def is_unique(puzzle: Puzzle, *, max_nodes: int | None = None, compiled: bool | None = None) -> bool:

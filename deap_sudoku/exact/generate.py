@@ -29,7 +29,7 @@ class GenerationBudgetExceeded(RuntimeError):
     """No puzzle of the difficulty asked for within the attempts or seconds allowed."""
 
 
-def random_solution(shape: Shape, rng: random.Random) -> Puzzle:
+def random_solution(shape: Shape, rng: random.Random, *, deadline: float | None = None) -> Puzzle:
     """A random complete grid of ``shape``, built Las Vegas style: randomised exact searches of the
     empty grid (random value order and tie-breaks, all drawn from ``rng``) until one completes it.
 
@@ -42,12 +42,23 @@ def random_solution(shape: Shape, rng: random.Random) -> Puzzle:
     300,000 nodes finished), so a budget growing without bound made the wait heavy-tailed (9 s
     for one seed, over 120 s for others).  36x36 and smaller grids finish before the cap (their
     seeds 0-24 are drawn as before), as do 21 of 25 49x49 grids.
-    ``python benchmarks/random_grids.py`` times it (docs/performance.md).
+    ``python benchmarks/random_grids.py`` times it (docs/performance.md).  ``deadline`` (a
+    ``time.perf_counter()`` value) ends the draw with :class:`GenerationBudgetExceeded`.
     """
     require(shape, Shape, "shape")
     _require_random(rng)
     cap = max(FIRST_TRY_NODES, round(TRY_NODES_PER_CELL * shape.cells))
-    solution = solve(Puzzle([0] * shape.cells, box=shape), rng=rng, deterministic_first=False, max_try_nodes=cap)
+    left = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
+    try:
+        solution = solve(
+            Puzzle([0] * shape.cells, box=shape),
+            rng=rng,
+            deterministic_first=False,
+            max_try_nodes=cap,
+            max_seconds=left,
+        )
+    except SearchBudgetExceeded:
+        raise GenerationBudgetExceeded("no solved grid drawn in time") from None
     assert solution is not None, "an empty grid always has a solution"
     return solution
 
@@ -84,7 +95,7 @@ def dig_puzzle(
         if left <= givens:
             break
         if deadline is not None and time.perf_counter() >= deadline:
-            raise GenerationBudgetExceeded("out of time while emptying cells")
+            raise GenerationBudgetExceeded(f"out of time while emptying cells, at {left} givens of the {givens} asked")
         value = cells[cell]
         cells[cell] = 0
         if unique and not _has_one_solution(Puzzle(cells, box=solution.shape), max_nodes):
@@ -160,7 +171,7 @@ def generate_graded(
     for rng in attempts:
         tried += 1
         try:
-            puzzle = dig_puzzle(random_solution(shape, rng), givens, rng, deadline=deadline)
+            puzzle = dig_puzzle(random_solution(shape, rng, deadline=deadline), givens, rng, deadline=deadline)
         except GenerationBudgetExceeded:
             break
         if grade(puzzle)[0] == difficulty:

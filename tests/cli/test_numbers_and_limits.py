@@ -78,3 +78,31 @@ def test_under_ulimit_v_the_python_twins_run_and_one_line_says_why(mebibytes):
         "compiled kernels run as their Python twins, the same answers but slower on 16x16 and larger grids"
     )
     assert "| 25x25.txt | cdcl | 2/2 |" in done.stdout
+
+
+def test_check_says_what_it_found_when_its_time_runs_out(tmp_path):
+    """`check` on a 100x100 took 299 s: it takes a time budget per puzzle, 60 s by default."""
+    from deap_sudoku import write
+    from tests.conftest import pattern_puzzle
+
+    path = tmp_path / "large.txt"
+    write(path, [pattern_puzzle(10, 5000)], format="lloyd")
+    done = CliRunner().invoke(main, ["check", str(path), "--max-seconds", "0.5"])
+    assert done.exit_code == 1
+    assert "100x100 (10x10 boxes), 5000 givens (50 %), undecided: no answer within 0.5 s (" in done.stdout
+
+
+def test_generate_takes_a_time_budget_for_any_puzzle_and_says_how_far_it_got(tmp_path):
+    """`generate --box 9x9 --any` made no puzzle in 600 s, and --max-seconds was refused without --difficulty."""
+    out = tmp_path / "grids.txt"
+    grid = CliRunner().invoke(
+        main, ["generate", "--box", "9x9", "--any", "--max-seconds", "0.5", "--format", "lloyd", "--out", str(out)]
+    )
+    assert grid.exit_code == 1 and "puzzle 1: no solved grid drawn in time (within 0.5 s)" in grid.stderr
+    assert not out.exists()
+    dug = CliRunner().invoke(
+        main,
+        ["generate", "--box", "4x4", "--givens", "30%", "--count", "3", "--max-seconds", "0.5", "--out", str(out)],
+    )
+    assert dug.exit_code == 1 and "puzzle 1: out of time while emptying cells, at " in dug.stderr
+    assert "givens of the 77 asked (within 0.5 s); try a larger --max-seconds" in dug.stderr

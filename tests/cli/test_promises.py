@@ -136,7 +136,7 @@ def test_generate_refuses_what_it_cannot_make_at_once_and_bounds_the_rest(tmp_pa
     assert time.perf_counter() - started < 1
     assert run("generate", "--box", "2x2", "--difficulty", "easy").exit_code == 0
     assert run("generate", "--difficulty", "hard", "--any").exit_code == 2
-    assert run("generate", "--givens", "30", "--max-seconds", "5").exit_code == 2
+    assert run("generate", "--givens", "30", "--max-seconds", "5").exit_code == 0  # a budget for any puzzle
     assert run("generate", "--box", "2x2", "--givens", "17").exit_code == 2
     started = time.perf_counter()
     bounded = run("generate", "--box", "4x4", "--difficulty", "hard", "--max-seconds", "2")
