@@ -4,6 +4,8 @@ checked for what a user would lose.
     python scripts/fault_campaign.py [--runs 500] [--seed 0] [--workers 2] [--json results.json]
 
 Commands: ``solve --out`` (its journal), ``solve --checkpoint``, ``bench --results --json``,
+``bench --iohprofiler`` (the export beside the results), ``bench`` with hostile plug-ins (a NaN or
+text grid, ``sys.exit``, ``os._exit``, printing, ``os.chdir``) beside a bundled algorithm,
 ``convert`` and ``generate --out``.  Faults: SIGINT, SIGTERM and SIGKILL at a random moment (then
 the same command again, which must end with the uninterrupted run's file: byte for byte, or run for
 run for ``bench``; ``generate`` keeps a whole prefix of its puzzles); an existing file under
@@ -188,9 +190,14 @@ class Bench(Job):
 
     @staticmethod
     def _runs(path: Path) -> list:
+        """The run records of a results file, without what differs from run to run (seconds, and
+        the digests over them); header and outputs lines left out."""
         runs = []
         for line in path.read_text().splitlines():
             record = json.loads(line)
+            if record["format"] != "deap_sudoku.run/1":
+                continue
+            record.pop("digest", None)
             record["result"].pop("seconds")
             runs.append(json.dumps(record, sort_keys=True))
         return sorted(runs)
@@ -203,6 +210,91 @@ class Bench(Job):
             return None if set(self._runs(produced)) <= set(self._runs(reference)) else "holds a run no clean run made"
         except (ValueError, KeyError) as exc:
             return f"does not read: {exc}"
+
+
+class BenchExport(Bench):
+    """``bench --results`` with the IOHprofiler export: the export folder is whole or absent."""
+
+    name, duration = "bench --iohprofiler", 3.0
+
+    def args(self, out):
+        return [*super().args(out), "--iohprofiler", str(Path(out).parent / "ioh")]  # beside the results
+
+    def same(self, produced, reference):
+        return super().same(produced, reference) or self._export_whole(produced.parent / "ioh", must=True)
+
+    def acceptable_partial(self, produced, reference):
+        return super().acceptable_partial(produced, reference) or self._export_whole(produced.parent / "ioh")
+
+    @staticmethod
+    def _export_whole(folder: Path, must: bool = False) -> str | None:
+        """Why the export folder is not a whole export (every information file reads, every data
+        file it names is there), or None; absent is fine unless ``must``."""
+        if not folder.exists():
+            return "wrote no export" if must else None
+        infos = list(folder.rglob("IOHprofiler_*.json"))
+        if not infos:
+            return "left an export folder without information files"
+        for info in infos:
+            try:
+                data = json.loads(info.read_text())
+                for scenario in data["scenarios"]:
+                    if not (info.parent / scenario["path"]).read_bytes().endswith(b"\n"):
+                        return f"left a data file cut short: {scenario['path']}"
+            except (OSError, ValueError, KeyError) as exc:
+                return f"left an export that does not read: {info.name}: {exc}"
+        return None
+
+
+PLUGINS = """
+import os
+import sys
+
+import numpy as np
+
+from deap_sudoku.exact import solve
+
+
+def nan(puzzle, *, rng):
+    return np.full(puzzle.shape.cells, np.nan)
+
+
+def text(puzzle, *, rng):
+    return ["x"] * puzzle.shape.cells
+
+
+def exits(puzzle, *, rng):
+    sys.exit(0)
+
+
+def ends(puzzle, *, rng):
+    os._exit(0)
+
+
+def prints(puzzle, *, rng):
+    print("a plug-in prints")
+    return solve(puzzle, rng=rng).cells
+
+
+def moves(puzzle, *, rng):
+    os.chdir("/")
+    return solve(puzzle, rng=rng).cells
+"""
+
+
+class Plugins(Bench):
+    """``bench`` with a bundled algorithm beside plug-ins that do everything a plug-in should not."""
+
+    name, duration = "bench with hostile plug-ins", 3.0
+
+    def args(self, out):
+        arms = [w for arm in ("nan", "text", "exits", "ends", "prints", "moves") for w in ("-a", f"hostile:{arm}")]
+        return ["bench", str(self.shared / "easy.txt"), "-a", "backtracking", *arms, "--runs", "3", "--results", out,
+                "--json", "bench.json", "-q", "--force"]  # fmt: skip
+
+    def __init__(self, folder: Path, shared: Path) -> None:
+        super().__init__(folder, shared)
+        (folder / "hostile.py").write_text(PLUGINS)  # imported from the folder the command runs in
 
 
 class Convert(Job):
@@ -238,7 +330,7 @@ class Generate(Job):
         return None if made == whole[: len(made)] else "is not a whole prefix of the uninterrupted run's puzzles"
 
 
-JOBS = (SolveOut, SolveCheckpoint, Bench, Convert, Generate)
+JOBS = (SolveOut, SolveCheckpoint, Bench, BenchExport, Plugins, Convert, Generate)
 
 
 def leftovers(folder: Path) -> list[str]:
