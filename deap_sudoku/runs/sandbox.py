@@ -14,7 +14,6 @@ process.
 from __future__ import annotations
 
 import dataclasses
-import math
 import os
 import pickle
 import select
@@ -25,7 +24,7 @@ import time
 from ..io.fileio import forget_locks
 from .record import Algorithm
 from .registry import algorithm
-from .task import RunResult, Task, run_task
+from .task import RunResult, Task, failed_run, run_task
 
 __all__ = ["run_contained", "GRACE", "Sandbox"]
 
@@ -73,7 +72,7 @@ class Sandbox:
             return answer
         why = self._why(answer, task, time.monotonic() - started)
         self.stop()
-        return _failed(task, why, time.monotonic() - started)
+        return failed_run(task, why, time.monotonic() - started)
 
     def _why(self, answer: object, task: Task, seconds: float) -> str:
         if answer is _TIMED_OUT:
@@ -152,28 +151,8 @@ def _serve(receive: int, send: int) -> None:
         try:
             result = run_task(task)
         except BaseException as exc:  # SystemExit and the like, which run_task leaves to its caller
-            result = _failed(task, f"{type(exc).__name__}: {exc}".splitlines()[0], time.perf_counter() - started)
+            result = failed_run(task, f"{type(exc).__name__}: {exc}".splitlines()[0], time.perf_counter() - started)
         _write(send, result)
-
-
-def _failed(task: Task, error: str, seconds: float) -> RunResult:
-    puzzle = task.puzzle
-    return RunResult(
-        task.algorithm,
-        task.dataset,
-        task.index,
-        task.seed,
-        puzzle.num_givens / puzzle.shape.cells,
-        False,
-        math.nan,
-        0,
-        0,
-        0,
-        seconds,
-        puzzle.cells.tolist(),
-        "failed",
-        error=error,
-    )
 
 
 _LENGTH = struct.Struct("<Q")

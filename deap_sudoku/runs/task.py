@@ -34,6 +34,7 @@ __all__ = [
     "scoop_is_running",
     "warm_up",
     "compile_here",
+    "failed_run",
     "TIME_TOLERANCE",
 ]
 
@@ -201,7 +202,6 @@ def run_task(
         if not record.checkpointable:
             raise ValueError(f"{task.algorithm} cannot be checkpointed")
         extras["checkpoint"] = checkpoint
-    puzzle = task.puzzle
     start = time.perf_counter()
     try:
         with seeded_globals(task.seed), _kept_apart(record.source != "bundled"):
@@ -212,24 +212,30 @@ def run_task(
     except (Exception, SystemExit) as exc:  # a user's sys.exit() ends the run, not the experiment
         if record.source == "bundled":
             raise  # a bundled algorithm that fails is a bug of this package: never hidden
-        error = f"{type(exc).__name__}: {exc}".splitlines()[0]
-        return RunResult(
-            task.algorithm,
-            task.dataset,
-            task.index,
-            task.seed,
-            puzzle.num_givens / puzzle.shape.cells,
-            False,
-            math.nan,
-            0,
-            0,
-            0,
-            time.perf_counter() - start,
-            puzzle.cells.tolist(),
-            "failed",
-            error=error,
-        )
+        return failed_run(task, f"{type(exc).__name__}: {exc}".splitlines()[0], time.perf_counter() - start)
     return result
+
+
+def failed_run(task: Task, error: str, seconds: float) -> RunResult:
+    """The result of a run of ``task`` that gave nothing: unsolved, ``error`` saying why, the puzzle
+    as its grid."""
+    puzzle = task.puzzle
+    return RunResult(
+        task.algorithm,
+        task.dataset,
+        task.index,
+        task.seed,
+        puzzle.num_givens / puzzle.shape.cells,
+        False,
+        math.nan,
+        0,
+        0,
+        0,
+        seconds,
+        puzzle.cells.tolist(),
+        "failed",
+        error=error,
+    )
 
 
 @contextlib.contextmanager
