@@ -40,7 +40,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from deap_sudoku import read  # noqa: E402
-from tests.conftest import unsolvable  # noqa: E402
+from tests.conftest import HOSTILE, unsolvable  # noqa: E402
 
 PYTHON = [sys.executable, "-m", "deap_sudoku"]
 SIGNALS = {"SIGINT": (signal.SIGINT, 130), "SIGTERM": (signal.SIGTERM, 143), "SIGKILL": (signal.SIGKILL, None)}
@@ -246,42 +246,6 @@ class BenchExport(Bench):
         return None
 
 
-PLUGINS = """
-import os
-import sys
-
-import numpy as np
-
-from deap_sudoku.exact import solve
-
-
-def nan(puzzle, *, rng):
-    return np.full(puzzle.shape.cells, np.nan)
-
-
-def text(puzzle, *, rng):
-    return ["x"] * puzzle.shape.cells
-
-
-def exits(puzzle, *, rng):
-    sys.exit(0)
-
-
-def ends(puzzle, *, rng):
-    os._exit(0)
-
-
-def prints(puzzle, *, rng):
-    print("a plug-in prints")
-    return solve(puzzle, rng=rng).cells
-
-
-def moves(puzzle, *, rng):
-    os.chdir("/")
-    return solve(puzzle, rng=rng).cells
-"""
-
-
 class Plugins(Bench):
     """``bench`` with a bundled algorithm beside plug-ins that do everything a plug-in should not."""
 
@@ -294,7 +258,7 @@ class Plugins(Bench):
 
     def __init__(self, folder: Path, shared: Path) -> None:
         super().__init__(folder, shared)
-        (folder / "hostile.py").write_text(PLUGINS)  # imported from the folder the command runs in
+        (folder / "hostile.py").write_text(HOSTILE)  # imported from the folder the command runs in
 
 
 class Convert(Job):

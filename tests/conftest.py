@@ -108,3 +108,47 @@ def scoop_exits_with(env: dict, code: int, command: list) -> subprocess.Complete
     launched = subprocess.CompletedProcess(command, 0)
     launched.wait = lambda: 0
     return launched
+
+
+HOSTILE = """
+import os
+import sys
+import time
+
+import numpy as np
+
+from deap_sudoku.exact import solve
+
+
+def nan(puzzle, *, rng):
+    return np.full(puzzle.shape.cells, np.nan)
+
+
+def text(puzzle, *, rng):
+    return ["x"] * puzzle.shape.cells
+
+
+def exits(puzzle, *, rng):
+    sys.exit(0)
+
+
+def ends(puzzle, *, rng):
+    os._exit(0)
+
+
+def prints(puzzle, *, rng):
+    print("hello from a plug-in")
+    os.write(1, b"and from C\\n")
+    return solve(puzzle, rng=rng).cells
+
+
+def moves(puzzle, *, rng):
+    os.chdir("/")
+    return solve(puzzle, rng=rng).cells
+
+
+def hangs(puzzle, *, rng, max_seconds=None):
+    time.sleep(600)
+"""
+"""A module of plug-ins that do what a plug-in should not, each by its name (a NaN or text grid,
+``sys.exit``, ``os._exit``, printing, ``os.chdir``, hanging), for the tests and the fault campaign."""

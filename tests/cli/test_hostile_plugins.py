@@ -12,50 +12,10 @@ import time
 
 import pytest
 
-from tests.conftest import REPO
+from tests.conftest import HOSTILE, REPO
 
 pytestmark = pytest.mark.slow  # whole commands, as a user runs them
 
-HOSTILE = """
-import os
-import sys
-import time
-
-import numpy as np
-
-from deap_sudoku.exact import solve
-
-
-def nan(puzzle, *, rng):
-    return np.full(puzzle.shape.cells, np.nan)
-
-
-def text(puzzle, *, rng):
-    return ["x"] * puzzle.shape.cells
-
-
-def exits(puzzle, *, rng):
-    sys.exit(0)
-
-
-def ends(puzzle, *, rng):
-    os._exit(0)
-
-
-def prints(puzzle, *, rng):
-    print("hello from a plug-in")
-    os.write(1, b"and from C\\n")
-    return solve(puzzle, rng=rng).cells
-
-
-def moves(puzzle, *, rng):
-    os.chdir("/")
-    return solve(puzzle, rng=rng).cells
-
-
-def hangs(puzzle, *, rng, max_seconds=None):
-    time.sleep(600)
-"""
 ARMS = ("nan", "text", "exits", "ends", "prints", "moves", "hangs")
 
 
