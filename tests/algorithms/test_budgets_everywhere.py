@@ -22,18 +22,16 @@ def test_every_ga_stops_at_the_evaluation_budget_exactly(name):
     assert outcome.trace.evaluations[-1] == 1500 and outcome.grid is not None
 
 
-@pytest.mark.parametrize(
-    "name, population",
-    [("block-ga", 200_000), ("cell-ga", 200_000), ("row-ga", 200_000), ("restart-ga", 200_000), ("memetic", 50_000)],
-)
+@pytest.mark.parametrize("name, population", [("block-ga", 200_000), ("row-ga", 200_000), ("memetic", 50_000)])
 def test_the_time_budget_holds_while_the_first_population_is_made(name, population):
-    """`solve -a block-ga --population 200000 --max-seconds 5` on a 36x36 ran 155.6 s."""
+    """`solve -a block-ga --population 200000 --max-seconds 5` on a 36x36 ran 155.6 s.  (The loops
+    share the making of the first population and its evaluation; the memetic GA repairs its own.)"""
     started = time.perf_counter()
     outcome = algorithm(name).run(
-        unsolvable(), seed=0, population_size=population, max_seconds=0.5, max_generations=10**9
+        unsolvable(), seed=0, population_size=population, max_seconds=0.3, max_generations=10**9
     )
     took = time.perf_counter() - started
-    assert outcome.note == "time" and outcome.generations == 0 and took < 0.5 + TIME_TOLERANCE
+    assert outcome.note == "time" and outcome.generations == 0 and took < 0.3 + TIME_TOLERANCE
     assert outcome.evaluations >= 1 and outcome.fitness == outcome.fitness  # a best grid, evaluated
 
 
