@@ -12,6 +12,10 @@ from deap_sudoku.runs.registry import algorithm, names
 from deap_sudoku.runs.task import TIME_TOLERANCE
 from tests.conftest import pattern_puzzle, unsolvable
 
+LARGE = 0.5
+"""The margin of the 100x100 tests: one step of a run there (evaluating a grid of 10,000 cells, a
+propagation) takes tenths of a second on a loaded machine; the runs took 10-20 s past before."""
+
 
 @pytest.mark.parametrize("name", names(kind="ga"))
 def test_every_ga_stops_at_the_evaluation_budget_exactly(name):
@@ -40,7 +44,7 @@ def test_the_memetic_ga_ends_in_time_on_a_grid_whose_first_repair_is_long():
     puzzle = pattern_puzzle(10, 5000)
     started = time.perf_counter()
     outcome = algorithm("memetic").run(puzzle, seed=0, max_seconds=1.0)
-    assert time.perf_counter() - started < 1.0 + TIME_TOLERANCE and outcome.note in ("time", "solved")
+    assert time.perf_counter() - started < 1.0 + LARGE and outcome.note in ("time", "solved")
 
 
 def test_clause_learning_pauses_in_the_middle_of_a_long_propagation():
@@ -50,4 +54,4 @@ def test_clause_learning_pauses_in_the_middle_of_a_long_propagation():
     started = time.perf_counter()
     with pytest.raises(SearchBudgetExceeded, match="no answer within 0.5 s"):
         solve_learning(puzzle, max_seconds=0.5, compiled=False)
-    assert time.perf_counter() - started < 0.5 + TIME_TOLERANCE
+    assert time.perf_counter() - started < 0.5 + LARGE
