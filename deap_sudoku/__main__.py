@@ -14,6 +14,7 @@ A command that loaded numba ends without the interpreter's object-by-object tear
 """
 
 import atexit
+import contextlib
 import os
 import signal
 import sys
@@ -24,8 +25,13 @@ ROOT_PID_FILE = "DEAP_SUDOKU_ROOT_PID_FILE"
 
 
 def _stopped_while_starting(signum: int, frame) -> None:
-    sys.stderr.write(f"interrupted by {signal.Signals(signum).name}\n")
-    raise SystemExit(128 + signum)
+    """Until the command's guard takes over nothing is written: end at once.  Raising would be
+    caught up in whatever import is running (inside a dataclass's ``__set_name__`` Python wraps it
+    in a ``RuntimeError`` and prints a traceback)."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        sys.stderr.write(f"interrupted by {signal.Signals(signum).name}\n")
+        sys.stderr.flush()
+    os._exit(128 + signum)
 
 
 def _end(code: int) -> None:

@@ -88,18 +88,26 @@ class Sandbox:
     def _start(self) -> None:
         child_reads, parent_writes = os.pipe()
         parent_reads, child_writes = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # the child: it never returns from here
-            code = 0
-            try:
-                os.close(parent_writes)
-                os.close(parent_reads)
-                forget_locks()  # a results file's lock ends with the experiment, not with this child
-                _serve(child_reads, child_writes)
-            except BaseException:
-                code = 1
-            finally:
-                os._exit(code)
+        # A signal met inside the fork runs its handler in an at-fork hook (logging's), where the
+        # KeyboardInterrupt it raises is printed as "Exception ignored" and lost: held until after.
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+        pid = -1
+        try:
+            pid = os.fork()
+            if pid == 0:  # the child: it never returns from here
+                code = 0
+                try:
+                    os.close(parent_writes)
+                    os.close(parent_reads)
+                    forget_locks()  # a results file's lock ends with the experiment, not with this child
+                    _serve(child_reads, child_writes, held)
+                except BaseException:
+                    code = 1
+                finally:
+                    os._exit(code)
+        finally:
+            if pid != 0:
+                signal.pthread_sigmask(signal.SIG_SETMASK, held)
         os.close(child_reads)
         os.close(child_writes)
         self.pid, self.send, self.receive = pid, parent_writes, parent_reads
@@ -136,11 +144,13 @@ _SANDBOX = Sandbox()
 _TIMED_OUT = object()
 
 
-def _serve(receive: int, send: int) -> None:
+def _serve(receive: int, send: int, mask: set) -> None:
     """The child's loop: a task in, its result out, until the pipe closes.  A Ctrl-C is the
-    parent's to answer: the child leaves SIGINT to it."""
+    parent's to answer: the child leaves SIGINT to it, and takes the signal ``mask`` back once its
+    own handlers are set."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_SETMASK, mask)
     while True:
         message = _read(receive, None)
         if not isinstance(message, tuple):

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import io
 import math
 import os
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator
+from typing import IO
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -240,25 +243,46 @@ def failed_run(task: Task, error: str, seconds: float) -> RunResult:
 
 @contextlib.contextmanager
 def _kept_apart(user: bool) -> Iterator[None]:
-    """For a user's algorithm: what it prints goes to standard error, which holds messages, not to
-    standard output, which holds data (``--json -``, ``--out -``), whether it prints from Python or
-    from C; and the working folder it may change is given back, so that relative paths keep
-    meaning what they meant."""
+    """For a user's algorithm: what it prints, from Python or from C, is caught (a string, and a
+    temporary file in place of file descriptor 1) and handed to standard error once the run is
+    over, so standard output holds data only (``--json -``, ``--out -``) and a full or closed
+    standard error never fails the algorithm's own writes; and the working folder it may change is
+    given back, so that relative paths keep meaning what they meant."""
     if not user:
         yield
         return
     folder = os.getcwd()
     sys.stdout.flush()
+    caught = _caught_file()
     saved = os.dup(1)
-    os.dup2(2, 1)
+    os.dup2(caught.fileno(), 1)
+    text = io.StringIO()
     try:
-        with contextlib.redirect_stdout(sys.stderr):
+        with contextlib.redirect_stdout(text):
             yield
     finally:
-        sys.stderr.flush()
         os.dup2(saved, 1)
         os.close(saved)
         os.chdir(folder)
+        caught.seek(0)
+        printed = text.getvalue() + caught.read().decode("utf-8", "replace")
+        caught.seek(0)
+        caught.truncate()
+        if printed:
+            with contextlib.suppress(OSError, ValueError, AttributeError):  # messages: lost, never the run
+                sys.stderr.write(printed)
+                sys.stderr.flush()
+
+
+_CAUGHT: dict[int, IO[bytes]] = {}
+"""The temporary file each process catches a user's algorithm's file-descriptor-1 writes in (by pid:
+a forked child has its own)."""
+
+
+def _caught_file() -> IO[bytes]:
+    if os.getpid() not in _CAUGHT:
+        _CAUGHT[os.getpid()] = tempfile.TemporaryFile()
+    return _CAUGHT[os.getpid()]
 
 
 def _judged(task: Task, outcome: Outcome, seconds: float, censor: bool = True) -> RunResult:

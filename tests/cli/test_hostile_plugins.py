@@ -43,3 +43,28 @@ def test_every_hostile_plugin_fails_alone_beside_a_bundled_algorithm(tmp_path):
     assert len([line for line in (tmp_path / "runs.jsonl").read_text().splitlines() if "run/1" in line]) == 8
     assert "5 runs failed, counted as unsolved" in done.stderr
     assert took < 30  # the hung run was stopped 2.3 s after its start, not left to sleep
+
+
+@pytest.mark.parametrize("stderr", ["closed", "full"])
+def test_a_plugin_that_prints_is_not_failed_by_a_full_or_closed_standard_error(tmp_path, stderr):
+    """What a plug-in writes to file descriptor 1 went to standard error, where a full device failed
+    the plug-in's own write (and a closed one made its run write to standard output)."""
+    (tmp_path / "hostile.py").write_text(HOSTILE)
+    command = [sys.executable, "-m", "deap_sudoku", "bench", str(REPO / "data" / "testdata" / "easy.txt")]
+    command += ["--limit", "1", "-a", "hostile:prints", "--json", "-", "-q"]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join((str(tmp_path), str(REPO)))}
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            command,
+            stdout=subprocess.PIPE,
+            stderr=full if stderr == "full" else subprocess.DEVNULL,
+            text=True,
+            cwd=tmp_path,
+            env=env,
+            timeout=120,
+            pass_fds=(),
+            **({"preexec_fn": lambda: os.close(2)} if stderr == "closed" else {}),
+        )
+    assert done.returncode == 0
+    [run] = json.loads(done.stdout)["runs"]  # standard output holds the JSON alone
+    assert run["solved"] and run["error"] == ""
