@@ -7,6 +7,7 @@ both run tasks here.
 
 from __future__ import annotations
 
+import atexit
 import collections
 import contextlib
 import io
@@ -281,7 +282,8 @@ a forked child has its own)."""
 
 def _caught_file() -> IO[bytes]:
     if os.getpid() not in _CAUGHT:
-        _CAUGHT[os.getpid()] = tempfile.TemporaryFile()
+        _CAUGHT[os.getpid()] = caught = tempfile.TemporaryFile()
+        atexit.register(caught.close)  # kept for the process's runs, closed with it (no ResourceWarning)
     return _CAUGHT[os.getpid()]
 
 

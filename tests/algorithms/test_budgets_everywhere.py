@@ -9,12 +9,12 @@ import pytest
 
 from deap_sudoku.exact import SearchBudgetExceeded, solve_learning
 from deap_sudoku.runs.registry import algorithm, names
-from deap_sudoku.runs.task import TIME_TOLERANCE
 from tests.conftest import pattern_puzzle, unsolvable
 
 LARGE = 0.5
-"""The margin of the 100x100 tests: one step of a run there (evaluating a grid of 10,000 cells, a
-propagation) takes tenths of a second on a loaded machine; the runs took 10-20 s past before."""
+"""The margin of these tests: one step of a run on a 100x100 (evaluating a grid of 10,000 cells, a
+propagation), or a garbage collection among 200,000 fresh individuals, takes tenths of a second on
+a loaded machine (0.63 s for a budget of 0.3 s once in CI); the runs took 10-150 s past before."""
 
 
 @pytest.mark.parametrize("name", names(kind="ga"))
@@ -35,7 +35,7 @@ def test_the_time_budget_holds_while_the_first_population_is_made(name, populati
         unsolvable(), seed=0, population_size=population, max_seconds=0.3, max_generations=10**9
     )
     took = time.perf_counter() - started
-    assert outcome.note == "time" and outcome.generations == 0 and took < 0.3 + TIME_TOLERANCE
+    assert outcome.note == "time" and outcome.generations == 0 and took < 0.3 + LARGE
     assert outcome.evaluations >= 1 and outcome.fitness == outcome.fitness  # a best grid, evaluated
 
 

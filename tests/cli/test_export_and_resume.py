@@ -34,11 +34,11 @@ def appear(puzzle, *, rng):
 
 
 def stop_once(puzzle, *, rng, seed):
-    "Solves; on its second run, the first time, it is as if Ctrl-C were pressed."
+    "Solves; on its second run, the first time, Ctrl-C is pressed: the terminal signals the process group."
     marker = Path(os.environ["STOPPED"])
     if seed == 1 and not marker.exists():
         marker.write_text("")
-        os.kill(os.getpid(), signal.SIGINT)
+        os.killpg(os.getpgrp(), signal.SIGINT)
     return solve(puzzle, rng=rng).cells
 """
 
@@ -47,7 +47,9 @@ def _bench(tmp_path, *arguments, **variables):
     (tmp_path / "arms_for_faults.py").write_text(ARMS)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join((str(tmp_path), str(REPO))), **variables}
     command = [sys.executable, "-m", "deap_sudoku", "bench", DATA, "--limit", "2", "-q", *arguments]
-    return subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300)
+    return subprocess.run(  # a group of its own, as a terminal's foreground job is
+        command, capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300, start_new_session=True
+    )
 
 
 def test_an_export_folder_that_appears_during_the_runs_is_left_alone_and_the_rest_is_whole(tmp_path):

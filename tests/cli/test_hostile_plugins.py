@@ -68,3 +68,21 @@ def test_a_plugin_that_prints_is_not_failed_by_a_full_or_closed_standard_error(t
     assert done.returncode == 0
     [run] = json.loads(done.stdout)["runs"]  # standard output holds the JSON alone
     assert run["solved"] and run["error"] == ""
+
+
+def test_the_file_that_catches_a_plugins_prints_is_closed_with_the_process(tmp_path):
+    """It was left open, and every process that ran a printing plug-in in its own process ended on
+    "ResourceWarning: unclosed file" under ``python -X dev``."""
+    (tmp_path / "hostile.py").write_text(HOSTILE)
+    program = (
+        "from deap_sudoku import load_sample\n"
+        "from deap_sudoku.runs.task import Task, run_task\n"
+        "result = run_task(Task('hostile:prints', load_sample('testdata/easy.txt')))\n"
+        "assert result.solved, result\n"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join((str(tmp_path), str(REPO)))}
+    done = subprocess.run(
+        [sys.executable, "-X", "dev", "-c", program], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120
+    )
+    assert done.returncode == 0 and done.stdout == "", done.stderr
+    assert "hello from a plug-in" in done.stderr and "ResourceWarning" not in done.stderr
