@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import os
 import subprocess
+import time
 from pathlib import Path
 
 import numpy as np
@@ -89,6 +90,16 @@ def pattern_puzzle(box: int, open_cells: int) -> Puzzle:
 def wide_puzzle(open_cells: int) -> Puzzle:
     """An 81x81 puzzle, wider than the compiled kernels' 64-bit masks hold."""
     return pattern_puzzle(9, open_cells)
+
+
+def wait_for_runs(results: Path, count: int, process: subprocess.Popen, timeout: float = 60) -> None:
+    """Wait until the results file ``results`` holds ``count`` finished runs (or ``process`` ended):
+    a signal sent then meets the command in the middle of its runs, however fast the machine."""
+    deadline = time.monotonic() + timeout
+    while process.poll() is None and time.monotonic() < deadline:
+        if results.exists() and results.read_bytes().count(b'"format": "deap_sudoku.run/1"') >= count:
+            return
+        time.sleep(0.02)
 
 
 def checkpoint_generation(path: Path) -> int | None:

@@ -13,7 +13,7 @@ from deap_sudoku.cli import main
 from deap_sudoku.exact import solve as solve_exactly, verify
 from deap_sudoku.runs import registry
 
-from tests.conftest import REPO, sitecustomize_env
+from tests.conftest import REPO, sitecustomize_env, wait_for_runs
 
 EASY = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
 
@@ -640,7 +640,6 @@ def test_bench_under_scoop_gives_the_serial_results(fault, tmp_path):
 @pytest.mark.parametrize("signum, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_ctrl_c_or_sigterm_stops_bench_and_keeps_finished_runs(signum, code, tmp_path):
     import json
-    import time
 
     out = tmp_path / "partial.json"
     process = subprocess.Popen(
@@ -657,12 +656,14 @@ def test_ctrl_c_or_sigterm_stops_bench_and_keeps_finished_runs(signum, code, tmp
             "3",
             "--json",
             str(out),
+            "--results",
+            str(tmp_path / "runs.jsonl"),
         ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
-    time.sleep(6)  # the 30 easy runs take well under a second; the expert ones take seconds each
+    wait_for_runs(tmp_path / "runs.jsonl", 30, process)  # the easy runs; the expert ones take seconds each
     process.send_signal(signum)
     stdout, stderr = process.communicate(timeout=60)
     assert process.returncode == code, stderr

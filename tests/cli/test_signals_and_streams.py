@@ -19,7 +19,7 @@ from deap_sudoku import read
 from deap_sudoku.cli import main, solve as solve_module
 from deap_sudoku.runs import interrupt
 
-from tests.conftest import REPO, sitecustomize_env
+from tests.conftest import REPO, sitecustomize_env, wait_for_runs
 
 NINE = str(REPO / "data" / "9x9.txt")
 SLOW_GENERATE = ["generate", "--box", "5x5", "--count", "50", "--givens", "40%"]
@@ -187,7 +187,9 @@ def test_generate_writes_the_puzzles_made_before_a_ctrl_c(tmp_path):
     process = subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_default_sigint
     )
-    time.sleep(2.5)
+    deadline = time.monotonic() + 60  # the first puzzles written (beside the file, until it is whole)
+    while not any(part.stat().st_size for part in tmp_path.glob(".made.txt.*")) and time.monotonic() < deadline:
+        time.sleep(0.02)
     process.send_signal(signal.SIGINT)
     _, stderr = process.communicate(timeout=60)
     assert process.returncode == 130 and stderr == "interrupted by SIGINT\n"
@@ -252,6 +254,8 @@ def test_ctrl_c_under_scoop_keeps_the_finished_runs(tmp_path):
             "2",
             "--json",
             str(out),
+            "--results",
+            str(tmp_path / "runs.jsonl"),
             "-q",
         ),
         stdout=subprocess.PIPE,
@@ -262,7 +266,7 @@ def test_ctrl_c_under_scoop_keeps_the_finished_runs(tmp_path):
         env=env,
         cwd=REPO,
     )
-    time.sleep(10)  # SCOOP starts and loads its kernels in a few seconds; runs last up to 2 s each
+    wait_for_runs(tmp_path / "runs.jsonl", 1, process)  # SCOOP started; runs last up to 2 s each
     os.killpg(process.pid, signal.SIGINT)  # what a terminal's Ctrl-C does
     stdout, stderr = process.communicate(timeout=60)  # it answers at its next finished run (2 s), then saves (3 s)
     assert process.returncode == 130 and "Traceback" not in stderr, stderr
