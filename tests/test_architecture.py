@@ -192,5 +192,5 @@ def test_the_import_checks_find_an_upward_import_and_a_lazy_one():
         "deap_sudoku.runs.registry"
     }
     assert _layer("deap_sudoku.runs.registry") > _layer("deap_sudoku.grid.puzzle")
-    lazy = ast.parse("def f():\n    from .text import dumps\n")
-    assert _imports("deap_sudoku.grid.puzzle", lazy, {"deap_sudoku.grid.text"}) == {"deap_sudoku.grid.text"}
+    lazy = ast.parse("def f():\n    from .formats import iter_grids\n")
+    assert _imports("deap_sudoku.grid.puzzle", lazy, {"deap_sudoku.grid.formats"}) == {"deap_sudoku.grid.formats"}

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from deap_sudoku.exact import verify
+from deap_sudoku.grid.formats import FORMAT_RECORDS
 from tests.conftest import REPO
 
 
@@ -42,9 +43,15 @@ def test_extending_guide_code_runs_and_its_mutation_improves_the_population(caps
         subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True, cwd=tmp_path)
         for _ in range(2)
     ]
-    namespace = _run_blocks("docs/extending.md")
+    known = dict(FORMAT_RECORDS)
+    try:
+        namespace = _run_blocks("docs/extending.md")
+    finally:  # the guide registers a format of its own: the other tests know the package's
+        FORMAT_RECORDS.clear()
+        FORMAT_RECORDS.update(known)
     assert namespace["after"] < namespace["before"]
     out = capsys.readouterr().out
+    assert "\nTrue\n" in out and "csv" not in FORMAT_RECORDS  # its own format read back, and gone
     elsewhere = [process.communicate(timeout=300)[0] for process in fresh]
     assert all(process.returncode == 0 for process in fresh)
     assert elsewhere[0] == elsewhere[1] == out and out.count("| dataset |") == 3

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from . import text as codec
+from . import formats as codec
 from .conflicts import Conflict, find_conflicts, problems, value_dtype
 from .display import format_grid, grid_html
 from .errors import PuzzleError, PuzzleFileError
@@ -73,7 +73,7 @@ class Puzzle:
         alphabet: str | None = None,
         source: str = "<string>",
     ) -> Puzzle:
-        """Read exactly one puzzle from ``text`` in any format :mod:`deap_sudoku.grid.text` knows.
+        """Read exactly one puzzle from ``text`` in any format :mod:`deap_sudoku.grid.formats` knows.
 
         :raises PuzzleError: naming line and column of what is wrong.
         """
@@ -88,7 +88,7 @@ class Puzzle:
         return cls._checked(shape, values)
 
     def format(self, format: str = "line", *, alphabet: str | None = None) -> str:
-        """This puzzle as text in ``format`` (one of :data:`~deap_sudoku.grid.text.FORMATS`), newline-terminated."""
+        """This puzzle as text in ``format`` (one of :data:`~deap_sudoku.grid.formats.FORMATS`), newline-terminated."""
         return codec.TextWriter(format, alphabet).text(self._shape, self._cells)
 
     def __repr__(self) -> str:

@@ -1,6 +1,6 @@
 """Puzzle files: read and write several puzzles per file in the line, grid, dash and lloyd formats.
 
-The formats themselves are described in :mod:`deap_sudoku.grid.text`; this
+The formats themselves are described in :mod:`deap_sudoku.grid.formats`; this
 module turns their text into :class:`~deap_sudoku.grid.puzzle.Puzzle` values
 and back, and reads and writes files with bounded size and atomic writes.
 """
@@ -11,10 +11,10 @@ import os
 import sys
 from collections.abc import Iterable, Iterator
 
-from ..grid import text as codec
+from ..grid import formats as codec
 from ..grid.errors import PuzzleError, PuzzleFileError
 from ..grid.puzzle import Puzzle
-from ..grid.text import ALPHABETS, FORMAT_RECORDS, FORMATS, MAX_ERRORS, Format, detect_format
+from ..grid.formats import ALPHABETS, FORMAT_RECORDS, FORMATS, MAX_ERRORS, Format, detect_format
 from .fileio import AtomicFile, read_limited
 
 __all__ = [

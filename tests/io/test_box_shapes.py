@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from deap_sudoku import FORMATS, Puzzle, PuzzleFileError, Shape, dumps, loads
 from deap_sudoku.grid.shape import MAX_SIDE, MIN_SIDE
-from deap_sudoku.grid.text import ALPHABETS
+from deap_sudoku.grid.formats import ALPHABETS
 
 ALL_SHAPES = [
     (r, c) for r in range(2, MAX_SIDE // 2 + 1) for c in range(2, MAX_SIDE // 2 + 1) if MIN_SIDE <= r * c <= MAX_SIDE

@@ -270,15 +270,16 @@ def test_a_damaged_lloyd_file_is_blamed_on_what_is_wrong_not_on_a_1x1_grid(text,
     assert not found and message in str(errors[0]) and "1x1" not in " ".join(str(e) for e in errors)
 
 
-def test_a_new_format_is_one_record(monkeypatch):
-    """Reading, writing and detecting a format all come from its one Format record: a record added
-    to FORMAT_RECORDS (here a comma-separated format) works through loads, dumps and detect_format."""
-    from deap_sudoku.grid import text as codec
+def test_a_users_format_is_one_record_made_of_public_names():
+    """A format from outside the package: three functions using the public reading helpers and a
+    Format record given to register_format (here comma-separated values) work through loads, dumps,
+    detect_format and Puzzle.parse, and its reader's errors name the line and column."""
+    from deap_sudoku.grid.formats import FORMAT_RECORDS, Draft, Format, content_lines, register_format
 
     def read_csv(text, reader, alphabet):
-        for number, line in codec._content_lines(text):
+        for number, line in content_lines(text):
             if line.strip():
-                draft = codec._Draft(start=number)
+                draft = Draft(start=number)
                 for column, token in enumerate(line.split(","), start=1):
                     draft.add(int(token), number, column)
                 reader.finish(draft)
@@ -287,21 +288,20 @@ def test_a_new_format_is_one_record(monkeypatch):
     def write_csv(shape, cells, alphabet):
         return ",".join(map(str, cells.tolist())) + "\n"
 
-    record = codec.Format(
-        "csv",
-        "comma-separated values",
-        read_csv,
-        write_csv,
-        lambda lines, sides: "," in lines[0],
-        detection=-1,
-        alphabets=False,
-    )
-    monkeypatch.setitem(codec.FORMAT_RECORDS, "csv", record)
-    puzzles = read(REPO / "data" / "9x9.txt")[:2]
-    text = dumps(puzzles, format="csv")
-    assert text.count(",") == 2 * 80 and detect_format(text) == "csv"
-    assert [p.cells.tolist() for p in loads(text)] == [p.cells.tolist() for p in puzzles]
-    second = text.splitlines()[1].split(",")
-    second[4] = "10"
-    with pytest.raises(PuzzleFileError, match=r"<string>:2:5: value 10 at r1c5 is out of range"):
-        loads(text.replace(text.splitlines()[1], ",".join(second)))
+    looks = lambda lines, sides: "," in lines[0]  # noqa: E731
+    record = Format("csv", "comma-separated values", read_csv, write_csv, looks, detection=-1, alphabets=False)
+    try:
+        assert register_format(record) is record and FORMAT_RECORDS["csv"] is record
+        with pytest.raises(ValueError, match="a format called 'csv' exists"):
+            register_format(record)
+        puzzles = read(REPO / "data" / "9x9.txt")[:2]
+        text = dumps(puzzles, format="csv")
+        assert text.count(",") == 2 * 80 and detect_format(text) == "csv"
+        assert [p.cells.tolist() for p in loads(text)] == [p.cells.tolist() for p in puzzles]
+        assert Puzzle.parse(text.splitlines()[0]).cells.tolist() == puzzles[0].cells.tolist()
+        second = text.splitlines()[1].split(",")
+        second[4] = "10"
+        with pytest.raises(PuzzleFileError, match=r"<string>:2:5: value 10 at r1c5 is out of range"):
+            loads(text.replace(text.splitlines()[1], ",".join(second)))
+    finally:
+        FORMAT_RECORDS.pop("csv", None)  # the other tests know the package's formats only

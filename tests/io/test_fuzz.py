@@ -8,7 +8,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from deap_sudoku.grid import text as codec
+from deap_sudoku.grid import formats as codec
+from deap_sudoku.grid.formats import line as line_format
 from deap_sudoku.grid.errors import PuzzleError
 
 from tests.fuzzing import check_cli, check_reader, hostile_inputs, reader_options
@@ -82,7 +83,7 @@ def test_the_line_readers_batched_path_reads_as_its_line_by_line_path(lines, box
     column by one)."""
     text = end.join(lines) + end
     try:
-        with mock.patch.object(codec, "_BLOCK_BYTES", block):
+        with mock.patch.object(line_format, "_BLOCK_BYTES", block):
             batched = list(codec.iter_grids(text, format="line", box=box))
     except PuzzleError:
         return
