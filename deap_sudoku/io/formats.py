@@ -236,7 +236,10 @@ class PuzzleWriter:
         return self.written
 
     def write(self, puzzle: Puzzle) -> None:
-        """Add ``puzzle``.  :raises ValueError: if the format cannot hold its size or box shape."""
+        """Add ``puzzle``.
+
+        :raises ValueError: if the format cannot hold its size or box shape.
+        """
         text = self.encoder.text(puzzle.shape, puzzle.cells)
         if self.file is None:
             sys.stdout.write(text)

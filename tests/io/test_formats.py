@@ -305,3 +305,12 @@ def test_a_users_format_is_one_record_made_of_public_names():
             loads(text.replace(text.splitlines()[1], ",".join(second)))
     finally:
         FORMAT_RECORDS.pop("csv", None)  # the other tests know the package's formats only
+
+
+def test_a_format_of_the_package_is_one_module_of_its_name():
+    """grid/formats imports every module it holds that is not a shared helper: each is one format,
+    named as its file, so a new format is one new file (and its test), listed nowhere."""
+    from deap_sudoku.grid.formats import SHARED
+
+    modules = {path.stem for path in (REPO / "deap_sudoku" / "grid" / "formats").glob("*.py")}
+    assert set(FORMATS) == modules - {"__init__", *SHARED} == {"dash", "grid", "line", "lloyd"}

@@ -3,7 +3,8 @@
 This is the codec under :meth:`Puzzle.parse <deap_sudoku.grid.puzzle.Puzzle.parse>` and
 :mod:`deap_sudoku.io.formats`; it works on shapes and value arrays, so it needs nothing above the
 grid geometry.  A format is one module here, ending in its :class:`Format` record, which it
-registers (:func:`register_format`); everything else reads the records.  The package's formats:
+registers (:func:`register_format`) when this package imports every module it holds; everything
+else reads the records.  The package's formats:
 
 :mod:`~.line`
     One puzzle per line, ``n*n`` symbols row-major.  Symbols come from an alphabet: ``digits``
@@ -41,7 +42,9 @@ the source, line and column.
 
 from __future__ import annotations
 
-from . import line, grid, dash, lloyd  # noqa: F401  (each registers its format, in this order)
+import importlib
+import pkgutil
+
 from .codec import TextWriter, detect_format, iter_grids
 from .reading import ALPHABETS, MAX_ERRORS, Draft, Reader, content_lines, shape_statement
 from .record import FORMAT_RECORDS, Format, format_record, register_format
@@ -63,5 +66,12 @@ __all__ = [
     "TextWriter",
 ]
 
-FORMATS = tuple(FORMAT_RECORDS)
+SHARED = ("codec", "reading", "record", "rows")
+"""The modules here that hold no format: every other one is a format, imported (and so registered)
+below, so that a new format is one new file."""
+for _module in pkgutil.iter_modules(__path__):
+    if _module.name not in SHARED:
+        importlib.import_module(f"{__name__}.{_module.name}")
+
+FORMATS = tuple(sorted(FORMAT_RECORDS))
 """The package's own formats, by name (the choices of the commands' ``--format``)."""

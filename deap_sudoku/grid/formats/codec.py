@@ -85,7 +85,10 @@ class TextWriter:
         self.stated: Shape | None = None  # the last shape stated, which a reader applies from there on
 
     def text(self, shape: Shape, cells: np.ndarray) -> str:
-        """The text of one more grid.  :raises ValueError: for a grid the format cannot hold."""
+        """The text of one more grid.
+
+        :raises ValueError: for a grid the format cannot hold.
+        """
         body = self.record.write(shape, cells, self.alphabet)
         assumed = self.stated or Shape.for_side(shape.n)
         head = self.record.separator if self.count else ""

@@ -42,7 +42,10 @@ MAX_ERRORS = 100
 """A file stops being read after this many errors (the last one says so)."""
 MAX_CELLS = MAX_SIDE * MAX_SIDE
 TILED_SIDES = frozenset(n for n in range(MIN_SIDE, MAX_SIDE + 1) if box_shapes_for_side(n))
-"""The sides of the grids that boxes tile: the sizes a reader may assume."""
+"""The sides of the grids that boxes tile, the sizes a reader may assume.
+
+:meta hide-value:
+"""
 
 
 @dataclass
@@ -216,7 +219,10 @@ def content_lines(text: str) -> Iterator[tuple[int, str]]:
 
 
 def known_alphabet(alphabet: str | None) -> str:
-    """``alphabet`` (``digits`` when not given).  :raises ValueError: for an unknown one."""
+    """``alphabet`` (``digits`` when not given).
+
+    :raises ValueError: for an unknown one.
+    """
     alphabet = alphabet or "digits"
     if alphabet not in ALPHABETS:
         raise ValueError(f"unknown alphabet {alphabet!r}; choose from {', '.join(ALPHABETS)}")

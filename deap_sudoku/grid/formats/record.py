@@ -34,7 +34,10 @@ class Format:
 
 FORMAT_RECORDS: dict[str, Format] = {}
 """Every format by name, the package's own (each registered at the end of its module) and any a
-user registered with :func:`register_format`."""
+user registered with :func:`register_format`.
+
+:meta hide-value:
+"""
 
 
 def register_format(record: Format, *, replace: bool = False) -> Format:
@@ -52,7 +55,10 @@ def register_format(record: Format, *, replace: bool = False) -> Format:
 
 
 def format_record(name: str) -> Format:
-    """The record of the format called ``name``.  :raises ValueError: for an unknown format."""
+    """The record of the format called ``name``.
+
+    :raises ValueError: for an unknown format.
+    """
     try:
         return FORMAT_RECORDS[name]
     except KeyError:
