@@ -4,22 +4,12 @@ memetic GA with propagation repair, DEAP's eaSimple batched over the population,
 
 from .batched import ea_simple_batched
 from .deap_loops import ea_mu_comma_lambda, ea_mu_plus_lambda, ea_simple
-from .generational import (
-    HALTED,
-    INTERRUPTED,
-    Abandoned,
-    Checkpointer,
-    ResumeError,
-    Run,
-    Stop,
-    ea_generational,
-    evaluate_invalid,
-    one_child,
-    stop_reason,
-)
+from .generational import ea_generational, one_child
 from .memetic import REFUTED, ea_memetic, memetic_toolbox
 from .offspring import ea_keep_refill, ea_plus_children
 from .repair import PropagationRepair, mut_destroy_repair, mut_repair, propagation_repair
+from .run import Checkpointer, ResumeError, Run, evaluate_invalid
+from .stop import HALTED, INTERRUPTED, Abandoned, Stop, stop_reason
 from .tabu import TabuResult, tabu_search
 
 __all__ = [

@@ -9,7 +9,7 @@ in ``logbook.stop_reason`` (``"generations"`` when ``ngen`` ran out)::
     population, logbook = ea_simple(population, toolbox, cxpb=0.3, mutpb=0.8, ngen=500,
                                     stop=Stop(solved=optimum(toolbox.evaluate)))
 
-``stop`` is a :class:`~deap_sudoku.algorithms.generational.Stop` (solved,
+``stop`` is a :class:`~deap_sudoku.algorithms.stop.Stop` (solved,
 stagnation, patience and budgets) or any ``stop(generation, population,
 logbook)`` whose true answer ends the run (a string answer becomes the stop
 reason); ``callback(generation, population, logbook)`` follows every
@@ -26,7 +26,8 @@ from collections.abc import Callable
 
 from deap import algorithms, base, tools
 
-from .generational import Hook, Run, Stop
+from .run import Hook, Run
+from .stop import Stop
 
 __all__ = ["ea_simple", "ea_mu_plus_lambda", "ea_mu_comma_lambda"]
 

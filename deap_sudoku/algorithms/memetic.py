@@ -30,7 +30,8 @@ from ..tools.fitness import eval_collisions
 from ..tools.individual import Individual, clone
 from ..tools.init import SEED_NODES, init_block_permutation, seed_from_search
 from ..tools.selection import sel_tournament
-from .generational import Abandoned, Checkpointer, Run, Stop
+from .run import Checkpointer, Run
+from .stop import Abandoned, Stop
 from .repair import check_probability, mut_destroy_repair, mut_repair, propagation_repair
 
 __all__ = ["memetic_toolbox", "ea_memetic", "REFUTED"]
@@ -144,7 +145,7 @@ def ea_memetic(
     fitness has not improved for ``stall`` children restarts (``toolbox.individual``
     + ``repair``), counted in the logbook's ``restarts``.  A puzzle that propagation refutes (the
     one ``toolbox.repair`` is registered with) ends at once with ``logbook.stop_reason`` :data:`REFUTED`.
-    Checkpoints and stop requests work as in :class:`~deap_sudoku.algorithms.generational.Run`.
+    Checkpoints and stop requests work as in :class:`~deap_sudoku.algorithms.run.Run`.
     """
     run = Run(
         population,

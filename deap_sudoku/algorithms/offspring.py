@@ -8,7 +8,7 @@ it back to its size ("wished" and current population size).
 :func:`ea_plus_children` is the Python GA's: half as many children as the
 population, each from a pair drawn by ``toolbox.select``, the best of parents
 and children staying, and a fresh population at restarts.  Both share
-:class:`~deap_sudoku.algorithms.generational.Run` with ``ea_generational``:
+:class:`~deap_sudoku.algorithms.run.Run` with ``ea_generational``:
 stop criteria, logbook, hall of fame, checkpoints and stop requests.
 """
 
@@ -19,7 +19,9 @@ from collections.abc import Callable
 
 from deap import base, tools
 
-from .generational import Checkpointer, Run, Stop, one_child
+from .generational import one_child
+from .run import Checkpointer, Run
+from .stop import Stop
 
 __all__ = ["ea_keep_refill", "ea_plus_children"]
 

@@ -30,7 +30,7 @@ from ..tools.free_cells import free_cells
 from ..tools.individual import Individual
 from ..tools.statistics import HallOfFame
 from ..tools.init import init_block_permutation, init_free_cells
-from .generational import INTERRUPTED
+from .stop import INTERRUPTED
 
 __all__ = ["TabuResult", "tabu_search"]
 

@@ -16,7 +16,7 @@ import numpy as np
 from ..exact import verify
 from ..grid import Puzzle, PuzzleError, format_grid
 from ..io import load_sample, load_samples, read
-from ..algorithms.generational import ResumeError
+from ..algorithms.run import ResumeError
 from ..runs.checkpoint import run_identity
 from ..runs.interrupt import INTERRUPTED, exit_code, graceful, requested
 from .errors import InputError

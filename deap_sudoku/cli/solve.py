@@ -16,7 +16,7 @@ from ..exact import SearchBudgetExceeded, search
 from ..grid import Puzzle, format_grid
 from ..io import formats
 from ..runs import plots, registry
-from ..algorithms.generational import ResumeError
+from ..algorithms.run import ResumeError
 from ..runs.checkpoint import Checkpoint, run_identity
 from ..runs.interrupt import INTERRUPTED, exit_code, graceful, requested
 from ..runs.portfolio import portfolio

@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from .._version import __version__
-from ..algorithms.generational import STATE_COUNTERS, ResumeError
+from ..algorithms.run import STATE_COUNTERS, ResumeError
 from ..io.fileio import read_limited, remove_stale_temporaries, write_atomic
 
 __all__ = [
@@ -88,7 +88,7 @@ def run_identity(puzzle, algorithm: str, seed: int, options: dict) -> dict:
 @dataclass
 class Checkpoint:
     """Where and how often a run saves itself, and who it is: the
-    :class:`~deap_sudoku.algorithms.generational.Checkpointer` the loops take.
+    :class:`~deap_sudoku.algorithms.run.Checkpointer` the loops take.
 
     ``every``: save after every ``every``-th generation (and always when stopping).
     ``identity``: see :func:`run_identity`.  ``puzzle``: when given, a saved grid must have its
@@ -128,7 +128,7 @@ class Checkpoint:
     # -- saving ---------------------------------------------------------------------------------
 
     def save(self, state: dict) -> None:
-        """Add ``state`` (the loop's; see :meth:`Run._state <deap_sudoku.algorithms.generational.Run>`)
+        """Add ``state`` (the loop's; see :meth:`Run._state <deap_sudoku.algorithms.run.Run>`)
         to the file: one appended frame, or the whole file anew when appends outweigh it.  A failure
         to write warns once (``warn``) and the run goes on."""
         records = state["logbook"]

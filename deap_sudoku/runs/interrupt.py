@@ -2,7 +2,7 @@
 
 Inside :func:`graceful`, the first Ctrl-C (or SIGTERM) only records the request;
 the GAs ask :func:`requested` between their children, at most every
-:data:`~deap_sudoku.algorithms.generational.POLL_SECONDS` (passed to them as
+:data:`~deap_sudoku.algorithms.stop.POLL_SECONDS` (passed to them as
 ``Stop(requested=requested)``; tabu search every 256 steps), drop the
 generation in progress, stop with ``logbook.stop_reason == "interrupted"``,
 write their final checkpoint and return the best grid so far.  A second
@@ -18,7 +18,7 @@ import signal
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from ..algorithms.generational import INTERRUPTED
+from ..algorithms.stop import INTERRUPTED
 
 __all__ = ["graceful", "requested", "exit_code", "INTERRUPTED"]
 _received: list[int] = []

@@ -5,7 +5,8 @@ make a user wait for it: :func:`compile_elsewhere` starts a background process t
 kernels and then leaves a stamp (:func:`compiled_before`), while the run goes on with the kernels'
 Python twins (:func:`~deap_sudoku.propagation.choice.hold_compiled`) and takes the compiled ones
 up once the stamp is there.  The background process is
-:func:`deap_sudoku.runs.task.compile_here`.
+:func:`deap_sudoku.runs.task.compile_here`.  The exact searches' warm-ups (:func:`warm_up_search`,
+:func:`warm_up_learning`), which compile or load their kernels before a timed run, are here too.
 """
 
 from __future__ import annotations
@@ -18,10 +19,20 @@ import sys
 import time
 from pathlib import Path
 
+from ..exact import SearchBudgetExceeded, solve, solve_learning
 from ..grid.puzzle import Puzzle
 from ..io.fileio import process_runs
 
-__all__ = ["compiled_before", "mark_compiled", "compile_elsewhere", "compiling_elsewhere", "release", "cache_folder"]
+__all__ = [
+    "compiled_before",
+    "mark_compiled",
+    "compile_elsewhere",
+    "compiling_elsewhere",
+    "release",
+    "cache_folder",
+    "warm_up_search",
+    "warm_up_learning",
+]
 
 STALE_SECONDS = 60.0
 """A lock file without a process id this old is a leftover (its writer died before writing one)."""
@@ -158,3 +169,23 @@ def release(name: str) -> None:
             lock.unlink()
     except OSError:
         pass
+
+
+def warm_up_search(puzzle: Puzzle, compiled: bool | None) -> None:
+    """Compile or load the exact search's kernels for ``puzzle``'s shape (a one-node search)."""
+    try:
+        solve(puzzle, max_nodes=1, compiled=compiled)
+    except SearchBudgetExceeded:
+        pass
+
+
+def warm_up_learning(puzzle: Puzzle, compiled: bool | None) -> None:
+    """Compile or load the clause-learning search's kernel (a search of one conflict at most), and
+    the exact search's: ``solve --unique`` asks it whether a puzzle ``cdcl`` solved has another
+    solution.  (It never asks whether one ``cdcl`` left unsolved has a solution: the run proved
+    there is none, or its time budget is spent.)"""
+    try:
+        solve_learning(puzzle, max_conflicts=1, compiled=compiled)
+    except SearchBudgetExceeded:
+        pass
+    warm_up_search(puzzle, compiled)

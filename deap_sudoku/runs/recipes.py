@@ -1,4 +1,6 @@
-"""Recipes: the documented Sudoku GAs, the project's memetic GA and the tabu baseline, composed from the parts.
+"""Recipes: the documented Sudoku GAs and the project's memetic GA, composed from the parts (tabu
+search is in :mod:`~deap_sudoku.runs.local_search`, the exact solvers in
+:mod:`~deap_sudoku.runs.exact_solvers`).
 
 Each documented one runs as documented by default, our improvements being
 switches (``docs/reproductions.md`` tables every rule).
@@ -14,17 +16,14 @@ the same composition out in full, and a test holds the two equal run for run.
 
 from __future__ import annotations
 
-import inspect
 import random
 import time
 from collections.abc import Callable
 
-from functools import partial
 
 from deap import base, tools
 
 from ..algorithms import (
-    Abandoned,
     Checkpointer,
     Stop,
     ea_generational,
@@ -32,12 +31,9 @@ from ..algorithms import (
     ea_memetic,
     ea_plus_children,
     memetic_toolbox,
-    tabu_search,
 )
-from ..exact import SearchBudgetExceeded, solve, solve_learning
 from ..grid.puzzle import Puzzle
 from ..tools import (
-    HallOfFame,
     Individual,
     batch_map,
     cell_map,
@@ -47,7 +43,6 @@ from ..tools import (
     eval_cell_collisions,
     eval_closeness,
     eval_collisions,
-    fitness_statistics,
     init_block_permutation,
     init_smart_block_permutation,
     make_toolbox,
@@ -60,7 +55,9 @@ from ..tools import (
     with_punish_same,
 )
 from ..tools.init import SEED_NODES
-from .record import COMPILING, GA_OPTIONS, bundled, ga_run, tabu_run
+from .composition import GA_ALIASES, MEMETIC_ALIASES, evolve
+from .kernel_cache import warm_up_search
+from .record import COMPILING, GA_OPTIONS, bundled, ga_run
 
 __all__ = [
     "memetic",
@@ -68,8 +65,6 @@ __all__ = [
     "block_ga_restart",
     "cell_ga",
     "row_permutation_ga",
-    "tabu",
-    "warm_up_search",
     "warm_up_memetic",
 ]
 
@@ -77,104 +72,6 @@ Callback = Callable[[int, list, tools.Logbook], None]
 
 DEFAULT_SECONDS = 60.0
 """The memetic GA's default budget: wall time."""
-GA_ALIASES = ("individual", "population", "evaluate", "mate", "mutate", "select", "clone", "map")
-"""The toolbox aliases of the GAs built like :func:`~deap_sudoku.tools.make_toolbox` (DEAP's own)."""
-MEMETIC_ALIASES = (
-    "individual",
-    "population",
-    "evaluate",
-    "mate",
-    "repair",
-    "improve",
-    "select",
-    "clone",
-    "map",
-    "seed",
-)
-"""The memetic GA's toolbox aliases (:func:`~deap_sudoku.algorithms.memetic.memetic_toolbox`)."""
-
-
-def _evolve(
-    puzzle: Puzzle, operators: dict | None, algorithm: Callable, toolbox, population_size: int, *, stop: Stop, **options
-):
-    """Run ``algorithm`` on a fresh population with a hall of fame of one and fitness statistics,
-    after registering ``operators`` (``{"mutate": my_mutation}``) in place of the recipe's own: each
-    gets ``puzzle=`` and the run's ``rng=`` (``options["rng"]``) when its signature takes them.
-
-    The logbook also says what was optimised: ``logbook.fitness`` is the fitness's name (its
-    ``eval_*`` function without the prefix) and ``logbook.target`` the value of a solved grid.
-    """
-    for alias, operator in (operators or {}).items():
-        if not hasattr(toolbox, alias):
-            raise ValueError(
-                f"this recipe registers no {alias!r} to replace; it has "
-                f"{', '.join(sorted(n for n in vars(toolbox) if not n.startswith('_')))}"
-            )
-        bound = {"puzzle": puzzle} if takes(operator, "puzzle") else {}
-        if takes(operator, "rng") and options.get("rng") is not None:
-            bound["rng"] = options["rng"]
-        toolbox.register(alias, operator, **bound)
-    hof = HallOfFame(1)
-    population, logbook = algorithm(
-        first_population(toolbox, population_size, stop),
-        toolbox,
-        halloffame=hof,
-        stats=fitness_statistics(),
-        stop=stop,
-        **options,
-    )
-    name = toolbox.evaluate.func.__name__.removeprefix("eval_")
-    logbook.fitness = f"{stop.solved:g} - threats" if name == "threats" else name  # eval_threats is 108 - threats
-    logbook.target = stop.solved
-    return population, logbook, hof
-
-
-def first_population(toolbox, size: int, stop: Stop) -> list:
-    """``toolbox.population(n=size)``; when that is DEAP's ``initRepeat``, made one individual at a
-    time with the same calls, so that a stop request or the time budget ends it (200,000 36x36
-    grids take a minute): the individuals made so far, at least one, go on to a run that then ends
-    at generation 0."""
-    made = toolbox.population
-    if getattr(made, "func", None) is not tools.initRepeat or len(made.args) != 2 or made.keywords:
-        return made(n=size)
-    container, individual = made.args
-    poll, population = stop.poller(stop.started), []
-    try:
-        for _ in range(size):
-            population.append(individual())
-            poll()
-    except Abandoned:
-        pass
-    return container(population)
-
-
-def takes(operator: Callable, parameter: str) -> bool:
-    """Whether ``operator`` has a parameter called ``parameter`` (the package's operators take
-    ``puzzle`` and ``rng`` by keyword)."""
-    try:
-        return parameter in inspect.signature(operator).parameters
-    except (TypeError, ValueError):
-        return False
-
-
-def warm_up_search(puzzle: Puzzle, compiled: bool | None) -> None:
-    """Compile or load the exact search's kernels for ``puzzle``'s shape (a one-node search)."""
-    try:
-        solve(puzzle, max_nodes=1, compiled=compiled)
-    except SearchBudgetExceeded:
-        pass
-
-
-def warm_up_learning(puzzle: Puzzle, compiled: bool | None) -> None:
-    """Compile or load the clause-learning search's kernel (a search of one conflict at most), and
-    the exact search's: ``solve --unique`` asks it whether a puzzle ``cdcl`` solved has another
-    solution.  (It never asks whether one ``cdcl`` left unsolved has a solution: the run proved
-    there is none, or its time budget is spent.)"""
-    try:
-        solve_learning(puzzle, max_conflicts=1, compiled=compiled)
-    except SearchBudgetExceeded:
-        pass
-    warm_up_search(puzzle, compiled)
 
 
 def warm_up_memetic(puzzle: Puzzle, compiled: bool | None) -> None:
@@ -240,7 +137,7 @@ def memetic(
         started=started,
         requested=requested,
     )
-    return _evolve(
+    return evolve(
         puzzle,
         operators,
         ea_memetic,
@@ -340,7 +237,7 @@ def block_ga(
         started=started,
         requested=requested,
     )
-    return _evolve(
+    return evolve(
         puzzle,
         operators,
         ea_keep_refill,
@@ -405,7 +302,7 @@ def block_ga_restart(
         started=started,
         requested=requested,
     )
-    return _evolve(
+    return evolve(
         puzzle,
         operators,
         ea_plus_children,
@@ -463,7 +360,7 @@ def cell_ga(
         started=started,
         requested=requested,
     )
-    return _evolve(
+    return evolve(
         puzzle,
         operators,
         ea_generational,
@@ -537,7 +434,7 @@ def row_permutation_ga(
         started=started,
         requested=requested,
     )
-    return _evolve(
+    return evolve(
         puzzle,
         operators,
         ea_generational,
@@ -551,55 +448,3 @@ def row_permutation_ga(
         checkpoint=checkpoint,
         callback=callback,
     )
-
-
-@bundled(
-    "tabu-swap",
-    "local search",
-    "our tabu search: in-box swaps, cell tenure, start narrowed by propagation",
-    ("max_steps", "max_seconds"),
-    run=partial(tabu_run, moves="swap", memory="cells", restrict=True),
-    stoppable=True,
-)  # declared second: decorators apply from the bottom up
-@bundled(
-    "tabu",
-    "local search",
-    "tabu search as documented: one-value moves, a table of visited boards",
-    ("max_steps", "max_seconds"),
-    run=tabu_run,
-    stoppable=True,
-    example="tabu_search",
-)
-def tabu(
-    puzzle: Puzzle,
-    *,
-    seed: int = 0,
-    candidates: int = 100,
-    moves: str = "value",
-    memory: str = "boards",
-    tenure: int = 5,
-    restrict: bool = False,
-    max_steps: int = 100_000,
-    max_seconds: float | None = None,
-    requested: Callable[[], object] | None = None,
-    callback: Callable[[int, int, int], None] | None = None,
-    report_every: int = 1000,
-):
-    """Tabu search as documented (value moves, a table of visited boards), our in-box swaps, cell tenure and
-    restricted start as switches (``examples/tabu_search.py``); returns ``([best], logbook, hall_of_fame)``
-    like the GAs, the logbook one record of steps, score, seconds and moves scored (its ``trace`` the
-    score's course)."""
-    return tabu_search(
-        puzzle,
-        rng=random.Random(seed),
-        candidates=candidates,
-        moves=moves,
-        memory=memory,
-        tenure=tenure,
-        restrict=restrict,
-        max_steps=max_steps,
-        max_seconds=max_seconds,
-        callback=callback,
-        report_every=report_every,
-        requested=requested,
-    ).as_deap()

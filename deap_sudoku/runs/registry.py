@@ -17,7 +17,6 @@ import dataclasses
 import functools
 import importlib
 import inspect
-import math
 import os
 import random
 import sys
@@ -25,11 +24,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..exact import SearchBudgetExceeded, solve, solve_learning
 from ..grid.puzzle import Puzzle
-from ..propagation import analyze, propagate
-from . import recipes
-from .record import BUNDLED, COMPILING, OPTIONS, Algorithm, Outcome, bundled
+from . import recipes, local_search, exact_solvers  # noqa: F401  (their declarations, in the order listed)
+from .record import BUNDLED, OPTIONS, Algorithm, Outcome
 from .record import Objective as Objective, Trace as Trace, generation_progress as generation_progress  # re-exported
 
 __all__ = [
@@ -51,67 +48,10 @@ ENTRY_POINTS = "deap_sudoku.algorithms"
 a function as :func:`deap_sudoku.runs.user.from_function` takes it)."""
 
 
-@bundled(
-    "backtracking",
-    "exact",
-    "backtracking with propagation and restarts",
-    ("max_nodes", "max_seconds"),
-    warm_up=recipes.warm_up_search,
-    warm_up_message=COMPILING.format(name="propagation"),
-)
-def _backtracking(
-    puzzle: Puzzle, *, seed: int, max_nodes: int | None = None, max_seconds: float | None = None, **_: object
-) -> Outcome:
-    return _exact_outcome(
-        puzzle, lambda: solve(puzzle, max_nodes=max_nodes, max_seconds=max_seconds, rng=random.Random(seed))
-    )
-
-
-def _exact_outcome(puzzle: Puzzle, search: Callable[[], Puzzle | None]) -> Outcome:
-    """The outcome of a complete search: its solution; ``None``, proof that there is none (note
-    "exhausted"); or the budget it ran out of, as the note."""
-    try:
-        solution = search()
-        note = "exhausted" if solution is None else ""
-    except SearchBudgetExceeded as exc:
-        solution, note = None, str(exc)
-    grid = puzzle.cells if solution is None else solution.cells
-    return Outcome(grid, 0.0 if solution is not None else math.nan, 0, 0, 0, note)
-
-
-@bundled(
-    "cdcl",
-    "exact",
-    "exact search that learns clauses from its dead ends (CDCL)",
-    ("max_seconds",),
-    warm_up=recipes.warm_up_learning,
-    warm_up_message=COMPILING.format(name="clause-learning"),
-)
-def _cdcl(puzzle: Puzzle, *, seed: int, max_seconds: float | None = None, **_: object) -> Outcome:
-    return _exact_outcome(puzzle, lambda: solve_learning(puzzle, max_seconds=max_seconds, rng=random.Random(seed)))
-
-
-@bundled("analyzer", "exact", "the documented constraint analyzer: naked singles, sweep by sweep")
-def _analyzer(puzzle: Puzzle, **_: object) -> Outcome:
-    result = analyze(puzzle)
-    note = (
-        "the analyzer met a square with no possible value"
-        if result.contradiction
-        else f"the analyzer filled {result.filled} cells in {result.sweeps} sweep{'s' * (result.sweeps != 1)}"
-    )
-    return Outcome(result.values, 0.0 if result.solved else math.nan, 0, 0, 0, note)
-
-
-@bundled("propagation", "exact", "constraint propagation only: naked and hidden singles")
-def _propagation(puzzle: Puzzle, **_: object) -> Outcome:
-    result = propagate(puzzle)
-    note = "propagation found a contradiction" if result.contradiction else f"propagation filled {result.filled} cells"
-    return Outcome(result.values, 0.0 if result.solved else math.nan, 0, 0, 0, note)
-
-
 ALGORITHMS: dict[str, Algorithm] = BUNDLED
-"""The bundled algorithms by name: those :mod:`~deap_sudoku.runs.recipes` declares (the GAs and
-tabu search), then the exact solvers above (see :func:`~deap_sudoku.runs.record.bundled`)."""
+"""The bundled algorithms by name, in the order :mod:`~deap_sudoku.runs.recipes` (the GAs),
+:mod:`~deap_sudoku.runs.local_search` (tabu search) and :mod:`~deap_sudoku.runs.exact_solvers`
+declare them (:func:`~deap_sudoku.runs.record.bundled`)."""
 
 
 def takes(option: str) -> tuple[str, ...]:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..algorithms.generational import INTERRUPTED
+from ..algorithms.stop import INTERRUPTED
 from ..exact.verification import unsolved_because
 from ..grid.puzzle import Puzzle
 from ..propagation.choice import MAX_COMPILED_SIDE, hold_compiled, numba_available, prefer_compiled

@@ -301,7 +301,7 @@ def test_generate_by_difficulty_grades_as_asked():
 
 
 def test_generate_with_neither_givens_nor_difficulty_makes_a_unique_puzzle_with_the_default_share():
-    from deap_sudoku.cli.commands import DEFAULT_GIVENS
+    from deap_sudoku.cli.generate import DEFAULT_GIVENS
     from deap_sudoku.exact import count_solutions
 
     result = run("generate", "--seed", "4")

@@ -11,7 +11,7 @@ import pytest
 
 from deap_sudoku import read
 from deap_sudoku.exact import dig_puzzle, solve, verify
-from deap_sudoku.runs import ALGORITHMS, recipes
+from deap_sudoku.runs import ALGORITHMS, local_search, recipes
 
 from tests.conftest import REPO
 
@@ -169,7 +169,7 @@ EQUIVALENT |= {  # example with switches -> (recipe, the switches and a budget)
         recipes.block_ga_restart,
         dict(population_size=40, restart_on_stall=5, normalised_roulette=True, max_generations=30),
     ),
-    "tabu_search_switched": (recipes.tabu, dict(max_steps=2000, moves="swap", memory="cells", restrict=True)),
+    "tabu_search_switched": (local_search.tabu, dict(max_steps=2000, moves="swap", memory="cells", restrict=True)),
 }
 
 

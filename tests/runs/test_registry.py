@@ -90,13 +90,13 @@ def test_a_recipes_time_budget_counts_building_its_first_population(recipe, monk
 
         return make
 
-    evolve = recipes._evolve
+    evolve = recipes.evolve
 
     def patched(puzzle, operators, loop, toolbox, *args, **kwargs):
         toolbox.register("population", slow_population(toolbox.population))
         return evolve(puzzle, operators, loop, toolbox, *args, **kwargs)
 
-    monkeypatch.setattr(recipes, "_evolve", patched)
+    monkeypatch.setattr(recipes, "evolve", patched)
     _, logbook, _ = getattr(recipes, recipe)(unsolvable(), seed=1, max_seconds=0.2, max_generations=1000)
     assert made and logbook.stop_reason == "time" and len(logbook) == 1
 

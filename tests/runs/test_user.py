@@ -150,10 +150,10 @@ def test_every_ga_declares_the_aliases_its_toolbox_registers(name, monkeypatch):
     from deap_sudoku.runs import recipes
 
     seen = []
-    evolve = recipes._evolve
+    evolve = recipes.evolve
     monkeypatch.setattr(
         recipes,
-        "_evolve",
+        "evolve",
         lambda puzzle, operators, loop, toolbox, *a, **k: (
             seen.append(toolbox) or evolve(puzzle, operators, loop, toolbox, *a, **k)
         ),

@@ -1,0 +1,66 @@
+"""Tabu search as a run: the documented one and ours, two records of one recipe, declared where
+it is defined (as the GAs are in :mod:`~deap_sudoku.runs.recipes`)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from functools import partial
+
+from ..algorithms import tabu_search
+from ..grid.puzzle import Puzzle
+from .record import bundled, tabu_run
+
+__all__ = ["tabu"]
+
+
+@bundled(
+    "tabu-swap",
+    "local search",
+    "our tabu search: in-box swaps, cell tenure, start narrowed by propagation",
+    ("max_steps", "max_seconds"),
+    run=partial(tabu_run, moves="swap", memory="cells", restrict=True),
+    stoppable=True,
+)  # declared second: decorators apply from the bottom up
+@bundled(
+    "tabu",
+    "local search",
+    "tabu search as documented: one-value moves, a table of visited boards",
+    ("max_steps", "max_seconds"),
+    run=tabu_run,
+    stoppable=True,
+    example="tabu_search",
+)
+def tabu(
+    puzzle: Puzzle,
+    *,
+    seed: int = 0,
+    candidates: int = 100,
+    moves: str = "value",
+    memory: str = "boards",
+    tenure: int = 5,
+    restrict: bool = False,
+    max_steps: int = 100_000,
+    max_seconds: float | None = None,
+    requested: Callable[[], object] | None = None,
+    callback: Callable[[int, int, int], None] | None = None,
+    report_every: int = 1000,
+):
+    """Tabu search as documented (value moves, a table of visited boards), our in-box swaps, cell tenure and
+    restricted start as switches (``examples/tabu_search.py``); returns ``([best], logbook, hall_of_fame)``
+    like the GAs, the logbook one record of steps, score, seconds and moves scored (its ``trace`` the
+    score's course)."""
+    return tabu_search(
+        puzzle,
+        rng=random.Random(seed),
+        candidates=candidates,
+        moves=moves,
+        memory=memory,
+        tenure=tenure,
+        restrict=restrict,
+        max_steps=max_steps,
+        max_seconds=max_seconds,
+        callback=callback,
+        report_every=report_every,
+        requested=requested,
+    ).as_deap()
