@@ -60,7 +60,8 @@ def test_a_population_of_two_hundred_thousand_ends_within_the_budget(tmp_path):
 def test_loading_the_cached_kernels_counts_inside_the_budget(algorithm, shared_data):
     """A 25x25 at 45 % givens that the Python probe does not settle: the run loads numba and the
     cached kernels on its own clock (the machine compiled them before, in the untimed first
-    command), and still ends in time."""
+    command), and still ends in time.  (A budget of 1 s: on a machine busy with other work the
+    loading alone took 0.6-1.1 s, past a budget of 0.5 s before the run could ask the clock.)"""
     from deap_sudoku.runs import kernel_cache
 
     puzzle = shared_data / "lloyd_amos_aco" / "general" / "inst25x25_45_0.txt"
@@ -69,7 +70,7 @@ def test_loading_the_cached_kernels_counts_inside_the_budget(algorithm, shared_d
     while kernel_cache.compiling_elsewhere(algorithm) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert kernel_cache.compiled_before(algorithm)
-    assert _over(0.5, "solve", str(puzzle), "-a", algorithm, "--max-seconds", "0.5", "-q")[0] <= MARGIN
+    assert _over(1.0, "solve", str(puzzle), "-a", algorithm, "--max-seconds", "1", "-q")[0] <= MARGIN
 
 
 def test_clause_learning_keeps_its_budget_on_a_puzzle_it_does_not_settle(tmp_path):
