@@ -130,6 +130,7 @@ def solve_learning(
     compiled: bool | None = None,
     target_phase: bool = True,
     rephase: bool = True,
+    statistics: dict | None = None,
 ) -> Puzzle | None:
     """A solution found by clause learning, or ``None`` when the puzzle provably has none.
 
@@ -139,7 +140,9 @@ def solve_learning(
     sets every decision's variable false, MiniSat's default, instead of as it stood in the fullest
     assignment yet; ``rephase=False`` keeps that assignment for good instead of forgetting it now and
     then (the switches the ablation in ``docs/performance.md`` turns; without a target phase there is
-    nothing to rephase).
+    nothing to rephase).  A ``statistics`` dict is filled, however the search ends, with its counts:
+    ``conflicts``, ``restarts``, ``rephases``, ``reductions`` (clean-ups of the learnt clauses) and
+    ``learnt`` (the learnt clauses kept at the end).
 
     :raises SearchBudgetExceeded: when ``max_conflicts`` conflicts or ``max_seconds`` seconds (wall
         time) did not settle it.
@@ -155,11 +158,29 @@ def solve_learning(
     else:
         run = kernel.run
     state = _state(puzzle, rng if rng is not None else random.Random(0))
-    ctl, chunk, work = state["ctl"], 16, 64  # both grow while a call takes less than PAUSE_SECONDS
+    ctl = state["ctl"]
     if not target_phase:
         ctl[kernel.TARGET_SIZE] = len(state["assign"]) + 1  # no assignment is ever fuller
     if not (target_phase and rephase):
         ctl[kernel.NEXT_REPHASE] = np.iinfo(np.int64).max
+    try:
+        return _search(puzzle, state, run, compiled, max_conflicts, max_seconds, deadline)
+    finally:
+        if statistics is not None:
+            ctl = state["ctl"]
+            statistics.update(
+                conflicts=int(ctl[kernel.CONFLICTS]),
+                restarts=int(ctl[kernel.RESTARTS]),
+                rephases=int(ctl[kernel.REPHASES]),
+                reductions=int(ctl[kernel.REDUCES]),
+                learnt=int(ctl[kernel.NCLAUSES] - ctl[kernel.NORIGINAL]),
+            )
+
+
+def _search(puzzle, state, run, compiled, max_conflicts, max_seconds, deadline) -> Puzzle | None:
+    """The loop of :func:`solve_learning`: calls of the kernel until it settles the puzzle or a
+    budget ends, each call given as much work as takes about :data:`PAUSE_SECONDS`."""
+    ctl, chunk, work = state["ctl"], 16, 64  # both grow while a call takes less than PAUSE_SECONDS
     while True:
         conflicts = int(ctl[kernel.CONFLICTS])
         pause_at = conflicts + chunk if max_conflicts is None else min(conflicts + chunk, max_conflicts)

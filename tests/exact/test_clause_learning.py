@@ -118,3 +118,72 @@ def test_rephasing_searches_otherwise_and_is_still_right(shared_data, monkeypatc
         assert solution is not None and verify(solution, puzzle), puzzle
     empty = Puzzle([0] * 256)
     assert solve_learning(empty, compiled=False) != solve_learning(empty, compiled=False, rephase=False)
+
+
+def _luby_restarts_within(conflicts: int, unit: int) -> int:
+    """How many restarts the Luby schedule (``unit`` conflicts per unit, MiniSat's sequence 1, 1, 2,
+    1, 1, 2, 4, ...) allows in ``conflicts`` conflicts: the k-th comes after ``unit * luby(k)`` more."""
+
+    def luby(i: int) -> int:  # i from 1
+        k = 1
+        while (1 << k) - 1 < i:
+            k += 1
+        return 1 << (k - 1) if (1 << k) - 1 == i else luby(i - (1 << (k - 1)) + 1)
+
+    count, spent = 0, 0
+    while spent + unit * luby(count + 1) <= conflicts:
+        count += 1
+        spent += unit * luby(count)
+    return count
+
+
+@pytest.fixture
+def short_schedules(monkeypatch):
+    """Every mechanism's schedule made short (the Python loop reads them when it runs), so that a
+    hard 9x9 of a few hundred conflicts meets each many times."""
+    for name, value in dict(RESTART_UNIT=2, REDUCE_FIRST=20, REDUCE_INC=5, REPHASE=10).items():
+        monkeypatch.setattr(clause_learning_kernel, name, value)
+
+
+def _counts(shared_data, **options) -> list[dict]:
+    counts = []
+    for puzzle in read(shared_data / "tdoku_data" / "forum_hardest_1106.txt")[:40:8]:
+        statistics: dict = {}
+        assert verify(solve_learning(puzzle, compiled=False, statistics=statistics, **options), puzzle)
+        counts.append(statistics)
+    return counts
+
+
+def test_restarts_follow_the_luby_schedule(shared_data, short_schedules):
+    """Restarts happen, and never before the Luby schedule allows (switched off, there are none)."""
+    counts = _counts(shared_data)
+    assert all(1 <= c["restarts"] <= _luby_restarts_within(c["conflicts"], 2) for c in counts), counts
+    assert sum(c["restarts"] for c in counts) >= sum(_luby_restarts_within(c["conflicts"], 2) for c in counts) // 2
+
+
+def test_clean_ups_keep_the_learnt_clauses_few(shared_data, short_schedules, monkeypatch):
+    """Each clean-up drops about half of the learnt clauses: the store ends with about a third as many
+    as the conflicts that learnt them, where without clean-ups it keeps nearly one per conflict."""
+    cleaned = _counts(shared_data)
+    monkeypatch.setattr(clause_learning_kernel, "REDUCE_FIRST", 10**9)
+    kept = _counts(shared_data)
+    assert all(c["reductions"] >= 1 for c in cleaned) and not any(c["reductions"] for c in kept)
+    share = [sum(c["learnt"] for c in run) / sum(c["conflicts"] for c in run) for run in (cleaned, kept)]
+    assert share[0] < 0.5 < 0.8 < share[1], share
+
+
+def test_rephasing_happens_only_where_it_is_switched_on(shared_data, short_schedules):
+    """Rephasing comes on its arithmetic schedule when switched on, never with ``rephase=False`` or
+    without a target phase."""
+    assert sum(c["rephases"] for c in _counts(shared_data)) >= 3
+    assert sum(c["rephases"] for c in _counts(shared_data, rephase=False)) == 0
+    assert sum(c["rephases"] for c in _counts(shared_data, target_phase=False)) == 0
+
+
+def test_statistics_are_filled_when_a_budget_ends_the_search(shared_data):
+    [hard] = read(shared_data / "tdoku_data" / "forum_hardest_1106.txt")[:1]  # 73 conflicts to settle
+    statistics: dict = {}
+    with pytest.raises(SearchBudgetExceeded):
+        solve_learning(hard, max_conflicts=3, compiled=False, statistics=statistics)
+    assert statistics["conflicts"] == 3
+    assert set(statistics) == {"conflicts", "restarts", "rephases", "reductions", "learnt"}
