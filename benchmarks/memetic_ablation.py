@@ -6,7 +6,7 @@ extended with the same code a user compares their own ideas with.
                                           [--json benchmarks/results/memetic_ablation.json] [--only VARIANT]
 
 Variants (``deap_sudoku.runs.user.variant`` of ``memetic``), the GA without its exact-search seed
-unless said: the default GA (4 slots, cxpb 0.2, stall 20); no crossover (cxpb 0: every child is a
+unless said: the default GA (4 slots, cxpb 0.2, restart after 20); no crossover (cxpb 0: every child is a
 local-search move); crossover only (cxpb 1: no destroy-and-rebuild move, children are repaired
 crossovers); no restarts (a slot never restarts); a population of one (a single local-search chain
 with restarts); a population of ten; and the bundled default, whose first individual is seeded by a
@@ -35,7 +35,7 @@ VARIANTS = {
     "default GA (no seed)": GA,
     "no crossover": {**GA, "cxpb": 0.0},
     "crossover only": {**GA, "cxpb": 1.0},
-    "no restarts": {**GA, "stall": 10**9},
+    "no restarts": {**GA, "restart_after": 10**9},
     "population of one": {**GA, "population_size": 1},
     "population of ten": {**GA, "population_size": 10},
     "with the seed (the default)": None,

@@ -90,7 +90,7 @@ COMPARISON = [
     (
         "003 Python block GA",
         "ours",
-        variant("restart-ga", name="restart-ga ours", normalised_roulette=True, restart_on_stall=100),
+        variant("restart-ga", name="restart-ga ours", normalised_roulette=True, restart_after=100),
         {},
         TESTDATA[:3],
     ),

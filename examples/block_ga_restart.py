@@ -10,7 +10,7 @@ random box; a fresh population every ``--restart-every`` generations.  Prints
 ``In generation N MAX was F``, counting from 1.
 
 Our switches: ``--normalised-roulette`` (min-max normalised wheel) and
-``--restart-on-stall G`` (restart after G generations without improvement,
+``--restart-after G`` (restart after G generations without improvement,
 instead of on a fixed period).
 
     python examples/block_ga_restart.py [PUZZLE_FILE] [--restart-every 500]
@@ -54,7 +54,7 @@ def main(
     mutpb=1.0,
     restart_every=500,
     normalised_roulette=False,
-    restart_on_stall=None,
+    restart_after=None,
     max_generations=3000,
     checkpoint=None,
     requested=None,
@@ -79,8 +79,8 @@ def main(
         toolbox,
         mutpb,
         rng=rng,
-        restart_every=None if restart_on_stall else restart_every,
-        restart_after=restart_on_stall,
+        restart_every=None if restart_after else restart_every,
+        restart_after=restart_after,
         halloffame=hof,
         stats=fitness_statistics(),
         stop=Stop(solved=max_threats(puzzle.shape), max_generations=max_generations, requested=requested),
@@ -109,7 +109,7 @@ def main(
 )
 @click.option("--normalised-roulette", is_flag=True, help="Ours: size the wheel by min-max normalised fitness.")
 @click.option(
-    "--restart-on-stall",
+    "--restart-after",
     type=click.IntRange(min=1),
     default=None,
     help="Ours: restart after this many generations without improvement instead.",
@@ -124,7 +124,7 @@ def cli(
     mutpb,
     restart_every,
     normalised_roulette,
-    restart_on_stall,
+    restart_after,
     max_generations,
 ):
     run_example(
@@ -138,7 +138,7 @@ def cli(
         mutpb=mutpb,
         restart_every=restart_every,
         normalised_roulette=normalised_roulette,
-        restart_on_stall=restart_on_stall,
+        restart_after=restart_after,
         max_generations=max_generations,
     )
 

@@ -8,7 +8,7 @@ rebuild them under constraint propagation, never backtracking); a slot that
 stalls restarts.  Solves the hardest 9x9 benchmark sets and 25x25 puzzles at
 the phase transition (see the README's Performance section).
 
-    python examples/memetic.py [PUZZLE_FILE] [--max-seconds 10] [--cxpb 0.2] [--stall 20]
+    python examples/memetic.py [PUZZLE_FILE] [--max-seconds 10] [--cxpb 0.2] [--restart-after 20]
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ def main(
     seed=0,
     population_size=4,
     cxpb=0.2,
-    stall=20,
+    restart_after=20,
     share=0.5,
     max_generations=None,
     max_seconds=60.0,
@@ -74,7 +74,7 @@ def main(
         toolbox.population(n=population_size),
         toolbox,
         cxpb=cxpb,
-        stall=stall,
+        restart_after=restart_after,
         rng=rng,
         halloffame=hof,
         stats=fitness_statistics(),
@@ -92,7 +92,7 @@ def main(
     "--cxpb", type=click.FloatRange(0, 1), default=0.2, show_default=True, help="Chance that a child is a crossover."
 )
 @click.option(
-    "--stall",
+    "--restart-after",
     type=click.IntRange(min=1),
     default=20,
     show_default=True,
@@ -115,7 +115,18 @@ def main(
 @click.option(
     "--max-generations", type=click.IntRange(min=1), default=None, help="Generation budget (none by default)."
 )
-def cli(puzzle_file, seed, population, checkpoint, checkpoint_every, cxpb, stall, share, max_seconds, max_generations):
+def cli(
+    puzzle_file,
+    seed,
+    population,
+    checkpoint,
+    checkpoint_every,
+    cxpb,
+    restart_after,
+    share,
+    max_seconds,
+    max_generations,
+):
     run_example(
         main,
         load_puzzle(puzzle_file),
@@ -125,7 +136,7 @@ def cli(puzzle_file, seed, population, checkpoint, checkpoint_every, cxpb, stall
         seed=seed,
         population_size=population,
         cxpb=cxpb,
-        stall=stall,
+        restart_after=restart_after,
         share=share,
         max_seconds=max_seconds,
         max_generations=max_generations,

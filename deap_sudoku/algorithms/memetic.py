@@ -11,7 +11,7 @@ that never backtracks), written back into the individual (Lamarckian).
 
 Each population slot keeps the better of itself and its child, and duplicates
 of another member are refused, so the population stays diverse.  A slot that
-has not improved for ``stall`` children restarts from a fresh individual:
+has not improved for ``restart_after`` children restarts from a fresh individual:
 solve times are heavy-tailed and restarts cut the tail (measured in
 ``benchmarks/memetic_ablation.py``).
 """
@@ -126,7 +126,7 @@ def ea_memetic(
     *,
     stop: Stop,
     rng: random.Random,
-    stall: int = 20,
+    restart_after: int = 20,
     stats: tools.Statistics | None = None,
     halloffame: tools.HallOfFame | None = None,
     callback: Callable[[int, list, tools.Logbook], object] | None = None,
@@ -142,7 +142,7 @@ def ea_memetic(
     slot with a mate from ``toolbox.select`` followed by ``toolbox.repair``,
     otherwise a clone improved by ``toolbox.improve``.  The child replaces the
     slot when it is no worse and not a copy of another member.  A slot whose
-    fitness has not improved for ``stall`` children restarts (``toolbox.individual``
+    fitness has not improved for ``restart_after`` children restarts (``toolbox.individual``
     + ``repair``), counted in the logbook's ``restarts``.  A puzzle that propagation refutes (the
     one ``toolbox.repair`` is registered with) ends at once with ``logbook.stop_reason`` :data:`REFUTED`.
     Checkpoints and stop requests work as in :class:`~deap_sudoku.algorithms.run.Run`.
@@ -201,7 +201,7 @@ def ea_memetic(
                     waiting[slot] += 1
                 if stop.meets(child.fitness.values):
                     break
-                if waiting[slot] >= stall and not run.exhausted():
+                if waiting[slot] >= restart_after and not run.exhausted():
                     members.discard(population[slot].tobytes())
                     population[slot] = _fresh(toolbox, run)
                     members.add(population[slot].tobytes())

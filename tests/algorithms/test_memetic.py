@@ -123,7 +123,7 @@ def test_generation_uses_crossover_local_search_and_restarts_and_keeps_members_d
     population = toolbox.population(n=6)
     hof = tools.HallOfFame(1, similar=np.array_equal)
     population, logbook = ea_memetic(
-        population, toolbox, cxpb=0.5, stall=3, stop=Stop(solved=0, max_generations=20), halloffame=hof, rng=rng
+        population, toolbox, cxpb=0.5, restart_after=3, stop=Stop(solved=0, max_generations=20), halloffame=hof, rng=rng
     )
     assert logbook.stop_reason == "generations"
     assert calls["mate"] > 0 and calls["improve"] > 0 and calls["repair"] >= 6 + calls["mate"]

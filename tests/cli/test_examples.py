@@ -86,7 +86,7 @@ DOCUMENTED_DEFAULTS = {  # example: what main() does unless a switch says otherw
         in_box_pairs=False,
         punish_same=False,
     ),
-    "block_ga_restart": dict(normalised_roulette=False, restart_on_stall=None),
+    "block_ga_restart": dict(normalised_roulette=False, restart_after=None),
     "cell_ga": dict(amount=2, free_cells_only=False),
     "row_permutation_ga": dict(restrict=False),
     "tabu_search": dict(moves="value", memory="boards", restrict=False),
@@ -94,7 +94,7 @@ DOCUMENTED_DEFAULTS = {  # example: what main() does unless a switch says otherw
 }
 SWITCHES = {  # example: the improvement switches its --help must show
     "block_ga": ["--mutation-threshold", "--in-box-pairs", "--fitness [cell_collisions|closeness|collisions]"],
-    "block_ga_restart": ["--normalised-roulette", "--restart-on-stall"],
+    "block_ga_restart": ["--normalised-roulette", "--restart-after"],
     "cell_ga": ["--free-cells-only"],
     "row_permutation_ga": ["--restrict"],
     "tabu_search": ["--moves [value|swap]", "--memory [boards|cells]", "--restrict"],
@@ -167,7 +167,7 @@ EQUIVALENT |= {  # example with switches -> (recipe, the switches and a budget)
     ),
     "block_ga_restart_switched": (
         recipes.block_ga_restart,
-        dict(population_size=40, restart_on_stall=5, normalised_roulette=True, max_generations=30),
+        dict(population_size=40, restart_after=5, normalised_roulette=True, max_generations=30),
     ),
     "tabu_search_switched": (local_search.tabu, dict(max_steps=2000, moves="swap", memory="cells", restrict=True)),
 }

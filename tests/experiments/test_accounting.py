@@ -84,7 +84,7 @@ def _memetic_that_restarts(calls: list, **options):
         load_sample("testdata/expert.txt"),
         seed=0,
         seed_nodes=1,
-        stall=3,
+        restart_after=3,
         operators={"evaluate": counted(eval_collisions, calls), "repair": _no_change, "improve": _no_change},
         **options,
     )
