@@ -126,59 +126,80 @@ def generate(
 
     deap-sudoku generate --box 6x6 --any --givens 40%,45%,50%,55% --count 25 --out 'sets/inst36x36_{share}.txt'
     """
-    if givens_text is not None and difficulty is not None:
-        raise click.UsageError("give one of --givens and --difficulty, not both")
-    if givens_text is None and difficulty is None:
-        givens_text = DEFAULT_GIVENS
-    try:
-        shape = Shape(*(parse_box(box) or (3, 3)))  # --box has a default
-    except ValueError as exc:
-        raise InputError(str(exc)) from None
-    if difficulty is not None:
-        if not unique:
-            raise click.UsageError("--any does not apply to --difficulty: a graded puzzle has one solution")
-        if not reachable(shape, difficulty):
-            raise click.UsageError(
-                f"--difficulty {difficulty}: no {shape.name} puzzle is {difficulty}; every one "
-                "with a unique solution falls to naked singles, so all are easy"
-            )
-        targets = [("", 0)]
-    else:
-        targets = _givens_targets(givens_text or DEFAULT_GIVENS, shape)
+    shape, targets = _checked_targets(box, givens_text, difficulty, unique)
     path_of = _output_paths(out, targets, count, force)
     check_format("--format", fmt, alphabet, Puzzle([0] * shape.cells, box=shape))
     if difficulty is not None and not quiet:
         click.echo(
             f"making {plural(count, f'{difficulty} {shape.name} puzzle')}, up to {max_seconds:g} s each", err=True
         )
-    total = count * len(targets)
-    one_per_file = "{index}" in out
+
+    def made(i: int) -> list[Puzzle]:
+        """Puzzle ``i`` of every --givens value (one graded puzzle with --difficulty)."""
+        if difficulty is None:
+            return _dig(shape, targets, random.Random(seed + i), unique, max_seconds)
+        attempts = (random.Random((seed + i) * GRADED_ATTEMPTS + attempt) for attempt in range(GRADED_ATTEMPTS))
+        return [generate_graded(shape, difficulty, attempts, max_seconds=max_seconds)]
+
+    advice = "a larger --max-seconds" + (" or another difficulty" if difficulty else "")
+    _write_as_made(made, count, [label for label, _ in targets], path_of, fmt, alphabet, force, quiet, advice)
+
+
+def _checked_targets(box: str, givens_text: str | None, difficulty: str | None, unique: bool) -> tuple[Shape, list]:
+    """The box shape and the ``(label, givens)`` targets asked for (one, of 0 givens, with
+    --difficulty), or a usage error before any work."""
+    if givens_text is not None and difficulty is not None:
+        raise click.UsageError("give one of --givens and --difficulty, not both")
+    try:
+        shape = Shape(*(parse_box(box) or (3, 3)))  # --box has a default
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+    if difficulty is None:
+        return shape, _givens_targets(givens_text or DEFAULT_GIVENS, shape)
+    if not unique:
+        raise click.UsageError("--any does not apply to --difficulty: a graded puzzle has one solution")
+    if not reachable(shape, difficulty):
+        raise click.UsageError(
+            f"--difficulty {difficulty}: no {shape.name} puzzle is {difficulty}; every one "
+            "with a unique solution falls to naked singles, so all are easy"
+        )
+    return shape, [("", 0)]
+
+
+def _write_as_made(
+    made: Callable[[int], list[Puzzle]],
+    count: int,
+    labels: list[str],
+    path_of: Callable[[str, int], str],
+    fmt: str,
+    alphabet: str | None,
+    force: bool,
+    quiet: bool,
+    advice: str,
+) -> None:
+    """Make puzzles ``0 .. count - 1`` (one per label each) and write each as it is made: a Ctrl-C
+    keeps those made, each file whole, no old file replaced; a puzzle out of time ends the command
+    with exit code 1 after writing those made before it."""
+    total = count * len(labels)
     writers: dict[str, formats.PuzzleWriter] = {}  # open files, written as the puzzles are made
     try:
         with Progress(total, f"making {plural(total, 'puzzle')}", "puzzles", quiet=quiet) as bar:
             for i in range(count):
                 try:
-                    if difficulty is not None:
-                        attempts = (
-                            random.Random((seed + i) * GRADED_ATTEMPTS + attempt) for attempt in range(GRADED_ATTEMPTS)
-                        )
-                        puzzles = [generate_graded(shape, difficulty, attempts, max_seconds=max_seconds)]
-                    else:
-                        puzzles = _dig(shape, targets, random.Random(seed + i), unique, max_seconds)
+                    puzzles = made(i)
                 except GenerationBudgetExceeded as exc:
-                    advice = "a larger --max-seconds" + (" or another difficulty" if difficulty else "")
                     click.echo(f"puzzle {i + 1}: {exc}; try {advice}", err=True)
                     if i:
                         _close(writers)
                         click.echo(f"wrote the {plural(i, 'puzzle')} made before it", err=True)
                     sys.exit(1)
-                for (label, _), puzzle in zip(targets, puzzles):
+                for label, puzzle in zip(labels, puzzles):
                     path = path_of(label, i)
                     if path not in writers:
                         writers[path] = _writer(path, fmt, alphabet, force)
                     with writing(path):  # a full disk is blamed on the file, not on standard output
                         writers[path].write(puzzle)
-                    if one_per_file:
+                    if path_of(label, i + 1) != path:  # one file per puzzle ({index}): done with it
                         _close({path: writers.pop(path)})
                     bar.advance()
     except KeyboardInterrupt:

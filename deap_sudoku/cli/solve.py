@@ -121,28 +121,7 @@ a 64x64 and 0.7 s on a 100x100, which no node budget bounds."""
     "the serial run)."
 )
 @click.pass_context
-def solve(
-    ctx: click.Context,
-    puzzle_file: str,
-    algorithm: str,
-    fmt: str | None,
-    box: str | None,
-    alphabet: str | None,
-    seed: int,
-    out: str | None,
-    out_format: str,
-    plot: str | None,
-    force: bool,
-    unique: bool,
-    progress_every: int | None,
-    quiet: bool,
-    checkpoint: str | None,
-    checkpoint_every: int | None,
-    workers: int | None,
-    hosts: str | None,
-    hostfile: str | None,
-    **run_params,
-) -> None:
+def solve(ctx: click.Context, **params: Any) -> None:
     """Solve every puzzle in FILE (or standard input) and print the grids.
 
     The grids go to standard output (or, with --out -, the results in --out-format), everything
@@ -151,168 +130,227 @@ def solve(
     when interrupted by Ctrl-C and 143 by SIGTERM (the GAs and tabu search stop at the next
     generation, print their best grid and write their final checkpoint).
     """
-    record = registry.algorithm(algorithm)
-    searched = record.kind == "exact" and bool(registry.budgets(record))  # a complete search
-    options = options_for(algorithm, given(run_params))
-    _applies("--progress", progress_every, algorithm, registry.names(stoppable=True))
-    _applies("--plot", plot, algorithm, registry.names(traced=True))
-    _applies("--checkpoint", checkpoint, algorithm, registry.names(checkpointable=True))
-    _applies("--workers", workers, algorithm, registry.names(stoppable=True))
-    if checkpoint_every is not None and checkpoint is None:
-        raise click.UsageError("--checkpoint-every needs --checkpoint")
-    check_scoop(workers, hosts, hostfile)
-    for option, value in (("--checkpoint", checkpoint), ("--progress", progress_every)):
-        if workers is not None and value is not None:
-            raise click.UsageError(f"{option} does not apply to --workers: the chains run on other processes")
-    journal_file = None if out is None or out == "-" else out + ".journal"  # cli.journal.journal_path's name
-    check_outputs(
-        {"--out": out, "--out's journal": journal_file, "--plot": plot, "--checkpoint": checkpoint},
-        force,
-        resumable=("--checkpoint", "--out's journal"),
-        inputs=(puzzle_file,),
-    )
-    check_plot(plot)
-    puzzles = PuzzleInput(puzzle_file, fmt, box, alphabet)
-    if out is not None:
-        for example in puzzles.examples.values():
-            check_format("--out-format", out_format, alphabet, example)
-    refuse_huge_population(options.get("population_size"), puzzles.examples.values())
-    saving = None
-    if checkpoint is not None:
-        saving = _checkpoint(checkpoint, checkpoint_every or 10, algorithm, puzzles, seed, options)
-    if workers is not None and not scoop_is_running():
-        sys.exit(rerun_under_scoop(ctx, workers, hosts, hostfile, drop=("hosts", "hostfile")))
-    # Small grids start in Python and load numba only if the run lasts (propagation.choice).  A
-    # time budget is the wall time a user sees: loading the kernels counts in the first puzzle's,
-    # only a first-ever compilation (announced) does not.
-    loading = time.perf_counter()
-    compiled_first = warm_up_announced(
-        algorithm, puzzles.examples.values(), quiet=quiet, compiled=None, budgeted="max_seconds" in options
-    )
-    loaded = 0.0 if compiled_first else time.perf_counter() - loading
-
-    pictures = out != "-"  # with --out - standard output holds the results alone
-    several = len(puzzles) > 1
-    show = (lambda line: click.echo(line, err=True)) if progress_every is not None else None
-    dataset = "solve" if workers is None else f"solve on {workers} workers"
-
-    def task_of(index: int, puzzle: Puzzle) -> Task:
-        return Task(algorithm, puzzle, seed=seed, dataset=dataset, index=index, options=options)
-
-    journal = None
-    if out is not None and journal_file is not None:
-        from .journal import Journal  # here, not at start-up: it brings the experiments layer along
-
-        journal = Journal(out, puzzles, task_of)
-    if journal is not None and journal.kept:
-        click.echo(
-            f"continuing from {journal.path}: {plural(journal.kept, 'puzzle')} of {len(puzzles)} already done", err=True
-        )
-    answers: list[Puzzle] = []  # for --out -, which has no journal
-    courses: list[tuple[str, registry.Objective, registry.Trace]] = []
-    done = unsolved = 0
-    signum = None
-    lost: list[StandardOutputError] = []  # a failing standard output costs its copy, never the files
-
-    def show_data(text: str) -> None:
-        if not lost:
-            try:
-                bar.echo(text)
-            except StandardOutputError as exc:
-                lost.append(exc)
-
+    solving = _Solving.checked(ctx)  # every refusal comes here, before any work
+    solving.prepare()
     try:
-        with (
-            graceful(cooperative=record.stoppable),
-            Progress(
-                len(puzzles), f"solving with {algorithm}", "puzzles", quiet=quiet or progress_every is not None
-            ) as bar,
-        ):
-            try:
-                for number, puzzle in enumerate(puzzles, start=1):
-                    name = f"puzzle {number} of {len(puzzles)}" if several else ""
-                    if several:
-                        header = f"{name}, {puzzle.shape.name}, {plural(puzzle.num_givens, 'given')}:"
-                        show_data(header) if pictures else bar.echo(header, err=True)
-                    task = task_of(number - 1, puzzle)
-                    kept = journal.get(task) if journal is not None else None
-                    if kept is not None:
-                        result = kept
-                    elif workers is not None:
-                        result = portfolio(task, workers, requested=requested)
-                    else:
-                        try:
-                            charged = _charged(task, loaded if number == 1 else 0.0)
-                            result = run_task(
-                                charged,
-                                requested=requested,
-                                progress=show,
-                                progress_every=progress_every or None,
-                                checkpoint=saving,
-                                censor=False,  # an answer found late is still the answer asked for
-                            )
-                            result = _as_given(result, charged, task)
-                        except ResumeError as exc:
-                            raise InputError(f"{checkpoint}: {exc}") from None
-                    if pictures:
-                        show_data(format_grid(puzzle.shape, np.array(result.grid)))
-                    if result.trace is not None and result.objective is not None:
-                        courses.append((f"puzzle {number}" if several else "", result.objective, result.trace))
-                    if result.note == INTERRUPTED:
-                        signum = requested()
-                        saved = f"; checkpoint in {checkpoint}" if checkpoint and os.path.exists(checkpoint) else ""
-                        bar.echo(
-                            f"interrupted after {_count(result)}: best so far above, {_fitness(result)}{saved}",
-                            err=True,
-                        )
-                        break
-                    if kept is None:
-                        status = _status(result) + _posedness(
-                            puzzle, result, "max_seconds" in options, unique, searched
-                        )
-                        if journal is not None:
-                            journal.keep(task, result)
-                    else:
-                        status = f"{_status(result)} (kept in {journal.path if journal else out} by an earlier run)"
-                    bar.echo(f"{name + ': ' if several else ''}{status}", err=True)
-                    unsolved += not result.solved
-                    done += 1
-                    if journal is None and out is not None:
-                        answers.append(_answer(puzzle, result))
-                    bar.advance()
-            except KeyboardInterrupt:
-                signum = requested() or signal.SIGINT
-                click.echo(f"interrupted: {done} of {plural(len(puzzles), 'puzzle')} done", err=True)
+        solving.run()
     finally:
         with graceful(hold=True):  # a signal now cannot cut the outputs short, however many come
-            finished = done == len(puzzles)
-            if journal is not None and finished:
-                write_puzzles(
-                    journal.out,
-                    (_answer(puzzle, journal.answer(task_of(index, puzzle))) for index, puzzle in enumerate(puzzles)),
-                    out_format,
-                    alphabet,
-                    force,
-                )
-                journal.finish()
-            elif journal is not None and done:
-                left = "; the existing file is left as it was" if os.path.exists(journal.out) else ""
+            solving.write()
+    if solving.lost:
+        raise solving.lost[0]  # the files are written: now the guard says that standard output failed
+    sys.exit(exit_code(solving.signum) if solving.signum else 1 if solving.unsolved else 0)
+
+
+@dataclasses.dataclass
+class _Solving:
+    """One ``solve`` command, phase by phase: what was asked, checked before any work
+    (:meth:`checked`); the checkpoint, SCOOP, the kernels and the journal made ready
+    (:meth:`prepare`); the puzzles run (:meth:`run`, :meth:`one`); the outputs written (:meth:`write`).
+    It keeps what the runs have done so far, which the outputs are made of."""
+
+    ctx: click.Context
+    puzzle_file: str
+    algorithm: str
+    seed: int
+    out: str | None
+    out_format: str
+    alphabet: str | None
+    plot: str | None
+    force: bool
+    unique: bool
+    progress_every: int | None
+    quiet: bool
+    checkpoint: str | None
+    checkpoint_every: int | None
+    workers: int | None
+    hosts: str | None
+    hostfile: str | None
+    record: registry.Algorithm
+    options: dict
+    puzzles: PuzzleInput
+    journal_file: str | None
+    saving: Checkpoint | None = None
+    journal: Any = None  # a cli.journal.Journal, imported when needed
+    loaded: float = 0.0  # seconds the kernels' loading took, charged to the first puzzle's budget
+    bar: Any = None  # the Progress while the puzzles run
+    answers: list[Puzzle] = dataclasses.field(default_factory=list)  # for --out -, which has no journal
+    courses: list[tuple[str, registry.Objective, registry.Trace]] = dataclasses.field(default_factory=list)
+    done: int = 0
+    unsolved: int = 0
+    signum: int | None = None
+    lost: list[StandardOutputError] = dataclasses.field(default_factory=list)  # costs stdout, never files
+
+    @classmethod
+    def checked(cls, ctx: click.Context) -> _Solving:
+        """The command as asked, every option checked against the algorithm, the outputs and the
+        puzzles, or refused with one line before any work."""
+        p = ctx.params
+        algorithm, workers, checkpoint, out = p["algorithm"], p["workers"], p["checkpoint"], p["out"]
+        record = registry.algorithm(algorithm)
+        options = options_for(algorithm, given(p))
+        _applies("--progress", p["progress_every"], algorithm, registry.names(stoppable=True))
+        _applies("--plot", p["plot"], algorithm, registry.names(traced=True))
+        _applies("--checkpoint", checkpoint, algorithm, registry.names(checkpointable=True))
+        _applies("--workers", workers, algorithm, registry.names(stoppable=True))
+        if p["checkpoint_every"] is not None and checkpoint is None:
+            raise click.UsageError("--checkpoint-every needs --checkpoint")
+        check_scoop(workers, p["hosts"], p["hostfile"])
+        for option, value in (("--checkpoint", checkpoint), ("--progress", p["progress_every"])):
+            if workers is not None and value is not None:
+                raise click.UsageError(f"{option} does not apply to --workers: the chains run on other processes")
+        journal_file = None if out is None or out == "-" else out + ".journal"  # cli.journal.journal_path's name
+        check_outputs(
+            {"--out": out, "--out's journal": journal_file, "--plot": p["plot"], "--checkpoint": checkpoint},
+            p["force"],
+            resumable=("--checkpoint", "--out's journal"),
+            inputs=(p["puzzle_file"],),
+        )
+        check_plot(p["plot"])
+        puzzles = PuzzleInput(p["puzzle_file"], p["fmt"], p["box"], p["alphabet"])
+        if out is not None:
+            for example in puzzles.examples.values():
+                check_format("--out-format", p["out_format"], p["alphabet"], example)
+        refuse_huge_population(options.get("population_size"), puzzles.examples.values())
+        asked = {f.name: p[f.name] for f in dataclasses.fields(cls) if f.name in p}
+        return cls(ctx=ctx, **asked, record=record, options=options, puzzles=puzzles, journal_file=journal_file)
+
+    def prepare(self) -> None:
+        """Open the checkpoint, hand the command to SCOOP (``--workers``), load the kernels and open
+        the journal of ``--out``."""
+        if self.checkpoint is not None:
+            self.saving = _checkpoint(
+                self.checkpoint, self.checkpoint_every or 10, self.algorithm, self.puzzles, self.seed, self.options
+            )
+        if self.workers is not None and not scoop_is_running():
+            sys.exit(rerun_under_scoop(self.ctx, self.workers, self.hosts, self.hostfile, drop=("hosts", "hostfile")))
+        # Small grids start in Python and load numba only if the run lasts (propagation.choice).  A
+        # time budget is the wall time a user sees: loading the kernels counts in the first puzzle's,
+        # only a first-ever compilation (announced) does not.
+        loading = time.perf_counter()
+        compiled_first = warm_up_announced(
+            self.algorithm,
+            self.puzzles.examples.values(),
+            quiet=self.quiet,
+            compiled=None,
+            budgeted="max_seconds" in self.options,
+        )
+        self.loaded = 0.0 if compiled_first else time.perf_counter() - loading
+        if self.journal_file is not None and self.out is not None:
+            from .journal import Journal  # here, not at start-up: it brings the experiments layer along
+
+            self.journal = Journal(self.out, self.puzzles, self.task_of)
+            if self.journal.kept:
                 click.echo(
-                    f"{out} is written when every puzzle is done{left}: {plural(done, 'answer')} so far "
-                    f"{'is' if done == 1 else 'are'} kept in {journal.path}, and the same command continues "
-                    "from there",
+                    f"continuing from {self.journal.path}: {plural(self.journal.kept, 'puzzle')} of "
+                    f"{len(self.puzzles)} already done",
                     err=True,
                 )
-            elif out == "-" and answers:
-                write_puzzles(out, answers, out_format, alphabet, force)
-            if plot is not None and courses:
-                title = f"{algorithm} on {_short_name(puzzle_file)}"
-                with writing(plot):
-                    plots.plot_convergence(courses, plot, title=title, overwrite=force)
-            signum = signum or requested()
-    if lost:
-        raise lost[0]  # the files are written: now the guard says that standard output failed
-    sys.exit(exit_code(signum) if signum else 1 if unsolved else 0)
+
+    def task_of(self, index: int, puzzle: Puzzle) -> Task:
+        dataset = "solve" if self.workers is None else f"solve on {self.workers} workers"
+        return Task(self.algorithm, puzzle, seed=self.seed, dataset=dataset, index=index, options=self.options)
+
+    def show_data(self, text: str) -> None:
+        """Print ``text`` on standard output, unless standard output has failed already."""
+        if not self.lost:
+            try:
+                self.bar.echo(text)
+            except StandardOutputError as exc:
+                self.lost.append(exc)
+
+    def run(self) -> None:
+        """Every puzzle in turn, until they are done or a signal comes."""
+        quiet = self.quiet or self.progress_every is not None
+        with (
+            graceful(cooperative=self.record.stoppable),
+            Progress(len(self.puzzles), f"solving with {self.algorithm}", "puzzles", quiet=quiet) as self.bar,
+        ):
+            try:
+                for number, puzzle in enumerate(self.puzzles, start=1):
+                    if not self.one(number, puzzle):
+                        break
+                    self.bar.advance()
+            except KeyboardInterrupt:
+                self.signum = requested() or signal.SIGINT
+                click.echo(f"interrupted: {self.done} of {plural(len(self.puzzles), 'puzzle')} done", err=True)
+
+    def one(self, number: int, puzzle: Puzzle) -> bool:
+        """Solve (or take from the journal) puzzle ``number`` and say how it went; False once the
+        run was interrupted."""
+        several, pictures = len(self.puzzles) > 1, self.out != "-"  # with --out -, stdout holds the results alone
+        name = f"puzzle {number} of {len(self.puzzles)}" if several else ""
+        if several:
+            header = f"{name}, {puzzle.shape.name}, {plural(puzzle.num_givens, 'given')}:"
+            self.show_data(header) if pictures else self.bar.echo(header, err=True)
+        task = self.task_of(number - 1, puzzle)
+        kept = self.journal.get(task) if self.journal is not None else None
+        result = kept if kept is not None else self.solved(task, number)
+        if pictures:
+            self.show_data(format_grid(puzzle.shape, np.array(result.grid)))
+        if result.trace is not None and result.objective is not None:
+            self.courses.append((f"puzzle {number}" if several else "", result.objective, result.trace))
+        if result.note == INTERRUPTED:
+            self.signum = requested()
+            saved = f"; checkpoint in {self.checkpoint}" if self.checkpoint and os.path.exists(self.checkpoint) else ""
+            self.bar.echo(f"interrupted after {_count(result)}: best so far above, {_fitness(result)}{saved}", err=True)
+            return False
+        if kept is None:
+            searched = self.record.kind == "exact" and bool(registry.budgets(self.record))  # a complete search
+            status = _status(result) + _posedness(puzzle, result, "max_seconds" in self.options, self.unique, searched)
+            if self.journal is not None:
+                self.journal.keep(task, result)
+        else:
+            status = f"{_status(result)} (kept in {self.journal.path} by an earlier run)"
+        self.bar.echo(f"{name + ': ' if several else ''}{status}", err=True)
+        self.unsolved += not result.solved
+        self.done += 1
+        if self.journal is None and self.out is not None:
+            self.answers.append(_answer(puzzle, result))
+        return True
+
+    def solved(self, task: Task, number: int) -> RunResult:
+        """The run of ``task``: on SCOOP's workers, or here (the first puzzle's time budget charged
+        with the kernels' loading)."""
+        if self.workers is not None:
+            return portfolio(task, self.workers, requested=requested)
+        charged = _charged(task, self.loaded if number == 1 else 0.0)
+        try:
+            result = run_task(
+                charged,
+                requested=requested,
+                progress=(lambda line: click.echo(line, err=True)) if self.progress_every is not None else None,
+                progress_every=self.progress_every or None,
+                checkpoint=self.saving,
+                censor=False,  # an answer found late is still the answer asked for
+            )
+        except ResumeError as exc:
+            raise InputError(f"{self.checkpoint}: {exc}") from None
+        return _as_given(result, charged, task)
+
+    def write(self) -> None:
+        """The outputs of what was done: --out once every puzzle is done (else the journal keeps the
+        answers so far), --out -, the plot."""
+        journal, out = self.journal, self.out
+        if journal is not None and self.done == len(self.puzzles):
+            answers = (_answer(p, journal.answer(self.task_of(i, p))) for i, p in enumerate(self.puzzles))
+            write_puzzles(journal.out, answers, self.out_format, self.alphabet, self.force)
+            journal.finish()
+        elif journal is not None and self.done:
+            left = "; the existing file is left as it was" if os.path.exists(journal.out) else ""
+            click.echo(
+                f"{out} is written when every puzzle is done{left}: {plural(self.done, 'answer')} so far "
+                f"{'is' if self.done == 1 else 'are'} kept in {journal.path}, and the same command continues "
+                "from there",
+                err=True,
+            )
+        elif out == "-" and self.answers:
+            write_puzzles(out, self.answers, self.out_format, self.alphabet, self.force)
+        if self.plot is not None and self.courses:
+            title = f"{self.algorithm} on {_short_name(self.puzzle_file)}"
+            with writing(self.plot):
+                plots.plot_convergence(self.courses, self.plot, title=title, overwrite=self.force)
+        self.signum = self.signum or requested()
 
 
 def _fitness(result: RunResult) -> str:
