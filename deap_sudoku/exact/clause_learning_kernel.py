@@ -14,6 +14,31 @@ holds at most one value and a unit holds a value at most once are never stored: 
 true sets its cell's other values and its peers' same value false at once, and such a literal's
 reason is the variable that set it (stored as ``-2 - variable``).  Stored clauses: a cell holds a
 value, a unit holds each value (hidden singles), and the learnt ones.
+
+The layout, for a reader who knows MiniSat:
+
+- ``assign[var]`` is 1 (true), -1 (false) or 0 (unset); a literal ``lit``'s value is
+  ``assign[lit >> 1]``, negated when ``lit & 1``.  ``level`` and ``reason`` are per variable; a
+  reason ``>= 0`` is the clause that implied the value, ``-1`` a decision.
+- The trail: ``trail[:tsize]`` the literals made true, in order; ``trail_lim[d]`` where decision
+  level ``d`` starts; ``qhead`` the next literal to propagate.
+- The clause store: ``arena`` holds the clauses one after another as ``[length, lbd, lit, lit,
+  ...]`` (:data:`HEADER` is the two leading numbers); clause ``ci`` starts at ``cstart[ci]``; the
+  first ``noriginal`` clauses are the puzzle's, the rest are learnt.  Its first two literals are
+  the watched ones.
+- The watches, two per clause: watch ``w = 2 * ci + slot`` is clause ``ci``'s watch on its literal
+  in position ``slot`` (0 or 1), so ``w >> 1`` is the clause and ``w & 1`` the slot.  They form one
+  linked list per literal: ``head[lit]`` is the first watch on ``lit`` (-1: none) and ``nxt[w]`` the
+  next on the same literal.  When ``lit`` becomes false, its list is walked: a clause whose other
+  watched literal is true stays; one with another literal not false moves its watch there; one
+  with none left implies its other watched literal, or is a conflict.
+- Conflict analysis (first UIP, with recursive minimisation) marks variables in ``seen`` and builds
+  the learnt clause in ``learnt``; ``stack``, ``toclear`` and ``lvl_mark`` are its scratch.
+- Decisions: VSIDS activities ``act`` (bumped by ``inc``, which grows by ``1 / DECAY`` per
+  conflict), a binary max-heap ``heap[:hsize]`` of variables with ``pos[var]`` its place (-1 when
+  out); a decision takes the phase the variable had in the fullest assignment yet (``target``).
+- The scalars live in ``ctl``, at the indices named below (``CONFLICTS``, ``RESTARTS``, ...), read
+  into locals on entry and written back on exit.
 """
 
 from __future__ import annotations
