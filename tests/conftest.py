@@ -92,12 +92,17 @@ def wide_puzzle(open_cells: int) -> Puzzle:
     return pattern_puzzle(9, open_cells)
 
 
+def run_lines(path: Path) -> int:
+    """The finished runs a results file (or a journal) holds: its run records, its header lines not counted."""
+    return path.read_bytes().count(b'"format": "deap_sudoku.run/1"')
+
+
 def wait_for_runs(results: Path, count: int, process: subprocess.Popen, timeout: float = 60) -> None:
     """Wait until the results file ``results`` holds ``count`` finished runs (or ``process`` ended):
     a signal sent then meets the command in the middle of its runs, however fast the machine."""
     deadline = time.monotonic() + timeout
     while process.poll() is None and time.monotonic() < deadline:
-        if results.exists() and results.read_bytes().count(b'"format": "deap_sudoku.run/1"') >= count:
+        if results.exists() and run_lines(results) >= count:
             return
         time.sleep(0.02)
 

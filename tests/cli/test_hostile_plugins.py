@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from tests.conftest import HOSTILE, REPO
+from tests.conftest import HOSTILE, REPO, run_lines
 
 pytestmark = pytest.mark.slow  # whole commands, as a user runs them
 
@@ -40,7 +40,7 @@ def test_every_hostile_plugin_fails_alone_beside_a_bundled_algorithm(tmp_path):
     assert all(not runs[arm]["solved"] for arm in ("nan", "text", "exits", "ends", "hangs"))
     assert "hello from a plug-in" in done.stderr and "and from C" in done.stderr
     assert (tmp_path / "runs.jsonl").exists() and not (tmp_path.parent / "runs.jsonl").exists()
-    assert len([line for line in (tmp_path / "runs.jsonl").read_text().splitlines() if "run/1" in line]) == 8
+    assert run_lines(tmp_path / "runs.jsonl") == 8
     assert "5 runs failed, counted as unsolved" in done.stderr
     assert took < 30  # the hung run was stopped 2.3 s after its start, not left to sleep
 

@@ -18,7 +18,7 @@ from deap_sudoku.cli import main
 from deap_sudoku.experiments import ResultsFile, StoreError
 from deap_sudoku.runs.task import Task, run_task
 
-from tests.conftest import REPO
+from tests.conftest import REPO, run_lines
 
 EASY = load_sample("testdata/easy.txt")
 DATA = str(REPO / "data" / "testdata" / "medium.txt")
@@ -175,12 +175,12 @@ def test_an_experiment_killed_at_random_resumes_to_the_uninterrupted_results(tmp
         )
         deadline = time.monotonic() + 60
         wanted = rng.randint(1, 14)  # kill after a random number of finished runs, mid-run
-        while time.monotonic() < deadline and (not results.exists() or _run_lines(results) < wanted):
+        while time.monotonic() < deadline and (not results.exists() or run_lines(results) < wanted):
             time.sleep(0.01)
         time.sleep(rng.random() * 0.05)
         started.send_signal(signal.SIGKILL)
         started.wait()
-        kept = _run_lines(results)
+        kept = run_lines(results)
         assert 0 < kept < 18
         resumed = subprocess.run(
             _bench("--results", str(results), "--json", str(tmp_path / f"resumed{attempt}.json")),
@@ -189,7 +189,7 @@ def test_an_experiment_killed_at_random_resumes_to_the_uninterrupted_results(tmp
             timeout=300,
         )
         assert resumed.returncode == 0, resumed.stderr
-        assert _run_lines(results) == 18  # the runs it held were not run again
+        assert run_lines(results) == 18  # the runs it held were not run again
         assert _comparable(tmp_path / f"resumed{attempt}.json") == expected
 
 
@@ -204,13 +204,8 @@ def test_results_of_two_machines_merge_by_concatenation(tmp_path):
     merged.write_bytes(first.read_bytes() + second.read_bytes())
     together = CliRunner().invoke(main, ["bench", *common, "--runs", "4", "--results", str(merged), "--json", "-"])
     assert together.exit_code == 0
-    assert len(json.loads(together.stdout)["runs"]) == 8 and _run_lines(merged) == 8  # nothing rerun
+    assert len(json.loads(together.stdout)["runs"]) == 8 and run_lines(merged) == 8  # nothing rerun
     assert merged.read_bytes().count(b"deap_sudoku.experiment/1") == 2  # each machine's header kept
-
-
-def _run_lines(path) -> int:
-    """The run lines of a results file (its header lines not counted)."""
-    return path.read_bytes().count(b'"format": "deap_sudoku.run/1"')
 
 
 def test_the_iohprofiler_export_is_read_by_iohprofilers_own_reader(tmp_path):
