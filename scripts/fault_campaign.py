@@ -311,8 +311,11 @@ def problems_of(stderr: str | None, returncode: int, allowed: set[int]) -> list[
     found = []
     if stderr is None:
         return [] if returncode in allowed else [f"exit {returncode}, expected {sorted(allowed)}"]
-    if "Traceback" in stderr:
-        found.append("traceback: " + stderr.strip().splitlines()[-1][:120])
+    if "Traceback" in stderr:  # the exception it ends on, and where the last frame was
+        block = stderr[stderr.rindex("Traceback") :].splitlines()
+        frames = [line.strip() for line in block[1:] if line.startswith("  File ")]
+        exception = next((line for line in block[1:] if line and not line.startswith(" ")), block[-1])
+        found.append(f"traceback: {exception[:160]} (at {frames[-1][:160] if frames else '?'})")
     if returncode not in allowed:
         found.append(f"exit {returncode}, expected {sorted(allowed)}: {stderr.strip()[-200:]}")
     if returncode == 2:
