@@ -17,8 +17,10 @@ phase takes the median from 11.3 s to 0.98 s, and at 50 % rephasing solves 3 of 
 a minute against 2 (``benchmarks/clause_learning_ablation.py``; ``docs/performance.md`` has the
 commands and the comparison with CP-SAT).
 
-The loop itself is :func:`deap_sudoku.exact.clause_learning_kernel.run`, one function that runs as
-Python or compiled by numba (the same answers either way).
+The loop itself is :func:`deap_sudoku.exact.clause_learning_kernel.run` and the parts it calls, named
+as a SAT solver's are (``propagate``, ``analyze``, ``minimise``, ``learn``, ``backtrack``,
+``pick_branch``, ``restart``, ``reduce_db``): plain functions that run as Python or compiled by numba
+(the same search either way, conflict for conflict).
 """
 
 from __future__ import annotations
@@ -42,8 +44,8 @@ PAUSE_SECONDS = 0.02
 """How long one kernel call may run before it returns to Python to ask the clock (about)."""
 
 
-def _state(puzzle: Puzzle, rng: random.Random) -> dict:
-    """The arrays :func:`~deap_sudoku.exact.clause_learning_kernel.run` works on, the givens set."""
+def _state(puzzle: Puzzle, rng: random.Random) -> kernel.Search:
+    """The state :func:`~deap_sudoku.exact.clause_learning_kernel.run` works on, the givens set."""
     n, cells = puzzle.n, puzzle.shape.cells
     variables = cells * n
     values = np.arange(n)
@@ -81,40 +83,43 @@ def _state(puzzle: Puzzle, rng: random.Random) -> dict:
     ctl[kernel.NEXT_RESTART] = kernel.RESTART_UNIT
     ctl[kernel.NEXT_REPHASE] = kernel.REPHASE
     ctl[kernel.NEXT_REDUCE] = kernel.REDUCE_FIRST
-    return {
-        "cells_n": np.array([cells, n], np.int64),
-        "peers": puzzle.shape.peers.astype(np.int64),
-        "assign": assign,
-        "level": np.zeros(variables, np.int64),
-        "reason": np.full(variables, -1, np.int64),
-        "trail": trail,
-        "trail_lim": np.zeros(variables + 1, np.int64),
-        "target": np.zeros(variables, np.int8),
-        "act": np.zeros(variables, np.float64),
-        "heap": heap,
-        "pos": pos,
-        "arena": arena,
-        "cstart": cstart,
-        "head": head,
-        "nxt": nxt,
-        "seen": np.zeros(variables, np.int8),
-        "learnt": np.zeros(variables, np.int32),
-        "toclear": np.zeros(variables, np.int64),
-        "stack": np.zeros(variables, np.int64),
-        "lvl_mark": np.zeros(variables + 1, np.int64),
-        "ctl": ctl,
-        "inc": np.ones(1, np.float64),
-    }
+    return kernel.Search(
+        geometry=np.array([cells, n], np.int64),
+        peers=puzzle.shape.peers.astype(np.int64),
+        assign=assign,
+        level=np.zeros(variables, np.int64),
+        reason=np.full(variables, -1, np.int64),
+        trail=trail,
+        trail_lim=np.zeros(variables + 1, np.int64),
+        target=np.zeros(variables, np.int8),
+        act=np.zeros(variables, np.float64),
+        heap=heap,
+        pos=pos,
+        arena=arena,
+        cstart=cstart,
+        head=head,
+        nxt=nxt,
+        seen=np.zeros(variables, np.int8),
+        learnt=np.zeros(variables, np.int32),
+        toclear=np.zeros(variables, np.int64),
+        stack=np.zeros(variables, np.int64),
+        lvl_mark=np.zeros(variables + 1, np.int64),
+        ctl=ctl,
+        inc=np.ones(1, np.float64),
+    )
 
 
-def _grow(state: dict) -> None:
-    """Double the clause store (the arena, or the clause index and its watch links)."""
-    ctl = state["ctl"]
-    if ctl[kernel.TOP] + kernel.HEADER + len(state["assign"]) > len(state["arena"]):
-        state["arena"] = np.concatenate([state["arena"], np.zeros_like(state["arena"])])
-    if ctl[kernel.NCLAUSES] + 1 > len(state["cstart"]):
-        state["cstart"] = np.concatenate([state["cstart"], np.zeros_like(state["cstart"])])
-        state["nxt"] = np.concatenate([state["nxt"], np.full_like(state["nxt"], -1)])
+def _grow(state: kernel.Search) -> kernel.Search:
+    """The state with its clause store doubled (the arena, or the clause index and its watch links)."""
+    ctl = state.ctl
+    if ctl[kernel.TOP] + kernel.HEADER + len(state.assign) > len(state.arena):
+        state = state._replace(arena=np.concatenate([state.arena, np.zeros_like(state.arena)]))
+    if ctl[kernel.NCLAUSES] + 1 > len(state.cstart):
+        cstart, nxt = state.cstart, state.nxt
+        state = state._replace(
+            cstart=np.concatenate([cstart, np.zeros_like(cstart)]), nxt=np.concatenate([nxt, np.full_like(nxt, -1)])
+        )
+    return state
 
 
 def _conflicts(count: int) -> str:
@@ -158,16 +163,16 @@ def solve_learning(
     else:
         run = kernel.run
     state = _state(puzzle, rng if rng is not None else random.Random(0))
-    ctl = state["ctl"]
+    ctl = state.ctl
     if not target_phase:
-        ctl[kernel.TARGET_SIZE] = len(state["assign"]) + 1  # no assignment is ever fuller
+        ctl[kernel.TARGET_SIZE] = len(state.assign) + 1  # no assignment is ever fuller
     if not (target_phase and rephase):
         ctl[kernel.NEXT_REPHASE] = np.iinfo(np.int64).max
     try:
         return _search(puzzle, state, run, compiled, max_conflicts, max_seconds, deadline)
     finally:
         if statistics is not None:
-            ctl = state["ctl"]
+            ctl = state.ctl
             statistics.update(
                 conflicts=int(ctl[kernel.CONFLICTS]),
                 restarts=int(ctl[kernel.RESTARTS]),
@@ -180,7 +185,7 @@ def solve_learning(
 def _search(puzzle, state, run, compiled, max_conflicts, max_seconds, deadline) -> Puzzle | None:
     """The loop of :func:`solve_learning`: calls of the kernel until it settles the puzzle or a
     budget ends, each call given as much work as takes about :data:`PAUSE_SECONDS`."""
-    ctl, chunk, work = state["ctl"], 16, 64  # both grow while a call takes less than PAUSE_SECONDS
+    ctl, chunk, work = state.ctl, 16, 64  # both grow while a call takes less than PAUSE_SECONDS
     while True:
         conflicts = int(ctl[kernel.CONFLICTS])
         pause_at = conflicts + chunk if max_conflicts is None else min(conflicts + chunk, max_conflicts)
@@ -188,20 +193,20 @@ def _search(puzzle, state, run, compiled, max_conflicts, max_seconds, deadline) 
         start = time.perf_counter()
         try:
             if compiled:
-                status = run(*state.values(), pause_at)
+                status = run(state, pause_at)
             else:
                 with charged():
-                    status = run(*state.values(), pause_at)
+                    status = run(state, pause_at)
         except SystemError as error:
             interrupted_kernel(error)
         took = time.perf_counter() - start
         if status == kernel.FOUND:
-            grid = state["assign"].reshape(puzzle.shape.cells, puzzle.n).argmax(axis=1) + 1
+            grid = state.assign.reshape(puzzle.shape.cells, puzzle.n).argmax(axis=1) + 1
             return Puzzle(grid.tolist(), box=(puzzle.shape.box_rows, puzzle.shape.box_cols))
         if status == kernel.EXHAUSTED:
             return None
         if status == kernel.GROW:
-            _grow(state)
+            state = _grow(state)
             continue
         conflicts = int(ctl[kernel.CONFLICTS])
         if max_conflicts is not None and conflicts >= max_conflicts:

@@ -1,18 +1,27 @@
-"""The numba twin of the clause-learning loop: :func:`deap_sudoku.exact.clause_learning_kernel.run`,
-compiled as it is.
+"""The numba twin of the clause-learning loop: the functions of
+:mod:`deap_sudoku.exact.clause_learning_kernel`, compiled as they are.
 
-Imported only when a compiled search is first asked for (see
-:mod:`deap_sudoku.propagation.choice`); the compiled function is cached on disk like the other kernels.
+Each part (``kernel.PARTS``) is compiled from its own code in a copy of the kernel's namespace
+where the other parts are their compiled selves, so that compiled parts call compiled parts and the
+Python twin stays untouched.  Imported only when a compiled search is first asked for (see
+:mod:`deap_sudoku.propagation.choice`); the compiled functions are cached on disk like the other
+kernels.
 """
 
 from __future__ import annotations
 
+import types
 
-from . import clause_learning_kernel
+from . import clause_learning_kernel as kernel
 from ..propagation.choice import load_numba
 
 numba = load_numba()  # an unloadable numba is one clear error (NumbaUnavailable), not a traceback
 
 __all__ = ["run"]
 
-run = numba.njit(cache=True)(clause_learning_kernel.run)
+_namespace = dict(vars(kernel))
+for _name in kernel.PARTS:
+    _plain = getattr(kernel, _name)
+    _namespace[_name] = numba.njit(cache=True)(types.FunctionType(_plain.__code__, _namespace, _name))
+
+run = _namespace["run"]

@@ -1,12 +1,14 @@
-"""The loop of the clause-learning search: one plain function that numba compiles as it is.
+"""The loop of the clause-learning search, in the named parts a SAT solver has, written so that numba
+compiles them as they are.
 
-:func:`run` is written in the subset of Python that numba compiles, and it calls nothing but
-numpy, so that the same function is the Python twin (run as it is) and the compiled one
-(:mod:`deap_sudoku.exact.clause_learning_compiled` wraps it in ``numba.njit``); that is why the
-activity heap's sift-up and sift-down are written out where they are used.  All its state lives
-in the arrays it is given, so a run can pause, let Python look at the clock or grow the clause
-store, and go on where it stopped.  :mod:`deap_sudoku.exact.clause_learning` builds the state and
-explains the method.
+:func:`run` and the parts it calls (:data:`PARTS`: :func:`propagate`, :func:`analyze`,
+:func:`minimise`, :func:`learn`, :func:`backtrack`, :func:`pick_branch`, :func:`decide`,
+:func:`restart`, :func:`reduce_db` and the activity heap's :func:`sift_up` and :func:`pop_max`) are
+plain functions in the subset of Python that numba compiles, calling nothing but numpy and each
+other: run as they are, they are the Python twin; :mod:`deap_sudoku.exact.clause_learning_compiled`
+compiles the very same functions.  The whole state is one :class:`Search` of arrays, so a run can
+pause, let Python look at the clock or grow the clause store, and go on where it stopped.
+:mod:`deap_sudoku.exact.clause_learning` builds the state and explains the method.
 
 The variable of cell ``c`` holding value ``v`` (0-based) is ``c * n + v``; its literal is twice
 that, and the literal "cell ``c`` does not hold ``v``" is one more.  The clauses that say a cell
@@ -15,17 +17,17 @@ true sets its cell's other values and its peers' same value false at once, and s
 reason is the variable that set it (stored as ``-2 - variable``).  Stored clauses: a cell holds a
 value, a unit holds each value (hidden singles), and the learnt ones.
 
-The layout, for a reader who knows MiniSat:
+The layout, for a reader who knows MiniSat (the fields of :class:`Search`):
 
 - ``assign[var]`` is 1 (true), -1 (false) or 0 (unset); a literal ``lit``'s value is
-  ``assign[lit >> 1]``, negated when ``lit & 1``.  ``level`` and ``reason`` are per variable; a
-  reason ``>= 0`` is the clause that implied the value, ``-1`` a decision.
-- The trail: ``trail[:tsize]`` the literals made true, in order; ``trail_lim[d]`` where decision
-  level ``d`` starts; ``qhead`` the next literal to propagate.
+  ``assign[lit >> 1]``, negated when ``lit & 1`` (:func:`value`).  ``level`` and ``reason`` are per
+  variable; a reason ``>= 0`` is the clause that implied the value, ``-1`` a decision.
+- The trail: ``trail[:ctl[TSIZE]]`` the literals made true, in order; ``trail_lim[d]`` where
+  decision level ``d`` starts; ``ctl[QHEAD]`` the next literal to propagate.
 - The clause store: ``arena`` holds the clauses one after another as ``[length, lbd, lit, lit,
   ...]`` (:data:`HEADER` is the two leading numbers); clause ``ci`` starts at ``cstart[ci]``; the
-  first ``noriginal`` clauses are the puzzle's, the rest are learnt.  Its first two literals are
-  the watched ones.
+  first ``ctl[NORIGINAL]`` clauses are the puzzle's, the rest are learnt.  Its first two literals
+  are the watched ones.
 - The watches, two per clause: watch ``w = 2 * ci + slot`` is clause ``ci``'s watch on its literal
   in position ``slot`` (0 or 1), so ``w >> 1`` is the clause and ``w & 1`` the slot.  They form one
   linked list per literal: ``head[lit]`` is the first watch on ``lit`` (-1: none) and ``nxt[w]`` the
@@ -34,19 +36,22 @@ The layout, for a reader who knows MiniSat:
   with none left implies its other watched literal, or is a conflict.
 - Conflict analysis (first UIP, with recursive minimisation) marks variables in ``seen`` and builds
   the learnt clause in ``learnt``; ``stack``, ``toclear`` and ``lvl_mark`` are its scratch.
-- Decisions: VSIDS activities ``act`` (bumped by ``inc``, which grows by ``1 / DECAY`` per
-  conflict), a binary max-heap ``heap[:hsize]`` of variables with ``pos[var]`` its place (-1 when
-  out); a decision takes the phase the variable had in the fullest assignment yet (``target``).
-- The scalars live in ``ctl``, at the indices named below (``CONFLICTS``, ``RESTARTS``, ...), read
-  into locals on entry and written back on exit.
+- Decisions: VSIDS activities ``act`` (bumped by ``inc[0]``, which grows by ``1 / DECAY`` per
+  conflict), a binary max-heap ``heap[:ctl[HSIZE]]`` of variables with ``pos[var]`` its place (-1
+  when out); a decision takes the phase the variable had in the fullest assignment yet (``target``).
+- The counters and schedules are the slots of ``ctl`` named below (``CONFLICTS``, ``RESTARTS``, ...).
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 __all__ = [
+    "Search",
     "run",
+    "PARTS",
     "PAUSED",
     "FOUND",
     "EXHAUSTED",
@@ -77,7 +82,8 @@ PAUSED, FOUND, EXHAUSTED, GROW = 0, 1, 2, 3
 """What :func:`run` returns: the conflict budget of this call is spent; every cell holds a value;
 the puzzle has no solution; the clause store needs more room (grow it and call again)."""
 
-# The scalars of the state, by index in the ``ctl`` array.
+# The slots of ``ctl``: the trail's size and queue head, the decision level, the heap's size, the end
+# of the clause store, the clauses stored and the puzzle's among them, then the counters and schedules.
 TSIZE, QHEAD, DLEVEL, HSIZE, TOP, NCLAUSES, NORIGINAL = 0, 1, 2, 3, 4, 5, 6
 CONFLICTS, RESTARTS, SINCE_RESTART, NEXT_RESTART, TARGET_SIZE, STAMP = 7, 8, 9, 10, 11, 12
 REPHASES, NEXT_REPHASE, REDUCES, NEXT_REDUCE = 13, 14, 15, 16
@@ -103,422 +109,505 @@ REDUCE_FIRST, REDUCE_INC = 2000, 300
 """The k-th clean-up of the learnt clauses comes ``REDUCE_FIRST + REDUCE_INC * k`` conflicts after
 the one before (Glucose's schedule); each drops the half with the most decision levels."""
 
+NO_CONFLICT = -1
+"""What :func:`propagate` returns for the conflicting clause when there is none."""
 
-def run(
-    cells_n,
-    peers,
-    assign,
-    level,
-    reason,
-    trail,
-    trail_lim,
-    target,
-    act,
-    heap,
-    pos,
-    arena,
-    cstart,
-    head,
-    nxt,
-    seen,
-    learnt,
-    toclear,
-    stack,
-    lvl_mark,
-    ctl,
-    inc,
-    pause_at,
-):
+
+class Search(NamedTuple):
+    """The whole state of one search: arrays only (numba passes them, a pause keeps them)."""
+
+    geometry: np.ndarray  # [cells, n]
+    peers: np.ndarray  # peers[c]: the cells sharing a unit with cell c
+    assign: np.ndarray
+    level: np.ndarray
+    reason: np.ndarray
+    trail: np.ndarray
+    trail_lim: np.ndarray
+    target: np.ndarray
+    act: np.ndarray
+    heap: np.ndarray
+    pos: np.ndarray
+    arena: np.ndarray
+    cstart: np.ndarray
+    head: np.ndarray
+    nxt: np.ndarray
+    seen: np.ndarray
+    learnt: np.ndarray
+    toclear: np.ndarray
+    stack: np.ndarray
+    lvl_mark: np.ndarray
+    ctl: np.ndarray
+    inc: np.ndarray  # inc[0]: the activity bump
+
+
+def run(s, pause_at):
     """Search until a solution (FOUND), a proof that there is none (EXHAUSTED), ``pause_at``
     conflicts in all or ``ctl[PAUSE_WORK]`` literals propagated in this call (PAUSED) or a full
     clause store (GROW); see the module's docstring."""
-    n = cells_n[1]
-    N = cells_n[0]
-    V = N * n
-    P = peers.shape[1]
-    H = HEADER
-    tsize = ctl[TSIZE]
-    qhead = ctl[QHEAD]
-    dlevel = ctl[DLEVEL]
-    hsize = ctl[HSIZE]
-    top = ctl[TOP]
-    nclauses = ctl[NCLAUSES]
-    noriginal = ctl[NORIGINAL]
-    conflicts = ctl[CONFLICTS]
-    restarts = ctl[RESTARTS]
-    since_restart = ctl[SINCE_RESTART]
-    next_restart = ctl[NEXT_RESTART]
-    target_size = ctl[TARGET_SIZE]
-    stamp = ctl[STAMP]
-    rephases = ctl[REPHASES]
-    next_rephase = ctl[NEXT_REPHASE]
-    reduces = ctl[REDUCES]
-    next_reduce = ctl[NEXT_REDUCE]
-    max_work = ctl[PAUSE_WORK]
+    ctl = s.ctl
+    variables = s.geometry[0] * s.geometry[1]
     work = 0
-    status = PAUSED
     while True:
-        if conflicts >= pause_at or work >= max_work:
-            status = PAUSED
-            break
-        if top + H + V > arena.shape[0] or nclauses + 1 > cstart.shape[0]:
-            status = GROW
-            break
-        # ---- propagate: a true variable empties its cell and its peers' value; watched clauses
-        confl = -1
-        bin_a = -1
-        bin_b = -1
-        while qhead < tsize and confl == -1 and bin_a == -1 and work < max_work:
-            t = trail[qhead]
-            qhead += 1
-            work += 1
-            tv = t >> 1
-            if (t & 1) == 0:
-                c = tv // n
-                v = tv - c * n
-                for k in range(n - 1 + P):
-                    y = c * n + k + (k >= v) if k < n - 1 else peers[c, k - n + 1] * n + v
-                    if assign[y] == 1:
-                        bin_a = tv
-                        bin_b = y
-                        break
-                    if assign[y] == 0:
-                        assign[y] = -1
-                        level[y] = dlevel
-                        reason[y] = -2 - tv
-                        trail[tsize] = 2 * y + 1
-                        tsize += 1
-                if bin_a != -1:
-                    break
-            false_lit = t ^ 1
-            prev = -1
-            w = head[false_lit]
-            while w != -1:
-                ci = w >> 1
-                slot = w & 1
-                after = nxt[w]
-                s = cstart[ci] + H
-                other = arena[s + 1 - slot]
-                other_value = assign[other >> 1] if (other & 1) == 0 else -assign[other >> 1]
-                if other_value == 1:
-                    prev = w
-                    w = after
-                    continue
-                moved = False
-                for k in range(2, arena[cstart[ci]]):
-                    q = arena[s + k]
-                    q_value = assign[q >> 1] if (q & 1) == 0 else -assign[q >> 1]
-                    if q_value != -1:
-                        arena[s + k] = false_lit
-                        arena[s + slot] = q
-                        if prev == -1:
-                            head[false_lit] = after
-                        else:
-                            nxt[prev] = after
-                        nxt[w] = head[q]
-                        head[q] = w
-                        moved = True
-                        break
-                if moved:
-                    w = after
-                    continue
-                prev = w
-                if other_value == 0:
-                    ov = other >> 1
-                    assign[ov] = 1 if (other & 1) == 0 else -1
-                    level[ov] = dlevel
-                    reason[ov] = ci
-                    trail[tsize] = other
-                    tsize += 1
-                else:
-                    confl = ci
-                    break
-                w = after
-        if confl == -1 and bin_a == -1 and qhead < tsize:  # the work of this call is done mid-propagation
-            status = PAUSED
-            break
-        if confl == -1 and bin_a == -1:
-            back_to = -1
-            if since_restart >= next_restart:
-                back_to = 0
-            elif conflicts >= next_reduce and nclauses - noriginal > 1:
-                # ---- clean up: keep the half of the learnt clauses with the fewest levels, every
-                # clause of two levels or fewer, and every clause that is the reason of a value set
-                reduces += 1
-                next_reduce = conflicts + REDUCE_FIRST + REDUCE_INC * reduces
-                nl = nclauses - noriginal
-                lbds = np.empty(nl, np.int64)
-                for i in range(nl):
-                    lbds[i] = arena[cstart[noriginal + i] + 1]
-                cut = np.sort(lbds)[nl // 2]
-                renumbered = np.full(nl, -1, np.int64)
-                kept = noriginal
-                new_top = cstart[noriginal]
-                for i in range(nl):
-                    ci = noriginal + i
-                    s = cstart[ci]
-                    w0 = arena[s + H] >> 1  # a clause that set a value watches it
-                    w1 = arena[s + H + 1] >> 1
-                    locked = (assign[w0] != 0 and reason[w0] == ci) or (assign[w1] != 0 and reason[w1] == ci)
-                    if lbds[i] < cut or lbds[i] <= 2 or locked:
-                        length = arena[s] + H
-                        for k in range(length):
-                            arena[new_top + k] = arena[s + k]
-                        cstart[kept] = new_top
-                        renumbered[i] = kept
-                        new_top += length
-                        kept += 1
-                for y in range(V):
-                    if reason[y] >= noriginal:
-                        reason[y] = renumbered[reason[y] - noriginal]
-                top = new_top
-                nclauses = kept
-                head[:] = -1
-                for ci in range(nclauses):
-                    for slot in range(2):
-                        q = arena[cstart[ci] + H + slot]
-                        nxt[2 * ci + slot] = head[q]
-                        head[q] = 2 * ci + slot
-                continue
+        if ctl[CONFLICTS] >= pause_at or work >= ctl[PAUSE_WORK]:
+            return PAUSED
+        if ctl[TOP] + HEADER + variables > s.arena.shape[0] or ctl[NCLAUSES] + 1 > s.cstart.shape[0]:
+            return GROW
+        confl, bin_a, bin_b, work = propagate(s, work)
+        if confl == NO_CONFLICT and bin_a == -1:
+            if ctl[QHEAD] < ctl[TSIZE]:  # the work of this call is done mid-propagation
+                return PAUSED
+            if ctl[SINCE_RESTART] >= ctl[NEXT_RESTART]:
+                backtrack(s, 0)
+                restart(s)
+            elif ctl[CONFLICTS] >= ctl[NEXT_REDUCE] and ctl[NCLAUSES] - ctl[NORIGINAL] > 1:
+                reduce_db(s)
             else:
-                # ---- decide: the most active open variable, set as in the fullest assignment yet
-                x = -1
-                while hsize > 0:
-                    y = heap[0]
-                    hsize -= 1
-                    pos[y] = -1
-                    if hsize > 0:
-                        last = heap[hsize]
-                        i = 0
-                        while True:
-                            child = 2 * i + 1
-                            if child >= hsize:
-                                break
-                            if child + 1 < hsize and act[heap[child + 1]] > act[heap[child]]:
-                                child += 1
-                            if act[heap[child]] <= act[last]:
-                                break
-                            heap[i] = heap[child]
-                            pos[heap[i]] = i
-                            i = child
-                        heap[i] = last
-                        pos[last] = i
-                    if assign[y] == 0:
-                        x = y
-                        break
+                x = pick_branch(s)
                 if x == -1:
-                    status = FOUND
-                    break
-                dlevel += 1
-                trail_lim[dlevel] = tsize
-                value = target[x]
-                assign[x] = 1 if value == 1 else -1
-                level[x] = dlevel
-                reason[x] = -1
-                trail[tsize] = 2 * x + 1 - value
-                tsize += 1
-                continue
-        else:
-            # ---- learn: the first-UIP clause, minimised (MiniSat's recursive rule)
-            if tsize > target_size:  # remember the fullest assignment yet, as decisions' phases
-                target_size = tsize
-                for i in range(tsize):
-                    target[trail[i] >> 1] = 1 - (trail[i] & 1)
-            conflicts += 1
-            since_restart += 1
-            if dlevel == 0:
-                status = EXHAUSTED
-                break
-            nlearnt = 1
-            pathc = 0
-            p = -1
-            index = tsize - 1
-            while True:
-                # the literals of the conflict (p == -1) or of p's reason, p's own left out
-                if p == -1 and bin_a != -1:
-                    stack[0] = 2 * bin_a + 1
-                    stack[1] = 2 * bin_b + 1
-                    nr = 2
-                elif p == -1 or reason[p >> 1] >= 0:
-                    r = confl if p == -1 else reason[p >> 1]
-                    nr = 0
-                    for k in range(arena[cstart[r]]):
-                        q = arena[cstart[r] + H + k]
-                        if p == -1 or (q >> 1) != (p >> 1):
-                            stack[nr] = q
-                            nr += 1
-                else:
-                    stack[0] = 2 * (-2 - reason[p >> 1]) + 1
-                    nr = 1
-                for k in range(nr):
-                    q = stack[k]
-                    qv = q >> 1
-                    if seen[qv] == 0 and level[qv] > 0:
-                        seen[qv] = 1
-                        act[qv] += inc[0]
-                        if pos[qv] >= 0:
-                            i = pos[qv]
-                            while i > 0:
-                                parent = (i - 1) >> 1
-                                if act[heap[parent]] >= act[qv]:
-                                    break
-                                heap[i] = heap[parent]
-                                pos[heap[i]] = i
-                                i = parent
-                            heap[i] = qv
-                            pos[qv] = i
-                        if level[qv] >= dlevel:
-                            pathc += 1
-                        else:
-                            learnt[nlearnt] = q
-                            nlearnt += 1
-                while seen[trail[index] >> 1] == 0:
-                    index -= 1
-                p = trail[index]
-                index -= 1
-                seen[p >> 1] = 0
-                pathc -= 1
-                if pathc <= 0:
-                    break
-            learnt[0] = p ^ 1
-            nclear = 0
-            levels = 0
-            for i in range(1, nlearnt):
-                toclear[nclear] = learnt[i] >> 1
-                nclear += 1
-                levels |= 1 << (level[learnt[i] >> 1] & 63)
-            j = 1
-            for i in range(1, nlearnt):
-                q = learnt[i]
-                redundant = reason[q >> 1] != -1
-                if redundant:
-                    sp = 1
-                    stack[0] = q >> 1
-                    first_mark = nclear
-                    while sp > 0 and redundant:
-                        sp -= 1
-                        v0 = stack[sp]
-                        r = reason[v0]
-                        nr = 1 if r <= -2 else arena[cstart[r]]
-                        for k in range(nr):
-                            z = -2 - r if r <= -2 else arena[cstart[r] + H + k] >> 1
-                            if z == v0 or seen[z] == 1 or level[z] == 0:
-                                continue
-                            if reason[z] != -1 and (levels >> (level[z] & 63)) & 1:
-                                seen[z] = 1
-                                stack[sp] = z
-                                sp += 1
-                                toclear[nclear] = z
-                                nclear += 1
-                            else:
-                                for m in range(first_mark, nclear):
-                                    seen[toclear[m]] = 0
-                                nclear = first_mark
-                                redundant = False
-                                break
-                if not redundant:
-                    learnt[j] = q
-                    j += 1
-            for i in range(nclear):
-                seen[toclear[i]] = 0
-            nlearnt = j
-            # the level to go back to, watched second; the clause's count of levels (LBD)
-            back_to = 0
-            second = 1
-            for i in range(1, nlearnt):
-                if level[learnt[i] >> 1] > back_to:
-                    back_to = level[learnt[i] >> 1]
-                    second = i
-            stamp += 1
-            lbd = 0
-            for i in range(nlearnt):
-                lv = level[learnt[i] >> 1]
-                if lvl_mark[lv] != stamp:
-                    lvl_mark[lv] = stamp
-                    lbd += 1
-            q = learnt[1]
-            learnt[1] = learnt[second]
-            learnt[second] = q
-            inc[0] /= DECAY
-            if inc[0] > 1e100:
-                act *= 1e-100
-                inc[0] *= 1e-100
-        # ---- go back to level back_to (a restart goes back to 0)
-        if dlevel > back_to:
-            for i in range(tsize - 1, trail_lim[back_to + 1] - 1, -1):
-                x = trail[i] >> 1
-                assign[x] = 0
-                if pos[x] < 0:
-                    i_heap = hsize
-                    hsize += 1
-                    while i_heap > 0:
-                        parent = (i_heap - 1) >> 1
-                        if act[heap[parent]] >= act[x]:
-                            break
-                        heap[i_heap] = heap[parent]
-                        pos[heap[i_heap]] = i_heap
-                        i_heap = parent
-                    heap[i_heap] = x
-                    pos[x] = i_heap
-            tsize = trail_lim[back_to + 1]
-            qhead = tsize
-            dlevel = back_to
-        if confl == -1 and bin_a == -1:
-            # ---- a restart: the next Luby term, and when it is time, rephasing
-            since_restart = 0
-            restarts += 1
-            size = 1
-            seq = 0
-            x = restarts
-            while size < x + 1:
-                seq += 1
-                size = 2 * size + 1
-            while size - 1 != x:
-                size = (size - 1) >> 1
-                seq -= 1
-                x = x % size
-            next_restart = RESTART_UNIT * (1 << seq)
-            if conflicts >= next_rephase:
-                rephases += 1
-                next_rephase = conflicts + REPHASE * rephases
-                target_size = 0
+                    return FOUND
+                decide(s, x)
             continue
-        # ---- keep the learnt clause (a unit one holds at level 0) and assert its first literal
-        first = learnt[0]
-        fv = first >> 1
-        ci = -1
-        if nlearnt > 1:
-            ci = nclauses
-            nclauses += 1
-            cstart[ci] = top
-            arena[top] = nlearnt
-            arena[top + 1] = lbd
-            for i in range(nlearnt):
-                arena[top + H + i] = learnt[i]
-            top += H + nlearnt
-            for slot in range(2):
-                q = learnt[slot]
-                nxt[2 * ci + slot] = head[q]
-                head[q] = 2 * ci + slot
-        assign[fv] = 1 if (first & 1) == 0 else -1
-        level[fv] = dlevel
-        reason[fv] = ci
-        trail[tsize] = first
-        tsize += 1
+        if ctl[TSIZE] > ctl[TARGET_SIZE]:  # remember the fullest assignment yet, as decisions' phases
+            ctl[TARGET_SIZE] = ctl[TSIZE]
+            for i in range(ctl[TSIZE]):
+                s.target[s.trail[i] >> 1] = 1 - (s.trail[i] & 1)
+        ctl[CONFLICTS] += 1
+        ctl[SINCE_RESTART] += 1
+        if ctl[DLEVEL] == 0:
+            return EXHAUSTED
+        nlearnt = analyze(s, confl, bin_a, bin_b)
+        nlearnt = minimise(s, nlearnt)
+        learn(s, nlearnt)
+
+
+def value(assign, lit):
+    """A literal's value: 1 true, -1 false, 0 unset."""
+    return assign[lit >> 1] if (lit & 1) == 0 else -assign[lit >> 1]
+
+
+def propagate(s, work):
+    """Make true what the trail's queue implies, until it is empty, a conflict, or ``ctl[PAUSE_WORK]``
+    literals propagated in this call; return ``(clause, a, b, work)``: the conflicting clause (or
+    :data:`NO_CONFLICT`) and, for a conflict of the unstored "at most one" rules, its two true
+    variables (else -1)."""
+    ctl, assign, level, reason, trail, arena, cstart, head, nxt = (
+        s.ctl,
+        s.assign,
+        s.level,
+        s.reason,
+        s.trail,
+        s.arena,
+        s.cstart,
+        s.head,
+        s.nxt,
+    )
+    n = s.geometry[1]
+    P = s.peers.shape[1]
+    tsize, qhead, dlevel, max_work = ctl[TSIZE], ctl[QHEAD], ctl[DLEVEL], ctl[PAUSE_WORK]
+    confl = NO_CONFLICT
+    bin_a = -1
+    bin_b = -1
+    while qhead < tsize and confl == NO_CONFLICT and bin_a == -1 and work < max_work:
+        t = trail[qhead]
+        qhead += 1
+        work += 1
+        tv = t >> 1
+        if (t & 1) == 0:  # a true variable empties its cell and its peers' value
+            c = tv // n
+            v = tv - c * n
+            for k in range(n - 1 + P):
+                y = c * n + k + (k >= v) if k < n - 1 else s.peers[c, k - n + 1] * n + v
+                if assign[y] == 1:
+                    bin_a = tv
+                    bin_b = y
+                    break
+                if assign[y] == 0:
+                    assign[y] = -1
+                    level[y] = dlevel
+                    reason[y] = -2 - tv
+                    trail[tsize] = 2 * y + 1
+                    tsize += 1
+            if bin_a != -1:
+                break
+        false_lit = t ^ 1  # then the watched clauses
+        prev = -1
+        w = head[false_lit]
+        while w != -1:
+            ci = w >> 1
+            slot = w & 1
+            after = nxt[w]
+            start = cstart[ci] + HEADER
+            other = arena[start + 1 - slot]
+            other_value = value(assign, other)
+            if other_value == 1:
+                prev = w
+                w = after
+                continue
+            moved = False
+            for k in range(2, arena[cstart[ci]]):
+                q = arena[start + k]
+                if value(assign, q) != -1:
+                    arena[start + k] = false_lit
+                    arena[start + slot] = q
+                    if prev == -1:
+                        head[false_lit] = after
+                    else:
+                        nxt[prev] = after
+                    nxt[w] = head[q]
+                    head[q] = w
+                    moved = True
+                    break
+            if moved:
+                w = after
+                continue
+            prev = w
+            if other_value == 0:
+                ov = other >> 1
+                assign[ov] = 1 if (other & 1) == 0 else -1
+                level[ov] = dlevel
+                reason[ov] = ci
+                trail[tsize] = other
+                tsize += 1
+            else:
+                confl = ci
+                break
+            w = after
     ctl[TSIZE] = tsize
     ctl[QHEAD] = qhead
-    ctl[DLEVEL] = dlevel
-    ctl[HSIZE] = hsize
-    ctl[TOP] = top
-    ctl[NCLAUSES] = nclauses
-    ctl[CONFLICTS] = conflicts
-    ctl[RESTARTS] = restarts
-    ctl[SINCE_RESTART] = since_restart
-    ctl[NEXT_RESTART] = next_restart
-    ctl[TARGET_SIZE] = target_size
-    ctl[STAMP] = stamp
-    ctl[REPHASES] = rephases
-    ctl[NEXT_REPHASE] = next_rephase
-    ctl[REDUCES] = reduces
-    ctl[NEXT_REDUCE] = next_reduce
-    return status
+    return confl, bin_a, bin_b, work
+
+
+def analyze(s, confl, bin_a, bin_b):
+    """Learn from the conflict: the first-UIP clause in ``learnt[:count]``, its asserting literal
+    first; the variables met are bumped and the bump grows.  Returns the count."""
+    level, reason, trail, arena, cstart, seen, learnt, stack, act = (
+        s.level,
+        s.reason,
+        s.trail,
+        s.arena,
+        s.cstart,
+        s.seen,
+        s.learnt,
+        s.stack,
+        s.act,
+    )
+    dlevel = s.ctl[DLEVEL]
+    nlearnt = 1
+    pathc = 0
+    p = -1
+    index = s.ctl[TSIZE] - 1
+    while True:
+        # the literals of the conflict (p == -1) or of p's reason, p's own left out
+        if p == -1 and bin_a != -1:
+            stack[0] = 2 * bin_a + 1
+            stack[1] = 2 * bin_b + 1
+            nr = 2
+        elif p == -1 or reason[p >> 1] >= 0:
+            r = confl if p == -1 else reason[p >> 1]
+            nr = 0
+            for k in range(arena[cstart[r]]):
+                q = arena[cstart[r] + HEADER + k]
+                if p == -1 or (q >> 1) != (p >> 1):
+                    stack[nr] = q
+                    nr += 1
+        else:
+            stack[0] = 2 * (-2 - reason[p >> 1]) + 1
+            nr = 1
+        for k in range(nr):
+            q = stack[k]
+            qv = q >> 1
+            if seen[qv] == 0 and level[qv] > 0:
+                seen[qv] = 1
+                act[qv] += s.inc[0]
+                if s.pos[qv] >= 0:
+                    sift_up(s.heap, s.pos, act, s.pos[qv], qv)
+                if level[qv] >= dlevel:
+                    pathc += 1
+                else:
+                    learnt[nlearnt] = q
+                    nlearnt += 1
+        while seen[trail[index] >> 1] == 0:
+            index -= 1
+        p = trail[index]
+        index -= 1
+        seen[p >> 1] = 0
+        pathc -= 1
+        if pathc <= 0:
+            break
+    learnt[0] = p ^ 1
+    s.inc[0] /= DECAY
+    if s.inc[0] > 1e100:
+        act *= 1e-100
+        s.inc[0] *= 1e-100
+    return nlearnt
+
+
+def minimise(s, nlearnt):
+    """Drop from ``learnt[1:nlearnt]`` every literal its others imply (MiniSat's recursive rule);
+    returns the new count."""
+    level, reason, arena, cstart, seen, learnt, stack, toclear = (
+        s.level,
+        s.reason,
+        s.arena,
+        s.cstart,
+        s.seen,
+        s.learnt,
+        s.stack,
+        s.toclear,
+    )
+    nclear = 0
+    levels = 0
+    for i in range(1, nlearnt):
+        toclear[nclear] = learnt[i] >> 1
+        nclear += 1
+        levels |= 1 << (level[learnt[i] >> 1] & 63)
+    j = 1
+    for i in range(1, nlearnt):
+        q = learnt[i]
+        redundant = reason[q >> 1] != -1
+        if redundant:
+            sp = 1
+            stack[0] = q >> 1
+            first_mark = nclear
+            while sp > 0 and redundant:
+                sp -= 1
+                v0 = stack[sp]
+                r = reason[v0]
+                nr = 1 if r <= -2 else arena[cstart[r]]
+                for k in range(nr):
+                    z = -2 - r if r <= -2 else arena[cstart[r] + HEADER + k] >> 1
+                    if z == v0 or seen[z] == 1 or level[z] == 0:
+                        continue
+                    if reason[z] != -1 and (levels >> (level[z] & 63)) & 1:
+                        seen[z] = 1
+                        stack[sp] = z
+                        sp += 1
+                        toclear[nclear] = z
+                        nclear += 1
+                    else:
+                        for m in range(first_mark, nclear):
+                            seen[toclear[m]] = 0
+                        nclear = first_mark
+                        redundant = False
+                        break
+        if not redundant:
+            learnt[j] = q
+            j += 1
+    for i in range(nclear):
+        seen[toclear[i]] = 0
+    return j
+
+
+def learn(s, nlearnt):
+    """Go back to the level the learnt clause asserts at, keep the clause (a unit one holds at level
+    0, unstored) with its count of levels (LBD), and make its first literal true."""
+    ctl, level, learnt = s.ctl, s.level, s.learnt
+    back_to = 0  # the highest level after the asserting literal's, watched second
+    second = 1
+    for i in range(1, nlearnt):
+        if level[learnt[i] >> 1] > back_to:
+            back_to = level[learnt[i] >> 1]
+            second = i
+    ctl[STAMP] += 1
+    lbd = 0
+    for i in range(nlearnt):
+        lv = level[learnt[i] >> 1]
+        if s.lvl_mark[lv] != ctl[STAMP]:
+            s.lvl_mark[lv] = ctl[STAMP]
+            lbd += 1
+    q = learnt[1]
+    learnt[1] = learnt[second]
+    learnt[second] = q
+    backtrack(s, back_to)
+    first = learnt[0]
+    fv = first >> 1
+    ci = -1
+    if nlearnt > 1:
+        ci = ctl[NCLAUSES]
+        ctl[NCLAUSES] += 1
+        top = ctl[TOP]
+        s.cstart[ci] = top
+        s.arena[top] = nlearnt
+        s.arena[top + 1] = lbd
+        for i in range(nlearnt):
+            s.arena[top + HEADER + i] = learnt[i]
+        ctl[TOP] = top + HEADER + nlearnt
+        for slot in range(2):
+            watch(s, ci, slot)
+    s.assign[fv] = 1 if (first & 1) == 0 else -1
+    level[fv] = ctl[DLEVEL]
+    s.reason[fv] = ci
+    s.trail[ctl[TSIZE]] = first
+    ctl[TSIZE] += 1
+
+
+def watch(s, ci, slot):
+    """Put clause ``ci``'s watch on its literal in position ``slot`` at the front of that literal's list."""
+    q = s.arena[s.cstart[ci] + HEADER + slot]
+    s.nxt[2 * ci + slot] = s.head[q]
+    s.head[q] = 2 * ci + slot
+
+
+def backtrack(s, back_to):
+    """Unset everything above decision level ``back_to``, the variables going back into the heap."""
+    ctl, heap, pos, act = s.ctl, s.heap, s.pos, s.act
+    if ctl[DLEVEL] <= back_to:
+        return
+    start = s.trail_lim[back_to + 1]
+    for i in range(ctl[TSIZE] - 1, start - 1, -1):
+        x = s.trail[i] >> 1
+        s.assign[x] = 0
+        if pos[x] < 0:
+            ctl[HSIZE] += 1
+            sift_up(heap, pos, act, ctl[HSIZE] - 1, x)
+    ctl[TSIZE] = start
+    ctl[QHEAD] = start
+    ctl[DLEVEL] = back_to
+
+
+def sift_up(heap, pos, act, i, x):
+    """Place variable ``x`` in the activity heap from position ``i`` towards the root."""
+    while i > 0:
+        parent = (i - 1) >> 1
+        if act[heap[parent]] >= act[x]:
+            break
+        heap[i] = heap[parent]
+        pos[heap[i]] = i
+        i = parent
+    heap[i] = x
+    pos[x] = i
+
+
+def pop_max(heap, pos, act, size):
+    """Take the most active variable out of the heap of ``size`` variables (it then holds one fewer)."""
+    y = heap[0]
+    size -= 1
+    pos[y] = -1
+    if size > 0:
+        last = heap[size]
+        i = 0
+        while True:
+            child = 2 * i + 1
+            if child >= size:
+                break
+            if child + 1 < size and act[heap[child + 1]] > act[heap[child]]:
+                child += 1
+            if act[heap[child]] <= act[last]:
+                break
+            heap[i] = heap[child]
+            pos[heap[i]] = i
+            i = child
+        heap[i] = last
+        pos[last] = i
+    return y
+
+
+def pick_branch(s):
+    """The most active open variable (VSIDS), or -1 when every variable is set."""
+    ctl = s.ctl
+    while ctl[HSIZE] > 0:
+        y = pop_max(s.heap, s.pos, s.act, ctl[HSIZE])
+        ctl[HSIZE] -= 1
+        if s.assign[y] == 0:
+            return y
+    return -1
+
+
+def decide(s, x):
+    """Open a decision level setting ``x`` as it stood in the fullest assignment yet (the target phase)."""
+    ctl = s.ctl
+    ctl[DLEVEL] += 1
+    s.trail_lim[ctl[DLEVEL]] = ctl[TSIZE]
+    phase = s.target[x]
+    s.assign[x] = 1 if phase == 1 else -1
+    s.level[x] = ctl[DLEVEL]
+    s.reason[x] = -1
+    s.trail[ctl[TSIZE]] = 2 * x + 1 - phase
+    ctl[TSIZE] += 1
+
+
+def luby(i):
+    """The exponent of the ``i``-th term (from 0) of the Luby sequence 1 1 2 1 1 2 4 ...: a power of two."""
+    size = 1
+    seq = 0
+    while size < i + 1:
+        seq += 1
+        size = 2 * size + 1
+    while size - 1 != i:
+        size = (size - 1) >> 1
+        seq -= 1
+        i = i % size
+    return seq
+
+
+def restart(s):
+    """After going back to level 0: the next restart by the Luby sequence, and when it is time,
+    rephasing (the fullest assignment forgotten)."""
+    ctl = s.ctl
+    ctl[SINCE_RESTART] = 0
+    ctl[RESTARTS] += 1
+    ctl[NEXT_RESTART] = RESTART_UNIT * (1 << luby(ctl[RESTARTS]))
+    if ctl[CONFLICTS] >= ctl[NEXT_REPHASE]:
+        ctl[REPHASES] += 1
+        ctl[NEXT_REPHASE] = ctl[CONFLICTS] + REPHASE * ctl[REPHASES]
+        ctl[TARGET_SIZE] = 0
+
+
+def reduce_db(s):
+    """Clean up: keep the half of the learnt clauses with the fewest levels, every clause of two
+    levels or fewer, and every clause that is the reason of a value set; renumber and rewatch."""
+    ctl, arena, cstart, assign, reason = s.ctl, s.arena, s.cstart, s.assign, s.reason
+    noriginal = ctl[NORIGINAL]
+    ctl[REDUCES] += 1
+    ctl[NEXT_REDUCE] = ctl[CONFLICTS] + REDUCE_FIRST + REDUCE_INC * ctl[REDUCES]
+    nl = ctl[NCLAUSES] - noriginal
+    lbds = np.empty(nl, np.int64)
+    for i in range(nl):
+        lbds[i] = arena[cstart[noriginal + i] + 1]
+    cut = np.sort(lbds)[nl // 2]
+    renumbered = np.full(nl, -1, np.int64)
+    kept = noriginal
+    new_top = cstart[noriginal]
+    for i in range(nl):
+        ci = noriginal + i
+        start = cstart[ci]
+        w0 = arena[start + HEADER] >> 1  # a clause that set a value watches it
+        w1 = arena[start + HEADER + 1] >> 1
+        locked = (assign[w0] != 0 and reason[w0] == ci) or (assign[w1] != 0 and reason[w1] == ci)
+        if lbds[i] < cut or lbds[i] <= 2 or locked:
+            length = arena[start] + HEADER
+            for k in range(length):
+                arena[new_top + k] = arena[start + k]
+            cstart[kept] = new_top
+            renumbered[i] = kept
+            new_top += length
+            kept += 1
+    for y in range(assign.shape[0]):
+        if reason[y] >= noriginal:
+            reason[y] = renumbered[reason[y] - noriginal]
+    ctl[TOP] = new_top
+    ctl[NCLAUSES] = kept
+    s.head[:] = -1
+    for ci in range(kept):
+        for slot in range(2):
+            watch(s, ci, slot)
+
+
+PARTS = (
+    "run",
+    "value",
+    "propagate",
+    "analyze",
+    "minimise",
+    "learn",
+    "watch",
+    "backtrack",
+    "sift_up",
+    "pop_max",
+    "pick_branch",
+    "decide",
+    "luby",
+    "restart",
+    "reduce_db",
+)
+"""The functions of the loop, each compiled as it is by :mod:`~deap_sudoku.exact.clause_learning_compiled`."""

@@ -187,3 +187,39 @@ def test_statistics_are_filled_when_a_budget_ends_the_search(shared_data):
         solve_learning(hard, max_conflicts=3, compiled=False, statistics=statistics)
     assert statistics["conflicts"] == 3
     assert set(statistics) == {"conflicts", "restarts", "rephases", "reductions", "learnt"}
+
+
+RECORDED = {
+    "python, short schedules": [
+        (25, 6, 2, 1, 15),
+        (97, 20, 4, 3, 35),
+        (117, 26, 4, 4, 26),
+        (94, 21, 4, 3, 27),
+        (32, 7, 2, 1, 20),
+    ],
+    "compiled": [(149, 1, 0, 0, 146), (189, 1, 0, 0, 187), (58, 0, 0, 0, 57)],
+}
+"""Conflicts, restarts, rephases, clean-ups and learnt clauses kept, as the search counted them before
+its loop was split into named parts (669cbd6, one 411-line function): the split moved code, not the
+search."""
+
+
+def _recorded_counts(puzzles, seed, compiled):
+    found = []
+    for puzzle in puzzles:
+        statistics: dict = {}
+        assert verify(solve_learning(puzzle, rng=random.Random(seed), compiled=compiled, statistics=statistics), puzzle)
+        found.append(tuple(statistics[k] for k in ("conflicts", "restarts", "rephases", "reductions", "learnt")))
+    return found
+
+
+def test_the_python_search_is_the_one_recorded_before_its_loop_was_split(shared_data, short_schedules):
+    hard = read(shared_data / "tdoku_data" / "forum_hardest_1106.txt")[:40:8]
+    assert _recorded_counts(hard, 5, compiled=False) == RECORDED["python, short schedules"]
+
+
+def test_the_compiled_search_is_the_one_recorded_before_its_loop_was_split(shared_data):
+    """With the schedules as written: the compiled parts take the module's constants when compiled."""
+    general = shared_data / "lloyd_amos_aco" / "general"
+    big = [read(general / f"inst25x25_45_{i}.txt")[0] for i in (0, 1, 10)]
+    assert _recorded_counts(big, 1, compiled=True) == RECORDED["compiled"]
