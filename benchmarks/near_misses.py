@@ -29,6 +29,7 @@ from deap_sudoku import Puzzle, read
 from deap_sudoku.algorithms.repair import PropagationRepair
 from deap_sudoku.exact import SearchBudgetExceeded, search
 from deap_sudoku.propagation import propagate_masks, tables
+from deap_sudoku.algorithms import Stop
 from deap_sudoku.runs.recipes import memetic
 from deap_sudoku.tools.fitness import eval_collisions
 
@@ -74,7 +75,7 @@ def main() -> None:
         "|---:|---:|---:|---:|---:|---|"
     )
     for index, puzzle in enumerate(read(args.instances_file)[: args.instances]):
-        _, _, hall = memetic(puzzle, seed=0, max_seconds=args.max_seconds)
+        _, _, hall = memetic(puzzle, seed=0, stop=Stop(max_seconds=args.max_seconds))
         values, collisions = np.asarray(hall[0], dtype=np.int64), int(hall[0].fitness.values[0])
         repair = PropagationRepair(puzzle, compiled=False)
         control = not collisions

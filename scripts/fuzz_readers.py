@@ -47,7 +47,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from deap_sudoku.io.formats import MAX_FILE_BYTES  # noqa: E402
 from deap_sudoku.runs import recipes  # noqa: E402
 from deap_sudoku.runs.checkpoint import Checkpoint, CheckpointError, run_identity  # noqa: E402
-from tests.conftest import unsolvable  # noqa: E402
+from tests.conftest import recipe_options, unsolvable  # noqa: E402
 from tests.fuzzing import check_cli, check_reader, four_by_fours, hostile_inputs, reader_options  # noqa: E402
 
 CHECK = [sys.executable, "-m", "deap_sudoku", "check"]
@@ -169,12 +169,14 @@ def checkpoint_campaign(trials: int, cli_trials: int, seed: int, outcomes: colle
     """Damage a real checkpoint ``trials`` times and resume it; ``cli_trials`` of them via the CLI."""
     puzzle = unsolvable()
     identity = run_identity(puzzle, "memetic", 5, OPTIONS)
-    reference = recipes.memetic(puzzle, seed=5, **OPTIONS)
+    reference = recipes.memetic(puzzle, seed=5, **recipe_options(recipes.memetic, **OPTIONS))
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder, "run.ckpt")
         with contextlib.suppress(_Stop):
-            recipes.memetic(puzzle, seed=5, checkpoint=_StopAt(path, 3, identity), **OPTIONS)
+            recipes.memetic(
+                puzzle, seed=5, checkpoint=_StopAt(path, 3, identity), **recipe_options(recipes.memetic, **OPTIONS)
+            )
         good = path.read_bytes()
         puzzle_file = Path(folder, "unsolvable.txt")
         puzzle_file.write_text(puzzle.format())
@@ -221,7 +223,10 @@ def checkpoint_campaign(trials: int, cli_trials: int, seed: int, outcomes: colle
                 continue
             try:
                 resumed = recipes.memetic(
-                    puzzle, seed=5, checkpoint=Checkpoint(path, 3, identity, puzzle=puzzle), **OPTIONS
+                    puzzle,
+                    seed=5,
+                    checkpoint=Checkpoint(path, 3, identity, puzzle=puzzle),
+                    **recipe_options(recipes.memetic, **OPTIONS),
                 )
             except CheckpointError as exc:
                 if "\n" in str(exc):

@@ -168,3 +168,12 @@ def hangs(puzzle, *, rng, max_seconds=None):
 """
 """A module of plug-ins that do what a plug-in should not, each by its name (a NaN or text grid,
 ``sys.exit``, ``os._exit``, printing, ``os.chdir``, hanging), for the tests and the fault campaign."""
+
+
+def recipe_options(recipe, **options) -> dict:
+    """Run options (as ``Task.options`` and the command line give them) as a GA recipe takes them:
+    the budgets among them, and ``requested``, moved into its default ``stop``."""
+    from deap_sudoku.runs.record import STOP_OPTIONS, recipe_stop
+
+    budgets = {name: options.pop(name) for name in (*STOP_OPTIONS, "requested") if name in options}
+    return {**options, "stop": recipe_stop(recipe, **budgets)}

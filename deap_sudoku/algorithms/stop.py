@@ -3,6 +3,7 @@ generation, and the reason a run ended (``logbook.stop_reason``)."""
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -48,6 +49,14 @@ class Stop:
     max_seconds: float | None = None
     started: float | None = None
     requested: Callable[[], object] | None = None
+
+    def with_defaults(self, **fields) -> Stop:
+        """This stop with ``fields`` where it leaves them unset (None): a recipe fills in what only it
+        knows, the fitness of a solved grid and when its clock started, and keeps what its caller set.
+
+        :raises TypeError: for a name that is not a field."""
+        unset = {name: value for name, value in fields.items() if getattr(self, name, None) is None}
+        return dataclasses.replace(self, **unset)
 
     def meets(self, values: tuple) -> bool:
         """Whether fitness ``values`` are those of a solved grid (:attr:`solved`), every objective

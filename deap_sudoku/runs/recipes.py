@@ -5,12 +5,14 @@ search is in :mod:`~deap_sudoku.runs.local_search`, the exact solvers in
 Each documented one runs as documented by default, our improvements being
 switches (``docs/reproductions.md`` tables every rule).
 
-Each takes a puzzle and a ``seed`` (the edge where a run's one
-``random.Random`` is made), runs until its stop criteria, and returns
-``(population, logbook, hall_of_fame)``; nothing is printed (pass
-``callback`` for progress).  :mod:`deap_sudoku.runs.registry` runs them by
-name for the command line: each declares its record where it is defined
-(:func:`~deap_sudoku.runs.record.bundled`).  Each script in ``examples/`` writes
+Each takes a puzzle, a ``seed`` (the edge where a run's one ``random.Random`` is made) and a
+``stop`` (:class:`~deap_sudoku.algorithms.Stop`: its budgets, criteria and stop request; the default
+is the documented one, ``Stop(max_generations=1000)`` say), runs until it, and returns
+``(population, logbook, hall_of_fame)``; nothing is printed (pass ``callback`` for progress).  A
+recipe fills in what its caller's ``stop`` leaves unset: the fitness of a solved grid and the clock's
+start, which is the recipe's entry, so that the first population is built on the clock.
+:mod:`deap_sudoku.runs.registry` runs them by name for the command line: each declares its record
+where it is defined (:func:`~deap_sudoku.runs.record.bundled`).  Each script in ``examples/`` writes
 the same composition out in full, and a test holds the two equal run for run.
 """
 
@@ -77,7 +79,7 @@ DEFAULT_SECONDS = 60.0
 def warm_up_memetic(puzzle: Puzzle, compiled: bool | None) -> None:
     """Compile or load the memetic GA's kernels: the repair's, and the seed's search."""
     # the GA alone, or a seed that solves the puzzle would leave the repair kernels to the first run
-    memetic(puzzle, max_generations=1, compiled=compiled, seed_nodes=None)
+    memetic(puzzle, stop=Stop(max_generations=1), compiled=compiled, seed_nodes=None)
     warm_up_search(puzzle, compiled)
 
 
@@ -106,18 +108,15 @@ def memetic(
     locked_candidates: bool = True,
     compiled: bool | None = None,
     seed_nodes: int | None = SEED_NODES,
-    max_generations: int | None = None,
-    max_seconds: float | None = DEFAULT_SECONDS,
-    max_evaluations: int | None = None,
+    stop: Stop = Stop(max_seconds=DEFAULT_SECONDS),
     operators: dict | None = None,
     checkpoint: Checkpointer | None = None,
-    requested: Callable[[], object] | None = None,
     callback: Callback | None = None,
 ):
     """The project's best solver: the memetic GA of :mod:`deap_sudoku.algorithms.memetic`
     (block-permutations, block-uniform crossover, propagation repair as local search, restarts of
     stalled slots), its first individual seeded by an exact search of ``seed_nodes`` nodes (``None``
-    or 0: no seed), until solved or a budget ends: by default a minute of wall time, not a number of
+    or 0: no seed), until solved or ``stop`` ends it: by default a minute of wall time, not a number of
     generations, which would end a run that is slower per generation (larger grids) but would succeed."""
     started, rng = time.perf_counter(), random.Random(seed)
     toolbox = memetic_toolbox(
@@ -129,14 +128,7 @@ def memetic(
         compiled=compiled,
         seed_nodes=seed_nodes,
     )
-    stop = Stop(
-        solved=0,
-        max_generations=max_generations,
-        max_seconds=max_seconds,
-        max_evaluations=max_evaluations,
-        started=started,
-        requested=requested,
-    )
+    stop = stop.with_defaults(solved=0, started=started)
     return evolve(
         puzzle,
         operators,
@@ -186,12 +178,9 @@ def block_ga(
     mutation_threshold: int = 1,
     in_box_pairs: bool = False,
     punish_same: bool = False,
-    max_generations: int = 1000,
-    max_seconds: float | None = None,
-    max_evaluations: int | None = None,
+    stop: Stop = Stop(stagnation=True, max_generations=1000),
     operators: dict | None = None,
     checkpoint: Checkpointer | None = None,
-    requested: Callable[[], object] | None = None,
     callback: Callback | None = None,
 ):
     """Block GA as documented for the C++ "Sudoku Löser", improvements as switches (``examples/block_ga.py``)."""
@@ -228,15 +217,7 @@ def block_ga(
         toolbox.register("select", with_punish_same(toolbox.select, free=~puzzle.givens))
     toolbox.register("clone", clone)
     toolbox.register("map", batch_map)
-    stop = Stop(
-        solved=0,
-        stagnation=True,
-        max_generations=max_generations,
-        max_seconds=max_seconds,
-        max_evaluations=max_evaluations,
-        started=started,
-        requested=requested,
-    )
+    stop = stop.with_defaults(solved=0, started=started)
     return evolve(
         puzzle,
         operators,
@@ -273,12 +254,9 @@ def block_ga_restart(
     restart_every: int = 500,
     normalised_roulette: bool = False,
     restart_after: int | None = None,
-    max_generations: int = 3000,
-    max_seconds: float | None = None,
-    max_evaluations: int | None = None,
+    stop: Stop = Stop(max_generations=3000),
     operators: dict | None = None,
     checkpoint: Checkpointer | None = None,
-    requested: Callable[[], object] | None = None,
     callback: Callback | None = None,
 ):
     """Block GA with random restart as documented for the Python GA (``examples/block_ga_restart.py``)."""
@@ -294,14 +272,7 @@ def block_ga_restart(
         rng=rng,
     )
     toolbox.register("select", sel_roulette, normalise=normalised_roulette, rng=rng)
-    stop = Stop(
-        solved=max_threats(puzzle.shape),
-        max_generations=max_generations,
-        max_seconds=max_seconds,
-        max_evaluations=max_evaluations,
-        started=started,
-        requested=requested,
-    )
+    stop = stop.with_defaults(solved=max_threats(puzzle.shape), started=started)
     return evolve(
         puzzle,
         operators,
@@ -338,12 +309,9 @@ def cell_ga(
     mutpb: float = 1.0,
     amount: int = 2,
     free_cells_only: bool = False,
-    max_generations: int = 1000,
-    max_seconds: float | None = None,
-    max_evaluations: int | None = None,
+    stop: Stop = Stop(max_generations=1000),
     operators: dict | None = None,
     checkpoint: Checkpointer | None = None,
-    requested: Callable[[], object] | None = None,
     callback: Callback | None = None,
 ):
     """Cell GA as documented for the report's Implementation 1 (``examples/cell_ga.py``)."""
@@ -352,14 +320,7 @@ def cell_ga(
         puzzle, representation="cells", fitness="distinct", mate="cell_uniform", select="elite_biased", rng=rng
     )
     toolbox.register("mutate", mut_random_reset, puzzle=puzzle, amount=amount, any_cell=not free_cells_only, rng=rng)
-    stop = Stop(
-        solved=optimum(toolbox.evaluate.func, puzzle),
-        max_generations=max_generations,
-        max_seconds=max_seconds,
-        max_evaluations=max_evaluations,
-        started=started,
-        requested=requested,
-    )
+    stop = stop.with_defaults(solved=optimum(toolbox.evaluate.func, puzzle), started=started)
     return evolve(
         puzzle,
         operators,
@@ -398,12 +359,9 @@ def row_permutation_ga(
     tournsize: int = 3,
     indpb: float = 0.1,
     restrict: bool = False,
-    max_generations: int = 1000,
-    max_seconds: float | None = None,
-    max_evaluations: int | None = None,
+    stop: Stop = Stop(max_generations=1000),
     operators: dict | None = None,
     checkpoint: Checkpointer | None = None,
-    requested: Callable[[], object] | None = None,
     callback: Callback | None = None,
 ):
     """Row-permutation GA as documented for the report's Implementation 2 (``examples/row_permutation_ga.py``).
@@ -426,14 +384,7 @@ def row_permutation_ga(
         tournsize=tournsize,
         rng=rng,
     )
-    stop = Stop(
-        solved=0,
-        max_generations=max_generations,
-        max_seconds=max_seconds,
-        max_evaluations=max_evaluations,
-        started=started,
-        requested=requested,
-    )
+    stop = stop.with_defaults(solved=0, started=started)
     return evolve(
         puzzle,
         operators,

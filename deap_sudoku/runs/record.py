@@ -1,8 +1,8 @@
 """What an algorithm is to a run: its record, what a run gives back, and :func:`bundled`, which
 declares a bundled algorithm where it is defined.
 
-:mod:`deap_sudoku.runs.recipes` (the GAs and tabu search) and :mod:`deap_sudoku.runs.registry`
-(the exact solvers) declare theirs with :func:`bundled`; the registry, the command line's choices
+:mod:`deap_sudoku.runs.recipes` (the GAs), :mod:`deap_sudoku.runs.local_search` (tabu search)
+and :mod:`deap_sudoku.runs.exact_solvers` declare theirs with :func:`bundled`; the registry, the command line's choices
 and option checks, and the tests take the list from :data:`BUNDLED`, so adding an algorithm lists
 it nowhere else.
 """
@@ -10,6 +10,7 @@ it nowhere else.
 from __future__ import annotations
 
 import contextlib
+import inspect
 import itertools
 import random
 from collections.abc import Callable, Iterator
@@ -17,6 +18,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from ..algorithms.stop import Stop
 from ..grid.puzzle import Puzzle
 from ..tools.fitness import fitness_weights, optimum
 
@@ -33,6 +35,8 @@ __all__ = [
     "seeded_globals",
     "OPTIONS",
     "GA_OPTIONS",
+    "STOP_OPTIONS",
+    "recipe_stop",
     "COMPILING",
 ]
 
@@ -53,6 +57,9 @@ OPTIONS = (
 command line's flags are these with dashes, ``--max-seconds``, but for ``--population``)."""
 GA_OPTIONS = ("population_size", "max_generations", "max_seconds", "max_evaluations")
 """The options every bundled GA takes."""
+STOP_OPTIONS = ("max_generations", "max_seconds", "max_evaluations")
+"""The options a GA recipe takes as fields of its ``stop``
+(:class:`~deap_sudoku.algorithms.stop.Stop`), not as keywords."""
 COMPILING = "compiling the {name} kernels (first run only; later runs load them from numba's cache)"
 """A record's ``warm_up_message``, with ``name`` the kernels'."""
 
@@ -199,16 +206,37 @@ def generation_progress(progress: Callable[[str], None] | None, every: int) -> C
     return callback
 
 
+def recipe_stop(recipe: Callable, **fields) -> Stop:
+    """A GA recipe's default ``stop`` with ``fields`` replaced: ``recipe_stop(block_ga,
+    max_seconds=5)`` keeps the block GA's documented stagnation test and generation budget.
+
+    :raises TypeError: for a recipe without a ``stop`` or a name that is not a field of Stop."""
+    default = inspect.signature(recipe).parameters.get("stop")
+    if default is None or not isinstance(default.default, Stop):
+        raise TypeError(f"{getattr(recipe, '__name__', recipe)} takes no stop=Stop(...)")
+    return replace(default.default, **fields)
+
+
 def ga_run(recipe: Callable) -> Callable[..., Outcome]:
-    """A GA recipe's ``run``: the run options are the recipe's keywords."""
+    """A GA recipe's ``run``: the budgets among the run options (:data:`STOP_OPTIONS`) replace those
+    of the recipe's default ``stop``, with ``requested`` asked between generations; the other run
+    options are the recipe's keywords."""
 
     def run(
-        puzzle: Puzzle, *, seed: int, requested=None, progress=None, progress_every: int = 1, checkpoint=None, **options
+        puzzle: Puzzle,
+        *,
+        seed: int,
+        requested=None,
+        progress=None,
+        progress_every: int = 1,
+        checkpoint=None,
+        **options,
     ) -> Outcome:
+        budgets = {name: options.pop(name) for name in STOP_OPTIONS if name in options}
         _, logbook, hof = recipe(
             puzzle,
             seed=seed,
-            requested=requested,
+            stop=recipe_stop(recipe, requested=requested, **budgets),
             checkpoint=checkpoint,
             callback=generation_progress(progress, progress_every),
             **options,
@@ -236,7 +264,13 @@ def tabu_run(recipe: Callable, **variant) -> Callable[..., Outcome]:
     """A tabu recipe's ``run``, with ``variant`` fixing some of its settings."""
 
     def run(
-        puzzle: Puzzle, *, seed: int, requested=None, progress=None, progress_every: int = 1000, **options
+        puzzle: Puzzle,
+        *,
+        seed: int,
+        requested=None,
+        progress=None,
+        progress_every: int = 1000,
+        **options,
     ) -> Outcome:
         callback = None
         if progress is not None:
@@ -245,7 +279,13 @@ def tabu_run(recipe: Callable, **variant) -> Callable[..., Outcome]:
                 progress(f"step {step}: score {score}, best {best}")
 
         _, logbook, hof = recipe(
-            puzzle, seed=seed, requested=requested, callback=callback, report_every=progress_every, **variant, **options
+            puzzle,
+            seed=seed,
+            requested=requested,
+            callback=callback,
+            report_every=progress_every,
+            **variant,
+            **options,
         )
         steps, score, best = zip(*logbook.trace)
         trace = Trace("step", steps, {"current": tuple(map(float, score)), "best": tuple(map(float, best))})

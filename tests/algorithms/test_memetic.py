@@ -64,10 +64,10 @@ def test_solves_expert_puzzles_and_evolution_does_the_work(no_backtracking):
     """The bundled expert class needs search: each is solved.  From a population of two, the
     forum-hardest puzzle is not solved by the initial repairs but by later generations."""
     for puzzle in read(REPO / "data" / "testdata" / "expert.txt"):
-        _, logbook, hof = recipes.memetic(puzzle, seed=1, max_seconds=30, seed_nodes=None)
+        _, logbook, hof = recipes.memetic(puzzle, seed=1, stop=Stop(max_seconds=30), seed_nodes=None)
         assert _solves(puzzle, hof)
     puzzle = Puzzle.parse(FORUM_HARDEST)
-    _, logbook, hof = recipes.memetic(puzzle, seed=1, population_size=2, max_seconds=30, seed_nodes=None)
+    _, logbook, hof = recipes.memetic(puzzle, seed=1, population_size=2, stop=Stop(max_seconds=30), seed_nodes=None)
     assert _solves(puzzle, hof)
     assert logbook[0]["min"] > 0 and logbook[-1]["gen"] > 0
 
@@ -134,7 +134,7 @@ def test_generation_uses_crossover_local_search_and_restarts_and_keeps_members_d
 
 
 def test_unsolvable_puzzle_ends_at_the_budget_with_the_best_grid():
-    _, logbook, hof = recipes.memetic(unsolvable(), seed=0, max_generations=15)
+    _, logbook, hof = recipes.memetic(unsolvable(), seed=0, stop=Stop(max_generations=15))
     assert logbook.stop_reason == "generations"
     assert hof[0].fitness.values[0] > 0
 

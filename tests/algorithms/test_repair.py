@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from deap_sudoku import Puzzle, Shape
+from deap_sudoku.algorithms import Stop
 from deap_sudoku.tools.fitness import collision_map, eval_collisions
 from deap_sudoku.exact.generate import dig_puzzle, random_solution
 from deap_sudoku.tools.individual import Individual
@@ -194,7 +195,9 @@ def test_a_memetic_run_is_the_same_whichever_kernel_runs_when(monkeypatch):
     puzzle = Puzzle.parse("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......")
     runs = {}
     for compiled in (True, False):
-        population, logbook, hof = memetic(puzzle, seed=4, compiled=compiled, max_generations=30, seed_nodes=None)
+        population, logbook, hof = memetic(
+            puzzle, seed=4, compiled=compiled, stop=Stop(max_generations=30), seed_nodes=None
+        )
         runs[compiled] = ([ind.tolist() for ind in population], logbook.select("min"))
     calls = []
 
@@ -203,7 +206,7 @@ def test_a_memetic_run_is_the_same_whichever_kernel_runs_when(monkeypatch):
         return len(calls) > 3
 
     monkeypatch.setattr("deap_sudoku.algorithms.repair.prefer_compiled", switching)
-    population, logbook, hof = memetic(puzzle, seed=4, max_generations=30, seed_nodes=None)
+    population, logbook, hof = memetic(puzzle, seed=4, stop=Stop(max_generations=30), seed_nodes=None)
     assert len(calls) > 6
     assert ([ind.tolist() for ind in population], logbook.select("min")) == runs[True] == runs[False]
     assert choice.prefer_compiled(82, 9) and not choice.prefer_compiled(81 * 81, 81)

@@ -12,8 +12,9 @@ import pytest
 from deap_sudoku import read
 from deap_sudoku.exact import dig_puzzle, solve, verify
 from deap_sudoku.runs import ALGORITHMS, local_search, recipes
+from deap_sudoku.runs.record import STOP_OPTIONS
 
-from tests.conftest import REPO
+from tests.conftest import REPO, recipe_options
 
 EASIEST = read(REPO / "data" / "9x9-easy.txt")[0]
 TEN_EMPTY = dig_puzzle(solve(EASIEST), 71, random.Random(0), unique=False)
@@ -23,6 +24,7 @@ EXAMPLES = sorted(path.stem for path in (REPO / "examples").glob("*.py"))
 """Every example script, found: a new one is tested without being listed."""
 WITH_RECORDS = {record.example: record for record in ALGORITHMS.values() if record.example}
 """The examples that write a bundled algorithm's recipe out, by the records that name them."""
+GA_RECIPES = {record.function for record in ALGORITHMS.values() if record.kind == "ga"}
 WITHOUT_RECORDS = {"deap_primitives", "exact_baselines"}  # DEAP's own loop; the exact solvers side by side
 
 SMALL_BUDGETS = {  # examples whose defaults take longer than a test should: the budget they get here
@@ -118,9 +120,13 @@ def test_each_example_runs_the_documented_algorithm_by_default_and_shows_its_swi
 @pytest.mark.parametrize("name", sorted(WITH_RECORDS))
 def test_each_examples_defaults_are_its_recipes(name):
     """docs/reproductions.md measures the recipes (by their -a names) and calls them the examples."""
-    example, ours = _main(name).__kwdefaults__, WITH_RECORDS[name].function.__kwdefaults__
+    example, ours = _main(name).__kwdefaults__, dict(WITH_RECORDS[name].function.__kwdefaults__)
+    if "stop" in ours:  # a GA recipe's budgets are its default stop's, the example's its keywords'
+        stop = ours.pop("stop")
+        ours |= {budget: getattr(stop, budget) for budget in STOP_OPTIONS if budget in example}
     shared = set(example) & set(ours)
     assert len(shared) >= 3 and {k: example[k] for k in shared} == {k: ours[k] for k in shared}
+    assert set(STOP_OPTIONS) & set(example) <= shared
 
 
 def test_block_ga_runs_on_25x25():
@@ -183,7 +189,7 @@ def test_example_composition_is_the_registrys_recipe_run_for_run(name):
     puzzle = unsolvable()  # no run ends early, so every generation is compared
     for seed in (0, 1):
         mine = example(puzzle, seed=seed, verbose=False, **budget)
-        theirs = recipe(puzzle, seed=seed, **budget)
+        theirs = recipe(puzzle, seed=seed, **(recipe_options(recipe, **budget) if recipe in GA_RECIPES else budget))
         assert [np.asarray(i).tolist() for i in mine[0]] == [np.asarray(i).tolist() for i in theirs[0]]
         assert np.array_equal(mine[2][0], theirs[2][0])
         columns = [c for c in mine[1].header if c != "seconds"] if mine[1].header else ["steps", "score"]

@@ -20,12 +20,13 @@ import pytest
 from click.testing import CliRunner
 
 from deap_sudoku import Puzzle, Shape, read
+from deap_sudoku.algorithms import Stop
 from deap_sudoku.cli import main
 from deap_sudoku.runs import recipes
 from deap_sudoku.runs import checkpoint as checkpoint_module
 from deap_sudoku.runs.checkpoint import MAGIC, Checkpoint, CheckpointError, run_identity, saved_state
 
-from tests.conftest import REPO, checkpoint_generation, unsolvable
+from tests.conftest import REPO, checkpoint_generation, recipe_options, unsolvable
 
 
 class Crash(Exception):
@@ -50,7 +51,8 @@ SHORT = dict(population_size=2, max_generations=30)
 
 
 def _run(algorithm, checkpoint=None, **options):
-    return RECIPES[algorithm](unsolvable(), seed=5, checkpoint=checkpoint, **options)
+    recipe = RECIPES[algorithm]
+    return recipe(unsolvable(), seed=5, checkpoint=checkpoint, **recipe_options(recipe, **options))
 
 
 def _same(first, second):
@@ -283,7 +285,9 @@ def test_checkpoints_work_for_grids_wider_than_the_line_format(tmp_path):
     identity = run_identity(puzzle, "memetic", 0, {"population_size": 2})
     assert identity["puzzle"].startswith("36x36 (6x6 boxes) puzzle ")
     path = tmp_path / "run.ckpt"
-    recipes.memetic(puzzle, seed=0, population_size=2, max_generations=2, checkpoint=Checkpoint(path, 1, identity))
+    recipes.memetic(
+        puzzle, seed=0, population_size=2, stop=Stop(max_generations=2), checkpoint=Checkpoint(path, 1, identity)
+    )
     assert Checkpoint(path, 1, identity, puzzle=puzzle).load()["generation"] >= 1
 
 

@@ -12,12 +12,13 @@ import time
 import pytest
 
 from deap_sudoku import read
+from deap_sudoku.algorithms import Stop
 from deap_sudoku.runs import interrupt, saved_state
 from deap_sudoku.runs.checkpoint import Checkpoint, run_identity
 from deap_sudoku.runs.recipes import block_ga, memetic
 from deap_sudoku.tools import mut_swap_in_box
 
-from tests.conftest import checkpoint_generation, unsolvable
+from tests.conftest import checkpoint_generation, recipe_options, unsolvable
 
 
 @pytest.mark.slow
@@ -69,7 +70,7 @@ def test_signal_stops_a_ga_with_its_best_grid_and_a_final_checkpoint(algorithm, 
 def test_a_request_stops_the_memetic_ga_at_the_next_generation():
     with interrupt.graceful():
         interrupt._request(signal.SIGINT, None)
-        _, logbook, hof = memetic(unsolvable(), seed=0, max_generations=50, requested=interrupt.requested)
+        _, logbook, hof = memetic(unsolvable(), seed=0, stop=Stop(max_generations=50, requested=interrupt.requested))
     assert logbook.stop_reason == "interrupted" and len(logbook) == 1
     assert hof[0].fitness.valid
 
@@ -101,8 +102,7 @@ def test_a_stop_inside_a_generation_ends_it_at_once_and_resumes_as_if_never_stop
     _, whole, _ = recipe(
         puzzle,
         seed=3,
-        max_generations=generations,
-        **options,
+        **recipe_options(recipe, max_generations=generations, **options),
         callback=lambda generation, population, logbook: ended.update({generation: time.perf_counter()}),
     )
     per_generation = ended[2] - ended[1]
@@ -120,16 +120,16 @@ def test_a_stop_inside_a_generation_ends_it_at_once_and_resumes_as_if_never_stop
     _, stopped, _ = recipe(
         puzzle,
         seed=3,
-        max_generations=generations,
         checkpoint=saving,
-        requested=requested,
         callback=schedule,
-        **options,
+        **recipe_options(recipe, max_generations=generations, requested=requested, **options),
     )
     # Generation 2 dropped, not finished (the time to return also holds the final checkpoint's save).
     assert stopped.stop_reason == "interrupted" and stopped[-1]["gen"] == 1
     resumed = Checkpoint(tmp_path / "run.ckpt", 1, identity, puzzle=puzzle)
-    population, again, _ = recipe(puzzle, seed=3, max_generations=generations, checkpoint=resumed, **options)
+    population, again, _ = recipe(
+        puzzle, seed=3, checkpoint=resumed, **recipe_options(recipe, max_generations=generations, **options)
+    )
     assert again.stop_reason == whole.stop_reason == "generations"
     assert [dict(r) for r in again] == [dict(r) for r in whole]
 
@@ -139,9 +139,8 @@ def test_a_stop_while_the_first_population_is_made_keeps_what_was_made_and_no_ch
     puzzle = unsolvable()
     start = time.perf_counter()
     saving = Checkpoint(tmp_path / "run.ckpt", 1, run_identity(puzzle, "block_ga", 0, {}), puzzle=puzzle)
-    population, logbook, hof = block_ga(
-        puzzle, population_size=10**6, checkpoint=saving, requested=lambda: time.perf_counter() - start > 0.5
-    )
+    asked = recipe_options(block_ga, population_size=10**6, requested=lambda: time.perf_counter() - start > 0.5)
+    population, logbook, hof = block_ga(puzzle, checkpoint=saving, **asked)
     assert time.perf_counter() - start < 2.0 and logbook.stop_reason == "interrupted"
     assert 1 <= len(population) < 10**6 and all(ind.fitness.valid for ind in population) and hof[0].fitness.valid
     assert not (tmp_path / "run.ckpt").exists()  # nothing worth resuming: the next run starts afresh
@@ -152,7 +151,7 @@ def test_ctrl_c_inside_a_compiled_kernel_is_a_keyboard_interrupt(shared_data):
     CPUDispatcher(<function rebuild>) returned a result with an exception set" (3 of 16 second
     Ctrl-Cs in a 36x36 run; here about half of the alarms)."""
     puzzle = read(shared_data / "lloyd_amos_aco" / "general" / "inst25x25_45_0.txt")[0]
-    memetic(puzzle, max_generations=1, compiled=True)
+    memetic(puzzle, stop=Stop(max_generations=1), compiled=True)
 
     def handler(signum, frame):
         raise KeyboardInterrupt
@@ -168,7 +167,7 @@ def test_ctrl_c_inside_a_compiled_kernel_is_a_keyboard_interrupt(shared_data):
         for trial in range(40):
             signal.setitimer(signal.ITIMER_REAL, rng.uniform(0.001, 0.02))
             try:
-                memetic(puzzle, max_seconds=5, compiled=True, seed=trial)
+                memetic(puzzle, stop=Stop(max_seconds=5), compiled=True, seed=trial)
             except BaseException as exc:
                 seen.append(type(exc).__name__)
             finally:
@@ -194,13 +193,15 @@ def test_a_time_budget_ends_a_long_generation_in_its_middle():
     ended = {}
     started = time.perf_counter()
     block_ga(
-        puzzle, seed=3, max_generations=3, max_seconds=None, **slow,
+        puzzle, seed=3, **recipe_options(block_ga, max_generations=3, **slow),
         callback=lambda generation, population, logbook: ended.update({generation: time.perf_counter()}),
     )  # fmt: skip
     per_generation = ended[2] - ended[1]
     budget = ended[1] - started + per_generation / 2  # half way through generation 2
     started = time.perf_counter()
-    _, logbook, hof = block_ga(puzzle, seed=3, max_generations=3, max_seconds=budget, **slow)
+    _, logbook, hof = block_ga(
+        puzzle, seed=3, **recipe_options(block_ga, max_generations=3, max_seconds=budget, **slow)
+    )
     over = time.perf_counter() - started - budget
     assert logbook.stop_reason == "time" and logbook[-1]["gen"] < 3 and hof[0].fitness.valid
     assert over < 0.25 * per_generation + 0.05, (over, per_generation)  # it used to be about half of one

@@ -12,7 +12,7 @@ from deap_sudoku.exact import verify
 from deap_sudoku.runs import ALGORITHMS, Task, algorithm, names, registry, run_task
 from deap_sudoku.runs.registry import OPTIONS, takes
 
-from tests.conftest import REPO, unsolvable
+from tests.conftest import REPO, recipe_options, unsolvable
 
 EASY = load_sample()
 
@@ -97,7 +97,8 @@ def test_a_recipes_time_budget_counts_building_its_first_population(recipe, monk
         return evolve(puzzle, operators, loop, toolbox, *args, **kwargs)
 
     monkeypatch.setattr(recipes, "evolve", patched)
-    _, logbook, _ = getattr(recipes, recipe)(unsolvable(), seed=1, max_seconds=0.2, max_generations=1000)
+    function = getattr(recipes, recipe)
+    _, logbook, _ = function(unsolvable(), seed=1, **recipe_options(function, max_seconds=0.2, max_generations=1000))
     assert made and logbook.stop_reason == "time" and len(logbook) == 1
 
 
