@@ -93,6 +93,7 @@ def tabu_search(
     callback: Callable[[int, int, int], object] | None = None,
     report_every: int = 1000,
     requested: Callable[[], object] | None = None,
+    started: float | None = None,
 ) -> TabuResult:
     """Search until solved, ``max_steps`` steps or ``max_seconds`` seconds; return the best grid seen.
 
@@ -102,11 +103,12 @@ def tabu_search(
     every move.  ``callback(step, score, best_score)`` is called every
     ``report_every`` steps, for progress, and a true answer ends the search (``stop_reason``
     ``"callback"``); ``requested()`` is asked every 32 steps, and the clock at every step
-    (counting from the call: the start is on it), and either ends the search.
+    (counting from the call, the start on it, or from ``started``, a :func:`time.perf_counter`
+    reading), and either ends the search.
     """
     if moves not in MOVES or memory not in MEMORIES:
         raise ValueError(f"moves is one of {MOVES} and memory one of {MEMORIES}; got {moves!r}, {memory!r}")
-    started = time.perf_counter()  # the start, drawn and scored, is on the clock too
+    started = time.perf_counter() if started is None else started  # the start, drawn and scored, is on it too
     n, shape = puzzle.n, puzzle.shape
     free = free_cells(puzzle)
     start = init_block_permutation if moves == "swap" else init_free_cells

@@ -172,7 +172,7 @@ class _Solving:
     journal_file: str | None
     saving: Checkpoint | None = None
     journal: Any = None  # a cli.journal.Journal, imported when needed
-    loaded: float = 0.0  # seconds the kernels' loading took, charged to the first puzzle's budget
+    started: float | None = None  # when the kernels' loading began: the first puzzle's budget counts from then
     bar: Any = None  # the Progress while the puzzles run
     answers: list[Puzzle] = dataclasses.field(default_factory=list)  # for --out -, which has no journal
     courses: list[tuple[str, registry.Objective, registry.Trace]] = dataclasses.field(default_factory=list)
@@ -235,7 +235,7 @@ class _Solving:
             compiled=None,
             budgeted="max_seconds" in self.options,
         )
-        self.loaded = 0.0 if compiled_first else time.perf_counter() - loading
+        self.started = None if compiled_first else loading
         if self.journal_file is not None and self.out is not None:
             from .journal import Journal  # here, not at start-up: it brings the experiments layer along
 
@@ -310,23 +310,22 @@ class _Solving:
         return True
 
     def solved(self, task: Task, number: int) -> RunResult:
-        """The run of ``task``: on SCOOP's workers, or here (the first puzzle's time budget charged
-        with the kernels' loading)."""
+        """The run of ``task``: on SCOOP's workers, or here (the first puzzle's time budget counting
+        from the kernels' loading)."""
         if self.workers is not None:
             return portfolio(task, self.workers, requested=requested)
-        charged = _charged(task, self.loaded if number == 1 else 0.0)
         try:
-            result = run_task(
-                charged,
+            return run_task(
+                task,
                 requested=requested,
                 progress=(lambda line: click.echo(line, err=True)) if self.progress_every is not None else None,
                 progress_every=self.progress_every or None,
                 checkpoint=self.saving,
                 censor=False,  # an answer found late is still the answer asked for
+                started=self.started if number == 1 else None,
             )
         except ResumeError as exc:
             raise InputError(f"{self.checkpoint}: {exc}") from None
-        return _as_given(result, charged, task)
 
     def write(self) -> None:
         """The outputs of what was done: --out once every puzzle is done (else the journal keeps the
@@ -407,23 +406,6 @@ STOP_REASONS = {
     "no improvement": "a run without improvement",
     "no moves": "a board with no move left",
 }
-
-
-def _charged(task: Task, seconds: float) -> Task:
-    """``task`` with ``seconds`` already spent for it taken from its time budget (kept in the
-    journal as given: the budget is the same command's)."""
-    budget = task.options.get("max_seconds")
-    if budget is None or not seconds:
-        return task
-    return dataclasses.replace(task, options=dict(task.options, max_seconds=max(budget - seconds, 1e-3)))
-
-
-def _as_given(result: RunResult, charged: Task, task: Task) -> RunResult:
-    """``result`` of ``charged``, its note naming the budget as the user gave it ("no answer within 2 s")."""
-    if charged is task:
-        return result
-    given, spent = task.options["max_seconds"], charged.options["max_seconds"]
-    return dataclasses.replace(result, note=result.note.replace(f"{spent:g} s", f"{given:g} s"))
 
 
 def _posedness(

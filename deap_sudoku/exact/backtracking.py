@@ -287,6 +287,7 @@ def solve(
     compiled: bool | None = None,
     deterministic_first: bool = True,
     max_try_nodes: int | None = None,
+    started: float | None = None,
 ) -> Puzzle | None:
     """A solution, or ``None`` when the puzzle provably has none.
 
@@ -301,7 +302,9 @@ def solve(
     without bound, and a search that exhausts its tree proves there is no
     solution.  ``max_try_nodes`` stops the growth there (a try that runs longer is lost where a
     short one succeeds, as when drawing a random full grid); the search then proves "no solution"
-    only when a tree that small is exhausted.
+    only when a tree that small is exhausted.  ``started`` is the :func:`time.perf_counter` reading
+    ``max_seconds`` counts from (by default, this call): a command that spent some of its budget
+    before the search (loading the kernels) passes its own.
 
     :raises SearchBudgetExceeded: when ``max_nodes`` nodes or ``max_seconds`` seconds in all did not
         settle it.
@@ -311,7 +314,7 @@ def solve(
         isinstance(max_try_nodes, bool) or not isinstance(max_try_nodes, int) or max_try_nodes < 1
     ):
         raise ValueError(f"max_try_nodes must be a whole number of at least 1, not {max_try_nodes!r}")
-    deadline = None if max_seconds is None else time.perf_counter() + max_seconds
+    deadline = None if max_seconds is None else (time.perf_counter() if started is None else started) + max_seconds
     rng = rng if rng is not None else random.Random(0)
     order = None if deterministic_first else rng
     budget, spent = _FIRST_BUDGET if max_try_nodes is None else min(_FIRST_BUDGET, max_try_nodes), 0
@@ -319,6 +322,8 @@ def solve(
         if max_nodes is not None:
             budget = min(budget, max_nodes - spent)
         left = None if deadline is None else deadline - time.perf_counter()
+        if left is not None and left <= 0:  # spent before this try began (a caller's start, or the last try)
+            raise SearchBudgetExceeded(f"no answer within {max_seconds:g} s")
         try:
             result = search(puzzle, limit=1, max_nodes=budget, max_seconds=left, rng=order, compiled=compiled)
         except SearchBudgetExceeded:

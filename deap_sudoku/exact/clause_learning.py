@@ -136,6 +136,7 @@ def solve_learning(
     target_phase: bool = True,
     rephase: bool = True,
     statistics: dict | None = None,
+    started: float | None = None,
 ) -> Puzzle | None:
     """A solution found by clause learning, or ``None`` when the puzzle provably has none.
 
@@ -147,14 +148,15 @@ def solve_learning(
     then (the switches the ablation in ``docs/performance.md`` turns; without a target phase there is
     nothing to rephase).  A ``statistics`` dict is filled, however the search ends, with its counts:
     ``conflicts``, ``restarts``, ``rephases``, ``reductions`` (clean-ups of the learnt clauses) and
-    ``learnt`` (the learnt clauses kept at the end).
+    ``learnt`` (the learnt clauses kept at the end).  ``started`` is the :func:`time.perf_counter`
+    reading ``max_seconds`` counts from (by default, this call).
 
     :raises SearchBudgetExceeded: when ``max_conflicts`` conflicts or ``max_seconds`` seconds (wall
         time) did not settle it.
     """
     check_puzzle(puzzle)
     check_budget(max_conflicts, max_seconds, name="max_conflicts")
-    deadline = None if max_seconds is None else time.perf_counter() + max_seconds
+    deadline = None if max_seconds is None else (time.perf_counter() if started is None else started) + max_seconds
     if compiled is None:
         compiled = prefer_compiled(puzzle.shape.cells, puzzle.n)
     check_compiled(compiled, puzzle.n)

@@ -26,10 +26,17 @@ __all__: list[str] = []  # its records are the registry's
     warm_up_message=COMPILING.format(name="propagation"),
 )
 def _backtracking(
-    puzzle: Puzzle, *, seed: int, max_nodes: int | None = None, max_seconds: float | None = None, **_: object
+    puzzle: Puzzle,
+    *,
+    seed: int,
+    max_nodes: int | None = None,
+    max_seconds: float | None = None,
+    started: float | None = None,
+    **_: object,
 ) -> Outcome:
+    rng = random.Random(seed)
     return _exact_outcome(
-        puzzle, lambda: solve(puzzle, max_nodes=max_nodes, max_seconds=max_seconds, rng=random.Random(seed))
+        puzzle, lambda: solve(puzzle, max_nodes=max_nodes, max_seconds=max_seconds, rng=rng, started=started)
     )
 
 
@@ -53,8 +60,11 @@ def _exact_outcome(puzzle: Puzzle, search: Callable[[], Puzzle | None]) -> Outco
     warm_up=warm_up_learning,
     warm_up_message=COMPILING.format(name="clause-learning"),
 )
-def _cdcl(puzzle: Puzzle, *, seed: int, max_seconds: float | None = None, **_: object) -> Outcome:
-    return _exact_outcome(puzzle, lambda: solve_learning(puzzle, max_seconds=max_seconds, rng=random.Random(seed)))
+def _cdcl(
+    puzzle: Puzzle, *, seed: int, max_seconds: float | None = None, started: float | None = None, **_: object
+) -> Outcome:
+    rng = random.Random(seed)
+    return _exact_outcome(puzzle, lambda: solve_learning(puzzle, max_seconds=max_seconds, rng=rng, started=started))
 
 
 @bundled("analyzer", "exact", "the documented constraint analyzer: naked singles, sweep by sweep")

@@ -45,6 +45,7 @@ def tabu(
     requested: Callable[[], object] | None = None,
     callback: Callable[[int, int, int], None] | None = None,
     report_every: int = 1000,
+    started: float | None = None,
 ):
     """Tabu search as documented (value moves, a table of visited boards), our in-box swaps, cell tenure and
     restricted start as switches (``examples/tabu_search.py``); returns ``([best], logbook, hall_of_fame)``
@@ -63,4 +64,5 @@ def tabu(
         callback=callback,
         report_every=report_every,
         requested=requested,
+        started=started,
     ).as_deap()

@@ -166,7 +166,9 @@ class Algorithm:
     ``progress_every`` generations (GAs) or steps (tabu).  ``warm_up(puzzle, compiled)`` compiles
     or loads the compiled kernels a run on such a puzzle needs (``compiled=None``: only those
     :mod:`~deap_sudoku.propagation.choice` would use from the start), so that the run's clock does
-    not count them; ``warm_up_message`` says what it does.
+    not count them; ``warm_up_message`` says what it does.  A run given ``started=`` (a
+    :func:`time.perf_counter` reading; only when a caller of
+    :func:`~deap_sudoku.runs.task.run_task` gives one) counts ``max_seconds`` from then.
     """
 
     name: str
@@ -230,13 +232,14 @@ def ga_run(recipe: Callable) -> Callable[..., Outcome]:
         progress=None,
         progress_every: int = 1,
         checkpoint=None,
+        started: float | None = None,
         **options,
     ) -> Outcome:
         budgets = {name: options.pop(name) for name in STOP_OPTIONS if name in options}
         _, logbook, hof = recipe(
             puzzle,
             seed=seed,
-            stop=recipe_stop(recipe, requested=requested, **budgets),
+            stop=recipe_stop(recipe, requested=requested, started=started, **budgets),
             checkpoint=checkpoint,
             callback=generation_progress(progress, progress_every),
             **options,
@@ -270,6 +273,7 @@ def tabu_run(recipe: Callable, **variant) -> Callable[..., Outcome]:
         requested=None,
         progress=None,
         progress_every: int = 1000,
+        started: float | None = None,
         **options,
     ) -> Outcome:
         callback = None
@@ -284,6 +288,7 @@ def tabu_run(recipe: Callable, **variant) -> Callable[..., Outcome]:
             requested=requested,
             callback=callback,
             report_every=progress_every,
+            started=started,
             **variant,
             **options,
         )

@@ -20,6 +20,7 @@ import inspect
 import os
 import random
 import sys
+import time
 from collections.abc import Callable
 
 import numpy as np
@@ -146,10 +147,12 @@ def from_function(function: Callable, *, name: str, kind: str = "user", descript
         )
     options = tuple(option for option in OPTIONS if option in parameters)
 
-    def run(puzzle: Puzzle, *, seed: int, **given) -> Outcome:
+    def run(puzzle: Puzzle, *, seed: int, started: float | None = None, **given) -> Outcome:
         extras: dict[str, object] = {"rng": random.Random(seed)} if takes_rng else {}
         if takes_seed:
             extras["seed"] = seed
+        if started is not None and given.get("max_seconds") is not None:  # a function knows no clock but its own
+            given["max_seconds"] = max(given["max_seconds"] - (time.perf_counter() - started), 1e-3)
         return _outcome(function(puzzle, **extras, **given), puzzle)
 
     return Algorithm(

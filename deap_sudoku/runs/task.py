@@ -183,6 +183,7 @@ def run_task(
     progress_every: int | None = None,
     checkpoint=None,
     censor: bool = True,
+    started: float | None = None,
 ) -> RunResult:
     """Do one run with the registry's record of ``task.algorithm``, the ``random`` module and numpy's
     global generator seeded with ``task.seed`` (:func:`~deap_sudoku.runs.record.seeded_globals`), so
@@ -193,7 +194,9 @@ def run_task(
 
     The kernels are warmed up first (:func:`warm_up`), off the clock.  ``requested``, ``progress``
     (every ``progress_every`` generations or steps) and ``checkpoint`` go to algorithms that take
-    them (see :class:`~deap_sudoku.runs.registry.Algorithm`).
+    them (see :class:`~deap_sudoku.runs.registry.Algorithm`).  ``started``, a :func:`time.perf_counter`
+    reading, is when the task's ``max_seconds`` began, if before the run: ``deap-sudoku solve``
+    counts the loading of the kernels in the first puzzle's budget, the wall time its user waits.
     """
     record = task.record or algorithm(task.algorithm)
     warm_up(task.algorithm, task.puzzle, record=record)
@@ -206,6 +209,8 @@ def run_task(
         if not record.checkpointable:
             raise ValueError(f"{task.algorithm} cannot be checkpointed")
         extras["checkpoint"] = checkpoint
+    if started is not None:
+        extras["started"] = started
     start = time.perf_counter()
     try:
         with seeded_globals(task.seed), _kept_apart(record.source != "bundled"):

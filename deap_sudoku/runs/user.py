@@ -73,8 +73,9 @@ def from_toolbox(
         max_generations: int | None = None,
         max_seconds: float | None = None,
         max_evaluations: int | None = None,
+        started: float | None = None,
     ) -> Outcome:
-        started = time.perf_counter()
+        started = time.perf_counter() if started is None else started
         with seeded_globals(seed):
             rng = random.Random(seed)
             toolbox = make_toolbox(puzzle, rng) if wants_rng else make_toolbox(puzzle)

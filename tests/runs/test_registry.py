@@ -102,6 +102,36 @@ def test_a_recipes_time_budget_counts_building_its_first_population(recipe, monk
     assert made and logbook.stop_reason == "time" and len(logbook) == 1
 
 
+@pytest.mark.parametrize("name", ["memetic", "tabu", "backtracking", "cdcl"])
+def test_a_time_budget_counts_from_the_start_its_caller_gives(name):
+    """``deap-sudoku solve`` counts the kernels' loading in the first puzzle's budget: the start
+    travels down to the algorithm (no budget shortened on the way down), and what the run says
+    names the budget as given (no note rewritten on the way up)."""
+    from deap_sudoku import Puzzle
+    from tests.conftest import FORUM_HARDEST
+
+    puzzle = unsolvable() if ALGORITHMS[name].kind != "exact" else Puzzle.parse(FORUM_HARDEST)
+    result = run_task(Task(name, puzzle, options=dict(max_seconds=1.0)), started=time.perf_counter() - 10)
+    assert not result.solved and result.seconds < 0.9, result
+    assert result.note == "time" if ALGORITHMS[name].kind != "exact" else result.note.startswith("no answer within 1 s")
+
+
+def test_a_function_of_yours_gets_what_is_left_of_a_budget_that_began_before_its_run():
+    """A function knows no clock but its own: it is given the seconds left."""
+    from deap_sudoku.runs.registry import from_function
+
+    given = []
+
+    def mine(puzzle, *, rng, max_seconds=None):
+        given.append(max_seconds)
+        return puzzle.cells
+
+    record = from_function(mine, name="mine")
+    run_task(Task("mine", EASY, options=dict(max_seconds=5.0), record=record), started=time.perf_counter() - 2)
+    run_task(Task("mine", EASY, options=dict(max_seconds=5.0), record=record))
+    assert 2.5 < given[0] < 3.0 and given[1] == 5.0
+
+
 def test_an_algorithm_declared_where_it_is_defined_is_found_everywhere(monkeypatch):
     """One decorator on the function, and the registry, its queries, a run and the command line's
     listing have it: nothing else lists algorithms."""
