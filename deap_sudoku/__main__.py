@@ -11,6 +11,10 @@ unsuccessful run then ends its process with the same code.  It writes its pid to
 
 A command that loaded numba ends without the interpreter's object-by-object teardown
 (:func:`_end`), which then takes 0.2-0.3 s: a ``--max-seconds`` budget is the wall time a user sees.
+So does a command stopped by SIGINT or SIGTERM: under ``python -m``, a ``KeyboardInterrupt`` raised
+inside an ``exec`` of a string (a dataclass or named tuple being made while a module loads) marks
+the interpreter as ended by Ctrl-C even once caught, and at its exit CPython kills itself with
+SIGINT, whatever the exit code (1 in about 40 Ctrl-Cs of ``bench`` with plug-ins).
 """
 
 import atexit
@@ -90,7 +94,8 @@ def launch() -> None:
         for signum in (signal.SIGINT, signal.SIGTERM):
             signal.signal(signum, signal.SIG_IGN)
         if not scoop_is_running():
-            if "numba" in sys.modules and (exc.code is None or isinstance(exc.code, int)):
+            stopped = exc.code in (128 + signal.SIGINT, 128 + signal.SIGTERM)
+            if ("numba" in sys.modules or stopped) and (exc.code is None or isinstance(exc.code, int)):
                 _end(exc.code or 0)
             raise
         code = exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 1

@@ -14,6 +14,8 @@ import io
 import os
 import signal
 import sys
+import threading
+from collections.abc import Callable
 from typing import IO
 
 import click
@@ -56,6 +58,7 @@ class _Guarded(click.Group):
             signal.SIGINT: signal.signal(signal.SIGINT, signal.default_int_handler),
             signal.SIGTERM: signal.signal(signal.SIGTERM, _terminated),
         }  # the launcher's until now
+        unraisable, sys.unraisablehook = sys.unraisablehook, redelivering(sys.unraisablehook)
         try:
             result = super().invoke(ctx)
             sys.stdout.flush()
@@ -83,6 +86,7 @@ class _Guarded(click.Group):
             )
             ctx.exit(1)
         finally:
+            sys.unraisablehook = unraisable
             for signum, handler in previous.items():
                 signal.signal(signum, handler)
 
@@ -149,6 +153,29 @@ class _Terminated(KeyboardInterrupt):
 
 def _terminated(signum: int, frame) -> None:
     raise _Terminated
+
+
+REDELIVERY_SECONDS = 0.01
+"""How long after Python dropped a stop signal's exception it is delivered again."""
+
+
+def redelivering(hook: Callable) -> Callable:
+    """A ``sys.unraisablehook`` that delivers again the SIGINT or SIGTERM whose ``KeyboardInterrupt``
+    Python could only print and drop: one raised while a C library called back into Python
+    (llvmlite's object cache, as numba compiles or loads kernels; 2 in 50 Ctrl-Cs of ``bench``).  It
+    comes again :data:`REDELIVERY_SECONDS` later, from another thread, once the callback has
+    returned, and stops the command as any Ctrl-C does.  Anything else goes to ``hook``."""
+
+    def redeliver(unraisable) -> None:
+        if not isinstance(unraisable.exc_value, KeyboardInterrupt):
+            hook(unraisable)
+            return
+        signum = getattr(unraisable.exc_value, "signum", signal.SIGINT)
+        timer = threading.Timer(REDELIVERY_SECONDS, os.kill, (os.getpid(), signum))
+        timer.daemon = True
+        timer.start()
+
+    return redeliver
 
 
 def _silence_stdout() -> None:

@@ -3,6 +3,7 @@ standard streams end it with exit 2 and one line; an empty input is an error (is
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 import pathlib
@@ -44,6 +45,58 @@ def test_a_signal_ends_generate_with_the_shells_code_and_one_line(signum, code):
     _, stderr = process.communicate(timeout=60)
     assert process.returncode == code
     assert stderr == f"interrupted by {signal.Signals(signum).name}\n"
+
+
+INTERRUPTED_INSIDE_EXEC = """
+def interrupted(puzzle, *, rng):
+    # the Ctrl-C comes while code made from a string runs, as a dataclass's methods are made
+    exec("import os, signal\\nos.kill(os.getpid(), signal.SIGINT)\\nfor _ in range(10**7): pass")
+"""
+
+
+def test_a_ctrl_c_met_inside_an_exec_still_ends_with_exit_130(tmp_path):
+    """Under ``python -m``, a KeyboardInterrupt raised inside ``exec`` of a string marks the
+    interpreter as ended by Ctrl-C even once caught, and CPython then killed itself with SIGINT at
+    exit (-2, not 130): 1 in about 40 Ctrl-Cs of bench with plug-ins."""
+    (tmp_path / "plugin.py").write_text(INTERRUPTED_INSIDE_EXEC)
+    puzzle = str(REPO / "data" / "9x9-easy.txt")
+    done = subprocess.run(
+        _command("solve", puzzle, "-a", "plugin:interrupted", "-q"),
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        preexec_fn=_default_sigint,
+    )
+    assert done.returncode == 130 and done.stderr == "interrupted: 0 of 3 puzzles done\n", done
+
+
+def test_a_ctrl_c_python_drops_inside_a_c_callback_is_delivered_again():
+    """A KeyboardInterrupt raised while C code calls back into Python (llvmlite's object cache, as
+    numba compiles) is printed as "Exception ignored" and dropped, and the Ctrl-C with it: 2 of 50
+    Ctrl-Cs of bench with plug-ins.  Here libc's qsort calls back, and the first call is the Ctrl-C."""
+    from deap_sudoku.cli.commands import redelivering
+
+    compare_type = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(ctypes.c_int), ctypes.POINTER(ctypes.c_int))
+    calls = []
+
+    def compare(a, b):
+        calls.append(1)
+        if len(calls) == 1:
+            raise KeyboardInterrupt
+        return a[0] - b[0]
+
+    values = (ctypes.c_int * 5)(5, 3, 1, 4, 2)
+    handler, hook = signal.signal(signal.SIGINT, signal.default_int_handler), sys.unraisablehook
+    sys.unraisablehook = redelivering(hook)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            ctypes.CDLL(None).qsort(values, 5, ctypes.sizeof(ctypes.c_int), compare_type(compare))
+            time.sleep(2)  # the Ctrl-C comes again within this
+    finally:
+        signal.signal(signal.SIGINT, handler)
+        sys.unraisablehook = hook
+    assert len(calls) > 1  # the sort went on (C cannot be stopped), then the Ctrl-C came again
 
 
 def test_signals_while_outputs_are_written_are_held_then_honoured(tmp_path, monkeypatch):
