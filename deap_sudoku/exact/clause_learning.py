@@ -33,6 +33,7 @@ import numpy as np
 from ..grid.puzzle import Puzzle
 from ..propagation.choice import charged, check_compiled, interrupted_kernel, prefer_compiled
 from . import clause_learning_kernel as kernel
+from . import clause_learning_state as search_state
 from .backtracking import SearchBudgetExceeded, check_budget, check_puzzle
 
 __all__ = ["solve_learning", "LEARNT_ROOM", "PAUSE_SECONDS"]
@@ -44,7 +45,7 @@ PAUSE_SECONDS = 0.02
 """How long one kernel call may run before it returns to Python to ask the clock (about)."""
 
 
-def _state(puzzle: Puzzle, rng: random.Random) -> kernel.Search:
+def _state(puzzle: Puzzle, rng: random.Random) -> search_state.Search:
     """The state :func:`~deap_sudoku.exact.clause_learning_kernel.run` works on, the givens set."""
     n, cells = puzzle.n, puzzle.shape.cells
     variables = cells * n
@@ -54,11 +55,11 @@ def _state(puzzle: Puzzle, rng: random.Random) -> kernel.Search:
     by_unit = 2 * (units[:, None, :] * n + values[None, :, None]).reshape(-1, n)
     originals = np.concatenate([by_cell, by_unit])
     count = len(originals)
-    width = n + kernel.HEADER
-    arena = np.zeros(count * width + max(kernel.HEADER + variables, LEARNT_ROOM * width), np.int32)
+    width = n + search_state.HEADER
+    arena = np.zeros(count * width + max(search_state.HEADER + variables, LEARNT_ROOM * width), np.int32)
     clauses = arena[: count * width].reshape(count, width)
     clauses[:, 0] = n
-    clauses[:, kernel.HEADER :] = originals
+    clauses[:, search_state.HEADER :] = originals
     room = count + LEARNT_ROOM
     cstart = np.zeros(room, np.int64)
     cstart[:count] = np.arange(count) * width
@@ -75,15 +76,15 @@ def _state(puzzle: Puzzle, rng: random.Random) -> kernel.Search:
     heap = np.random.default_rng(rng.getrandbits(64)).permutation(variables).astype(np.int32)
     pos = np.empty(variables, np.int32)
     pos[heap] = np.arange(variables, dtype=np.int32)
-    ctl = np.zeros(kernel.CONTROLS, np.int64)
-    ctl[kernel.TSIZE] = len(true)
-    ctl[kernel.HSIZE] = variables
-    ctl[kernel.TOP] = count * width
-    ctl[kernel.NCLAUSES] = ctl[kernel.NORIGINAL] = count
-    ctl[kernel.NEXT_RESTART] = kernel.RESTART_UNIT
-    ctl[kernel.NEXT_REPHASE] = kernel.REPHASE
-    ctl[kernel.NEXT_REDUCE] = kernel.REDUCE_FIRST
-    return kernel.Search(
+    ctl = np.zeros(search_state.CONTROLS, np.int64)
+    ctl[search_state.TSIZE] = len(true)
+    ctl[search_state.HSIZE] = variables
+    ctl[search_state.TOP] = count * width
+    ctl[search_state.NCLAUSES] = ctl[search_state.NORIGINAL] = count
+    ctl[search_state.NEXT_RESTART] = kernel.RESTART_UNIT
+    ctl[search_state.NEXT_REPHASE] = kernel.REPHASE
+    ctl[search_state.NEXT_REDUCE] = kernel.REDUCE_FIRST
+    return search_state.Search(
         geometry=np.array([cells, n], np.int64),
         peers=puzzle.shape.peers.astype(np.int64),
         assign=assign,
@@ -109,12 +110,12 @@ def _state(puzzle: Puzzle, rng: random.Random) -> kernel.Search:
     )
 
 
-def _grow(state: kernel.Search) -> kernel.Search:
+def _grow(state: search_state.Search) -> search_state.Search:
     """The state with its clause store doubled (the arena, or the clause index and its watch links)."""
     ctl = state.ctl
-    if ctl[kernel.TOP] + kernel.HEADER + len(state.assign) > len(state.arena):
+    if ctl[search_state.TOP] + search_state.HEADER + len(state.assign) > len(state.arena):
         state = state._replace(arena=np.concatenate([state.arena, np.zeros_like(state.arena)]))
-    if ctl[kernel.NCLAUSES] + 1 > len(state.cstart):
+    if ctl[search_state.NCLAUSES] + 1 > len(state.cstart):
         cstart, nxt = state.cstart, state.nxt
         state = state._replace(
             cstart=np.concatenate([cstart, np.zeros_like(cstart)]), nxt=np.concatenate([nxt, np.full_like(nxt, -1)])
@@ -167,20 +168,20 @@ def solve_learning(
     state = _state(puzzle, rng if rng is not None else random.Random(0))
     ctl = state.ctl
     if not target_phase:
-        ctl[kernel.TARGET_SIZE] = len(state.assign) + 1  # no assignment is ever fuller
+        ctl[search_state.TARGET_SIZE] = len(state.assign) + 1  # no assignment is ever fuller
     if not (target_phase and rephase):
-        ctl[kernel.NEXT_REPHASE] = np.iinfo(np.int64).max
+        ctl[search_state.NEXT_REPHASE] = np.iinfo(np.int64).max
     try:
         return _search(puzzle, state, run, compiled, max_conflicts, max_seconds, deadline)
     finally:
         if statistics is not None:
             ctl = state.ctl
             statistics.update(
-                conflicts=int(ctl[kernel.CONFLICTS]),
-                restarts=int(ctl[kernel.RESTARTS]),
-                rephases=int(ctl[kernel.REPHASES]),
-                reductions=int(ctl[kernel.REDUCES]),
-                learnt=int(ctl[kernel.NCLAUSES] - ctl[kernel.NORIGINAL]),
+                conflicts=int(ctl[search_state.CONFLICTS]),
+                restarts=int(ctl[search_state.RESTARTS]),
+                rephases=int(ctl[search_state.REPHASES]),
+                reductions=int(ctl[search_state.REDUCES]),
+                learnt=int(ctl[search_state.NCLAUSES] - ctl[search_state.NORIGINAL]),
             )
 
 
@@ -189,9 +190,9 @@ def _search(puzzle, state, run, compiled, max_conflicts, max_seconds, deadline) 
     budget ends, each call given as much work as takes about :data:`PAUSE_SECONDS`."""
     ctl, chunk, work = state.ctl, 16, 64  # both grow while a call takes less than PAUSE_SECONDS
     while True:
-        conflicts = int(ctl[kernel.CONFLICTS])
+        conflicts = int(ctl[search_state.CONFLICTS])
         pause_at = conflicts + chunk if max_conflicts is None else min(conflicts + chunk, max_conflicts)
-        ctl[kernel.PAUSE_WORK] = work
+        ctl[search_state.PAUSE_WORK] = work
         start = time.perf_counter()
         try:
             if compiled:
@@ -210,7 +211,7 @@ def _search(puzzle, state, run, compiled, max_conflicts, max_seconds, deadline) 
         if status == kernel.GROW:
             state = _grow(state)
             continue
-        conflicts = int(ctl[kernel.CONFLICTS])
+        conflicts = int(ctl[search_state.CONFLICTS])
         if max_conflicts is not None and conflicts >= max_conflicts:
             raise SearchBudgetExceeded(f"no answer after {_conflicts(conflicts)}")
         if deadline is not None and time.perf_counter() >= deadline:

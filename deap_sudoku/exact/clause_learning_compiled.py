@@ -1,9 +1,10 @@
 """The numba twin of the clause-learning loop: the functions of
-:mod:`deap_sudoku.exact.clause_learning_kernel`, compiled as they are.
+:mod:`deap_sudoku.exact.clause_learning_kernel` and :mod:`deap_sudoku.exact.clause_learning_state`,
+compiled as they are.
 
-Each part (``kernel.PARTS``) is compiled from its own code in a copy of the kernel's namespace
-where the other parts are their compiled selves, so that compiled parts call compiled parts and the
-Python twin stays untouched.  Imported only when a compiled search is first asked for (see
+Each part (the two modules' ``PARTS``) is compiled from its own code in one namespace where the
+other parts are their compiled selves, so that compiled parts call compiled parts and the Python twin
+stays untouched.  Imported only when a compiled search is first asked for (see
 :mod:`deap_sudoku.propagation.choice`); the compiled functions are cached on disk like the other
 kernels.
 """
@@ -13,15 +14,17 @@ from __future__ import annotations
 import types
 
 from . import clause_learning_kernel as kernel
+from . import clause_learning_state as state
 from ..propagation.choice import load_numba
 
 numba = load_numba()  # an unloadable numba is one clear error (NumbaUnavailable), not a traceback
 
 __all__ = ["run"]
 
-_namespace = dict(vars(kernel))
-for _name in kernel.PARTS:
-    _plain = getattr(kernel, _name)
-    _namespace[_name] = numba.njit(cache=True)(types.FunctionType(_plain.__code__, _namespace, _name))
+_namespace = {**vars(state), **vars(kernel)}
+for _module in (state, kernel):
+    for _name in _module.PARTS:
+        _code = getattr(_module, _name).__code__
+        _namespace[_name] = numba.njit(cache=True)(types.FunctionType(_code, _namespace, _name))
 
 run = _namespace["run"]
