@@ -77,6 +77,25 @@ def _graph() -> dict[str, set[str]]:
     return {name: _imports(name, tree, set(modules)) for name, tree in modules.items()}
 
 
+MAX_MODULE_LINES = 500
+MAX_COMMAND_LINES = 60
+
+
+def test_no_module_is_too_long_to_read():
+    long = {name: len(p.read_text().splitlines()) for p in PACKAGE.rglob("*.py") if (name := _module_name(p))}
+    assert {name: lines for name, lines in long.items() if lines > MAX_MODULE_LINES} == {}
+
+
+def test_every_command_function_is_short_its_phases_named():
+    """A command function checks, prepares, runs and writes by calling its phases; it grew to 190 lines."""
+    commands = {}
+    for path in (PACKAGE / "cli").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.FunctionDef) and any("command" in ast.unparse(d) for d in node.decorator_list):
+                commands[f"{path.stem}.{node.name}"] = node.end_lineno - node.lineno + 1
+    assert len(commands) >= 7 and {name: n for name, n in commands.items() if n > MAX_COMMAND_LINES} == {}, commands
+
+
 def test_every_module_belongs_to_a_layer():
     for name in _modules():
         assert name in FRONT_DOORS or name.split(".")[1] in LAYERS, f"{name} is in no layer"

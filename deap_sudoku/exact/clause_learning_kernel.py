@@ -134,8 +134,8 @@ def propagate(s, work):
         s.head,
         s.nxt,
     )
-    n = s.geometry[1]
-    P = s.peers.shape[1]
+    n, peers = s.geometry[1], s.peers
+    P = peers.shape[1]
     tsize, qhead, dlevel, max_work = ctl[TSIZE], ctl[QHEAD], ctl[DLEVEL], ctl[PAUSE_WORK]
     confl = NO_CONFLICT
     bin_a = -1
@@ -149,7 +149,7 @@ def propagate(s, work):
             c = tv // n
             v = tv - c * n
             for k in range(n - 1 + P):
-                y = c * n + k + (k >= v) if k < n - 1 else s.peers[c, k - n + 1] * n + v
+                y = c * n + k + (k >= v) if k < n - 1 else peers[c, k - n + 1] * n + v
                 if assign[y] == 1:
                     bin_a = tv
                     bin_b = y
@@ -376,13 +376,17 @@ def learn(s, nlearnt):
 
 def pick_branch(s):
     """The most active open variable (VSIDS), or -1 when every variable is set."""
-    ctl = s.ctl
-    while ctl[HSIZE] > 0:
-        y = pop_max(s.heap, s.pos, s.act, ctl[HSIZE])
-        ctl[HSIZE] -= 1
-        if s.assign[y] == 0:
-            return y
-    return -1
+    ctl, heap, pos, act, assign = s.ctl, s.heap, s.pos, s.act, s.assign
+    size = ctl[HSIZE]
+    y = -1
+    while size > 0:
+        y = pop_max(heap, pos, act, size)
+        size -= 1
+        if assign[y] == 0:
+            break
+        y = -1
+    ctl[HSIZE] = size
+    return y
 
 
 def decide(s, x):
