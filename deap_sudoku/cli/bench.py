@@ -209,9 +209,10 @@ class _Benching:
         """The command as asked: options, outputs, baseline, datasets and the experiment checked,
         or refused with one line before any run; the results file opened (and locked)."""
         p = ctx.params
-        algorithms = tuple(dict.fromkeys(p["algorithms"]))  # each once, in the order given
+        records = {record.name: record for record in p["algorithms"]}  # each once, in the order given
+        algorithms = tuple(records)  # names: SCOOP's workers find the records by them
         datasets, force, results_path = p["datasets"], p["force"], p["results_path"]
-        per_algorithm = algorithm_options(algorithms, given(p))
+        per_algorithm = algorithm_options(tuple(records.values()), given(p))
         check_scoop(p["workers"], p["hosts"], p["hostfile"])
         files = {
             "--json": p["json_out"],
@@ -272,8 +273,8 @@ class _Benching:
         """Hand the command to SCOOP (``--workers``), or load the kernels before any run's clock starts."""
         if self.rerun and self.workers is not None:
             sys.exit(rerun_under_scoop(self.ctx, self.workers, self.hosts, self.hostfile, drop=SCOOP_OPTIONS))
-        for algorithm in self.algorithms:
-            warm_up_announced(algorithm, self.examples.values(), quiet=self.quiet)
+        for record in self.experiment.records.values():
+            warm_up_announced(record, self.examples.values(), quiet=self.quiet)
         if self.results and not self.quiet:
             plan = len(self.experiment.plan)
             click.echo(

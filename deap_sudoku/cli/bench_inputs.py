@@ -103,15 +103,15 @@ def check_baseline(baseline: str | None, algorithms: tuple[str, ...]) -> None:
         raise InputError(f"--baseline needs scipy: {INSTALL}") from None
 
 
-def algorithm_options(algorithms: tuple[str, ...], options: dict) -> dict[str, dict]:
-    """Each algorithm's share of the run options.  An option none of them takes is a usage error;
-    one that only some take goes to those, and standard error says so."""
+def algorithm_options(records: tuple[registry.Algorithm, ...], options: dict) -> dict[str, dict]:
+    """Each algorithm's share of the run options, by name.  An option none of them takes is a usage
+    error; one that only some take goes to those, and standard error says so."""
     shares = {}
-    for algorithm in algorithms:
-        record = registry.algorithm(algorithm)
-        shares[algorithm] = options_for(
-            algorithm, {k: v for k, v in options.items() if k in record.options or len(algorithms) == 1}
+    for record in records:
+        shares[record.name] = options_for(
+            record, {k: v for k, v in options.items() if k in record.options or len(records) == 1}
         )
+    algorithms = tuple(shares)
     for name in options:
         takers = [a for a in algorithms if name in shares[a]]
         if not takers:

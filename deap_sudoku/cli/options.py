@@ -49,16 +49,18 @@ DEFAULT_ALGORITHM = "memetic"
 
 class AlgorithmName(click.ParamType):
     """``-a``: a bundled algorithm, an installed plug-in's, or a user's as ``module:attribute``,
-    resolved (imported) when the option is read, so a bad one is one line before any work."""
+    resolved (imported) when the option is read, so a bad one is one line before any work; the
+    command gets its record, which travels down from here (its name crosses to other processes)."""
 
     name = "NAME|module:attribute"
 
     def convert(self, value, param, ctx):
+        if isinstance(value, registry.Algorithm):
+            return value
         try:
-            registry.algorithm(value)
+            return registry.algorithm(value)
         except ValueError as exc:
             self.fail(str(exc), param, ctx)
-        return value
 
 
 ALGORITHM = AlgorithmName()
@@ -120,10 +122,10 @@ def given(params: dict) -> dict:
     return {name: params[name] for name in registry.OPTIONS if params.get(name) is not None}
 
 
-def options_for(algorithm: str, options: dict) -> dict:
-    """The ``options`` ``algorithm`` takes; a usage error naming the option and the algorithms that
-    take it, or the values it allows, for any other."""
-    record = registry.algorithm(algorithm)
+def options_for(record: registry.Algorithm, options: dict) -> dict:
+    """The ``options`` the algorithm of ``record`` takes; a usage error naming the option and the
+    algorithms that take it, or the values it allows, for any other."""
+    algorithm = record.name
     for name, value in options.items():
         if name not in record.options:
             raise click.UsageError(

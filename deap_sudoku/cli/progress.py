@@ -11,7 +11,7 @@ from collections.abc import Iterable
 import click
 
 from ..grid import Puzzle
-from ..propagation.choice import COMPILED_FROM_CELLS, NumbaUnavailable, numba_available, numba_trouble
+from ..propagation.choice import NumbaUnavailable, compiled_from_the_start, numba_available, numba_trouble
 from ..runs import registry
 from ..runs.task import warm_up
 from .options import memory_limits
@@ -67,7 +67,7 @@ def _say_without_numba(record, shapes: dict, compiled: bool | None, quiet: bool)
         record.warm_up is not None
         and not quiet
         and not _told_without_numba
-        and (compiled or any(shape.cells >= COMPILED_FROM_CELLS for shape in shapes))
+        and (compiled or any(compiled_from_the_start(shape.cells, shape.n) for shape in shapes))
     ):
         _told_without_numba.append(True)
         trouble = numba_trouble()
@@ -81,19 +81,19 @@ def _say_without_numba(record, shapes: dict, compiled: bool | None, quiet: bool)
 
 
 def warm_up_announced(
-    algorithm: str,
+    record: registry.Algorithm,
     puzzles: Iterable[Puzzle],
     *,
     quiet: bool = False,
     compiled: bool | None = True,
     budgeted: bool = False,
 ) -> bool:
-    """Compile or load ``algorithm``'s kernels for every shape in ``puzzles`` before any clock starts
+    """Compile or load the kernels of ``record``'s algorithm for every shape in ``puzzles`` before
+    any clock starts
     (``compiled``: see :func:`~deap_sudoku.runs.task.warm_up`), saying so on standard error when it
     takes longer than a second (a first compilation); whether it did.  A first compilation that a
     background process does is said in one line.  Without numba there is nothing
     to load: one line, once per process, says the Python twins run instead."""
-    record = registry.algorithm(algorithm)
     shapes = {p.shape: p for p in puzzles}
     if not numba_available():
         _say_without_numba(record, shapes, compiled, quiet)
@@ -113,7 +113,7 @@ def warm_up_announced(
         timer.daemon = True
         timer.start()
         try:
-            elsewhere = warm_up(algorithm, puzzle, compiled, budgeted=budgeted)
+            elsewhere = warm_up(record.name, puzzle, compiled, record=record, budgeted=budgeted)
         except NumbaUnavailable:  # installed, but it cannot be loaded here (out of memory, say)
             _say_without_numba(record, shapes, compiled, quiet)
             return False

@@ -14,6 +14,7 @@ import tempfile
 import click
 
 from ..io.fileio import process_runs
+from ..runs.record import Algorithm
 
 
 def scoop_options(workers_help: str):
@@ -141,7 +142,12 @@ def _command_line(ctx: click.Context, *, drop: tuple[str, ...]) -> list[str]:
                 words.append(param.opts[0])
         elif isinstance(param, click.Option) and param.multiple:
             for item in value:
-                words += [param.opts[0], str(item)]
+                words += [param.opts[0], _word(item)]
         else:
-            words += [param.opts[0], str(value)]
+            words += [param.opts[0], _word(value)]
     return words + ["--"] + arguments
+
+
+def _word(value: object) -> str:
+    """An option's value as the command line gives it: an algorithm by its name (``-a``)."""
+    return value.name if isinstance(value, Algorithm) else str(value)

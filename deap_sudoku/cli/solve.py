@@ -186,13 +186,12 @@ class _Solving:
         """The command as asked, every option checked against the algorithm, the outputs and the
         puzzles, or refused with one line before any work."""
         p = ctx.params
-        algorithm, workers, checkpoint, out = p["algorithm"], p["workers"], p["checkpoint"], p["out"]
-        record = registry.algorithm(algorithm)
-        options = options_for(algorithm, given(p))
-        _applies("--progress", p["progress_every"], algorithm, registry.names(stoppable=True))
-        _applies("--plot", p["plot"], algorithm, registry.names(traced=True))
-        _applies("--checkpoint", checkpoint, algorithm, registry.names(checkpointable=True))
-        _applies("--workers", workers, algorithm, registry.names(stoppable=True))
+        record, workers, checkpoint, out = p["algorithm"], p["workers"], p["checkpoint"], p["out"]
+        options = options_for(record, given(p))
+        _applies("--progress", p["progress_every"], record, "stoppable")
+        _applies("--plot", p["plot"], record, "traced")
+        _applies("--checkpoint", checkpoint, record, "checkpointable")
+        _applies("--workers", workers, record, "stoppable")
         if p["checkpoint_every"] is not None and checkpoint is None:
             raise click.UsageError("--checkpoint-every needs --checkpoint")
         check_scoop(workers, p["hosts"], p["hostfile"])
@@ -212,8 +211,16 @@ class _Solving:
             for example in puzzles.examples.values():
                 check_format("--out-format", p["out_format"], p["alphabet"], example)
         refuse_huge_population(options.get("population_size"), puzzles.examples.values())
-        asked = {f.name: p[f.name] for f in dataclasses.fields(cls) if f.name in p}
-        return cls(ctx=ctx, **asked, record=record, options=options, puzzles=puzzles, journal_file=journal_file)
+        asked = {f.name: p[f.name] for f in dataclasses.fields(cls) if f.name in p and f.name != "algorithm"}
+        return cls(
+            ctx=ctx,
+            **asked,
+            algorithm=record.name,
+            record=record,
+            options=options,
+            puzzles=puzzles,
+            journal_file=journal_file,
+        )
 
     def prepare(self) -> None:
         """Open the checkpoint, hand the command to SCOOP (``--workers``), load the kernels and open
@@ -229,7 +236,7 @@ class _Solving:
         # only a first-ever compilation (announced) does not.
         loading = time.perf_counter()
         compiled_first = warm_up_announced(
-            self.algorithm,
+            self.record,
             self.puzzles.examples.values(),
             quiet=self.quiet,
             compiled=None,
@@ -249,7 +256,10 @@ class _Solving:
 
     def task_of(self, index: int, puzzle: Puzzle) -> Task:
         dataset = "solve" if self.workers is None else f"solve on {self.workers} workers"
-        return Task(self.algorithm, puzzle, seed=self.seed, dataset=dataset, index=index, options=self.options)
+        record = self.record if self.workers is None else None  # SCOOP's workers find it by its name
+        return Task(
+            self.algorithm, puzzle, seed=self.seed, dataset=dataset, index=index, options=self.options, record=record
+        )
 
     def show_data(self, text: str) -> None:
         """Print ``text`` on standard output, unless standard output has failed already."""
@@ -362,9 +372,11 @@ def _answer(puzzle: Puzzle, result: RunResult) -> Puzzle:
     return puzzle.filled(np.asarray(result.grid)) if result.solved else puzzle
 
 
-def _applies(option: str, value: object, algorithm: str, algorithms: tuple[str, ...]) -> None:
-    if value is not None and algorithm not in algorithms:
-        raise click.UsageError(f"{option} does not apply to {algorithm}; it applies to {', '.join(algorithms)}")
+def _applies(option: str, value: object, record: registry.Algorithm, ability: str) -> None:
+    """Refuse ``option`` for an algorithm without ``ability`` (``stoppable``, ``traced``, ...)."""
+    if value is not None and not getattr(record, ability):
+        takers = ", ".join(a.name for a in registry.ALGORITHMS.values() if getattr(a, ability))
+        raise click.UsageError(f"{option} does not apply to {record.name}; it applies to {takers}")
 
 
 def _short_name(path: str) -> str:

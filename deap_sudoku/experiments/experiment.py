@@ -117,14 +117,15 @@ class Experiment:
         going on, writes over it without being forced.  False without a results file."""
         return self.store is not None and self.store.replaceable(path)
 
-    def tasks(self) -> Iterator[Task]:
-        """The plan's tasks not yet done, in plan order, made as they are taken."""
+    def tasks(self, *, by_name: bool = False) -> Iterator[Task]:
+        """The plan's tasks not yet done, in plan order, made as they are taken, each carrying its
+        algorithm's record; ``by_name`` (for SCOOP's workers, which find the records by their
+        names) only those no name reaches."""
         for task in self.plan:
             if self.store is not None and self.store.check(task):
                 continue
-            yield (
-                dataclasses.replace(task, record=self.records[task.algorithm]) if task.algorithm in self.local else task
-            )
+            carried = not by_name or task.algorithm in self.local
+            yield dataclasses.replace(task, record=self.records[task.algorithm]) if carried else task
 
     def run(self, *, parallel: bool = False, workers: int | None = None, contain: bool = False) -> Iterator[RunResult]:
         """Run what is missing and yield each result, in plan order, once it is kept in the results
@@ -150,7 +151,7 @@ class Experiment:
         handed: collections.deque = collections.deque()  # the tasks handed out, whose results come back in order
 
         def handed_out() -> Iterator[Task]:
-            for task in self.tasks():
+            for task in self.tasks(by_name=parallel):
                 handed.append(task)
                 yield task
 

@@ -20,6 +20,10 @@ Without numba (a Python it has no wheel for yet, an install without it) every ke
 Python twin: :func:`numba_available` says so, and ``compiled=True`` is refused.  While another
 process compiles the kernels into numba's cache, :func:`hold_compiled` keeps a run on the Python
 twins until they are there.
+
+This module is the one place where the choice is made: :func:`prefer_compiled` for each kernel
+call, :func:`compilable` and :func:`compiled_from_the_start` for what a warm-up loads before a run
+(:func:`deap_sudoku.runs.task.warm_up`) and what the command line says when numba is missing.
 """
 
 from __future__ import annotations
@@ -43,6 +47,8 @@ __all__ = [
     "PROBE_SECONDS",
     "HOLD_POLL_SECONDS",
     "prefer_compiled",
+    "compilable",
+    "compiled_from_the_start",
     "hold_compiled",
     "probe_seconds",
     "check_compiled",
@@ -151,9 +157,21 @@ def numba_trouble() -> str:
 
 def prefer_compiled(cells: int, side: int) -> bool:
     """Whether a kernel call on a grid of ``cells`` cells and ``side`` values should be compiled."""
-    if side > MAX_COMPILED_SIDE or not numba_available() or _holding():
+    if not compilable(side) or _holding():
         return False
-    return cells >= COMPILED_FROM_CELLS or "numba" in sys.modules or _spent[0] >= LOADING_SECONDS
+    return compiled_from_the_start(cells, side) or "numba" in sys.modules or _spent[0] >= LOADING_SECONDS
+
+
+def compilable(side: int) -> bool:
+    """Whether compiled kernels can run a grid of ``side`` values here: numba loads, and the side
+    fits their 64-bit masks."""
+    return side <= MAX_COMPILED_SIDE and numba_available()
+
+
+def compiled_from_the_start(cells: int, side: int) -> bool:
+    """Whether a grid's kernel calls are compiled from the first one, where numba can run them
+    (:data:`COMPILED_FROM_CELLS` cells or more), rather than once Python has cost the loading."""
+    return cells >= COMPILED_FROM_CELLS and side <= MAX_COMPILED_SIDE
 
 
 def hold_compiled(until: Callable[[], bool] | None) -> None:
@@ -182,7 +200,7 @@ def _holding() -> bool:
 def probe_seconds(cells: int, side: int) -> float:
     """Seconds a search that :func:`prefer_compiled` sends to the compiled twin may first spend in
     Python: :data:`PROBE_SECONDS` until numba is loaded or Python has cost that much, else 0."""
-    if side > MAX_COMPILED_SIDE or cells < COMPILED_FROM_CELLS or "numba" in sys.modules:
+    if not compiled_from_the_start(cells, side) or "numba" in sys.modules:
         return 0.0
     return max(0.0, PROBE_SECONDS - _spent[0])
 

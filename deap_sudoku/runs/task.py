@@ -25,7 +25,7 @@ import numpy as np
 from ..algorithms.stop import INTERRUPTED
 from ..exact.verification import unsolved_because
 from ..grid.puzzle import Puzzle
-from ..propagation.choice import MAX_COMPILED_SIDE, hold_compiled, numba_available, prefer_compiled
+from ..propagation.choice import compilable, hold_compiled, prefer_compiled
 from .kernel_cache import compile_elsewhere, compiled_before, compiling_elsewhere, mark_compiled, release
 from .record import Algorithm, Objective, Outcome, Trace, seeded_globals
 from .registry import algorithm
@@ -125,8 +125,9 @@ _WARM: set[tuple[str, str]] = set()
 def warm_up(
     name: str, puzzle: Puzzle, compiled: bool | None = True, *, record: Algorithm | None = None, budgeted: bool = False
 ) -> bool:
-    """Compile or load the kernels ``name`` (or ``record``, one no name reaches) needs for
-    ``puzzle``'s shape, once per process; whether a background process compiles them instead.
+    """Compile or load the kernels ``name`` needs for ``puzzle``'s shape (its ``record``, where the
+    caller has it), once per process; whether a background process compiles them instead (only for a
+    bundled algorithm, which that process finds by the name).
 
     ``compiled=None`` loads only what :mod:`~deap_sudoku.propagation.choice` would use from the
     start, and nothing once this machine has compiled ``name``'s kernels (:func:`compiled_before`):
@@ -140,15 +141,15 @@ def warm_up(
     :data:`~deap_sudoku.propagation.choice.MAX_COMPILED_SIDE` runs in Python: nothing to load; so
     does every grid where numba is not installed.
     """
-    named = record is None  # a background process finds the kernels by the name
     record = record or algorithm(name)
+    named = record.source == "bundled"  # a background process finds the record, and so its kernels, by the name
     key = (name, puzzle.shape.name)
     elsewhere = False
-    if record.warm_up is not None and key not in _WARM and numba_available():
+    if record.warm_up is not None and key not in _WARM and compilable(puzzle.shape.n):
         wanted = compiled is not None or (
             prefer_compiled(puzzle.shape.cells, puzzle.shape.n) and not compiled_before(name)
         )
-        if wanted and puzzle.shape.n <= MAX_COMPILED_SIDE:
+        if wanted:
             if compiled is None and named and compile_elsewhere(name, puzzle):
                 hold_compiled(
                     (lambda: False) if budgeted else (lambda: compiled_before(name) or not compiling_elsewhere(name))

@@ -785,3 +785,31 @@ def test_a_complete_search_that_proves_no_solution_says_so_once(algorithm):
     assert result.exit_code == 1
     assert "no solution: the search found none in" in result.output
     assert "an exact search proves it" not in result.output
+
+
+@pytest.mark.parametrize("command", [["solve"], ["bench", "--runs", "2"]])
+def test_the_algorithm_is_looked_up_once_and_its_record_travels_down(command, monkeypatch):
+    """solve looked ``-a`` up by name six times (options, abilities, warm-up, every run); now the
+    option's type resolves it once and the record goes down.  bench resolves each once more, in its
+    experiment, whose tasks cross to SCOOP's workers by name."""
+    looked_up = []
+    lookup = registry.algorithm
+    monkeypatch.setattr(registry, "algorithm", lambda name: looked_up.append(name) or lookup(name))
+    puzzle = str(REPO / "data" / "9x9-easy.txt")
+    result = CliRunner().invoke(main, [*command, puzzle, "-a", "backtracking", "-q"])
+    assert result.exit_code == 0, result.output
+    assert looked_up == ["backtracking"] * (1 if command == ["solve"] else 2)
+
+
+def test_progress_reaches_a_users_ga_that_can_report_it(tmp_path, monkeypatch):
+    """--progress was refused for every algorithm not bundled: the check asked the bundled list."""
+    (tmp_path / "mine.py").write_text(
+        "from deap_sudoku import make_toolbox\nfrom deap_sudoku.runs.user import from_toolbox\n"
+        "ga = from_toolbox(lambda puzzle, rng: make_toolbox(puzzle, rng=rng), name='mine', population_size=30)\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    puzzle = str(REPO / "data" / "9x9-easy.txt")
+    result = CliRunner().invoke(main, ["solve", puzzle, "-a", "mine:ga", "--progress", "5", "--max-generations", "5"])
+    assert "generation 5: best fitness" in result.output, result.output
+    refused = CliRunner().invoke(main, ["solve", puzzle, "-a", "mine:ga", "--checkpoint", str(tmp_path / "c")])
+    assert refused.exit_code == 2 and "--checkpoint does not apply to mine:ga; it applies to memetic" in refused.output
