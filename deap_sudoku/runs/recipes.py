@@ -76,6 +76,24 @@ DEFAULT_SECONDS = 60.0
 """The memetic GA's default budget: wall time."""
 
 
+def _bundled_ga(name: str, description: str, options: tuple[str, ...], *, example: str, **more):
+    """:func:`~deap_sudoku.runs.record.bundled` for a GA recipe: the GA options, run by
+    :func:`~deap_sudoku.runs.record.ga_run`, checkpointable and stoppable, its example named, the
+    generational GAs' operator aliases unless ``more`` says otherwise."""
+    more.setdefault("operators", GA_ALIASES)
+    return bundled(
+        name,
+        "ga",
+        description,
+        GA_OPTIONS + options,
+        run=ga_run,
+        checkpointable=True,
+        stoppable=True,
+        example=example,
+        **more,
+    )
+
+
 def warm_up_memetic(puzzle: Puzzle, compiled: bool | None) -> None:
     """Compile or load the memetic GA's kernels: the repair's, and the seed's search."""
     # the GA alone, or a seed that solves the puzzle would leave the repair kernels to the first run
@@ -83,14 +101,10 @@ def warm_up_memetic(puzzle: Puzzle, compiled: bool | None) -> None:
     warm_up_search(puzzle, compiled)
 
 
-@bundled(
+@_bundled_ga(
     "memetic",
-    "ga",
     "the project's best solver: memetic GA with propagation repair",
-    GA_OPTIONS + ("cxpb",),
-    run=ga_run,
-    checkpointable=True,
-    stoppable=True,
+    ("cxpb",),
     example="memetic",
     operators=MEMETIC_ALIASES,
     warm_up=warm_up_memetic,
@@ -152,17 +166,12 @@ BLOCK_GA_FITNESSES = {
 """The block GA's fitness choices: the first two are documented, ``collisions`` is ours."""
 
 
-@bundled(
+@_bundled_ga(
     "block-ga",
-    "ga",
     'block GA as the C++ "Sudoku Löser" documents it',
-    GA_OPTIONS + ("mutpb", "select", "fitness"),
-    run=ga_run,
+    ("mutpb", "select", "fitness"),
     example="block_ga",
-    operators=GA_ALIASES,
     choices={"select": ("truncation", "sus"), "fitness": tuple(BLOCK_GA_FITNESSES)},
-    checkpointable=True,
-    stoppable=True,
 )
 def block_ga(
     puzzle: Puzzle,
@@ -234,16 +243,8 @@ def block_ga(
     )
 
 
-@bundled(
-    "restart-ga",
-    "ga",
-    "block GA with random restart as the Python GA documents it",
-    GA_OPTIONS + ("mutpb",),
-    run=ga_run,
-    checkpointable=True,
-    stoppable=True,
-    example="block_ga_restart",
-    operators=GA_ALIASES,
+@_bundled_ga(
+    "restart-ga", "block GA with random restart as the Python GA documents it", ("mutpb",), example="block_ga_restart"
 )
 def block_ga_restart(
     puzzle: Puzzle,
@@ -289,17 +290,7 @@ def block_ga_restart(
     )
 
 
-@bundled(
-    "cell-ga",
-    "ga",
-    "cell GA as the report's Implementation 1 documents it",
-    GA_OPTIONS + ("cxpb", "mutpb"),
-    run=ga_run,
-    checkpointable=True,
-    stoppable=True,
-    example="cell_ga",
-    operators=GA_ALIASES,
-)
+@_bundled_ga("cell-ga", "cell GA as the report's Implementation 1 documents it", ("cxpb", "mutpb"), example="cell_ga")
 def cell_ga(
     puzzle: Puzzle,
     *,
@@ -337,16 +328,11 @@ def cell_ga(
     )
 
 
-@bundled(
+@_bundled_ga(
     "row-ga",
-    "ga",
     "row-permutation GA as the report's Implementation 2 documents it",
-    GA_OPTIONS + ("cxpb", "mutpb", "tournsize"),
-    run=ga_run,
-    checkpointable=True,
-    stoppable=True,
+    ("cxpb", "mutpb", "tournsize"),
     example="row_permutation_ga",
-    operators=GA_ALIASES,
 )
 def row_permutation_ga(
     puzzle: Puzzle,

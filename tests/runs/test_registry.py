@@ -18,13 +18,15 @@ EASY = load_sample()
 
 
 def _declared() -> set[str]:
-    """Every name the package's source gives to ``@bundled``: read from the code, not listed by hand,
-    so an algorithm whose module the registry no longer imports is missed here."""
+    """Every name the package's source gives to ``@bundled`` (or ``@_bundled_ga``): read from the
+    code, not listed by hand, so an algorithm whose module the registry no longer imports is missed
+    here."""
     found = set()
     for path in (REPO / "deap_sudoku").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "bundled" and node.args:
-                found.add(ast.literal_eval(node.args[0]))
+            declares = isinstance(node, ast.Call) and getattr(node.func, "id", "").lstrip("_").startswith("bundled")
+            if declares and node.args and isinstance(node.args[0], ast.Constant):  # not bundled(name, ...) in a helper
+                found.add(node.args[0].value)
     return found
 
 
