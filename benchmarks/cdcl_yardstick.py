@@ -38,27 +38,39 @@ def encode(puzzle) -> tuple[list[int], list[list[int]], dict[int, tuple[int, int
     cands, queue = initial_masks(puzzle)
     if not propagate_masks(cands, queue, t, hidden=True, locked=True):
         return cands, [[]], {}  # the empty clause: no solution
+    var = _variables(cands, puzzle.n)
+    return cands, _clauses(cands, var, t.units, puzzle.n), {i: key for key, i in var.items()}
+
+
+def _variables(cands: list[int], n: int) -> dict[tuple[int, int], int]:
+    """A variable, numbered from 1, for each (open cell, candidate value): decided cells have none."""
     var: dict[tuple[int, int], int] = {}
     for c, m in enumerate(cands):
         if m & (m - 1):
-            for v in range(puzzle.n):
+            for v in range(n):
                 if m >> v & 1:
                     var[c, v + 1] = len(var) + 1
+    return var
+
+
+def _exactly_one(lits: list[int]) -> list[list[int]]:
+    """At least one of ``lits`` (one clause) and at most one (a clause per pair)."""
+    return [lits, *([-a, -b] for a, b in itertools.combinations(lits, 2))]
+
+
+def _clauses(cands: list[int], var: dict[tuple[int, int], int], units, n: int) -> list[list[int]]:
+    """Every open cell takes exactly one of its candidates, and every value a unit still lacks goes to
+    exactly one of the unit's cells that can hold it."""
     clauses: list[list[int]] = []
-
-    def exactly_one(lits: list[int]) -> None:
-        clauses.append(lits)
-        clauses.extend([-a, -b] for a, b in itertools.combinations(lits, 2))
-
     for c, m in enumerate(cands):
         if m & (m - 1):
-            exactly_one([var[c, v + 1] for v in range(puzzle.n) if m >> v & 1])
-    for unit in t.units:
-        for v in range(1, puzzle.n + 1):
+            clauses += _exactly_one([var[c, v + 1] for v in range(n) if m >> v & 1])
+    for unit in units:
+        for v in range(1, n + 1):
             places = [var[c, v] for c in unit if (c, v) in var]
             if places:  # a value decided in the unit is gone from its open cells: no places left
-                exactly_one(places)
-    return cands, clauses, {i: key for key, i in var.items()}
+                clauses += _exactly_one(places)
+    return clauses
 
 
 def model_grid(puzzle, solver: str, answer) -> None:

@@ -69,7 +69,8 @@ def run_once(puzzle, tree: bool, seed: int, compiled: bool | None) -> tuple[floa
     return seconds, nodes
 
 
-def main() -> None:
+def arguments() -> argparse.Namespace:
+    """The command line, ``--repeat`` checked."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=Path(__file__).resolve().parents[1].parent / "shared" / "data")
     parser.add_argument("--quick", action="store_true", help="every tenth puzzle only")
@@ -96,6 +97,42 @@ def main() -> None:
     args = parser.parse_args()
     if args.repeat < 1:
         parser.error(f"--repeat must be at least 1, not {args.repeat}")
+    return args
+
+
+def time_set(puzzles: list, args: argparse.Namespace, compiled: bool | None) -> tuple[list[float], list[int]]:
+    """The fastest of ``args.repeat`` seconds for each puzzle, and with ``--tree`` each one's nodes
+    (:data:`TREE_NODES` for a search that hit the budget)."""
+    if args.tree:
+        solve(puzzles[0], compiled=compiled)  # load the kernels off the clock
+    times, nodes = [], []
+    for puzzle in puzzles:
+        best = None
+        for _ in range(args.repeat):
+            seconds, visited = run_once(puzzle, args.tree, args.seed, compiled)
+            best = seconds if best is None else min(best, seconds)
+        times.append(best)
+        if args.tree:
+            nodes.append(visited if visited is not None else TREE_NODES)
+    return times, nodes
+
+
+def table_row(name: str, puzzles: int, times: list[float], nodes: list[int], tree: bool) -> str:
+    """The set's line of the printed table (the columns of ``--tree`` or of a plain run)."""
+    if tree:
+        return (
+            f"| {name} | {puzzles} | {len(times) - nodes.count(TREE_NODES)} | {sum(nodes)} |"
+            f" {1e6 * sum(times) / sum(nodes):.1f} | {sum(times):.2f} |"
+        )
+    return (
+        f"| {name} | {puzzles} | {len(times)} | {1e3 * statistics.median(times):.2f} "
+        f"| {1e3 * max(times):.1f} |"
+        f" {sum(times):.2f} |"
+    )
+
+
+def main() -> None:
+    args = arguments()
     compiled = {"auto": None, "python": False, "compiled": True}[args.kernel]
     rows = []
     if args.tree:
@@ -109,30 +146,8 @@ def main() -> None:
         puzzles = [p for f in files for p in read(f)]
         if args.quick:
             puzzles = puzzles[::10]
-        if args.tree:
-            solve(puzzles[0], compiled=compiled)  # load the kernels off the clock
-        times, nodes = [], []
-        for puzzle in puzzles:
-            best = None
-            for _ in range(args.repeat):
-                seconds, visited = run_once(puzzle, args.tree, args.seed, compiled)
-                best = seconds if best is None else min(best, seconds)
-            times.append(best)
-            if args.tree:
-                nodes.append(visited if visited is not None else TREE_NODES)
-        if args.tree:
-            print(
-                f"| {name} | {len(puzzles)} | {len(times) - nodes.count(TREE_NODES)} | {sum(nodes)} |"
-                f" {1e6 * sum(times) / sum(nodes):.1f} | {sum(times):.2f} |",
-                flush=True,
-            )
-        else:
-            print(
-                f"| {name} | {len(puzzles)} | {len(times)} | {1e3 * statistics.median(times):.2f} "
-                f"| {1e3 * max(times):.1f} |"
-                f" {sum(times):.2f} |",
-                flush=True,
-            )
+        times, nodes = time_set(puzzles, args, compiled)
+        print(table_row(name, len(puzzles), times, nodes, args.tree), flush=True)
         rows.append({"set": name, "puzzles": len(puzzles), "seconds": times, **({"nodes": nodes} if nodes else {})})
     if args.json:
         args.json.write_text(json.dumps(rows, indent=2) + "\n")

@@ -94,6 +94,101 @@ def first_answers(files: list[Path], repeat: int) -> dict:
     }
 
 
+def puzzle_sets(folder: Path, data: Path, hardest: list[str]) -> dict[str, list[Path]]:
+    """The first-answer puzzles by size: the last 5 forum-hardest lines, each written to a file of
+    its own in ``folder``, and the 5 highest-numbered Lloyd & Amos instances of each larger size."""
+    general = data / "lloyd_amos_aco" / "general"
+    nines = []
+    for number, line in enumerate(hardest[-5:]):
+        nines.append(folder / f"hardest{number}.txt")
+        nines[-1].write_text(line + "\n")
+    return {"9x9": nines, "16x16": last(general, "inst16x16_45"), "25x25": last(general, "inst25x25_50")}
+
+
+def startup(repeat: int) -> dict:
+    """The start-up table: ``deap-sudoku --version`` and each import behind it."""
+    found = {}
+    print("\n| start-up | median s | best s |\n|---|---:|---:|")
+    for name, code in {"deap-sudoku --version": None, **IMPORTS}.items():
+        command = COMMAND + ["--version"] if code is None else [sys.executable, "-c", code]
+        times = [run(command) for _ in range(repeat)]
+        found[name] = {"median_s": statistics.median(times), "best_s": min(times)}
+        print(f"| {name} | {statistics.median(times):.3f} | {min(times):.3f} |", flush=True)
+    return found
+
+
+def first_answer_table(sets: dict[str, list[Path]], repeat: int) -> dict:
+    """The first-answer table: one puzzle per process, with and without ``--max-seconds``."""
+    found = {}
+    print(
+        "\n| one puzzle, whole process | with --max-seconds 10, median s | without, median s | "
+        "ratio, median of pairs | target |\n|---|---:|---:|---:|---|"
+    )
+    for name, files in sets.items():
+        found[name] = first_answers(files, repeat)
+        print(
+            f"| {name} ({len(files)} puzzles x {repeat}) | {found[name]['with_budget_s']:.3f} | "
+            f"{found[name]['without_s']:.3f} | {found[name]['ratio']:.3f} | <= {TARGETS[name]} s"
+            f"{' and <= 1.1x' if name != '25x25' else ''} |",
+            flush=True,
+        )
+    return found
+
+
+def files_of_puzzles(sample: Path, count: int) -> dict:
+    """The files-of-puzzles table: the ``count`` puzzles of ``sample`` in one ``solve``, with the
+    default algorithm and with backtracking; a failed solve ends the script."""
+    found = {}
+    print(f"\n| {count} forum-hardest 9x9 in one solve | seconds | puzzles/s | target |\n|---|---:|---:|---|")
+    for algorithm, target in (("memetic", 100), ("backtracking", 300)):
+        start = time.perf_counter()
+        done = subprocess.run(
+            COMMAND + ["solve", "-q", "-a", algorithm, str(sample)],
+            env=ENV,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        seconds = time.perf_counter() - start
+        if done.returncode != 0:
+            sys.exit(f"solve -a {algorithm} failed (exit {done.returncode}): {done.stderr[-500:]}")
+        found[algorithm] = {"puzzles": count, "seconds": seconds, "per_second": count / seconds}
+        print(
+            f"| {algorithm}{' (the default)' if algorithm == 'memetic' else ''} | {seconds:.2f} | "
+            f"{count / seconds:.0f} | >= {target}/s |",
+            flush=True,
+        )
+    return found
+
+
+def overhead(folder: Path, sample: Path, lines: list[str]) -> dict:
+    """The command-overhead table: ``solve`` with a plug-in that looks the answers up, on all of
+    ``sample`` against its first puzzle alone, printing the grids and with ``--out``."""
+    from deap_sudoku import Puzzle
+    from deap_sudoku.exact import solve
+
+    answers = {line.replace(".", "0"): solve(Puzzle.parse(line)).cells.tolist() for line in lines}
+    (folder / "answers.json").write_text(json.dumps(answers))
+    (folder / "lookup.py").write_text(LOOKUP)
+    env = {**ENV, "PYTHONPATH": str(folder)}
+    one = folder / "one.txt"
+    one.write_text(lines[0] + "\n")
+    found = {}
+    print("\n| solve's own cost per puzzle (reading, verifying, writing) | ms | target |\n|---|---:|---|")
+    for label, extra in (("grids to standard output", []), ("--out FILE (journal synced per answer)", ["--out"])):
+
+        def timed(path: Path) -> float:
+            out = [] if not extra else ["--out", str(folder / "out.txt"), "--force"]
+            return run(COMMAND + ["solve", "-q", "-a", "lookup:answer", str(path)] + out, env=env, cwd=folder)
+
+        many = statistics.median(timed(sample) for _ in range(3))
+        single = statistics.median(timed(one) for _ in range(3))
+        per = (many - single) / (len(lines) - 1) * 1000
+        found[label] = {"ms_per_puzzle": per, "all_s": many, "one_s": single}
+        print(f"| {label} | {per:.3f} | <= 1 ms |", flush=True)
+    return found
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data")
@@ -101,87 +196,23 @@ def main() -> None:
     parser.add_argument("--puzzles", type=int, default=1000)
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()
-    from deap_sudoku import Puzzle
-    from deap_sudoku.exact import solve
-
-    rows: dict = {"command": " ".join(COMMAND), "startup": {}, "first_answer": {}, "files": {}, "overhead": {}}
+    rows: dict = {"command": " ".join(COMMAND)}
     print(f"command: {' '.join(COMMAND)}", flush=True)
     hardest = (args.data / "tdoku_data" / "forum_hardest_1905_11plus.txt").read_text().split()
-    general = args.data / "lloyd_amos_aco" / "general"
     with tempfile.TemporaryDirectory() as folder:
         folder = Path(folder)
-        nines = []
-        for number, line in enumerate(hardest[-5:]):
-            nines.append(folder / f"hardest{number}.txt")
-            nines[-1].write_text(line + "\n")
-        sets = {"9x9": nines, "16x16": last(general, "inst16x16_45"), "25x25": last(general, "inst25x25_50")}
+        sets = puzzle_sets(folder, args.data, hardest)
         for files in sets.values():  # numba's cache filled, off every clock
             for path in files:
                 run(COMMAND + ["solve", "-q", "--max-seconds", "10", str(path)])
                 run(COMMAND + ["solve", "-q", "-a", "backtracking", str(path)])
-
-        print("\n| start-up | median s | best s |\n|---|---:|---:|")
-        for name, code in {"deap-sudoku --version": None, **IMPORTS}.items():
-            command = COMMAND + ["--version"] if code is None else [sys.executable, "-c", code]
-            times = [run(command) for _ in range(args.repeat)]
-            rows["startup"][name] = {"median_s": statistics.median(times), "best_s": min(times)}
-            print(f"| {name} | {statistics.median(times):.3f} | {min(times):.3f} |", flush=True)
-
-        print(
-            "\n| one puzzle, whole process | with --max-seconds 10, median s | without, median s | "
-            "ratio, median of pairs | target |\n|---|---:|---:|---:|---|"
-        )
-        for name, files in sets.items():
-            found = first_answers(files, args.repeat)
-            rows["first_answer"][name] = found
-            print(
-                f"| {name} ({len(files)} puzzles x {args.repeat}) | {found['with_budget_s']:.3f} | "
-                f"{found['without_s']:.3f} | {found['ratio']:.3f} | <= {TARGETS[name]} s"
-                f"{' and <= 1.1x' if name != '25x25' else ''} |",
-                flush=True,
-            )
-
+        rows["startup"] = startup(args.repeat)
+        rows["first_answer"] = first_answer_table(sets, args.repeat)
         sample = folder / "sample.txt"
         lines = hardest[2000 : 2000 + args.puzzles]
         sample.write_text("\n".join(lines) + "\n")
-        print(f"\n| {len(lines)} forum-hardest 9x9 in one solve | seconds | puzzles/s | target |\n|---|---:|---:|---|")
-        for algorithm, target in (("memetic", 100), ("backtracking", 300)):
-            start = time.perf_counter()
-            done = subprocess.run(
-                COMMAND + ["solve", "-q", "-a", algorithm, str(sample)],
-                env=ENV,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.PIPE,
-                text=True,
-            )
-            seconds = time.perf_counter() - start
-            if done.returncode != 0:
-                sys.exit(f"solve -a {algorithm} failed (exit {done.returncode}): {done.stderr[-500:]}")
-            rows["files"][algorithm] = {"puzzles": len(lines), "seconds": seconds, "per_second": len(lines) / seconds}
-            print(
-                f"| {algorithm}{' (the default)' if algorithm == 'memetic' else ''} | {seconds:.2f} | "
-                f"{len(lines) / seconds:.0f} | >= {target}/s |",
-                flush=True,
-            )
-
-        answers = {line.replace(".", "0"): solve(Puzzle.parse(line)).cells.tolist() for line in lines}
-        (folder / "answers.json").write_text(json.dumps(answers))
-        (folder / "lookup.py").write_text(LOOKUP)
-        env = {**ENV, "PYTHONPATH": str(folder)}
-        one = folder / "one.txt"
-        one.write_text(lines[0] + "\n")
-        print("\n| solve's own cost per puzzle (reading, verifying, writing) | ms | target |\n|---|---:|---|")
-        for label, extra in (("grids to standard output", []), ("--out FILE (journal synced per answer)", ["--out"])):
-
-            def timed(path: Path) -> float:
-                out = [] if not extra else ["--out", str(folder / "out.txt"), "--force"]
-                return run(COMMAND + ["solve", "-q", "-a", "lookup:answer", str(path)] + out, env=env, cwd=folder)
-
-            many = statistics.median(timed(sample) for _ in range(3))
-            single = statistics.median(timed(one) for _ in range(3))
-            per = (many - single) / (len(lines) - 1) * 1000
-            rows["overhead"][label] = {"ms_per_puzzle": per, "all_s": many, "one_s": single}
-            print(f"| {label} | {per:.3f} | <= 1 ms |", flush=True)
+        rows["files"] = files_of_puzzles(sample, len(lines))
+        rows["overhead"] = overhead(folder, sample, lines)
     if args.json:
         args.json.write_text(json.dumps(rows, indent=2) + "\n")
 

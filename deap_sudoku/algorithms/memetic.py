@@ -158,54 +158,74 @@ def ea_memetic(
         extra={"waiting": [0] * len(population)},
     )
     if not run.resumed:
-        if _seeded_answer(toolbox, population, run):
-            run.population = population[:1]  # an answer: nothing to repair or evolve
-        else:
-            try:
-                for ind in run.each(population, first=True):
-                    if run.exhausted():
-                        break
-                    if not run.out_of_time():  # out of it, the first is evaluated as it was made
-                        toolbox.repair(ind)
-                    _evaluated(ind, toolbox, run)
-            except Abandoned:  # the run ends at generation 0 with the individuals repaired so far
-                pass
-            run.keep_evaluated()
-        run.begin()
+        _first_generation(toolbox, population, run)
     if _refuted(toolbox):
         run.logbook.stop_reason = REFUTED
         return run.population, run.logbook
     while not run.finished():
         with run.generating():
             population = list(run.population)
-            waiting = run.extra["waiting"]
-            members = {ind.tobytes() for ind in population}
-            for slot, parent in enumerate(run.each(population)):
-                if run.exhausted():  # the evaluation budget: to the evaluation, as every loop stops
-                    break
-                child = toolbox.clone(parent)
-                if rng.random() < cxpb and len(population) > 1:
-                    mate = toolbox.clone(toolbox.select(population[:slot] + population[slot + 1 :], 1)[0])
-                    toolbox.mate(child, mate)
-                    toolbox.repair(child)
-                else:
-                    toolbox.improve(child)
-                _evaluated(child, toolbox, run)
-                key = child.tobytes()
-                if child.fitness >= parent.fitness and (key not in members or key == parent.tobytes()):
-                    waiting[slot] = 0 if child.fitness > parent.fitness else waiting[slot] + 1
-                    members.discard(parent.tobytes())
-                    members.add(key)
-                    population[slot] = child
-                else:
-                    waiting[slot] += 1
-                if stop.meets(child.fitness.values):
-                    break
-                if waiting[slot] >= restart_after and not run.exhausted():
-                    members.discard(population[slot].tobytes())
-                    population[slot] = _fresh(toolbox, run)
-                    members.add(population[slot].tobytes())
-                    waiting[slot] = 0
-                    run.restarts += 1
+            _generation(population, toolbox, cxpb, restart_after, run)
             run.next_generation(population)
     return run.population, run.logbook
+
+
+def _first_generation(toolbox: base.Toolbox, population: list, run: Run) -> None:
+    """Generation 0 of a fresh run: the seed's answer alone, or every individual repaired and
+    evaluated (as it was made once the time is out; those done so far when a stop request or the
+    evaluation budget ends it)."""
+    if _seeded_answer(toolbox, population, run):
+        run.population = population[:1]  # an answer: nothing to repair or evolve
+    else:
+        try:
+            for ind in run.each(population, first=True):
+                if run.exhausted():
+                    break
+                if not run.out_of_time():  # out of it, the first is evaluated as it was made
+                    toolbox.repair(ind)
+                _evaluated(ind, toolbox, run)
+        except Abandoned:  # the run ends at generation 0 with the individuals repaired so far
+            pass
+        run.keep_evaluated()
+    run.begin()
+
+
+def _generation(population: list, toolbox: base.Toolbox, cxpb: float, restart_after: int, run: Run) -> None:
+    """One child per slot of ``population`` (changed in place), in slot order, until the evaluation
+    budget is spent or a child meets the stop's fitness; a slot that has waited ``restart_after``
+    children restarts."""
+    waiting = run.extra["waiting"]
+    members = {ind.tobytes() for ind in population}
+    for slot, parent in enumerate(run.each(population)):
+        if run.exhausted():  # the evaluation budget: to the evaluation, as every loop stops
+            break
+        child = _evaluated(_child(population, slot, parent, toolbox, cxpb, run.rng), toolbox, run)
+        key = child.tobytes()
+        if child.fitness >= parent.fitness and (key not in members or key == parent.tobytes()):
+            waiting[slot] = 0 if child.fitness > parent.fitness else waiting[slot] + 1
+            members.discard(parent.tobytes())
+            members.add(key)
+            population[slot] = child
+        else:
+            waiting[slot] += 1
+        if run.stop.meets(child.fitness.values):
+            break
+        if waiting[slot] >= restart_after and not run.exhausted():
+            members.discard(population[slot].tobytes())
+            population[slot] = _fresh(toolbox, run)
+            members.add(population[slot].tobytes())
+            waiting[slot] = 0
+            run.restarts += 1
+
+
+def _child(population: list, slot: int, parent, toolbox: base.Toolbox, cxpb: float, rng: random.Random):
+    """The slot's child, not yet evaluated: with ``cxpb`` the parent crossed with a mate selected
+    among the other slots and repaired, otherwise a clone of it improved."""
+    child = toolbox.clone(parent)
+    if rng.random() < cxpb and len(population) > 1:
+        mate = toolbox.clone(toolbox.select(population[:slot] + population[slot + 1 :], 1)[0])
+        toolbox.mate(child, mate)
+        toolbox.repair(child)
+    else:
+        toolbox.improve(child)
+    return child

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..grid.shape import Shape
-from ..propagation import arrays, propagate_masks, tables
+from ..propagation import Tables, arrays, propagate_masks, tables
 from ..propagation.choice import interrupted_kernel
 
 __all__ = ["Draws", "rebuild_reference", "rebuild_compiled", "fill_boxes_reference", "fill_boxes"]
@@ -63,18 +63,7 @@ def rebuild_reference(
     """
     t = tables(shape)
     n = t.n
-    cands = list(root)
-    if keep:
-        queue = []
-        for c in keep:
-            bit = 1 << (values[c] - 1)
-            if cands[c] & bit and cands[c] != bit:
-                cands[c] = bit
-                queue.append(c)
-        if not propagate_masks(
-            cands, queue, t, hidden=True, locked=locked, dirty={u for c in queue for u in t.cell_units[c]}
-        ):
-            cands = list(root)
+    cands = _kept(root, values, keep, t, locked)
     ranks, ignore = draws.ranks.tolist(), draws.ignore.tolist()
     open_cells = draws.order.tolist()
     failed = 0
@@ -98,6 +87,24 @@ def rebuild_reference(
                 if cands[p] & bit and cands[p] & (cands[p] - 1):
                     cands[p] &= ~bit
     return [m.bit_length() if m and not m & (m - 1) else 0 for m in cands], failed
+
+
+def _kept(root: list[int], values: list[int], keep: list[int], t: Tables, locked: bool) -> list[int]:
+    """The ``root`` candidates with the ``keep`` cells fixed to ``values`` in one propagation (those
+    whose value ``root`` rules out left as they are), or ``root`` itself if that contradicts."""
+    cands = list(root)
+    if keep:
+        queue = []
+        for c in keep:
+            bit = 1 << (values[c] - 1)
+            if cands[c] & bit and cands[c] != bit:
+                cands[c] = bit
+                queue.append(c)
+        if not propagate_masks(
+            cands, queue, t, hidden=True, locked=locked, dirty={u for c in queue for u in t.cell_units[c]}
+        ):
+            cands = list(root)
+    return cands
 
 
 def rebuild_compiled(

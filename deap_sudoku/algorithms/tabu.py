@@ -109,33 +109,11 @@ def tabu_search(
     if moves not in MOVES or memory not in MEMORIES:
         raise ValueError(f"moves is one of {MOVES} and memory one of {MEMORIES}; got {moves!r}, {memory!r}")
     started = time.perf_counter() if started is None else started  # the start, drawn and scored, is on it too
-    n, shape = puzzle.n, puzzle.shape
-    free = free_cells(puzzle)
-    start = init_block_permutation if moves == "swap" else init_free_cells
-    grid = start(Individual, puzzle=puzzle, restrict=restrict, rng=rng).tolist()
-    units_of = [tuple(units) for units in shape.cell_units.tolist()]
-    counts = [[0] * (n + 1) for _ in range(3 * n)]
-    for cell, value in enumerate(grid):
-        for unit in units_of[cell]:
-            counts[unit][value] += 1
-    score = sum(c - 1 for unit in counts for c in unit if c > 1)
-    boxes = [cells.tolist() for cells in free.boxes if len(cells) >= 2]
-    cells = free.cells.tolist()
-    movable = bool(boxes) if moves == "swap" else bool(cells) and n > 1
-    swaps, boards = moves == "swap", memory == "boards"
-    keys = [[rng.getrandbits(64) for _ in range(n + 1)] for _ in grid] if boards else []
-    board = 0
-    if boards:
-        for cell, value in enumerate(grid):
-            board ^= keys[cell][value]
-    seen = {board}
-    best_score, best_grid = score, list(grid)
-    tabu_until: dict[int, int] = {}
-    step = evaluations = 0
+    search = _Search(puzzle, rng, candidates=candidates, moves=moves, memory=memory, tenure=tenure, restrict=restrict)
+    step = 0
     interrupted = False
-    trace, spacing = [(0, score, best_score)], 1
     reason = ""
-    while score and movable and step < max_steps:
+    while search.score and search.movable and step < max_steps:
         if max_seconds is not None and time.perf_counter() - started >= max_seconds:  # a step scores
             reason = "time"  # `candidates` moves: asking the clock at each costs next to nothing
             break
@@ -143,10 +121,70 @@ def tabu_search(
             interrupted = True
             break
         step += 1
-        chosen: tuple[tuple[int, int], ...] | None = None
+        chosen, delta, board = search.best_move(step)
+        if chosen is None or delta is None:  # no move allowed this step
+            continue
+        search.move(chosen, delta, board, step)
+        if callback is not None and step % report_every == 0 and callback(step, search.score, search.best_score):
+            reason = "callback"
+            break
+    return search.result(puzzle, step, time.perf_counter() - started, interrupted, reason)
+
+
+_Change = tuple[tuple[int, int], ...]
+"""A move: the ``(cell, new value)`` pairs it sets."""
+
+
+class _Search:
+    """The state of one tabu search: the grid with its row, column and box counts and its score, the
+    free cells (value moves) or boxes (swaps) to draw moves from, the memory (the board's Zobrist
+    hash and the boards seen, or when each cell stops being tabu), the best grid and the trace.
+    The loop in :func:`tabu_search` asks for a step's move (:meth:`best_move`) and makes it
+    (:meth:`move`): a call each per step, the candidate moves scored inside them."""
+
+    def __init__(
+        self,
+        puzzle: Puzzle,
+        rng: random.Random,
+        *,
+        candidates: int,
+        moves: str,
+        memory: str,
+        tenure: int,
+        restrict: bool,
+    ) -> None:
+        n, shape = puzzle.n, puzzle.shape
+        free = free_cells(puzzle)
+        start = init_block_permutation if moves == "swap" else init_free_cells
+        grid = start(Individual, puzzle=puzzle, restrict=restrict, rng=rng).tolist()
+        self.grid, self.n, self.rng, self.candidates, self.tenure = grid, n, rng, candidates, tenure
+        self.units_of = [tuple(units) for units in shape.cell_units.tolist()]
+        self.counts, self.score = _unit_counts(grid, self.units_of, n)
+        self.boxes = [cells.tolist() for cells in free.boxes if len(cells) >= 2]
+        self.cells = free.cells.tolist()
+        self.movable = bool(self.boxes) if moves == "swap" else bool(self.cells) and n > 1
+        self.swaps, self.boards = moves == "swap", memory == "boards"
+        self.keys = [[rng.getrandbits(64) for _ in range(n + 1)] for _ in grid] if self.boards else []
+        self.board = _zobrist(grid, self.keys)
+        self.seen = {self.board}
+        self.best_score, self.best_grid = self.score, list(grid)
+        self.tabu_until: dict[int, int] = {}
+        self.evaluations = 0
+        self.trace, self.spacing = [(0, self.score, self.best_score)], 1
+
+    def best_move(self, step: int) -> tuple[_Change | None, int | None, int]:
+        """Score ``candidates`` random moves and return the best allowed one, its change in the score
+        and the board it makes (``None`` when none is allowed): a board seen before is skipped
+        unscored, a tabu cell's move is allowed when it beats the best score ever."""
+        grid, counts, units_of, n, rng = self.grid, self.counts, self.units_of, self.n, self.rng
+        swaps, boards, keys, seen, board = self.swaps, self.boards, self.keys, self.seen, self.board
+        boxes, cells, tabu_until = self.boxes, self.cells, self.tabu_until
+        score, best_score = self.score, self.best_score
+        chosen: _Change | None = None
         chosen_delta, chosen_board = None, board
-        for _ in range(candidates):
-            change: tuple[tuple[int, int], ...]  # (cell, new value) pairs
+        evaluations = 0
+        for _ in range(self.candidates):
+            change: _Change
             if swaps:
                 a, b = rng.sample(rng.choice(boxes), 2)
                 change = ((a, grid[b]), (b, grid[a]))
@@ -170,42 +208,65 @@ def tabu_search(
                 continue
             if chosen_delta is None or delta < chosen_delta:
                 chosen, chosen_delta, chosen_board = change, delta, after
-        if chosen is None or chosen_delta is None:  # no move allowed this step
-            continue
-        if swaps:
-            _swap_in_box(grid, chosen[0][0], chosen[1][0], n, counts)
+        self.evaluations += evaluations
+        return chosen, chosen_delta, chosen_board
+
+    def move(self, change: _Change, delta: int, board: int, step: int) -> None:
+        """Make ``change``, whose score change is ``delta`` and board ``board``: remember the board
+        (or make its cells tabu for ``tenure`` steps), keep the best grid, and trace the step when due."""
+        if self.swaps:
+            _swap_in_box(self.grid, change[0][0], change[1][0], self.n, self.counts)
         else:
-            _apply(grid, chosen, units_of, counts)
-        score += chosen_delta
-        if boards:
-            board = chosen_board
-            seen.add(board)
+            _apply(self.grid, change, self.units_of, self.counts)
+        self.score += delta
+        if self.boards:
+            self.board = board
+            self.seen.add(board)
         else:
-            for cell, _ in chosen:
-                tabu_until[cell] = step + tenure
-        if score < best_score:
-            best_score, best_grid = score, list(grid)
-        if step % spacing == 0:
-            if len(trace) == TRACE_POINTS:
-                trace, spacing = trace[::2], 2 * spacing
-            if step % spacing == 0:
-                trace.append((step, score, best_score))
-        if callback is not None and step % report_every == 0 and callback(step, score, best_score):
-            reason = "callback"
-            break
-    if trace[-1][0] != step:
-        trace.append((step, score, best_score))
-    return TabuResult(
-        np.array(best_grid, dtype=puzzle.cells.dtype),
-        best_score,
-        step,
-        time.perf_counter() - started,
-        interrupted,
-        len(seen) if boards else 0,
-        evaluations,
-        tuple(trace),
-        reason or ("solved" if not best_score else "steps" if movable else "no moves"),
-    )
+            for cell, _ in change:
+                self.tabu_until[cell] = step + self.tenure
+        if self.score < self.best_score:
+            self.best_score, self.best_grid = self.score, list(self.grid)
+        if step % self.spacing == 0:
+            if len(self.trace) == TRACE_POINTS:
+                self.trace, self.spacing = self.trace[::2], 2 * self.spacing
+            if step % self.spacing == 0:
+                self.trace.append((step, self.score, self.best_score))
+
+    def result(self, puzzle: Puzzle, step: int, seconds: float, interrupted: bool, reason: str) -> TabuResult:
+        """The search's outcome after ``step`` steps, its trace ending at the last one."""
+        if self.trace[-1][0] != step:
+            self.trace.append((step, self.score, self.best_score))
+        return TabuResult(
+            np.array(self.best_grid, dtype=puzzle.cells.dtype),
+            self.best_score,
+            step,
+            seconds,
+            interrupted,
+            len(self.seen) if self.boards else 0,
+            self.evaluations,
+            tuple(self.trace),
+            reason or ("solved" if not self.best_score else "steps" if self.movable else "no moves"),
+        )
+
+
+def _unit_counts(grid: list[int], units_of: list[tuple[int, ...]], n: int) -> tuple[list[list[int]], int]:
+    """How many times each value is in each row, column and box, and the score: the duplicates."""
+    counts = [[0] * (n + 1) for _ in range(3 * n)]
+    for cell, value in enumerate(grid):
+        for unit in units_of[cell]:
+            counts[unit][value] += 1
+    return counts, sum(c - 1 for unit in counts for c in unit if c > 1)
+
+
+def _zobrist(grid: list[int], keys: list[list[int]]) -> int:
+    """The board's Zobrist hash, the keys of its cells' values XORed (0 without keys)."""
+    if not keys:
+        return 0
+    board = 0
+    for cell, value in enumerate(grid):
+        board ^= keys[cell][value]
+    return board
 
 
 def _change(counts: list[int], old: int, new: int) -> int:

@@ -38,48 +38,70 @@ def check_outputs(
     existing file that ``replaceable(path)`` says is this command's own, left by its interrupted
     run, is replaced without ``force``."""
     outputs = list(outputs.items()) if isinstance(outputs, dict) else outputs
+    _check_standard_output(outputs, resumable)
+    named = [(option, path) for option, path in outputs if path is not None and path != "-"]
+    _check_distinct(named)
+    folders_checked: set[str] = set()
+    for option, path in named:
+        _check_folder(option, path, folders_checked)
+        _check_file(option, path, option in resumable, inputs)
+        if os.path.exists(path) and not force and option not in resumable:
+            if replaceable is None or not replaceable(path):
+                raise InputError(f"{option} {path} exists; refusing to overwrite it; use --force to replace it")
+
+
+def _check_standard_output(outputs: list[tuple[str, str | None]], resumable: tuple[str, ...]) -> None:
+    """Refuse standard output claimed by two options, or given to one that is read back to resume."""
     stdout = [option for option, path in outputs if path == "-"]
     if len(stdout) > 1:
         raise click.UsageError(f"{' and '.join(stdout)} both write to standard output; give one of them a file")
     for option, path in outputs:
         if option in resumable and path == "-":
             raise click.UsageError(f"{option} needs a file: it is read back to resume")
-    named = [(option, path) for option, path in outputs if path is not None and path != "-"]
+
+
+def _check_distinct(named: list[tuple[str, str]]) -> None:
+    """Refuse one file named by two options, however its names are spelt (links and ``..`` resolved)."""
     claimed: dict[str, tuple[str, str]] = {}  # real path -> who names it (one pass: thousands of names stay fast)
     for option, path in named:
         other = claimed.setdefault(os.path.realpath(path), (option, path))
         if other != (option, path):
             raise click.UsageError(f"{other[0]} and {option} name the same file, {path}; give them different names")
-    folders_checked: set[str] = set()
-    for option, path in named:
-        folder = os.path.dirname(os.path.abspath(path))
-        if os.path.isdir(path):
-            raise InputError(f"{option} {path}: is a folder; give a file name")
-        if folder not in folders_checked:
-            if not os.path.isdir(folder):
-                raise InputError(f"{option} {path}: the folder {folder} does not exist")
-            if not os.access(folder, os.W_OK):
-                raise InputError(f"{option} {path}: the folder {folder} is not writable")
-            folders_checked.add(folder)
-        if os.path.exists(path) and not os.path.isfile(path):
+
+
+def _check_folder(option: str, path: str, folders_checked: set[str]) -> None:
+    """Refuse a folder given as the file, or a file in a folder that is missing or read-only; each
+    folder is checked once (added to ``folders_checked``)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise InputError(f"{option} {path}: is a folder; give a file name")
+    if folder not in folders_checked:
+        if not os.path.isdir(folder):
+            raise InputError(f"{option} {path}: the folder {folder} does not exist")
+        if not os.access(folder, os.W_OK):
+            raise InputError(f"{option} {path}: the folder {folder} is not writable")
+        folders_checked.add(folder)
+
+
+def _check_file(option: str, path: str, resumable: bool, inputs: tuple[str, ...]) -> None:
+    """Refuse an output that is not a regular file, is one of the ``inputs``, has a name the file
+    system cannot take, or (``resumable``) cannot be appended to."""
+    if os.path.exists(path) and not os.path.isfile(path):
+        raise InputError(
+            f"{option} {path}: not a regular file (a device, pipe or socket); refusing to replace "
+            "it" + ("; use - for standard output" if not resumable else "")
+        )
+    for source in inputs:
+        if source != "-" and os.path.exists(path) and os.path.exists(source) and os.path.samefile(path, source):
             raise InputError(
-                f"{option} {path}: not a regular file (a device, pipe or socket); refusing to replace "
-                "it" + ("; use - for standard output" if option not in resumable else "")
+                f"{option} {path} is also an input ({source}); refusing to write onto it, "
+                "--force or not: give the output another name"
             )
-        for source in inputs:
-            if source != "-" and os.path.exists(path) and os.path.exists(source) and os.path.samefile(path, source):
-                raise InputError(
-                    f"{option} {path} is also an input ({source}); refusing to write onto it, "
-                    "--force or not: give the output another name"
-                )
-        problem = name_problem(path)
-        if problem is not None:
-            raise InputError(f"{option} {path}: {problem}")
-        if option in resumable and os.path.isfile(path) and not os.access(path, os.W_OK):
-            raise InputError(f"{option} {path}: is not writable; it could not keep this run's work")
-        if os.path.exists(path) and not force and option not in resumable:
-            if replaceable is None or not replaceable(path):
-                raise InputError(f"{option} {path} exists; refusing to overwrite it; use --force to replace it")
+    problem = name_problem(path)
+    if problem is not None:
+        raise InputError(f"{option} {path}: {problem}")
+    if resumable and os.path.isfile(path) and not os.access(path, os.W_OK):
+        raise InputError(f"{option} {path}: is not writable; it could not keep this run's work")
 
 
 def hold_lock(path: str) -> None:

@@ -194,14 +194,7 @@ def _search(puzzle, state, run, compiled, max_conflicts, max_seconds, deadline) 
         pause_at = conflicts + chunk if max_conflicts is None else min(conflicts + chunk, max_conflicts)
         ctl[search_state.PAUSE_WORK] = work
         start = time.perf_counter()
-        try:
-            if compiled:
-                status = run(state, pause_at)
-            else:
-                with charged():
-                    status = run(state, pause_at)
-        except SystemError as error:
-            interrupted_kernel(error)
+        status = _call(run, state, pause_at, compiled)
         took = time.perf_counter() - start
         if status == kernel.FOUND:
             grid = state.assign.reshape(puzzle.shape.cells, puzzle.n).argmax(axis=1) + 1
@@ -211,12 +204,38 @@ def _search(puzzle, state, run, compiled, max_conflicts, max_seconds, deadline) 
         if status == kernel.GROW:
             state = _grow(state)
             continue
-        conflicts = int(ctl[search_state.CONFLICTS])
-        if max_conflicts is not None and conflicts >= max_conflicts:
-            raise SearchBudgetExceeded(f"no answer after {_conflicts(conflicts)}")
-        if deadline is not None and time.perf_counter() >= deadline:
-            raise SearchBudgetExceeded(f"no answer within {max_seconds:g} s ({_conflicts(conflicts)})")
-        if took < PAUSE_SECONDS / 2:
-            chunk, work = 2 * chunk, min(2 * work, 1 << 60)
-        elif took > 2 * PAUSE_SECONDS:
-            chunk, work = max(1, chunk // 2), max(1, work // 2)
+        _check_budgets(int(ctl[search_state.CONFLICTS]), max_conflicts, max_seconds, deadline)
+        chunk, work = _paced(chunk, work, took)
+
+
+def _call(run, state: search_state.Search, pause_at: int, compiled: bool) -> int:
+    """One call of the kernel ``run`` and its status; the Python kernel's time is charged (see
+    :func:`~deap_sudoku.propagation.choice.charged`), a compiled kernel's interruption re-raised."""
+    try:
+        if compiled:
+            return run(state, pause_at)
+        with charged():
+            return run(state, pause_at)
+    except SystemError as error:
+        interrupted_kernel(error)
+
+
+def _check_budgets(
+    conflicts: int, max_conflicts: int | None, max_seconds: float | None, deadline: float | None
+) -> None:
+    """Raise :class:`SearchBudgetExceeded` once ``conflicts`` reach ``max_conflicts`` or the clock the
+    ``deadline`` (``max_seconds`` after the start)."""
+    if max_conflicts is not None and conflicts >= max_conflicts:
+        raise SearchBudgetExceeded(f"no answer after {_conflicts(conflicts)}")
+    if deadline is not None and time.perf_counter() >= deadline:
+        raise SearchBudgetExceeded(f"no answer within {max_seconds:g} s ({_conflicts(conflicts)})")
+
+
+def _paced(chunk: int, work: int, took: float) -> tuple[int, int]:
+    """The conflicts and the work of the next call: twice as many after a call much shorter than
+    :data:`PAUSE_SECONDS`, half after one much longer."""
+    if took < PAUSE_SECONDS / 2:
+        return 2 * chunk, min(2 * work, 1 << 60)
+    if took > 2 * PAUSE_SECONDS:
+        return max(1, chunk // 2), max(1, work // 2)
+    return chunk, work

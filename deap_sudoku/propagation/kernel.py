@@ -117,12 +117,7 @@ def _box_line_reduction(cands: list[int], queue: list[int], dirty: set[int], t: 
 
     Returns whether anything changed, or ``None`` on a contradiction.
     """
-    unions = []
-    for seg in t.segments:
-        u = 0
-        for c in seg:
-            u |= cands[c]
-        unions.append(u)
+    unions = _segment_unions(cands, t.segments)
     changed = False
     for s, line_segs, box_segs, line_rest, box_rest in t.intersections:
         here = unions[s]
@@ -133,18 +128,41 @@ def _box_line_reduction(cands: list[int], queue: list[int], dirty: set[int], t: 
             in_box |= unions[i]
         for confined, rest in ((here & ~in_line & in_box, box_rest), (here & ~in_box & in_line, line_rest)):
             if confined:
-                keep = ~confined
-                for c in rest:
-                    m = cands[c]
-                    if m & confined:
-                        m &= keep
-                        if not m:
-                            return None
-                        cands[c] = m
-                        dirty.update(t.cell_units[c])
-                        changed = True
-                        if not m & (m - 1):
-                            queue.append(c)
+                removed = _remove(cands, confined, rest, queue, dirty, t.cell_units)
+                if removed is None:
+                    return None
+                changed = changed or removed
+    return changed
+
+
+def _segment_unions(cands: list[int], segments) -> list[int]:
+    """The candidates of each line-box segment's cells together, on the pass's start (eliminations
+    only shrink them, so every rule found on them still holds)."""
+    unions = []
+    for seg in segments:
+        u = 0
+        for c in seg:
+            u |= cands[c]
+        unions.append(u)
+    return unions
+
+
+def _remove(cands: list[int], confined: int, rest, queue: list[int], dirty: set[int], cell_units) -> bool | None:
+    """Remove the ``confined`` values from the ``rest`` cells, as a naked single does from its peers:
+    whether any cell changed, or ``None`` when one is left empty."""
+    keep = ~confined
+    changed = False
+    for c in rest:
+        m = cands[c]
+        if m & confined:
+            m &= keep
+            if not m:
+                return None
+            cands[c] = m
+            dirty.update(cell_units[c])
+            changed = True
+            if not m & (m - 1):
+                queue.append(c)
     return changed
 
 

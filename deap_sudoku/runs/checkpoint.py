@@ -265,6 +265,18 @@ def _parse(path: Path, puzzle, identity: dict) -> tuple[dict, int, bytes, int]:
     """(state, end of the last good frame, its digest, bytes dropped) of the file at ``path``, whose
     identity must hold every item of ``identity``."""
     data = _read_bounded(path)
+    _check_header(path, data)
+    frames, offset, digest = _read_frames(path, data)
+    _check_identity(path, frames, identity)
+    try:
+        state = _checked(frames, puzzle)
+    except _Bad as exc:
+        raise CheckpointError(f"{path}: {exc}") from None
+    return state, offset, digest, len(data) - offset
+
+
+def _check_header(path: Path, data: bytearray) -> None:
+    """Refuse a file that does not start with :data:`MAGIC`, naming an older version's pickle as such."""
     if not data.startswith(MAGIC):
         if data[:1] == b"\x80":
             raise CheckpointError(
@@ -272,6 +284,12 @@ def _parse(path: Path, puzzle, identity: dict) -> tuple[dict, int, bytes, int]:
                 "since loading a pickle can run any code: delete it to start afresh"
             )
         raise CheckpointError(f"{path}: not a deap_sudoku checkpoint (no '{MAGIC.decode().strip()}' header)")
+
+
+def _read_frames(path: Path, data: bytearray) -> tuple[list, int, bytes]:
+    """The decoded payloads of the whole frames after the header, each digest checked, with the end
+    of the last one and its digest; a last frame cut short is left out (the caller counts its bytes
+    as dropped), a damaged one refused."""
     offset, digest, frames = len(MAGIC), b"", []
     while offset < len(data):
         if len(data) - offset < _FRAME.size:
@@ -293,6 +311,11 @@ def _parse(path: Path, puzzle, identity: dict) -> tuple[dict, int, bytes, int]:
         offset, digest = start + length, want
     if not frames:
         raise CheckpointError(f"{path}: holds no complete save")
+    return frames, offset, digest
+
+
+def _check_identity(path: Path, frames: list, identity: dict) -> None:
+    """Refuse another run's file: its first frame's identity must hold every item of ``identity``."""
     theirs = frames[0].get("identity") if isinstance(frames[0], dict) else None
     if not isinstance(theirs, dict):
         raise CheckpointError(f"{path}: its first save has no run identity")
@@ -302,11 +325,6 @@ def _parse(path: Path, puzzle, identity: dict) -> tuple[dict, int, bytes, int]:
                 f"{path} belongs to another run: its {key} is {_short(theirs.get(key))}, "
                 f"this run's is {_short(mine)}; use another file or delete it to start afresh"
             )
-    try:
-        state = _checked(frames, puzzle)
-    except _Bad as exc:
-        raise CheckpointError(f"{path}: {exc}") from None
-    return state, offset, digest, len(data) - offset
 
 
 def _read_bounded(path: Path) -> bytearray:

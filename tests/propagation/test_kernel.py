@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from deap_sudoku import Puzzle, Shape, find_conflicts
 from deap_sudoku.exact import random_solution
 from deap_sudoku.propagation import (
+    Tables,
     arrays,
     initial_masks,
     mask_sets,
@@ -71,31 +72,46 @@ def _naive_fixed_point(shape: Shape, cands: list[int]) -> list[int] | None:
     """The three rules as written, one value at a time, to a fixed point (``None``: a contradiction).
     Box-line reduction here looks at every cell of a segment, decided ones included."""
     cands, t = list(cands), tables(shape)
+    bits = [1 << v for v in range(shape.n)]
     segments = _line_box_segments(shape)
     while True:
         before = list(cands)
-        for c, m in enumerate(cands):
-            if m and not m & (m - 1):
-                for p in t.peers[c]:
-                    cands[p] &= ~m
-        for unit in t.units:
-            for bit in (1 << v for v in range(shape.n)):
-                holders = [c for c in unit if cands[c] & bit]
-                if len(holders) == 1:
-                    cands[holders[0]] = bit
-        for seg, line, box in segments:
-            for bit in (1 << v for v in range(shape.n)):
-                for inside, outside in ((line, box), (box, line)):
-                    if any(cands[c] & bit for c in seg) and not any(cands[c] & bit for c in inside if c not in seg):
-                        for c in outside:
-                            if c not in seg:
-                                cands[c] &= ~bit
-        if 0 in cands or any(
-            not any(cands[c] & bit for c in unit) for unit in t.units for bit in (1 << v for v in range(shape.n))
-        ):
+        _naked_singles(cands, t)
+        _hidden_singles(cands, t, bits)
+        _box_line(cands, segments, bits)
+        if 0 in cands or any(not any(cands[c] & bit for c in unit) for unit in t.units for bit in bits):
             return None
         if cands == before:
             return cands
+
+
+def _naked_singles(cands: list[int], t: Tables) -> None:
+    """A decided cell's value leaves its peers."""
+    for c, m in enumerate(cands):
+        if m and not m & (m - 1):
+            for p in t.peers[c]:
+                cands[p] &= ~m
+
+
+def _hidden_singles(cands: list[int], t: Tables, bits: list[int]) -> None:
+    """A value with one place left in a unit goes there."""
+    for unit in t.units:
+        for bit in bits:
+            holders = [c for c in unit if cands[c] & bit]
+            if len(holders) == 1:
+                cands[holders[0]] = bit
+
+
+def _box_line(cands: list[int], segments, bits: list[int]) -> None:
+    """A value that a segment holds and the rest of its line (or box) does not leaves the rest of the
+    box (or line)."""
+    for seg, line, box in segments:
+        for bit in bits:
+            for inside, outside in ((line, box), (box, line)):
+                if any(cands[c] & bit for c in seg) and not any(cands[c] & bit for c in inside if c not in seg):
+                    for c in outside:
+                        if c not in seg:
+                            cands[c] &= ~bit
 
 
 @settings(max_examples=40, deadline=None)

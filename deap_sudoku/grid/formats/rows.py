@@ -40,11 +40,7 @@ def read_rows(text: str, reader: Reader, alphabet: str, *, spaced: bool) -> Iter
         if stripped:
             if skipping:
                 continue
-            if spaced:
-                found = ((m.start() + 1, m.group()) for m in _TOKEN.finditer(line))
-            else:
-                found = ((i + 1, ch) for i, ch in enumerate(line) if not ch.isspace())
-            tokens = list(itertools.islice(found, MAX_SIDE + 1))
+            tokens = _tokens(line, spaced)
             if len(tokens) > MAX_SIDE:
                 reader.error(
                     f"row has more than {MAX_SIDE} values, more than the largest grid ({MAX_SIDE}x{MAX_SIDE}) has",
@@ -65,6 +61,16 @@ def read_rows(text: str, reader: Reader, alphabet: str, *, spaced: bool) -> Iter
         if block:
             _finish_rows(block, len(block[0].tokens), reader, table, spaced, borders)
         block, borders, skipping = [], [], False
+
+
+def _tokens(line: str, spaced: bool) -> list[tuple[int, str]]:
+    """A row's ``(column, token)`` values (separated by blanks or borders when ``spaced``, else one
+    character each), at most one more than the largest grid has: enough to tell a row too long."""
+    if spaced:
+        found = ((m.start() + 1, m.group()) for m in _TOKEN.finditer(line))
+    else:
+        found = ((i + 1, ch) for i, ch in enumerate(line) if not ch.isspace())
+    return list(itertools.islice(found, MAX_SIDE + 1))
 
 
 @dataclass
