@@ -40,7 +40,7 @@ def states(draw):
     full = (1 << shape.n) - 1
     for cell in rng.sample(range(shape.cells), draw(st.integers(0, 6))):
         cands[cell] = rng.randint(1, full)  # narrowed to a random subset: may contradict the givens
-        if not cands[cell] & (cands[cell] - 1):
+        if not cands[cell] & (cands[cell] - 1) and cell not in queue:  # a queue holds a cell once
             queue.append(cell)
     return shape, cands, queue
 
