@@ -15,7 +15,8 @@ from tests.conftest import REPO
 
 pytestmark = pytest.mark.slow
 
-MARGIN = 0.1  # for a loaded test machine; the promise is 0.2 s (this change took 0.6-1.2 s over to 0.0-0.15)
+MARGIN = 0.2  # for a loaded test machine; the promise is 0.2 s (this change took 0.6-1.2 s over to 0.0-0.15); a
+# planted 0.5 s overrun in run_task fails 3 to 6 of the budget tests, every run (measured at 0.1 and 0.2)
 
 
 def _run(*args: str) -> tuple[float, subprocess.CompletedProcess]:
