@@ -26,7 +26,7 @@ from collections.abc import Callable
 import numpy as np
 
 from ..grid.puzzle import Puzzle
-from . import recipes, local_search, exact_solvers  # noqa: F401  (their declarations, in the order listed)
+from . import recipes, local_search, colony, exact_solvers  # noqa: F401  (their declarations, in the order listed)
 from .record import BUNDLED, OPTIONS, Algorithm, Outcome
 from .record import Objective as Objective, Trace as Trace, generation_progress as generation_progress  # re-exported
 
@@ -51,7 +51,8 @@ a function as :func:`deap_sudoku.runs.user.from_function` takes it)."""
 
 ALGORITHMS: dict[str, Algorithm] = BUNDLED
 """The bundled algorithms by name, in the order :mod:`~deap_sudoku.runs.recipes` (the GAs),
-:mod:`~deap_sudoku.runs.local_search` (tabu search) and :mod:`~deap_sudoku.runs.exact_solvers`
+:mod:`~deap_sudoku.runs.local_search` (tabu search), :mod:`~deap_sudoku.runs.colony` (the ant colony)
+and :mod:`~deap_sudoku.runs.exact_solvers`
 declare them (:func:`~deap_sudoku.runs.record.bundled`)."""
 
 

@@ -30,6 +30,7 @@ from .init import (
     init_smart_block_permutation,
     seed_from_search,
 )
+from .pheromone import GREEDY_RULES, Pheromone
 from .mutation import mut_conflict_swap, mut_random_reset, mut_swap_in_box, mut_swap_in_row
 from .selection import (
     punish_same,
@@ -46,6 +47,8 @@ from .toolbox import make_toolbox
 
 __all__ = [
     "Individual",
+    "Pheromone",
+    "GREEDY_RULES",
     "MaxIndividual",
     "FitnessMin",
     "FitnessMax",

@@ -11,7 +11,7 @@ import pytest
 
 from deap_sudoku import read
 from deap_sudoku.exact import dig_puzzle, solve, verify
-from deap_sudoku.runs import ALGORITHMS, local_search, recipes
+from deap_sudoku.runs import ALGORITHMS, colony, local_search, recipes
 from deap_sudoku.runs.record import STOP_OPTIONS
 
 from tests.conftest import REPO, recipe_options
@@ -24,7 +24,7 @@ EXAMPLES = sorted(path.stem for path in (REPO / "examples").glob("*.py"))
 """Every example script, found: a new one is tested without being listed."""
 WITH_RECORDS = {record.example: record for record in ALGORITHMS.values() if record.example}
 """The examples that write a bundled algorithm's recipe out, by the records that name them."""
-GA_RECIPES = {record.function for record in ALGORITHMS.values() if record.kind == "ga"}
+GA_RECIPES = {record.function for record in ALGORITHMS.values() if record.kind in ("ga", "colony")}  # take stop=
 WITHOUT_RECORDS = {"deap_primitives", "exact_baselines"}  # DEAP's own loop; the exact solvers side by side
 
 SMALL_BUDGETS = {  # examples whose defaults take longer than a test should: the budget they get here
@@ -93,6 +93,7 @@ DOCUMENTED_DEFAULTS = {  # example: what main() does unless a switch says otherw
     "row_permutation_ga": dict(restrict=False),
     "tabu_search": dict(moves="value", memory="boards", restrict=False),
     "exact_baselines": dict(propagation=False),
+    "ant_colony": dict(population_size=10, q0=0.9, greedy="code", rho=0.9, best_evaporation=0.005),
 }
 SWITCHES = {  # example: the improvement switches its --help must show
     "block_ga": ["--mutation-threshold", "--in-box-pairs", "--fitness [cell_collisions|closeness|collisions]"],
@@ -101,6 +102,7 @@ SWITCHES = {  # example: the improvement switches its --help must show
     "row_permutation_ga": ["--restrict"],
     "tabu_search": ["--moves [value|swap]", "--memory [boards|cells]", "--restrict"],
     "exact_baselines": ["--propagation"],
+    "ant_colony": ["--greedy [code|paper]"],
 }
 
 
@@ -146,6 +148,7 @@ EQUIVALENT_BUDGETS = {  # example -> a small budget both take, where the generic
     "memetic": dict(max_generations=30),
     "block_ga_restart": dict(population_size=40, restart_every=5, max_generations=30),
     "tabu_search": dict(max_steps=2000),
+    "ant_colony": dict(max_generations=20),
 }
 GENERIC_BUDGET = dict(population_size=40, max_generations=20)
 EQUIVALENT = {
@@ -176,6 +179,7 @@ EQUIVALENT |= {  # example with switches -> (recipe, the switches and a budget)
         dict(population_size=40, restart_after=5, normalised_roulette=True, max_generations=30),
     ),
     "tabu_search_switched": (local_search.tabu, dict(max_steps=2000, moves="swap", memory="cells", restrict=True)),
+    "ant_colony_switched": (colony.ant_colony, dict(max_generations=20, greedy="paper", q0=0.5, population_size=4)),
 }
 
 

@@ -1,0 +1,92 @@
+"""The ant colony system of Lloyd & Amos (IEEE Trans. Games 2019) as a loop over DEAP parts.
+
+Generation 0 is ``toolbox.individual()``, the grid the ants start from (the givens propagated:
+a puzzle that propagation solves ends there).  Each generation after it, ``toolbox.colony()``
+builds the ants' grids (a population; see :class:`~deap_sudoku.tools.Pheromone`),
+``toolbox.evaluate`` scores them (their failed cells with :func:`~deap_sudoku.tools.eval_collisions`:
+0 is solved), and the colony's *best value* decides
+the global update: an ant that filled ``f`` of the ``N`` cells is worth ``N / (N - f)``; when the
+iteration's best is worth more than the best value kept, its grid becomes the best grid and its
+worth the best value, and ``toolbox.deposit(best_grid, best_value)`` then reinforces the best
+grid's values.  The best value then evaporates, ``best_value *= 1 - best_evaporation``, so an old
+best grid is replaced, in time, by a worse but newer one: the paper's anti-stagnation operator.
+"""
+
+from __future__ import annotations
+
+import random
+
+from deap import base, tools
+
+from .run import Hook, Run
+from .stop import Stop
+
+__all__ = ["ea_ant_colony", "worth"]
+
+
+def worth(unfilled: float, cells: int) -> float:
+    """What an ant that left ``unfilled`` of ``cells`` cells failed is worth to the global update:
+    ``cells / unfilled`` (infinite for a solution)."""
+    return float("inf") if unfilled == 0 else cells / unfilled
+
+
+def ea_ant_colony(
+    toolbox: base.Toolbox,
+    *,
+    cells: int,
+    stop: Stop,
+    rng: random.Random,
+    best_evaporation: float = 0.005,
+    stats: tools.Statistics | None = None,
+    halloffame: tools.HallOfFame | None = None,
+    callback: Hook | None = None,
+) -> tuple[list, tools.Logbook]:
+    """Run the colony until ``stop``; return the last colony and the logbook (a generation is one
+    iteration of the colony, its evaluations the ants evaluated).
+
+    ``toolbox`` registers ``individual`` (the ants' starting grid), ``colony(poll=...)`` (the
+    ants' individuals; ``poll`` raises to stop it), ``evaluate`` (one
+    objective, minimised: the failed cells) and ``deposit(grid, amount)``; ``cells`` is the grid's
+    size, for the best value.  ``rng`` is the generator the colony draws from (registered with it):
+    a generation that a stop request abandons puts it back."""
+    if not 0 <= best_evaporation <= 1:
+        raise ValueError(f"best_evaporation is a rate 0..1, not {best_evaporation!r}")
+    run = Run(
+        [toolbox.individual()],
+        stop=stop,
+        rng=rng,
+        stats=stats,
+        halloffame=halloffame,
+        callback=callback,
+        restarts=False,
+    )
+    state = _Best()
+    run.evaluate_first(toolbox)
+    while not run.finished():
+        with run.generating():
+            colony = toolbox.colony(poll=run.poll)
+            run.evaluate(colony, toolbox)
+            colony = [ant for ant in colony if ant.fitness.valid]
+            state.update(colony, cells, toolbox, best_evaporation)
+            run.next_generation(colony)
+    return run.population, run.logbook
+
+
+class _Best:
+    """The best grid the global update reinforces and its best value, which evaporates."""
+
+    def __init__(self) -> None:
+        self.grid = None
+        self.value = 0.0
+
+    def update(self, colony: list, cells: int, toolbox: base.Toolbox, evaporation: float) -> None:
+        """Take the colony's best ant (the first of equals) when it is worth more than the best
+        value kept; deposit on the best grid; evaporate the best value."""
+        if not colony:
+            return
+        best = max(colony, key=lambda ant: ant.fitness)
+        value = worth(best.fitness.values[0], cells)
+        if value > self.value:
+            self.grid, self.value = toolbox.clone(best), value
+        toolbox.deposit(self.grid, self.value)
+        self.value *= 1.0 - evaporation

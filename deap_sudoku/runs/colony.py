@@ -1,0 +1,96 @@
+"""The published ant colony system as a run: Lloyd & Amos's ACS composed from the package's parts
+(``examples/ant_colony.py`` writes the same composition out; ``docs/literature.md`` tables its
+rules against the paper and the authors' code)."""
+
+from __future__ import annotations
+
+import functools
+import random
+import time
+from collections.abc import Callable
+
+from deap import base, tools
+
+from ..algorithms import Stop
+from ..algorithms.ant_colony import ea_ant_colony
+from ..grid.puzzle import Puzzle
+from ..tools import HallOfFame, Individual, Pheromone, batch_map, clone, eval_collisions, fitness_statistics
+from .record import COMPILING, bundled, ga_run
+
+__all__ = ["ant_colony", "warm_up_colony"]
+
+
+def warm_up_colony(puzzle: Puzzle, compiled: bool | None) -> None:
+    """Compile or load the colony's construction kernel (one colony on ``puzzle``)."""
+    if compiled is not False:
+        Pheromone(puzzle, compiled=True).colony(Individual, ants=1, rng=random.Random(0))
+
+
+@bundled(
+    "acs-paper",
+    "colony",
+    "acs with the greedy choice as the paper states it (probability q0; the released code: 1 - q0)",
+    ("population_size", "max_generations", "max_evaluations", "max_seconds"),
+    run=lambda recipe: functools.partial(ga_run(recipe), greedy="paper"),
+    stoppable=True,
+    warm_up=warm_up_colony,
+    warm_up_message=COMPILING.format(name="ant colony"),
+)  # declared second: decorators apply from the bottom up
+@bundled(
+    "acs",
+    "colony",
+    "Lloyd & Amos 2019: ant colony system with constraint propagation and best-value evaporation",
+    ("population_size", "max_generations", "max_evaluations", "max_seconds"),
+    run=ga_run,
+    stoppable=True,
+    example="ant_colony",
+    warm_up=warm_up_colony,
+    warm_up_message=COMPILING.format(name="ant colony"),
+)
+def ant_colony(
+    puzzle: Puzzle,
+    *,
+    seed: int = 0,
+    population_size: int = 10,
+    q0: float = 0.9,
+    greedy: str = "code",
+    rho: float = 0.9,
+    best_evaporation: float = 0.005,
+    local_evaporation: float = 0.1,
+    compiled: bool | None = None,
+    stop: Stop = Stop(max_seconds=10.0),
+    checkpoint: None = None,
+    callback: Callable[[int, list, tools.Logbook], object] | None = None,
+):
+    """Lloyd & Amos's ant colony system: ``population_size`` ants (10), greedy choice by ``q0``
+    (0.9) under the ``greedy`` rule (``"code"``, the released solver's, or ``"paper"``), global
+    update rate ``rho`` (0.9), best-value evaporation ``best_evaporation`` (0.005), local update
+    rate ``local_evaporation`` (0.1), until solved or ``stop`` (by default the authors' 10 s).
+    Returns ``(colony, logbook, hall_of_fame)``; a grid's fitness is its failed cells.
+
+    :raises ValueError: for a ``checkpoint``: the colony's state (its pheromone) is not saved."""
+    if checkpoint is not None:
+        raise ValueError("acs keeps no checkpoints: its pheromone matrix is not part of a saved run")
+    started, rng = time.perf_counter(), random.Random(seed)
+    pheromone = Pheromone(puzzle, local_evaporation=local_evaporation, compiled=compiled)
+    toolbox = base.Toolbox()
+    toolbox.register("individual", pheromone.start, Individual)
+    toolbox.register("colony", pheromone.colony, Individual, ants=population_size, q0=q0, greedy=greedy, rng=rng)
+    toolbox.register("evaluate", eval_collisions, puzzle=puzzle)  # an ant's collisions are its failed cells
+    toolbox.register("deposit", pheromone.deposit, rho=rho)
+    toolbox.register("clone", clone)
+    toolbox.register("map", batch_map)
+    stop = stop.with_defaults(solved=0, started=started)
+    hof = HallOfFame(1)
+    colony, logbook = ea_ant_colony(
+        toolbox,
+        cells=puzzle.shape.cells,
+        stop=stop,
+        rng=rng,
+        best_evaporation=best_evaporation,
+        stats=fitness_statistics(),
+        halloffame=hof,
+        callback=callback,
+    )
+    logbook.fitness, logbook.target = "collisions", 0
+    return colony, logbook, hof

@@ -1,0 +1,170 @@
+"""A pheromone matrix over (cell, value) and the ants that read it: the parts of an ant colony
+system for Sudoku (Lloyd & Amos, IEEE Trans. Games 2019), usable in a colony of your own.
+
+:class:`Pheromone` holds ``tau0`` on every (cell, value) to begin with.  :meth:`Pheromone.colony`
+builds a colony's grids, DEAP individuals like any population's: each ant walks every cell once
+from a random start, takes a value for each open cell (greedy or by roulette over the pheromone,
+``q0``), propagates it (naked and hidden singles, as the authors' solver does), and leaves an
+empty cell (0) where propagation left no value: a *failed* cell.  A grid's fitness under
+:func:`~deap_sudoku.tools.eval_collisions` is then its failed cells, since placements never
+clash, and 0 means solved.  Each placement decays its pheromone towards ``tau0`` (the local
+update); :meth:`Pheromone.deposit` is the global update a colony makes with its best grid.
+
+The construction runs on a compiled kernel where numba pays (the same results as its Python
+twin, :mod:`~deap_sudoku.tools.ant_colony_kernel`): see :mod:`deap_sudoku.propagation.choice`.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Callable
+
+import numpy as np
+
+from ..grid.puzzle import Puzzle
+from ..propagation.choice import charged, check_compiled, interrupted_kernel, prefer_compiled
+from . import ant_colony_kernel as kernel
+
+__all__ = ["Pheromone", "GREEDY_RULES", "POLL_STEPS"]
+
+POLL_STEPS = 16
+"""How many steps of a colony the Python twin takes between two polls."""
+
+GREEDY_RULES = ("code", "paper")
+"""When an ant takes the greedy choice: ``"code"``, when a uniform draw is *above* ``q0`` (with
+probability ``1 - q0``, as the authors' released solver does), or ``"paper"``, with probability
+``q0`` (the rule as the paper states it)."""
+
+
+@functools.lru_cache(maxsize=16)
+def _tables(puzzle: Puzzle) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, np.ndarray]:
+    """The kernel's tables for ``puzzle``: each cell's peers in the order propagation visits them
+    (box, column and row cells alternately, itself included), the units, each cell's row, column
+    and box unit, the mask of all values, and the candidates once the givens are propagated."""
+    shape = puzzle.shape
+    n = shape.n
+    units = shape.units.astype(np.int64)
+    cell_units = shape.cell_units.astype(np.int64)
+    rows, cols, boxes = units[cell_units[:, 0]], units[cell_units[:, 1]], units[cell_units[:, 2]]
+    order = np.stack([boxes, cols, rows], axis=2).reshape(shape.cells, 3 * n)
+    full = (1 << n) - 1
+    givens = puzzle.cells.astype(np.int64)
+    domains = _run(prefer_compiled(shape.cells, n), "initial_domains", givens, order, units, cell_units, full)
+    for array in (order, units, cell_units, domains):
+        array.flags.writeable = False
+    return order, units, cell_units, full, domains
+
+
+def _run(compiled: bool, name: str, *args):
+    """Call the kernel function ``name``, compiled or in Python (its time then charged)."""
+    if compiled:
+        from . import ant_colony_compiled
+
+        try:
+            return getattr(ant_colony_compiled, name)(*args)
+        except SystemError as error:
+            interrupted_kernel(error)
+    with charged():
+        return getattr(kernel, name)(*args)
+
+
+class Pheromone:
+    """The pheromone on each (cell, value) of ``puzzle``, ``tau0`` everywhere to begin with
+    (default ``1 / cells``, the authors' choice), and the colony it guides.
+
+    ``local_evaporation`` (``xi``) is the local update's rate: each value an ant places decays
+    its pheromone to ``(1 - xi) * tau + xi * tau0``.  ``compiled`` chooses the construction
+    kernel's twin: ``True`` numba, ``False`` Python, ``None`` whichever pays; the same results."""
+
+    def __init__(
+        self,
+        puzzle: Puzzle,
+        *,
+        tau0: float | None = None,
+        local_evaporation: float = 0.1,
+        compiled: bool | None = None,
+    ) -> None:
+        check_compiled(compiled, puzzle.n)
+        if not 0 <= local_evaporation <= 1:
+            raise ValueError(f"local_evaporation is a rate 0..1, not {local_evaporation!r}")
+        self.puzzle = puzzle
+        self.tau0 = 1.0 / puzzle.shape.cells if tau0 is None else float(tau0)
+        if not self.tau0 > 0:
+            raise ValueError(f"tau0 must be positive, not {tau0!r}")
+        self.local_evaporation = float(local_evaporation)
+        self.compiled = compiled
+        self.matrix = np.full((puzzle.shape.cells, puzzle.n), self.tau0)
+        """``matrix[cell, value - 1]``: the pheromone on ``value`` in ``cell``."""
+
+    @property
+    def domains(self) -> np.ndarray:
+        """Each cell's candidates (bit ``v - 1`` for value ``v``) once the givens are propagated:
+        where every ant starts from."""
+        return _tables(self.puzzle)[4]
+
+    def start(self, icls: Callable):
+        """The grid every ant starts from as an ``icls`` individual: the givens propagated, the
+        cells propagation leaves open 0 (the released solver's "initial constrained grid", which
+        is the solution of a puzzle that propagation solves)."""
+        domains = self.domains[None, :]
+        grids = np.empty(domains.shape, dtype=np.int64)
+        kernel.values(domains, grids)
+        return icls(grids[0].astype(self.puzzle.cells.dtype))
+
+    def colony(
+        self,
+        icls: Callable,
+        *,
+        ants: int = 10,
+        q0: float = 0.9,
+        greedy: str = "code",
+        rng: random.Random,
+        poll: Callable[[], None] | None = None,
+    ) -> list:
+        """Build ``ants`` grids as ``icls`` individuals (fitness not set), the ants stepping in turn,
+        each from a cell drawn from ``rng``; the local update changes :attr:`matrix` as they go.
+        See :data:`GREEDY_RULES` for ``greedy``.  ``poll()`` is called every few steps while the
+        Python twin builds (a 25x25 colony takes it a second or more; the compiled one, ms): an
+        exception it raises, a stop, leaves the colony unbuilt."""
+        if greedy not in GREEDY_RULES:
+            raise ValueError(f"greedy is one of {GREEDY_RULES}, not {greedy!r}")
+        if isinstance(ants, bool) or not isinstance(ants, int) or ants < 1:
+            raise ValueError(f"a colony has a whole number of ants, at least 1, not {ants!r}")
+        if not 0 <= q0 <= 1:
+            raise ValueError(f"q0 is a probability 0..1, not {q0!r}")
+        cells = self.puzzle.shape.cells
+        domains = self.domains
+        draws = np.random.default_rng(rng.getrandbits(64))
+        position = draws.integers(0, cells, ants).astype(np.int64)
+        uniform = draws.random((ants, cells, 2))
+        boards = np.tile(domains, (ants, 1))
+        tables = (
+            self.matrix,
+            self.tau0,
+            self.local_evaporation,
+            uniform,
+            float(q0),
+            greedy == "code",
+            *_tables(self.puzzle)[:4],
+        )
+        compiled = prefer_compiled(cells, self.puzzle.n) if self.compiled is None else self.compiled
+        chunk = cells if compiled or poll is None else POLL_STEPS
+        for first in range(0, cells, chunk):
+            if first and poll is not None:
+                poll()
+            _run(compiled, "steps", boards, position, first, min(first + chunk, cells), *tables)
+        grids = np.empty_like(boards)
+        _run(compiled, "values", boards, grids)
+        dtype = self.puzzle.cells.dtype
+        return [icls(grid.astype(dtype)) for grid in grids]
+
+    def deposit(self, grid: np.ndarray, amount: float, *, rho: float = 0.9) -> None:
+        """The global update: each value ``grid`` holds (0, a failed cell, holds none) moves its
+        pheromone to ``(1 - rho) * tau + rho * amount``."""
+        if not 0 <= rho <= 1:
+            raise ValueError(f"rho is a rate 0..1, not {rho!r}")
+        values = np.asarray(grid, dtype=np.int64)
+        cells = np.flatnonzero(values)
+        chosen = self.matrix[cells, values[cells] - 1]
+        self.matrix[cells, values[cells] - 1] = chosen * (1.0 - rho) + rho * amount

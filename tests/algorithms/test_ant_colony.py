@@ -1,0 +1,187 @@
+"""The ant colony system (Lloyd & Amos): each rule of docs/literature.md's table held by a test, the
+compiled and Python twins equal, and the run's budgets and seeds kept."""
+
+import itertools
+import random
+import time
+
+import numpy as np
+import pytest
+from deap import base
+
+from deap_sudoku import Puzzle, read
+from deap_sudoku.algorithms import Stop, ea_ant_colony
+from deap_sudoku.exact import dig_puzzle, solve
+from deap_sudoku.runs import Task, run_task
+from deap_sudoku.runs.colony import ant_colony
+from deap_sudoku.tools import Individual, Pheromone, clone, eval_collisions
+from deap_sudoku.tools import ant_colony_compiled, ant_colony_kernel
+from deap_sudoku.tools.pheromone import _tables
+
+from tests.conftest import REPO
+
+LLOYD_16 = read(REPO / "data" / "16x16-lloyd.txt")[0]
+BIG = dig_puzzle(solve(read(REPO / "data" / "25x25.txt")[0]), 280, random.Random(0), unique=False)
+"""A 25x25 with 45 % givens, which no colony of a few iterations solves (the bundled one propagation does)."""
+KERNELS = [ant_colony_kernel, ant_colony_compiled]
+
+
+def _one_step(kernel, draws, greedy_above, favourite=4):
+    """One ant's first step at cell 0 of an empty 9x9 whose pheromone favours ``favourite`` (0-based)."""
+    puzzle = Puzzle([0] * 81)
+    order, units, cell_units, full, domains = _tables(puzzle)
+    pheromone = np.full((81, 9), 1 / 81)
+    pheromone[0, favourite] = 10 / 81
+    boards = domains[None, :].copy()
+    position = np.zeros(1, dtype=np.int64)
+    uniform = np.asarray(draws, dtype=float).reshape(1, 1, 2).repeat(81, axis=1)
+    kernel.steps(
+        boards,
+        position,
+        0,
+        1,
+        pheromone,
+        1 / 81,
+        0.1,
+        uniform,
+        0.9,
+        greedy_above,
+        order,
+        units,
+        cell_units,
+        full,
+    )
+    return int(boards[0, 0]).bit_length(), pheromone
+
+
+@pytest.mark.parametrize("kernel", KERNELS, ids=["python", "compiled"])
+def test_the_released_code_is_greedy_when_the_draw_is_above_q0_and_the_paper_when_below(kernel):
+    # draw 0.95 > q0 = 0.9: the code's rule takes the greedy value (5), the paper's the roulette's first (1)
+    assert _one_step(kernel, (0.95, 0.0), greedy_above=True)[0] == 5
+    assert _one_step(kernel, (0.95, 0.0), greedy_above=False)[0] == 1
+    assert _one_step(kernel, (0.5, 0.0), greedy_above=True)[0] == 1
+    assert _one_step(kernel, (0.5, 0.0), greedy_above=False)[0] == 5
+    # the roulette weighs by pheromone: value 5 holds 10 of the 18 parts, from 4/18 to 14/18
+    assert _one_step(kernel, (0.5, 0.5), greedy_above=True)[0] == 5
+    assert _one_step(kernel, (0.5, 0.8), greedy_above=True)[0] == 6
+
+
+@pytest.mark.parametrize("kernel", KERNELS, ids=["python", "compiled"])
+def test_a_placed_value_decays_its_pheromone_towards_tau0(kernel):
+    value, pheromone = _one_step(kernel, (0.95, 0.0), greedy_above=True)
+    expected = np.full((81, 9), 1 / 81)
+    expected[0, 4] = 0.9 * 10 / 81 + 0.1 / 81
+    assert value == 5 and np.allclose(pheromone, expected, rtol=0, atol=1e-15)
+
+
+def _with_nine_only_at_the_row_ends_corner(*, last_given: bool) -> Puzzle:
+    """A 9x9 whose 9s leave the top row's 9 one place, the top-right corner; ``last_given`` puts a
+    given in that corner's column after them, so that propagation looks at the corner again."""
+    cells = [0] * 81
+    for row, col in ((1, 0), (2, 3), (4, 6), (7, 7)):
+        cells[9 * row + col] = 9
+    if last_given:
+        cells[80] = 1
+    return Puzzle(cells)
+
+
+def test_propagation_fixes_a_hidden_single_among_the_peers_of_a_value_just_fixed():
+    # the released solver constrains the peers of each cell it fixes, not the whole grid
+    for kernel in KERNELS:
+        seen = Pheromone(_with_nine_only_at_the_row_ends_corner(last_given=True)).domains
+        assert seen[8] == 1 << 8  # the hidden single, found when the corner's column gained a value
+        unseen = kernel.initial_domains(
+            _with_nine_only_at_the_row_ends_corner(last_given=False).cells.astype(np.int64),
+            *_tables(_with_nine_only_at_the_row_ends_corner(last_given=False))[:4],
+        )
+        assert unseen[8] != 1 << 8 and unseen[8] & (1 << 8)  # no peer of the corner was fixed after the 9s
+
+
+def test_propagation_fixes_a_naked_single():
+    cells = [0] * 81
+    cells[:8] = range(1, 9)
+    assert Pheromone(Puzzle(cells)).domains[8] == 1 << 8
+    assert Pheromone(Puzzle(cells)).start(Individual)[8] == 9
+
+
+def test_an_ants_fitness_is_its_failed_cells_and_its_values_never_clash():
+    pheromone = Pheromone(BIG)
+    colony = pheromone.colony(Individual, ants=6, rng=random.Random(2))
+    grids = np.asarray(colony)
+    failed = np.count_nonzero(grids == 0, axis=1)
+    assert failed.max() > 0  # the colony fails cells on this puzzle: the claim is about them
+    assert [eval_collisions(ant, puzzle=BIG)[0] for ant in colony] == failed.tolist()
+    for unit in grids[:, BIG.shape.units].reshape(-1, BIG.n):  # every row, column and box of every ant
+        values = unit[unit > 0]
+        assert len(set(values.tolist())) == values.size
+    assert (grids[:, BIG.givens] == BIG.cells[BIG.givens]).all()
+
+
+@pytest.mark.parametrize("puzzle", [LLOYD_16, read(REPO / "data" / "6x6.txt")[0]], ids=["16x16", "6x6"])
+def test_the_compiled_and_python_twins_build_the_same_colonies(puzzle):
+    runs = []
+    for compiled in (False, True):
+        pheromone, rng = Pheromone(puzzle, compiled=compiled), random.Random(5)
+        grids = []
+        for _ in range(3):
+            colony = pheromone.colony(Individual, ants=4, q0=0.5, rng=rng)
+            pheromone.deposit(colony[0], 7.0)
+            grids.append(np.asarray(colony))
+        runs.append((np.asarray(grids), pheromone.matrix.copy()))
+    assert np.array_equal(runs[0][0], runs[1][0]) and np.array_equal(runs[0][1], runs[1][1])
+    assert (runs[0][1] != 1 / puzzle.shape.cells).any()  # the colonies changed the pheromone
+
+
+def test_the_global_update_moves_the_best_grids_values_towards_the_amount():
+    pheromone = Pheromone(LLOYD_16)
+    grid = np.array(LLOYD_16.cells)
+    grid[np.flatnonzero(grid == 0)[:5]] = 0  # a grid with filled and empty cells
+    before = pheromone.matrix.copy()
+    pheromone.deposit(grid, 3.0, rho=0.9)
+    filled = np.flatnonzero(grid)
+    expected = before.copy()
+    expected[filled, grid[filled] - 1] = 0.1 * before[filled, grid[filled] - 1] + 0.9 * 3.0
+    assert np.allclose(pheromone.matrix, expected) and (pheromone.matrix != before).sum() == filled.size
+
+
+def test_the_best_grid_changes_only_for_an_ant_worth_more_than_the_evaporated_best_value():
+    # 100 cells: an ant with u failed cells is worth 100 / u; the best value halves each iteration here
+    failed, marks, deposits = iter([100, 10, 20, 25, 50]), itertools.count(1), []
+    toolbox = base.Toolbox()
+    toolbox.register("individual", lambda: Individual(np.zeros(100, dtype=np.int8)))  # generation 0
+    toolbox.register("colony", lambda poll=None: [Individual(np.full(100, next(marks), dtype=np.int8))])
+    toolbox.register("evaluate", lambda ant: (next(failed),))
+    toolbox.register("deposit", lambda grid, amount: deposits.append((int(grid[0]), amount)))
+    toolbox.register("clone", clone)
+    ea_ant_colony(toolbox, cells=100, stop=Stop(max_generations=4), rng=random.Random(0), best_evaporation=0.5)
+    # 1: worth 10 > 0, kept, deposited, halved to 5; 2: worth 5, not > 5, the first grid gets 5, then 2.5;
+    # 3: worth 4 > 2.5, kept; 4: worth 2, not > 2, the third grid gets 2
+    assert deposits == [(1, 10.0), (1, 5.0), (3, 4.0), (3, 2.0)]
+
+
+def test_a_run_is_its_seed_and_spends_its_evaluation_budget_exactly():
+    runs = [ant_colony(LLOYD_16, seed=4, stop=Stop(max_generations=6), population_size=5) for _ in range(2)]
+    assert [r["min"] for r in runs[0][1]] == [r["min"] for r in runs[1][1]]
+    assert np.array_equal(runs[0][2][0], runs[1][2][0])
+    result = run_task(Task("acs", BIG, 3, options={"max_evaluations": 25}))
+    assert result.evaluations == 25 and result.generations == 3  # 1 starting grid, 10, 10 and 4 of 10 ants
+
+
+def test_the_python_twin_keeps_a_time_budget_inside_a_colony():
+    # a 25x25 colony takes the Python twin about a second: the budget is asked every few steps
+    started = time.perf_counter()
+    _, logbook, _ = ant_colony(BIG, seed=0, compiled=False, stop=Stop(max_seconds=0.3))
+    assert time.perf_counter() - started < 0.6 and logbook.stop_reason == "time"
+
+
+def test_bad_settings_are_refused_before_a_colony_is_built():
+    with pytest.raises(ValueError, match="greedy is one of"):
+        Pheromone(LLOYD_16).colony(Individual, greedy="greedy", rng=random.Random(0))
+    with pytest.raises(ValueError, match="q0 is a probability"):
+        Pheromone(LLOYD_16).colony(Individual, q0=1.5, rng=random.Random(0))
+    with pytest.raises(ValueError, match="at least 1"):
+        Pheromone(LLOYD_16).colony(Individual, ants=0, rng=random.Random(0))
+    with pytest.raises(ValueError, match="rho is a rate"):
+        Pheromone(LLOYD_16).deposit(LLOYD_16.cells, 1.0, rho=2)
+    with pytest.raises(ValueError, match="no checkpoints"):
+        ant_colony(LLOYD_16, checkpoint=object())
