@@ -58,7 +58,7 @@ def main(
     hof = HallOfFame(1)
     colony, logbook = ea_ant_colony(
         toolbox,
-        cells=puzzle.shape.cells,
+        pheromone=pheromone.matrix,
         stop=Stop(solved=0, max_generations=max_generations, max_seconds=max_seconds, requested=requested),
         rng=rng,
         best_evaporation=best_evaporation,

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 from deap import base, tools
 
-from .run import Hook, Run
+from .run import Checkpointer, Hook, Run
 from .stop import Stop
 
 __all__ = ["ea_ant_colony", "worth"]
@@ -33,60 +34,61 @@ def worth(unfilled: float, cells: int) -> float:
 def ea_ant_colony(
     toolbox: base.Toolbox,
     *,
-    cells: int,
+    pheromone: np.ndarray,
     stop: Stop,
     rng: random.Random,
     best_evaporation: float = 0.005,
     stats: tools.Statistics | None = None,
     halloffame: tools.HallOfFame | None = None,
     callback: Hook | None = None,
+    checkpoint: Checkpointer | None = None,
 ) -> tuple[list, tools.Logbook]:
     """Run the colony until ``stop``; return the last colony and the logbook (a generation is one
     iteration of the colony, its evaluations the ants evaluated).
 
-    ``toolbox`` registers ``individual`` (the ants' starting grid), ``colony(poll=...)`` (the
-    ants' individuals; ``poll`` raises to stop it), ``evaluate`` (one
-    objective, minimised: the failed cells) and ``deposit(grid, amount)``; ``cells`` is the grid's
-    size, for the best value.  ``rng`` is the generator the colony draws from (registered with it):
-    a generation that a stop request abandons puts it back."""
+    ``toolbox`` registers ``individual`` (the ants' starting grid), ``colony(poll=...)`` (the ants'
+    individuals; ``poll`` raises to stop it), ``evaluate`` (one objective, minimised: the failed
+    cells), ``deposit(grid, amount)`` and ``clone``.  ``pheromone`` is the ``(cells, values)``
+    matrix the colony reads and the deposits change (:attr:`~deap_sudoku.tools.Pheromone.matrix`):
+    a ``checkpoint`` saves it with the best grid and value, and a resumed run takes them up, in
+    place.  ``rng`` is the generator the colony draws from (registered with it)."""
     if not 0 <= best_evaporation <= 1:
         raise ValueError(f"best_evaporation is a rate 0..1, not {best_evaporation!r}")
+    start = toolbox.individual()
+    best = {"pheromone": pheromone, "best_grid": np.zeros(len(start), dtype=np.int64), "best_value": 0.0}
     run = Run(
-        [toolbox.individual()],
+        [start],
         stop=stop,
         rng=rng,
         stats=stats,
         halloffame=halloffame,
         callback=callback,
+        checkpoint=checkpoint,
+        extra=best,
         restarts=False,
     )
-    state = _Best()
-    run.evaluate_first(toolbox)
+    if not run.resumed:
+        run.evaluate_first(toolbox)
+    cells = pheromone.shape[0]
     while not run.finished():
         with run.generating():
             colony = toolbox.colony(poll=run.poll)
             run.evaluate(colony, toolbox)
             colony = [ant for ant in colony if ant.fitness.valid]
-            state.update(colony, cells, toolbox, best_evaporation)
+            _update(run.extra, colony, cells, toolbox, best_evaporation)
             run.next_generation(colony)
     return run.population, run.logbook
 
 
-class _Best:
-    """The best grid the global update reinforces and its best value, which evaporates."""
-
-    def __init__(self) -> None:
-        self.grid = None
-        self.value = 0.0
-
-    def update(self, colony: list, cells: int, toolbox: base.Toolbox, evaporation: float) -> None:
-        """Take the colony's best ant (the first of equals) when it is worth more than the best
-        value kept; deposit on the best grid; evaporate the best value."""
-        if not colony:
-            return
-        best = max(colony, key=lambda ant: ant.fitness)
-        value = worth(best.fitness.values[0], cells)
-        if value > self.value:
-            self.grid, self.value = toolbox.clone(best), value
-        toolbox.deposit(self.grid, self.value)
-        self.value *= 1.0 - evaporation
+def _update(best: dict, colony: list, cells: int, toolbox: base.Toolbox, evaporation: float) -> None:
+    """Take the colony's best ant (the first of equals) as the best grid when it is worth more than
+    the best value kept; deposit on the best grid; evaporate the best value."""
+    if not colony:
+        return
+    ant = max(colony, key=lambda ant: ant.fitness)
+    value = worth(ant.fitness.values[0], cells)
+    if value > best["best_value"]:
+        best["best_grid"][:] = ant
+        best["best_value"] = value
+    toolbox.deposit(best["best_grid"], best["best_value"])
+    best["best_value"] *= 1.0 - evaporation

@@ -34,7 +34,7 @@ class Checkpointer(Protocol):
 
     The state is data: counters, ``elapsed`` seconds, ``population`` and ``hall_of_fame`` as
     ``{"cells": array, "fitness": wvalues or None}`` records, ``best_ever`` (wvalues or None),
-    ``rng_state`` (``random.Random.getstate()``), ``extra`` (the loop's own numbers) and the
+    ``rng_state`` (``random.Random.getstate()``), ``extra`` (the loop's own numbers and arrays) and the
     ``logbook`` (its records; a checkpoint need only keep those it has not kept yet).
     """
 
@@ -233,7 +233,10 @@ class Run:
         generations it kept, and the evaluations that made them."""
         saved = (
             self.rng.getstate(),
-            {key: list(value) if isinstance(value, list) else value for key, value in self.extra.items()},
+            {
+                key: value.copy() if isinstance(value, (list, np.ndarray)) else value
+                for key, value in self.extra.items()
+            },
             self.evaluations,
             self.restarts,
             self.since_improvement,
@@ -243,7 +246,8 @@ class Run:
         try:
             yield
         except Abandoned:
-            rng_state, self.extra, self.evaluations, self.restarts, self.since_improvement, self.first_hit = saved[:6]
+            rng_state, extra, self.evaluations, self.restarts, self.since_improvement, self.first_hit = saved[:6]
+            self._take_extra(extra)
             self.budget_spent = saved[6]
             self.rng.setstate(rng_state)
 
@@ -283,6 +287,16 @@ class Run:
             if answer:
                 self.ended_by = answer if isinstance(answer, str) else "stop"
 
+    def _take_extra(self, extra: dict) -> None:
+        """Adopt ``extra`` as the loop's state: an array the loop holds (a pheromone matrix) is
+        overwritten in place, so the loop's own reference to it stays good; the rest is replaced."""
+        for key, value in extra.items():
+            held = self.extra.get(key)
+            if isinstance(held, np.ndarray):
+                held[...] = value
+            else:
+                self.extra[key] = value
+
     def _state(self) -> dict:
         """The run as data (see :class:`Checkpointer`)."""
         state = {name: getattr(self, name) for name in STATE_COUNTERS}
@@ -291,7 +305,9 @@ class Run:
         state["hall_of_fame"] = [_as_data(ind) for ind in self.halloffame] if self.halloffame is not None else []
         state["best_ever"] = list(self.best_ever.wvalues) if self.best_ever is not None else None
         state["rng_state"] = self.rng.getstate()
-        state["extra"] = self.extra
+        state["extra"] = {
+            key: value.copy() if isinstance(value, np.ndarray) else value for key, value in self.extra.items()
+        }
         state["stop_reason"] = getattr(self.logbook, "stop_reason", None)
         state["logbook"] = self.logbook
         return state
@@ -316,7 +332,8 @@ class Run:
         for name in STATE_COUNTERS:
             setattr(self, name, state[name])
         self.logged = self.evaluations
-        self.population, self.best_ever, self.extra = population, best_ever, extra
+        self.population, self.best_ever = population, best_ever
+        self._take_extra(extra)
         self.started = time.perf_counter() - state["elapsed"]
         for record in state["logbook"]:
             self.logbook.record(**record)
@@ -369,11 +386,21 @@ def _from_data(template, data: dict, what: str):
 
 
 def _checked_extra(mine: dict, saved: dict, population: int) -> dict:
-    """The loop's saved extra numbers, shaped like this run's own (a count, or one per individual)."""
+    """The loop's saved extra state, shaped like this run's own: a count, one whole number per
+    individual, a number (at least 0, perhaps infinite) or an array of numbers at least 0 of the
+    same shape."""
     if set(saved) != set(mine):
         raise ResumeError(f"the saved loop state has {sorted(saved)}; this loop keeps {sorted(mine)}")
-    checked = {}
+    checked: dict[str, object] = {}
     for key, value in saved.items():
+        if isinstance(mine[key], np.ndarray):
+            checked[key] = _checked_array(key, value, mine[key])
+            continue
+        if isinstance(mine[key], float):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
+                raise ResumeError(f"the saved {key} is {value!r}, not a number of at least 0")
+            checked[key] = float(value)
+            continue
         if isinstance(mine[key], list):
             if (
                 not isinstance(value, list)
@@ -385,3 +412,16 @@ def _checked_extra(mine: dict, saved: dict, population: int) -> dict:
             raise ResumeError(f"the saved {key} is {value!r}, not a whole number of at least 0")
         checked[key] = value
     return checked
+
+
+def _checked_array(key: str, value: object, mine: np.ndarray) -> np.ndarray:
+    """A saved array (nested lists) as ``mine``'s dtype, of its shape, with finite values of at least 0."""
+    try:
+        array = np.array(value, dtype=float)
+    except (TypeError, ValueError):
+        raise ResumeError(f"the saved {key} is not an array of numbers") from None
+    if array.shape != mine.shape or not (np.isfinite(array) & (array >= 0)).all():
+        raise ResumeError(f"the saved {key} is not {mine.shape} numbers of at least 0")
+    if mine.dtype.kind in "iu" and not (array == np.round(array)).all():
+        raise ResumeError(f"the saved {key} holds numbers that are not whole")
+    return array.astype(mine.dtype)

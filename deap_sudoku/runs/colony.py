@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from deap import base, tools
 
-from ..algorithms import Stop
+from ..algorithms import Checkpointer, Stop
 from ..algorithms.ant_colony import ea_ant_colony
 from ..grid.puzzle import Puzzle
 from ..tools import HallOfFame, Individual, Pheromone, batch_map, clone, eval_collisions, fitness_statistics
@@ -32,6 +32,7 @@ def warm_up_colony(puzzle: Puzzle, compiled: bool | None) -> None:
     "acs with the greedy choice as the paper states it (probability q0; the released code: 1 - q0)",
     ("population_size", "max_generations", "max_evaluations", "max_seconds"),
     run=lambda recipe: functools.partial(ga_run(recipe), greedy="paper"),
+    checkpointable=True,
     stoppable=True,
     warm_up=warm_up_colony,
     warm_up_message=COMPILING.format(name="ant colony"),
@@ -42,6 +43,7 @@ def warm_up_colony(puzzle: Puzzle, compiled: bool | None) -> None:
     "Lloyd & Amos 2019: ant colony system with constraint propagation and best-value evaporation",
     ("population_size", "max_generations", "max_evaluations", "max_seconds"),
     run=ga_run,
+    checkpointable=True,
     stoppable=True,
     example="ant_colony",
     warm_up=warm_up_colony,
@@ -59,18 +61,15 @@ def ant_colony(
     local_evaporation: float = 0.1,
     compiled: bool | None = None,
     stop: Stop = Stop(max_seconds=10.0),
-    checkpoint: None = None,
+    checkpoint: Checkpointer | None = None,
     callback: Callable[[int, list, tools.Logbook], object] | None = None,
 ):
     """Lloyd & Amos's ant colony system: ``population_size`` ants (10), greedy choice by ``q0``
     (0.9) under the ``greedy`` rule (``"code"``, the released solver's, or ``"paper"``), global
     update rate ``rho`` (0.9), best-value evaporation ``best_evaporation`` (0.005), local update
     rate ``local_evaporation`` (0.1), until solved or ``stop`` (by default the authors' 10 s).
-    Returns ``(colony, logbook, hall_of_fame)``; a grid's fitness is its failed cells.
-
-    :raises ValueError: for a ``checkpoint``: the colony's state (its pheromone) is not saved."""
-    if checkpoint is not None:
-        raise ValueError("acs keeps no checkpoints: its pheromone matrix is not part of a saved run")
+    Returns ``(colony, logbook, hall_of_fame)``; a grid's fitness is its failed cells.  A
+    ``checkpoint`` keeps the pheromone, the best grid and value with the run."""
     started, rng = time.perf_counter(), random.Random(seed)
     pheromone = Pheromone(puzzle, local_evaporation=local_evaporation, compiled=compiled)
     toolbox = base.Toolbox()
@@ -84,13 +83,14 @@ def ant_colony(
     hof = HallOfFame(1)
     colony, logbook = ea_ant_colony(
         toolbox,
-        cells=puzzle.shape.cells,
+        pheromone=pheromone.matrix,
         stop=stop,
         rng=rng,
         best_evaporation=best_evaporation,
         stats=fitness_statistics(),
         halloffame=hof,
         callback=callback,
+        checkpoint=checkpoint,
     )
     logbook.fitness, logbook.target = "collisions", 0
     return colony, logbook, hof

@@ -56,6 +56,9 @@ def _facts() -> str | None:
         package / "propagation" / "kernel_compiled.py",
         package / "algorithms" / "repair_kernel_compiled.py",
         package / "exact" / "backtracking_compiled.py",
+        package / "exact" / "clause_learning_kernel.py",
+        package / "exact" / "clause_learning_state.py",
+        package / "tools" / "ant_colony_kernel.py",
     ]
     try:
         facts = [importlib.metadata.version("numba"), sys.version]

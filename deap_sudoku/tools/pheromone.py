@@ -28,7 +28,7 @@ from . import ant_colony_kernel as kernel
 
 __all__ = ["Pheromone", "GREEDY_RULES", "POLL_STEPS"]
 
-POLL_STEPS = 16
+POLL_STEPS = 4
 """How many steps of a colony the Python twin takes between two polls."""
 
 GREEDY_RULES = ("code", "paper")
@@ -38,10 +38,11 @@ probability ``1 - q0``, as the authors' released solver does), or ``"paper"``, w
 
 
 @functools.lru_cache(maxsize=16)
-def _tables(puzzle: Puzzle) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, np.ndarray]:
+def _tables(puzzle: Puzzle, compiled: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, np.ndarray]:
     """The kernel's tables for ``puzzle``: each cell's peers in the order propagation visits them
     (box, column and row cells alternately, itself included), the units, each cell's row, column
-    and box unit, the mask of all values, and the candidates once the givens are propagated."""
+    and box unit, the mask of all values, and the candidates once the givens are propagated (by
+    the ``compiled`` twin or the Python one: the same candidates)."""
     shape = puzzle.shape
     n = shape.n
     units = shape.units.astype(np.int64)
@@ -50,7 +51,7 @@ def _tables(puzzle: Puzzle) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, np
     order = np.stack([boxes, cols, rows], axis=2).reshape(shape.cells, 3 * n)
     full = (1 << n) - 1
     givens = puzzle.cells.astype(np.int64)
-    domains = _run(prefer_compiled(shape.cells, n), "initial_domains", givens, order, units, cell_units, full)
+    domains = _run(compiled, "initial_domains", givens, order, units, cell_units, full)
     for array in (order, units, cell_units, domains):
         array.flags.writeable = False
     return order, units, cell_units, full, domains
@@ -97,11 +98,18 @@ class Pheromone:
         self.matrix = np.full((puzzle.shape.cells, puzzle.n), self.tau0)
         """``matrix[cell, value - 1]``: the pheromone on ``value`` in ``cell``."""
 
+    def _compiled(self) -> bool:
+        shape = self.puzzle.shape
+        return prefer_compiled(shape.cells, shape.n) if self.compiled is None else self.compiled
+
+    def _tables(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, np.ndarray]:
+        return _tables(self.puzzle, self._compiled())
+
     @property
     def domains(self) -> np.ndarray:
         """Each cell's candidates (bit ``v - 1`` for value ``v``) once the givens are propagated:
         where every ant starts from."""
-        return _tables(self.puzzle)[4]
+        return self._tables()[4]
 
     def start(self, icls: Callable):
         """The grid every ant starts from as an ``icls`` individual: the givens propagated, the
@@ -146,9 +154,9 @@ class Pheromone:
             uniform,
             float(q0),
             greedy == "code",
-            *_tables(self.puzzle)[:4],
+            *self._tables()[:4],
         )
-        compiled = prefer_compiled(cells, self.puzzle.n) if self.compiled is None else self.compiled
+        compiled = self._compiled()
         chunk = cells if compiled or poll is None else POLL_STEPS
         for first in range(0, cells, chunk):
             if first and poll is not None:

@@ -22,7 +22,7 @@ from click.testing import CliRunner
 from deap_sudoku import Puzzle, Shape, read
 from deap_sudoku.algorithms import Stop
 from deap_sudoku.cli import main
-from deap_sudoku.runs import recipes
+from deap_sudoku.runs import colony, recipes
 from deap_sudoku.runs import checkpoint as checkpoint_module
 from deap_sudoku.runs.checkpoint import MAGIC, Checkpoint, CheckpointError, run_identity, saved_state
 
@@ -46,7 +46,7 @@ class CrashingCheckpoint(Checkpoint):
             raise Crash
 
 
-RECIPES = {"memetic": recipes.memetic, "restart-ga": recipes.block_ga_restart}
+RECIPES = {"memetic": recipes.memetic, "restart-ga": recipes.block_ga_restart, "acs": colony.ant_colony}
 SHORT = dict(population_size=2, max_generations=30)
 
 
@@ -92,6 +92,7 @@ def _forge(path, change):
     [
         ("memetic", dict(population_size=2, max_generations=60)),
         ("restart-ga", dict(population_size=40, restart_every=5, max_generations=40)),
+        ("acs", dict(population_size=4, max_generations=30)),
     ],
 )
 def test_a_run_resumed_after_a_crash_ends_exactly_like_an_uninterrupted_one(algorithm, options, tmp_path):
