@@ -86,7 +86,14 @@ def test_every_page_with_python_blocks_is_run_here():
         for p in [*REPO.glob("*.md"), *(REPO / "docs").glob("*.md")]
         if "```python" in p.read_text()
     }
-    assert pages == {"README.md", "PACKAGE_INDEX.md", "docs/extending.md", "docs/guide.md", "docs/tutorial.md"}
+    assert pages == {
+        "README.md",
+        "PACKAGE_INDEX.md",
+        "docs/extending.md",
+        "docs/guide.md",
+        "docs/tutorial.md",
+        "docs/literature.md",
+    }
 
 
 def test_the_package_index_page_runs_and_links_nowhere_relative(capsys):
@@ -105,6 +112,12 @@ def test_guide_code_runs(capsys):
     out = capsys.readouterr().out
     assert namespace["solution"].is_complete and "no clashes" in out
     assert namespace["logbook"].stop_reason in out and namespace["hof"][0].fitness.valid  # ea_generational ran
+
+
+def test_the_ant_colony_composition_on_the_literature_page_runs_and_solves(capsys):
+    namespace = _run_blocks("docs/literature.md")
+    assert namespace["logbook"].stop_reason == "solved" and verify(namespace["hof"][0], namespace["puzzle"])
+    assert capsys.readouterr().out.startswith("solved after ")
 
 
 def test_tutorial_code_runs_and_says_what_it_shows(tmp_path, capsys):
