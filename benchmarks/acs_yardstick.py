@@ -3,7 +3,8 @@ same instances in one run, one core each, with the same time limit.
 
     python benchmarks/acs_yardstick.py [--source https://github.com/huwlloyd-mmu/sudoku_acs]
         [--data ../shared/data/lloyd_amos_aco] [--instances 75] [--max-seconds 10]
-        [--rules code paper] [--paper-instances 75] [--json FILE [--force]]
+        [--rules code paper] [--paper-instances 75] [--cap 1.5]
+        [--runs benchmarks/results/acs_yardstick_runs.jsonl] [--json FILE [--force]]
 
 The authors' C++ solver is cloned from ``--source`` (a URL or a local git repository) into a
 temporary folder and built there with g++ (a benchmark-only yardstick: never a dependency, never
@@ -25,6 +26,9 @@ limit: a solution it reports after the limit counts as unsolved, as the package'
 The package's runs go on up to ``--cap`` times the limit, so that one run, its course fixed by its
 seed, says whether it solved within the limit and within the limit scaled by the ratio of colony
 iterations per second (package / original, per set), where the package runs fewer.
+
+Each pair of runs is appended to ``--runs`` as it finishes; the same command again goes on from
+the runs it holds.
 
 Printed: per set and rule, the original's solved count with its 95 % Wilson interval, the package's
 within the same limit and within the scaled one, each said inside or outside that interval, and
@@ -113,6 +117,22 @@ def ours(path: Path, rule: str, seed: int, cap: float) -> dict:
     return {"solved": result.solved, "seconds": result.seconds, "iterations": result.generations}
 
 
+def kept(path: Path, limit: float) -> list[dict]:
+    """The runs ``path`` holds from an earlier call with the same limit (a torn last line is dropped)."""
+    if not path.exists():
+        return []
+    rows = []
+    for line in path.read_text().splitlines():
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if row.get("max_seconds") != limit:
+            raise SystemExit(f"{path}: its runs had a limit of {row.get('max_seconds')} s, not {limit}")
+        rows.append(row)
+    return rows
+
+
 def summary(rows: list[dict], limit: float) -> list[dict]:
     """Per set and rule: both sides' solved counts within ``limit`` and Wilson intervals, the ratio
     of iterations per second, and the package's solved count within the limit scaled by that ratio
@@ -167,15 +187,17 @@ def main() -> None:
     parser.add_argument("--max-seconds", type=float, default=10.0)
     parser.add_argument("--cap", type=float, default=2.0, help="the package's runs last up to this many limits")
     parser.add_argument("--rules", nargs="+", choices=list(Q0), default=list(Q0))
+    parser.add_argument("--runs", type=Path, default=Path("benchmarks/results/acs_yardstick_runs.jsonl"))
     parser.add_argument("--json", type=Path)
     parser.add_argument("--force", action="store_true")
     args = parser.parse_args()
     if args.json and args.json.exists() and not args.force:
         raise SystemExit(f"{args.json} exists: --force to replace it")
+    rows = kept(args.runs, args.max_seconds)
+    done = {(row["rule"], row["file"]) for row in rows}
     if len(os.sched_getaffinity(0)) < 2:
         raise SystemExit("two cores are needed: one for each solver")
     found = sets(args.data, args.instances)
-    rows: list[dict] = []
     with tempfile.TemporaryDirectory(prefix="acs-yardstick-") as folder:
         solver = build(args.source, Path(folder))
         os.sched_setaffinity(0, {0})
@@ -183,11 +205,17 @@ def main() -> None:
             limit = args.instances if rule == "code" or args.paper_instances is None else args.paper_instances
             for name, files in found.items():
                 for seed, path in enumerate(files[:limit]):
+                    if (rule, path.name) in done:
+                        continue
                     started = time.perf_counter()
                     process = original(solver, path, rule, args.max_seconds)
                     mine = ours(path, rule, seed, args.cap * args.max_seconds)
                     theirs = finish(process, started, args.max_seconds)
-                    rows.append({"set": name, "rule": rule, "file": path.name, "original": theirs, "package": mine})
+                    row = {"set": name, "rule": rule, "file": path.name, "original": theirs, "package": mine}
+                    row["max_seconds"] = args.max_seconds
+                    with args.runs.open("a") as runs:  # each run kept as it finishes: a rerun goes on from them
+                        runs.write(json.dumps(row) + "\n")
+                    rows.append(row)
                     print(
                         f"{name:20} {rule:5} {path.name:24} original {'solved' if theirs['solved'] else 'failed'} "
                         f"{theirs['seconds']:6.2f} s {theirs['iterations']:6d} it   package "

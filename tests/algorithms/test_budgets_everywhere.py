@@ -17,7 +17,7 @@ propagation), or a garbage collection among 200,000 fresh individuals, takes ten
 a loaded machine (0.63 s for a budget of 0.3 s once in CI); the runs took 10-150 s past before."""
 
 
-@pytest.mark.parametrize("name", names(kind="ga"))
+@pytest.mark.parametrize("name", names(kind="ga") + names(kind="colony"))
 def test_every_ga_stops_at_the_evaluation_budget_exactly(name):
     """--max-evaluations 1500 stopped block-ga and restart-ga at 1500, memetic and cell-ga at 2000
     and row-ga at 1990: a population's worth past, each its own."""
