@@ -39,12 +39,21 @@ def plot_ecdf(
     title: str = "",
     ax: Axes | None = None,
     overwrite: bool = False,
+    measure: str | None = None,
 ):
     """The share of runs solved (of all runs, unsolved ones included) against the evaluations it took,
     one step line per algorithm; algorithms that count no evaluations are drawn against seconds on
-    a figure of their own only if no algorithm counts any (a note in the legend says which)."""
+    a figure of their own only if no algorithm counts any (a note in the legend says which).
+    ``measure="seconds"`` draws every algorithm against its wall time (the run-time ECDF), so that
+    algorithms that count evaluations differently, or not at all, share one figure.
+
+    :raises ValueError: for a ``measure`` other than ``"evaluations"``, ``"seconds"`` or None."""
+    if measure not in (None, "evaluations", "seconds"):
+        raise ValueError(f"measure is 'evaluations', 'seconds' or None, not {measure!r}")
     groups = _by_algorithm(results)
     counted = {name: runs for name, runs in groups.items() if any(r.evaluations for r in runs)}
+    if measure == "seconds":
+        counted = {}
     measure = "evaluations" if counted else "seconds"
     figure = ax.figure if ax is not None else new_figure(figsize=(9, 4.2))
     axis = ax if ax is not None else figure.add_subplot()

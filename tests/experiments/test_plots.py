@@ -52,6 +52,16 @@ def test_the_ecdf_steps_up_at_each_solved_run_and_counts_the_unsolved_ones():
     assert axis.get_xscale() == "log" and "(2/3 solved)" in axis.get_legend().get_texts()[0].get_text()
 
 
+def test_the_run_time_ecdf_draws_every_algorithm_against_seconds_counted_or_not():
+    runs = [_run("ga", True, 20, seed=1), _run("exact", True, 0, seed=2)]
+    assert [line.get_label() for line in plot_ecdf(runs).axes[0].get_lines()][:1] == ["ga (1/1 solved)"]
+    [axis] = plot_ecdf(runs, measure="seconds").axes
+    labels = [line.get_label() for line in axis.get_lines() if not line.get_label().startswith("_")]
+    assert labels == ["ga (1/1 solved)", "exact (1/1 solved)"] and axis.get_xlabel() == "seconds (log scale)"
+    with pytest.raises(ValueError, match="measure is"):
+        plot_ecdf(runs, measure="generations")
+
+
 def test_best_so_far_is_the_running_best_within_each_budget():
     run = _run("a", False, 30, _trace([10, 20, 30], [5, 3, 4]))
     values = best_so_far(run, np.array([5, 10, 25, 100]))
