@@ -65,6 +65,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     sets = datasets(args.data, args.instances)
+    args.results.parent.mkdir(parents=True, exist_ok=True)
     options = {}
     for name, record in ALGORITHMS.items():
         options[name] = {"max_seconds": args.max_seconds} if "max_seconds" in record.options else {}
