@@ -1,4 +1,4 @@
-"""Musliu & Winter's hybrid (IEEE Intelligent Systems, 2017): iterated local search with a constraint-programming perturbation.
+"""Musliu & Winter's hybrid (IEEE Intelligent Systems, 2017): iterated local search perturbed by constraint programming.
 
 As documented, as far as we could rebuild it (docs/reproductions.md names what is ours): every
 box a permutation of the values it misses; the cost is the values missing from rows and columns;

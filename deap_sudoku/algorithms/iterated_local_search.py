@@ -74,55 +74,67 @@ def iterated_local_search(
         raise ValueError(f"max_evaluations must be at least 1, not {max_evaluations!r}")
     started = time.perf_counter() if started is None else started
     search = _Search(puzzle, rng, tenure=tenure, restrict=restrict)
-    budget = max_evaluations if max_evaluations is not None else float("inf")
-
-    def out_of_time() -> bool:
-        return max_seconds is not None and time.perf_counter() - started >= max_seconds
-
-    reason, interrupted = "", False
+    limits = _Limits(max_steps, max_evaluations, max_seconds, started, requested)
+    reason = ""
     perturbations = accepted = 0
     current, current_score = list(search.grid), search.score
     while search.best_score and search.movable:
-        # one descent from search.grid
-        descent_best, descent_grid, idle = search.score, list(search.grid), 0
-        while search.score and idle < patience:
-            if search.step >= max_steps:
-                reason = "steps"
-            elif search.evaluations >= budget:
-                reason = "evaluations"
-            elif out_of_time():
-                reason = "time"
-            elif search.step % 32 == 0 and requested is not None and requested():
-                interrupted = True
-            if reason or interrupted:
-                break
-            search.step += 1
-            search.descend(descent_best, budget)
-            if search.score < descent_best:
-                descent_best, descent_grid, idle = search.score, list(search.grid), 0
-            else:
-                idle += 1
-            if callback is not None and search.step % report_every == 0:
-                if callback(search.step, search.score, search.best_score):
-                    reason = "callback"
-                    break
-        if reason or interrupted or not search.best_score:
+        reason, descent_score, descent_grid = search.descent(patience, limits, callback, report_every)
+        if reason or not search.best_score:
             break
-        if accept(current_score, descent_best, rng, worse=worse):
-            current, current_score = descent_grid, descent_best
+        if accept(current_score, descent_score, rng, worse=worse):
+            current, current_score = descent_grid, descent_score
             accepted += 1
-        if search.evaluations >= budget:
-            reason = "evaluations"
+        reason = limits.reached(search, between_steps=False)
+        if reason:
             break
-        if out_of_time():
-            reason = "time"
-            break
-        left = None if max_seconds is None else max(1e-6, max_seconds - (time.perf_counter() - started))
         grid = Individual(np.array(current, dtype=np.int64))
-        mut_free_and_complete(grid, puzzle=puzzle, share=share, max_nodes=max_nodes, max_seconds=left, rng=rng)
+        mut_free_and_complete(
+            grid, puzzle=puzzle, share=share, max_nodes=max_nodes, max_seconds=limits.seconds_left(), rng=rng
+        )
         perturbations += 1
         search.restart(grid.tolist())
-    return search.result(puzzle, time.perf_counter() - started, interrupted, reason, perturbations, accepted)
+    seconds = time.perf_counter() - started
+    interrupted = reason == _INTERRUPTED
+    return search.result(puzzle, seconds, interrupted, "" if interrupted else reason, perturbations, accepted)
+
+
+_INTERRUPTED = "interrupted"
+
+
+@dataclass(frozen=True)
+class _Limits:
+    """The budgets, asked before every step (steps, evaluations, the clock, and every 32 steps a stop
+    request) and before every perturbation (evaluations and the clock)."""
+
+    max_steps: int
+    max_evaluations: int | None
+    max_seconds: float | None
+    started: float
+    requested: Callable[[], object] | None
+
+    @property
+    def evaluations(self) -> float:
+        return float("inf") if self.max_evaluations is None else self.max_evaluations
+
+    def seconds_left(self) -> float | None:
+        """What is left of ``max_seconds`` (a hair at least: the search refuses 0)."""
+        if self.max_seconds is None:
+            return None
+        return max(1e-6, self.max_seconds - (time.perf_counter() - self.started))
+
+    def reached(self, search: _Search, between_steps: bool = True) -> str:
+        """The budget ``search`` has spent (``"steps"``, ``"evaluations"``, ``"time"``, a stop
+        request), or ``""``."""
+        if between_steps and search.step >= self.max_steps:
+            return "steps"
+        if search.evaluations >= self.evaluations:
+            return "evaluations"
+        if self.max_seconds is not None and time.perf_counter() - self.started >= self.max_seconds:
+            return "time"
+        if between_steps and search.step % 32 == 0 and self.requested is not None and self.requested():
+            return _INTERRUPTED
+        return ""
 
 
 class _Search:
@@ -176,6 +188,30 @@ class _Search:
         clashing = [cell for cell in cells if self.clashing(cell)]
         return rng.choice(clashing) if clashing else None
 
+    def descent(
+        self, patience: int, limits: _Limits, callback: Callable[[int, int, int], object] | None, report_every: int
+    ) -> tuple[str, int, list[int]]:
+        """Min-conflicts steps until ``patience`` of them in a row do not beat the descent's best, or a
+        budget ends the search (its reason, else ``""``); the descent's best score and grid."""
+        best, best_grid, idle = self.score, list(self.grid), 0
+        while self.score and idle < patience:
+            reason = limits.reached(self)
+            if reason:
+                return reason, best, best_grid
+            self.step += 1
+            self.descend(best, limits.evaluations)
+            if self.score < best:
+                best, best_grid, idle = self.score, list(self.grid), 0
+            else:
+                idle += 1
+            if (
+                callback is not None
+                and self.step % report_every == 0
+                and callback(self.step, self.score, self.best_score)
+            ):
+                return "callback", best, best_grid
+        return "", best, best_grid
+
     def descend(self, descent_best: int, budget: float) -> None:
         """One min-conflicts step: the best allowed swap of a clashing cell inside its box (ties drawn
         at random), scoring at most what is left of ``budget``."""
@@ -184,30 +220,31 @@ class _Search:
             return
         grid, counts, n, step, tabu_until = self.grid, self.counts, self.n, self.step, self.tabu_until
         score, va = self.score, grid[a]
-        chosen: list[int] = []
-        chosen_delta = None
-        for b in self.box_cells[a]:
-            if self.evaluations >= budget:
-                break
+        candidates = self.box_cells[a]
+        if budget - self.evaluations < len(candidates):  # the evaluation budget ends inside this step
+            candidates = candidates[: max(0, int(budget - self.evaluations))]
+        self.evaluations += len(candidates)  # every swap scored, a tabu one included
+        allowed: list[tuple[int, int]] = []
+        for b in candidates:
             delta = _swap_in_box(grid, a, b, n, counts)
             _swap_in_box(grid, a, b, n, counts)
-            self.evaluations += 1
-            vb = grid[b]
-            tabu = tabu_until.get((a, vb), 0) > step or tabu_until.get((b, va), 0) > step
-            if tabu and score + delta >= descent_best:  # aspiration: a tabu swap that beats the descent's best
-                continue
-            if chosen_delta is None or delta < chosen_delta:
-                chosen, chosen_delta = [b], delta
-            elif delta == chosen_delta:
-                chosen.append(b)
-        if chosen_delta is None:
+            tabu = tabu_until.get((a, grid[b]), 0) > step or tabu_until.get((b, va), 0) > step
+            if not tabu or score + delta < descent_best:  # aspiration: a tabu swap that beats the descent's best
+                allowed.append((delta, b))
+        if not allowed:
             return
-        b = chosen[0] if len(chosen) == 1 else self.rng.choice(chosen)
+        least = min(delta for delta, _ in allowed)
+        ties = [b for delta, b in allowed if delta == least]
+        b = ties[0] if len(ties) == 1 else self.rng.choice(ties)
         vb = grid[b]
         _swap_in_box(grid, a, b, n, counts)
-        self.score += chosen_delta
+        self.score += least
         tabu_until[(a, va)] = tabu_until[(b, vb)] = step + self.tenure  # no giving back the old values
         self._keep_best()
+        self._trace()
+
+    def _trace(self) -> None:
+        step = self.step
         if step % self.spacing == 0:
             if len(self.trace) == TRACE_POINTS:
                 self.trace, self.spacing = self.trace[::2], 2 * self.spacing
