@@ -16,7 +16,7 @@ from deap_sudoku.exact import solve, verify
 from deap_sudoku.tools import accept_not_worse, conflicting_cells, eval_collisions, free_cells, mut_free_and_complete
 from deap_sudoku.tools.individual import Individual
 
-from tests.conftest import REPO, unsolvable
+from tests.conftest import FORUM_HARDEST, REPO, unsolvable
 
 module = ils_module = importlib.import_module("deap_sudoku.algorithms.iterated_local_search")
 MEDIUM = read(REPO / "data" / "9x9.txt")
@@ -189,14 +189,15 @@ def test_the_perturbation_frees_the_clashing_cells_and_a_share_of_the_rest_and_k
 
 
 def test_the_perturbation_completes_by_search_when_the_kept_cells_allow_it():
-    puzzle = MEDIUM[4]
-    solution = solve(puzzle).cells.astype(np.int64)
+    """All free cells of the forum's hardest freed (share 1): propagation alone does not finish it, the
+    search does; a box-wise random fill would not be a solution."""
+    puzzle = Puzzle.parse(FORUM_HARDEST)
+    broken = solve(puzzle).cells.astype(np.int64)
     box = next(cells for cells in free_cells(puzzle).boxes if len(cells) >= 3)
-    broken = solution.copy()
     broken[box[0]], broken[box[1]] = broken[box[1]], broken[box[0]]
     individual = Individual(broken)
-    mut_free_and_complete(individual, puzzle=puzzle, share=0.0, max_nodes=50, rng=random.Random(0))
-    assert verify(individual, puzzle)  # every kept cell was right: the search found the rest
+    mut_free_and_complete(individual, puzzle=puzzle, share=1.0, max_nodes=100_000, rng=random.Random(0))
+    assert verify(individual, puzzle)
 
 
 # budgets, counting, reproducibility
@@ -222,6 +223,13 @@ def test_every_swap_scored_is_one_evaluation_and_so_is_every_grid_scored_whole(m
 def test_the_evaluation_budget_is_exact(budget):
     result = iterated_local_search(unsolvable(), rng=random.Random(5), patience=20, max_evaluations=budget)
     assert result.evaluations == budget and result.stop_reason == "evaluations"
+
+
+def test_no_perturbation_starts_once_the_budget_is_spent():
+    """Descents of one idle step end on the budget now and then: the perturbation must not go past it."""
+    for budget in range(2, 120):
+        result = iterated_local_search(unsolvable(), rng=random.Random(5), patience=1, max_evaluations=budget)
+        assert result.evaluations == budget, budget
 
 
 def test_the_step_and_time_budgets_hold():
