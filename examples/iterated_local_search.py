@@ -1,6 +1,6 @@
 """Musliu & Winter's hybrid (IEEE Intelligent Systems, 2017): iterated local search perturbed by constraint programming.
 
-As documented, as far as we could rebuild it (docs/reproductions.md names what is ours): every
+As documented, as far as we could rebuild it without the paper's text (every value is ours): every
 box a permutation of the values it misses; the cost is the values missing from rows and columns;
 descents of the min-conflicts heuristic with a tabu list (a clashing square swapped with the best
 other square of its box), each ended after ``--patience`` steps without progress; the best of a

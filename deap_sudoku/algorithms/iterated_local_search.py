@@ -1,19 +1,19 @@
 """Musliu & Winter's hybrid (IEEE Intelligent Systems 32(2), 2017): iterated local search whose
 perturbation is constraint programming.
 
-As we rebuilt it (the paper's text was not readable here: ``/work/notes/mw_rules.md`` says which
-rule is whose): boxes are permutations of the values they miss, givens fixed; the cost is the
-values missing from rows and columns.  The local search is the min-conflicts heuristic with a tabu
-list: each step draws a free cell that clashes in its row or column, scores every swap with another
-free cell of its box, and makes the best one not tabu (a tabu one when it beats the best cost of
-this descent), even a worse one; after a swap, giving either cell back its old value is tabu for
-``tenure`` steps.  A descent ends after ``patience`` steps without beating its best.  Its best grid
-is then judged by ``accept`` against the current one
-(:func:`~deap_sudoku.tools.perturbation.accept_not_worse` by default), and the current one is
-perturbed by :func:`~deap_sudoku.tools.perturbation.mut_free_and_complete`: its clashing cells and
-``share`` of the others freed and completed again by propagation and search of at most
-``max_nodes`` nodes, the rest kept.  Every swap scored is one evaluation, and so is every
-perturbed grid (scored whole); the start is one too.
+As we rebuilt it (the paper's text could not be read while writing this: the rules below are our
+reading of the method's outline, and every parameter value is ours): boxes are permutations of the
+values they miss, givens fixed; the cost is the values missing from rows and columns. The local
+search is the min-conflicts heuristic with a tabu list: each step draws a free cell that clashes in
+its row or column, scores every swap with another free cell of its box, and makes the best one not
+tabu (a tabu one when it beats the best cost of this descent), even a worse one; after a swap,
+giving either cell back its old value is tabu for ``tenure`` steps. A descent ends after
+``patience`` steps without beating its best. Its best grid is then judged by ``accept`` against the
+current one (:func:`~deap_sudoku.tools.perturbation.accept_not_worse` by default), and the current
+one is perturbed by :func:`~deap_sudoku.tools.perturbation.mut_free_and_complete`: its clashing
+cells and ``share`` of the others freed and completed again by propagation and search of at most
+``max_nodes`` nodes, the rest kept. Every swap scored is one evaluation, and so is every perturbed
+grid (scored whole); the start is one too.
 """
 
 from __future__ import annotations

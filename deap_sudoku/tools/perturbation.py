@@ -3,9 +3,10 @@ again by constraint programming, and an acceptance rule.
 
 :func:`mut_free_and_complete` is the constraint-programming perturbation of Musliu & Winter's hybrid
 ("A hybrid approach for the Sudoku problem: using constraint programming in iterated local
-search", IEEE Intelligent Systems 32(2), 2017), as far as we could reconstruct it (the paper's text
-was not readable here: ``/work/notes/mw_rules.md`` lists what is ours).  It follows DEAP's
-mutation contract and keeps block-permutations.
+search", IEEE Intelligent Systems 32(2), 2017), as far as we could reconstruct it: the paper's text
+could not be read while writing this, so which cells are freed, how they are completed and every
+value here are our choices, not checked against it.  It follows DEAP's mutation contract and keeps
+block-permutations.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Musliu & Winter's iterated local search (``-a cp-ils``): one test per rule, each seen to fail when
-its rule is broken (``/work/notes/mw_rules.md`` lists which break each one caught)."""
+its rule is broken (each was: a break per rule, the test that caught it named in the commit's notes)."""
 
 from __future__ import annotations
 
