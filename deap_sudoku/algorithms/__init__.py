@@ -1,7 +1,7 @@
 """Algorithms: DEAP's own loops with a stop (``ea_simple``, ``ea_mu_plus_lambda``, ``ea_mu_comma_lambda``),
 the generational loop with stop criteria, the one-child-per-mating loops of the documented block GAs, the
-memetic GA with propagation repair, DEAP's eaSimple batched over the population, tabu search and the
-ant colony system."""
+memetic GA with propagation repair, DEAP's eaSimple batched over the population, tabu search, Musliu &
+Winter's iterated local search with a constraint-programming perturbation and the ant colony system."""
 
 from .ant_colony import ea_ant_colony
 from .batched import ea_simple_batched
@@ -13,6 +13,7 @@ from .repair import PropagationRepair, mut_destroy_repair, mut_repair, propagati
 from .run import Checkpointer, ResumeError, Run, evaluate_invalid
 from .stop import HALTED, INTERRUPTED, Abandoned, Stop, stop_reason
 from .tabu import TabuResult, tabu_search
+from .iterated_local_search import IteratedSearchResult, iterated_local_search
 
 __all__ = [
     "ea_simple",
@@ -41,5 +42,7 @@ __all__ = [
     "ea_simple_batched",
     "TabuResult",
     "tabu_search",
+    "IteratedSearchResult",
+    "iterated_local_search",
     "ea_ant_colony",
 ]

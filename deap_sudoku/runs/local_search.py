@@ -1,5 +1,6 @@
-"""Tabu search as a run: the documented one and ours, two records of one recipe, declared where
-it is defined (as the GAs are in :mod:`~deap_sudoku.runs.recipes`)."""
+"""Local search as runs: tabu search, the documented one and ours (two records of one recipe), and
+Musliu & Winter's iterated local search, declared where they are defined (as the GAs are in
+:mod:`~deap_sudoku.runs.recipes`)."""
 
 from __future__ import annotations
 
@@ -7,11 +8,11 @@ import random
 from collections.abc import Callable
 from functools import partial
 
-from ..algorithms import tabu_search
+from ..algorithms import iterated_local_search, tabu_search
 from ..grid.puzzle import Puzzle
 from .record import bundled, tabu_run
 
-__all__ = ["tabu"]
+__all__ = ["tabu", "cp_ils"]
 
 
 @bundled(
@@ -60,6 +61,57 @@ def tabu(
         tenure=tenure,
         restrict=restrict,
         max_steps=max_steps,
+        max_seconds=max_seconds,
+        callback=callback,
+        report_every=report_every,
+        requested=requested,
+        started=started,
+    ).as_deap()
+
+
+@bundled(
+    "cp-ils",
+    "local search",
+    "Musliu & Winter 2017: min-conflicts tabu descents in boxes, perturbed by freeing part of the grid "
+    "and completing it by propagation and search",
+    ("max_steps", "max_evaluations", "max_seconds"),
+    run=tabu_run,
+    stoppable=True,
+    example="iterated_local_search",
+)
+def cp_ils(
+    puzzle: Puzzle,
+    *,
+    seed: int = 0,
+    tenure: int = 10,
+    patience: int = 200,
+    share: float = 0.2,
+    max_nodes: int = 200,
+    worse: float = 0.0,
+    restrict: bool = False,
+    max_steps: int = 100_000,
+    max_evaluations: int | None = None,
+    max_seconds: float | None = None,
+    requested: Callable[[], object] | None = None,
+    callback: Callable[[int, int, int], None] | None = None,
+    report_every: int = 1000,
+    started: float | None = None,
+):
+    """Musliu & Winter's iterated local search with a constraint-programming perturbation
+    (``examples/iterated_local_search.py``); returns ``([best], logbook, hall_of_fame)`` like tabu
+    search, the logbook one record of steps, score, seconds and evaluations (its ``trace`` the
+    score's course)."""
+    return iterated_local_search(
+        puzzle,
+        rng=random.Random(seed),
+        tenure=tenure,
+        patience=patience,
+        share=share,
+        max_nodes=max_nodes,
+        worse=worse,
+        restrict=restrict,
+        max_steps=max_steps,
+        max_evaluations=max_evaluations,
         max_seconds=max_seconds,
         callback=callback,
         report_every=report_every,

@@ -31,6 +31,7 @@ from .init import (
     seed_from_search,
 )
 from .pheromone import GREEDY_RULES, Pheromone
+from .perturbation import accept_not_worse, conflicting_cells, mut_free_and_complete
 from .mutation import mut_conflict_swap, mut_random_reset, mut_swap_in_box, mut_swap_in_row
 from .selection import (
     punish_same,
@@ -86,6 +87,9 @@ __all__ = [
     "mut_conflict_swap",
     "mut_swap_in_row",
     "mut_random_reset",
+    "mut_free_and_complete",
+    "accept_not_worse",
+    "conflicting_cells",
     "sel_tournament",
     "sel_roulette",
     "sel_stochastic_universal_sampling",

@@ -35,6 +35,7 @@ SMALL_BUDGETS = {  # examples whose defaults take longer than a test should: the
     "block_ga_restart": dict(population_size=100, max_generations=500),
     "deap_primitives": dict(population_size=150, ngen=40),
     "tabu_search": dict(max_steps=20_000),
+    "iterated_local_search": dict(max_steps=20_000),
 }
 
 
@@ -92,6 +93,7 @@ DOCUMENTED_DEFAULTS = {  # example: what main() does unless a switch says otherw
     "cell_ga": dict(amount=2, free_cells_only=False),
     "row_permutation_ga": dict(restrict=False),
     "tabu_search": dict(moves="value", memory="boards", restrict=False),
+    "iterated_local_search": dict(worse=0.0, restrict=False),
     "exact_baselines": dict(propagation=False),
     "ant_colony": dict(population_size=10, q0=0.9, greedy="code", rho=0.9, best_evaporation=0.005),
 }
@@ -101,6 +103,7 @@ SWITCHES = {  # example: the improvement switches its --help must show
     "cell_ga": ["--free-cells-only"],
     "row_permutation_ga": ["--restrict"],
     "tabu_search": ["--moves [value|swap]", "--memory [boards|cells]", "--restrict"],
+    "iterated_local_search": ["--worse", "--restrict"],
     "exact_baselines": ["--propagation"],
     "ant_colony": ["--greedy [code|paper]"],
 }
@@ -148,6 +151,7 @@ EQUIVALENT_BUDGETS = {  # example -> a small budget both take, where the generic
     "memetic": dict(max_generations=30),
     "block_ga_restart": dict(population_size=40, restart_every=5, max_generations=30),
     "tabu_search": dict(max_steps=2000),
+    "iterated_local_search": dict(max_steps=2000),
     "ant_colony": dict(max_generations=20),
 }
 GENERIC_BUDGET = dict(population_size=40, max_generations=20)
@@ -179,6 +183,10 @@ EQUIVALENT |= {  # example with switches -> (recipe, the switches and a budget)
         dict(population_size=40, restart_after=5, normalised_roulette=True, max_generations=30),
     ),
     "tabu_search_switched": (local_search.tabu, dict(max_steps=2000, moves="swap", memory="cells", restrict=True)),
+    "iterated_local_search_switched": (
+        local_search.cp_ils,
+        dict(max_steps=2000, max_evaluations=6000, worse=0.5, restrict=True, share=0.4, patience=30),
+    ),
     "ant_colony_switched": (colony.ant_colony, dict(max_generations=20, greedy="paper", q0=0.5, population_size=4)),
 }
 
