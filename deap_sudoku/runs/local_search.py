@@ -72,8 +72,8 @@ def tabu(
 @bundled(
     "cp-ils",
     "local search",
-    "Musliu & Winter 2017: min-conflicts tabu descents in boxes, perturbed by freeing part of the grid "
-    "and completing it by propagation and search",
+    "after Musliu & Winter 2017 (their text not readable here: rules and values ours): min-conflicts tabu "
+    "descents in boxes, perturbed by freeing part of the grid and completing it by search",
     ("max_steps", "max_evaluations", "max_seconds"),
     run=tabu_run,
     stoppable=True,
@@ -97,7 +97,8 @@ def cp_ils(
     report_every: int = 1000,
     started: float | None = None,
 ):
-    """Musliu & Winter's iterated local search with a constraint-programming perturbation
+    """An iterated local search with a constraint-programming perturbation after Musliu & Winter
+    (whose paper could not be read here: every rule and value is ours, ``docs/literature.md``)
     (``examples/iterated_local_search.py``); returns ``([best], logbook, hall_of_fame)`` like tabu
     search, the logbook one record of steps, score, seconds and evaluations (its ``trace`` the
     score's course)."""
