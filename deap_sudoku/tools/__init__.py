@@ -2,7 +2,16 @@
 mutations, selections, statistics and ``make_toolbox``, each following DEAP's operator contract."""
 
 from .checks import OperatorContractError, check_operator
-from .crossover import cx_band_two_point, cx_bands, cx_block_uniform, cx_cell_uniform, cx_diagonal, cx_row_uniform
+from .belief import BeliefSpace
+from .crossover import (
+    cx_band_two_point,
+    cx_bands,
+    cx_block_one_point,
+    cx_block_uniform,
+    cx_cell_uniform,
+    cx_diagonal,
+    cx_row_uniform,
+)
 from .fitness import (
     FitnessDirectionError,
     batch_map,
@@ -32,10 +41,21 @@ from .init import (
 )
 from .pheromone import GREEDY_RULES, Pheromone
 from .perturbation import accept_not_worse, conflicting_cells, mut_free_and_complete
-from .mutation import mut_conflict_swap, mut_random_reset, mut_swap_in_box, mut_swap_in_row
+from .mutation import (
+    help_array,
+    mut_conflict_swap,
+    mut_help_array_swap_in_box,
+    mut_insert_in_box,
+    mut_mixed_in_box,
+    mut_random_reset,
+    mut_swap_in_box,
+    mut_swap_in_row,
+    mut_three_swap_in_box,
+)
 from .selection import (
     punish_same,
     sel_elite_biased,
+    sel_ranked_pairs,
     sel_roulette,
     sel_stochastic_universal_sampling,
     sel_tournament,
@@ -81,9 +101,16 @@ __all__ = [
     "cx_band_two_point",
     "cx_diagonal",
     "cx_block_uniform",
+    "cx_block_one_point",
     "cx_row_uniform",
     "cx_cell_uniform",
     "mut_swap_in_box",
+    "mut_help_array_swap_in_box",
+    "mut_three_swap_in_box",
+    "mut_insert_in_box",
+    "mut_mixed_in_box",
+    "help_array",
+    "BeliefSpace",
     "mut_conflict_swap",
     "mut_swap_in_row",
     "mut_random_reset",
@@ -95,6 +122,7 @@ __all__ = [
     "sel_stochastic_universal_sampling",
     "sel_truncation",
     "sel_elite_biased",
+    "sel_ranked_pairs",
     "selection_weights",
     "punish_same",
     "with_punish_same",

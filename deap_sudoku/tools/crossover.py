@@ -17,7 +17,15 @@ from .individual import Individual, grid_operator
 from ..grid.puzzle import Puzzle
 from .wrapping import claim_invariant
 
-__all__ = ["cx_bands", "cx_band_two_point", "cx_diagonal", "cx_block_uniform", "cx_row_uniform", "cx_cell_uniform"]
+__all__ = [
+    "cx_bands",
+    "cx_band_two_point",
+    "cx_diagonal",
+    "cx_block_uniform",
+    "cx_block_one_point",
+    "cx_row_uniform",
+    "cx_cell_uniform",
+]
 
 
 def _swap(ind1: np.ndarray, ind2: np.ndarray, cells: np.ndarray) -> None:
@@ -100,6 +108,19 @@ def cx_block_uniform(
 
 
 @grid_operator
+def cx_block_one_point(
+    ind1: Individual, ind2: Individual, *, puzzle: Puzzle, rng: random.Random | None = None
+) -> tuple[Individual, Individual]:
+    """One-point crossover with the point between boxes (in box order): a point ``p`` from 1 to
+    boxes - 1, and boxes ``p`` onwards exchanged, so every child's box is one of a parent's."""
+    rng = random_source(rng)
+    n = puzzle.n
+    point = rng.randint(1, n - 1)
+    _swap(ind1, ind2, puzzle.shape.boxes[point:].ravel())
+    return ind1, ind2
+
+
+@grid_operator
 def cx_row_uniform(
     ind1: Individual, ind2: Individual, *, puzzle: Puzzle, indpb: float = 0.5, rng: random.Random | None = None
 ) -> tuple[Individual, Individual]:
@@ -122,5 +143,5 @@ def cx_cell_uniform(
 
 
 # The representation invariant each operator keeps (tools.checks.check_operator checks the claim).
-claim_invariant("block", cx_bands, cx_band_two_point, cx_diagonal, cx_block_uniform)
+claim_invariant("block", cx_bands, cx_band_two_point, cx_diagonal, cx_block_uniform, cx_block_one_point)
 claim_invariant("row", cx_row_uniform)

@@ -30,6 +30,7 @@ __all__ = [
     "sel_stochastic_universal_sampling",
     "sel_truncation",
     "sel_elite_biased",
+    "sel_ranked_pairs",
     "punish_same",
     "with_punish_same",
     "selection_weights",
@@ -131,6 +132,17 @@ def sel_elite_biased(
     elite = ranked[: max(1, math.ceil(top * len(ranked)))]
     from_elite = round(top_share * k)
     return [rng.choice(elite) for _ in range(from_elite)] + [rng.choice(ranked) for _ in range(k - from_elite)]
+
+
+@_evaluated
+def sel_ranked_pairs(individuals: Sequence, k: int, *, rng: random.Random | None = None) -> list:
+    """Mantere & Koljonen's parent selection: with the individuals ranked best first, the pair
+    for place ``i`` (from the last place up, two picks a place) is drawn uniformly from the ``i``
+    places above it, ``int(i * random())`` each, so better individuals are parents more often and
+    the worst never is (their loop ``for (i = POP - 1; i >= ELIT; i--)``)."""
+    rng = random_source(rng)
+    ranked = _best_first(individuals)
+    return [ranked[int(max(len(ranked) - 1 - j // 2, 1) * rng.random())] for j in range(k)]
 
 
 @_evaluated

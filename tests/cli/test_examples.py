@@ -11,7 +11,7 @@ import pytest
 
 from deap_sudoku import read
 from deap_sudoku.exact import dig_puzzle, solve, verify
-from deap_sudoku.runs import ALGORITHMS, colony, local_search, recipes
+from deap_sudoku.runs import ALGORITHMS, colony, local_search, mantere_koljonen, recipes
 from deap_sudoku.runs.record import STOP_OPTIONS
 
 from tests.conftest import REPO, recipe_options
@@ -36,6 +36,8 @@ SMALL_BUDGETS = {  # examples whose defaults take longer than a test should: the
     "deap_primitives": dict(population_size=150, ngen=40),
     "tabu_search": dict(max_steps=20_000),
     "iterated_local_search": dict(max_steps=20_000),
+    "mk_ga": dict(restart_after=200, max_generations=5000),  # solves it at generation 755 (seed 0)
+    "mk_cultural": dict(restart_after=200, max_generations=5000),
 }
 
 
@@ -96,6 +98,8 @@ DOCUMENTED_DEFAULTS = {  # example: what main() does unless a switch says otherw
     "iterated_local_search": dict(worse=0.0, restrict=False),
     "exact_baselines": dict(propagation=False),
     "ant_colony": dict(population_size=10, q0=0.9, greedy="code", rho=0.9, best_evaporation=0.005),
+    "mk_ga": dict(population_size=21, elites=1, crossover="uniform", use_help_array=True, max_generations=100_000),
+    "mk_cultural": dict(population_size=21, elites=1, crossover="uniform", use_help_array=True, accepted=2),
 }
 SWITCHES = {  # example: the improvement switches its --help must show
     "block_ga": ["--mutation-threshold", "--in-box-pairs", "--fitness [cell_collisions|closeness|collisions]"],
@@ -106,6 +110,8 @@ SWITCHES = {  # example: the improvement switches its --help must show
     "iterated_local_search": ["--worse", "--restrict"],
     "exact_baselines": ["--propagation"],
     "ant_colony": ["--greedy [code|paper]"],
+    "mk_ga": ["--crossover [uniform|one_point]", "--no-help-array", "--restart-after"],
+    "mk_cultural": ["--crossover [uniform|one_point]", "--no-help-array", "--accepted"],
 }
 
 
@@ -188,6 +194,14 @@ EQUIVALENT |= {  # example with switches -> (recipe, the switches and a budget)
         dict(max_steps=2000, max_evaluations=6000, worse=0.5, restrict=True, share=0.4, patience=30),
     ),
     "ant_colony_switched": (colony.ant_colony, dict(max_generations=20, greedy="paper", q0=0.5, population_size=4)),
+    "mk_ga_switched": (
+        mantere_koljonen.mk_ga,
+        dict(population_size=12, max_generations=20, crossover="one_point", use_help_array=False, restart_after=5),
+    ),
+    "mk_cultural_switched": (
+        mantere_koljonen.mk_cultural,
+        dict(population_size=12, max_generations=20, crossover="one_point", accepted=4, restart_after=5),
+    ),
 }
 
 

@@ -80,9 +80,11 @@ def test_progress_requests_and_checkpoints_reach_only_algorithms_that_take_them(
 def test_a_recipes_time_budget_counts_building_its_first_population(recipe, monkeypatch):
     """The reported seconds run from the recipe's call, so the budget must too: a slow set-up
     (here, a population that takes 0.3 s to make) leaves a 0.2 s budget spent at generation 0."""
-    from deap_sudoku.runs import recipes
+    import sys
 
     made = []
+    function = next(r.function for r in ALGORITHMS.values() if r.kind == "ga" and r.function.__name__ == recipe)
+    recipes = sys.modules[function.__module__]  # the module whose evolve the recipe calls
 
     def slow_population(population):
         def make(n):
@@ -99,7 +101,6 @@ def test_a_recipes_time_budget_counts_building_its_first_population(recipe, monk
         return evolve(puzzle, operators, loop, toolbox, *args, **kwargs)
 
     monkeypatch.setattr(recipes, "evolve", patched)
-    function = getattr(recipes, recipe)
     _, logbook, _ = function(unsolvable(), seed=1, **recipe_options(function, max_seconds=0.2, max_generations=1000))
     assert made and logbook.stop_reason == "time" and len(logbook) == 1
 

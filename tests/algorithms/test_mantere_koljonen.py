@@ -1,0 +1,220 @@
+"""Mantere & Koljonen's GA and cultural algorithm: each rule of docs/literature.md held by a test."""
+
+import inspect
+import random
+
+import numpy as np
+import pytest
+
+from deap_sudoku import Puzzle, read
+from deap_sudoku.runs.mantere_koljonen import mk_cultural, mk_ga
+from deap_sudoku.algorithms import Stop
+from deap_sudoku.exact import dig_puzzle, solve
+from deap_sudoku.tools import (
+    BeliefSpace,
+    FitnessMin,
+    Individual,
+    cx_block_one_point,
+    eval_closeness_mk,
+    help_array,
+    init_block_permutation,
+    mut_help_array_swap_in_box,
+    mut_insert_in_box,
+    mut_mixed_in_box,
+    mut_three_swap_in_box,
+    sel_ranked_pairs,
+)
+
+from tests.conftest import REPO
+
+EASY = read(REPO / "data" / "9x9-easy.txt")[0]
+FEW_EMPTY = dig_puzzle(solve(EASY), 56, random.Random(0), unique=False)
+"""A puzzle the GA solves in a few hundred generations, so that a test can watch it end solved."""
+
+
+def test_the_help_array_refuses_a_swap_that_puts_a_value_beside_its_given():
+    solution = solve(EASY).cells
+    puzzle = Puzzle(np.where(np.isin(np.arange(81), [0, 1]), 0, solution))  # two free cells, in box 0 and row 0
+    # a swap moves cell 0's value into column 1, whose givens hold every value but cell 1's
+    individual = Individual(solution.astype(np.int64))
+    mut_help_array_swap_in_box(individual, puzzle=puzzle, tries=5, rng=random.Random(1))
+    assert np.array_equal(individual, solution) and help_array(puzzle)[1, solution[0]]
+    unchecked = Individual(solution.astype(np.int64))
+    mut_mixed_in_box(
+        unchecked, puzzle=puzzle, swap=1, three_swap=0, insert=0, use_help_array=False, rng=random.Random(1)
+    )
+    assert unchecked[0] == solution[1] and unchecked[1] == solution[0]
+
+
+def test_a_three_swap_rotates_three_free_cells_of_one_box():
+    individual = init_block_permutation(Individual, puzzle=EASY, rng=random.Random(3))
+    for seed in range(20):
+        before = individual.copy()
+        mut_three_swap_in_box(individual, puzzle=EASY, rng=random.Random(seed))
+        changed = np.flatnonzero(individual != before)
+        assert len(changed) == 3 and not EASY.givens[changed].any()
+        assert len({int(c // 27) * 3 + int(c % 9) // 3 for c in changed}) == 1  # one box
+        a, b, c = changed
+        # a cycle: no cell gets its own value back, and the three values are kept
+        assert sorted(individual[changed].tolist()) == sorted(before[changed].tolist())
+        assert {(int(before[x]), int(individual[x])) for x in (a, b, c)} != {
+            (int(before[x]), int(before[x])) for x in (a, b, c)
+        }
+
+
+def test_an_insertion_moves_one_value_and_shifts_the_free_cells_between():
+    individual = init_block_permutation(Individual, puzzle=EASY, rng=random.Random(4))
+    boxes = [np.asarray(box)[~EASY.givens[box]] for box in EASY.shape.boxes]
+    seen_shift = False
+    for seed in range(30):
+        before = individual.copy()
+        mut_insert_in_box(individual, puzzle=EASY, rng=random.Random(seed))
+        changed = np.flatnonzero(individual != before)
+        box = next(b for b in boxes if set(changed.tolist()) <= set(b.tolist()))
+        old, new = before[box].tolist(), individual[box].tolist()
+        assert any(
+            old[:i] + old[i + 1 :] == new[:j] + new[j + 1 :] and old[i] == new[j]
+            for i in range(len(old))
+            for j in range(len(new))
+        )
+        seen_shift |= len(changed) > 2  # more than a swap: the values between moved
+    assert seen_shift
+
+
+def test_the_mixed_mutation_draws_its_move_by_the_weights():
+    counts = {2: 0, 3: 0}
+    for seed in range(200):
+        individual = init_block_permutation(Individual, puzzle=EASY, rng=random.Random(seed))
+        before = individual.copy()
+        mut_mixed_in_box(
+            individual, puzzle=EASY, swap=1, three_swap=3, insert=0, use_help_array=False, rng=random.Random(seed)
+        )
+        changed = int(np.count_nonzero(individual != before))
+        counts[changed] = counts.get(changed, 0) + 1
+    assert set(counts) == {2, 3} and 110 < counts[3] < 190  # about 3 in 4 three-swaps
+
+
+def test_the_crossover_points_lie_between_boxes():
+    rng, empty = random.Random(0), Puzzle([0] * 81)  # no givens: two parents' boxes never coincide here
+    boxes = empty.shape.boxes
+    points = set()
+    for _ in range(60):
+        one = init_block_permutation(Individual, puzzle=empty, rng=rng)
+        two = init_block_permutation(Individual, puzzle=empty, rng=rng)
+        a, b = one.copy(), two.copy()
+        cx_block_one_point(one, two, puzzle=empty, rng=rng)
+        from_first = [k for k in range(9) if np.array_equal(one[boxes[k]], a[boxes[k]])]
+        from_second = [k for k in range(9) if np.array_equal(one[boxes[k]], b[boxes[k]])]
+        point = len(from_first)
+        assert from_first == list(range(point)) and from_second == list(range(point, 9))
+        assert np.array_equal(two[boxes[point:]], a[boxes[point:]]) and np.array_equal(
+            two[boxes[:point]], b[boxes[:point]]
+        )
+        points.add(point)
+    assert points == set(range(1, 9))
+
+
+def _ranked(size):
+    population = []
+    for rank in range(size):
+        individual = Individual(np.zeros(81, dtype=np.int64))
+        individual.fitness.values = (float(rank),)  # rank 0 the best
+        population.append(individual)
+    return population
+
+
+def test_the_parents_of_place_i_come_from_the_i_places_above_it():
+    population = _ranked(21)
+    shuffled = population[::-1]
+    chosen = sel_ranked_pairs(shuffled, 40, rng=random.Random(2))
+    ranks = [next(r for r, p in enumerate(population) if p is c) for c in chosen]
+    for j, rank in enumerate(ranks):
+        assert rank < 20 - j // 2  # place i = 20 - j // 2 draws among ranks 0..i-1
+    draws = random.Random(2)
+    assert ranks == [int((20 - j // 2) * draws.random()) for j in range(40)]
+
+
+def test_the_best_is_kept_and_the_population_is_21():
+    _, logbook, _ = mk_ga(EASY, seed=3, restart_after=None, stop=Stop(max_generations=40))
+    best = [record["min"] for record in logbook]
+    assert all(b <= a for a, b in zip(best, best[1:]))
+    assert {record["nevals"] for record in logbook[1:]} <= set(range(21))  # at most 20 children, one elite
+    parameters = inspect.signature(mk_ga).parameters
+    assert parameters["population_size"].default == 21 and parameters["elites"].default == 1
+
+
+def test_the_fitness_is_theirs_and_the_run_ends_when_solved_or_at_100000_generations():
+    population, logbook, hof = mk_ga(FEW_EMPTY, seed=0, restart_after=100, stop=Stop(max_generations=3000))
+    assert logbook.fitness == "closeness_mk" and logbook.target == 0
+    assert logbook.stop_reason == "solved" and hof[0].fitness.values == (0.0,)
+    assert eval_closeness_mk(hof[0], puzzle=FEW_EMPTY) == (0.0,)
+    for recipe in (mk_ga, mk_cultural):
+        assert inspect.signature(recipe).parameters["stop"].default.max_generations == 100_000
+
+
+def _scored(grid, value):
+    individual = Individual(np.array(grid))
+    individual.fitness = FitnessMin((value,))
+    return individual
+
+
+def test_the_belief_space_holds_what_the_accepted_best_agree_on():
+    rng = random.Random(5)
+    grid = np.asarray(init_block_permutation(Individual, puzzle=EASY, rng=rng))
+    other = grid.copy()
+    free = np.flatnonzero(~EASY.givens)
+    box_free = [c for c in EASY.shape.boxes[4] if not EASY.givens[c]]
+    other[box_free[0]], other[box_free[1]] = grid[box_free[1]], grid[box_free[0]]  # they differ in two cells
+    worse = np.asarray(init_block_permutation(Individual, puzzle=EASY, rng=rng))
+    belief = BeliefSpace(EASY, accepted=2)
+    belief.update([_scored(worse, 9.0), _scored(grid, 1.0), _scored(other, 2.0)])
+    clash = belief._clashing(grid)
+    expected = np.where(EASY.givens, EASY.cells, np.where((grid == other) & ~clash, grid, 0))
+    assert np.array_equal(belief.values, expected) and belief.believed > 0
+    assert belief.values[box_free[0]] == 0 and not (belief.values[free][clash[free]]).any()
+    belief.update([_scored(grid, 1.0), _scored(grid.copy(), 1.0), _scored(worse, 9.0)])  # one grid twice: one voice
+    voices = np.where(EASY.givens, EASY.cells, np.where((grid == worse) & ~clash, grid, 0))
+    assert np.array_equal(belief.values, voices)  # the copy counted once: the second voice is the worse grid
+    copies = BeliefSpace(EASY, accepted=2)
+    copies.update([_scored(grid, 1.0), _scored(grid.copy(), 1.0)])
+    assert copies.believed == 0
+
+
+def test_the_mutation_leaves_believed_cells_alone():
+    rng = random.Random(6)
+    belief = BeliefSpace(EASY, accepted=2)
+    individual = init_block_permutation(Individual, puzzle=EASY, rng=rng)
+    free = np.flatnonzero(~EASY.givens)
+    believed = free[::2]
+    belief.values = np.where(EASY.givens, EASY.cells, 0)
+    belief.values[believed] = np.asarray(individual)[believed]
+    for seed in range(50):
+        before = individual.copy()
+        mut_mixed_in_box(individual, puzzle=EASY, belief=belief, use_help_array=False, rng=random.Random(seed))
+        assert np.array_equal(individual[believed], before[believed])
+        assert int(np.count_nonzero(individual != before)) >= 2 or seed  # it still moves the others
+
+
+def test_the_cultural_algorithm_updates_its_belief_before_each_selection():
+    calls = []
+    belief = BeliefSpace(EASY, accepted=2)
+    population = [
+        _scored(init_block_permutation(Individual, puzzle=EASY, rng=random.Random(s)), float(s)) for s in range(4)
+    ]
+    select = belief.accepting(lambda individuals, k, **kw: calls.append(belief.values.copy()) or individuals[:k])
+    select(population, 2)
+    expected = BeliefSpace(EASY, accepted=2)
+    expected.update(population)
+    assert np.array_equal(calls[0], expected.values) and expected.believed > 0
+
+
+def test_the_cultural_run_solves_the_easy_puzzle_and_differs_from_the_ga():
+    ga = mk_ga(EASY, seed=1, restart_after=200, stop=Stop(max_generations=30))
+    cultural = mk_cultural(EASY, seed=1, restart_after=200, stop=Stop(max_generations=30))
+    assert [r["min"] for r in ga[1]] != [r["min"] for r in cultural[1]]
+
+
+@pytest.mark.parametrize("crossover", ["bands"])
+def test_an_unknown_crossover_is_refused(crossover):
+    with pytest.raises(ValueError, match="crossover is one of"):
+        mk_ga(EASY, crossover=crossover)
