@@ -15,6 +15,7 @@ from deap_sudoku.io.samples import load_samples
 from deap_sudoku.runs.registry import algorithm, names
 from deap_sudoku.runs.user import from_toolbox, variant, with_operators
 from deap_sudoku.tools import (
+    eval_closeness_mk,
     eval_cell_collisions,
     eval_collisions,
     eval_column_box_collisions,
@@ -28,6 +29,8 @@ OWN_FITNESS = {
     "restart-ga": eval_threats,
     "cell-ga": eval_distinct,
     "row-ga": eval_column_box_collisions,
+    "mk-ga": eval_closeness_mk,
+    "mk-cultural": eval_closeness_mk,
 }
 """Each bundled GA's own fitness, so that a counting copy of it changes nothing but the count."""
 
