@@ -1,7 +1,9 @@
 """Algorithms: DEAP's own loops with a stop (``ea_simple``, ``ea_mu_plus_lambda``, ``ea_mu_comma_lambda``),
 the generational loop with stop criteria, the one-child-per-mating loops of the documented block GAs, the
-memetic GA with propagation repair, DEAP's eaSimple batched over the population, and tabu search."""
+memetic GA with propagation repair, DEAP's eaSimple batched over the population, tabu search and
+simulated annealing."""
 
+from .annealing import AnnealingResult, simulated_annealing
 from .batched import ea_simple_batched
 from .deap_loops import ea_mu_comma_lambda, ea_mu_plus_lambda, ea_simple
 from .generational import ea_generational, one_child
@@ -39,4 +41,6 @@ __all__ = [
     "ea_simple_batched",
     "TabuResult",
     "tabu_search",
+    "AnnealingResult",
+    "simulated_annealing",
 ]

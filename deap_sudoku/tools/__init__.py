@@ -1,6 +1,8 @@
 """The ``deap.tools`` of Sudoku: individuals, initialisers, fitness (with batch kernels), crossovers,
-mutations, selections, statistics and ``make_toolbox``, each following DEAP's operator contract."""
+mutations, selections, statistics and ``make_toolbox``, each following DEAP's operator contract, and simulated
+annealing's acceptance rule and cooling schedule."""
 
+from .annealing import GeometricSchedule, initial_temperature, metropolis
 from .checks import OperatorContractError, check_operator
 from .crossover import cx_band_two_point, cx_bands, cx_block_uniform, cx_cell_uniform, cx_diagonal, cx_row_uniform
 from .fitness import (
@@ -98,4 +100,7 @@ __all__ = [
     "make_toolbox",
     "check_operator",
     "OperatorContractError",
+    "metropolis",
+    "initial_temperature",
+    "GeometricSchedule",
 ]

@@ -1,0 +1,235 @@
+"""Simulated annealing after R. Lewis, "Metaheuristics can solve sudoku puzzles" (J. Heuristics 13(4), 2007),
+with the constraint-propagation-first variant of his "On the combination of constraint programming and
+stochastic search: the Sudoku case" (Hybrid Metaheuristics 2007) as a switch.
+
+Each box's free cells hold a permutation of the values the box misses, so boxes are always right; a
+move swaps two free cells of one box; the cost is, for every row and every column, how many values
+it misses, summed (0 is a solution).  The initial temperature is the standard deviation of the cost
+over a random walk of ``sample_size`` moves from the start, the temperature is multiplied by
+``alpha`` after every Markov chain of ``chain_length`` moves (the number of free cells squared unless
+given), and it goes back to the initial value after ``reheat_after`` chains without an improvement
+(:class:`~deap_sudoku.tools.annealing.GeometricSchedule`).  Worse moves are taken by the Metropolis
+rule (:func:`~deap_sudoku.tools.annealing.metropolis`, written out in the move loop for speed).
+
+``propagate_first``: naked and hidden singles fix every cell they settle, which then counts as a
+given, and each box is filled preferring the values propagation leaves each cell.  Moves are scored
+incrementally from per-row and per-column value counts, as tabu search's in-box swaps are.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..grid.puzzle import Puzzle
+from ..propagation import propagate
+from ..tools.annealing import GeometricSchedule, initial_temperature
+from ..tools.free_cells import free_cells
+from ..tools.individual import Individual
+from ..tools.init import init_block_permutation
+from .tabu import TRACE_POINTS, TabuResult
+
+__all__ = ["AnnealingResult", "simulated_annealing"]
+
+CHECK_EVERY = 64
+"""Moves between two looks at the clock and the budgets: at a few microseconds a move, well under
+a millisecond."""
+
+
+@dataclass(frozen=True)
+class AnnealingResult(TabuResult):
+    """:class:`~deap_sudoku.algorithms.TabuResult`'s fields (``steps`` are the moves proposed after the
+    temperature sample, ``evaluations`` every move scored, the sample's included; ``visited`` is 0), and
+    the annealing's own: the initial temperature, the chain length, each finished chain's
+    ``(temperature, lowest cost)``, how many reheats, and how many cells propagation fixed beyond the
+    givens (``propagate_first``)."""
+
+    initial_temperature: float = 0.0
+    chain_length: int = 0
+    chains: tuple[tuple[float, int], ...] = ()
+    reheats: int = 0
+    fixed: int = 0
+
+
+def simulated_annealing(
+    puzzle: Puzzle,
+    *,
+    rng: random.Random,
+    alpha: float = 0.99,
+    chain_length: int | None = None,
+    reheat_after: int | None = 20,
+    sample_size: int = 200,
+    propagate_first: bool = False,
+    max_steps: int = 10_000_000,
+    max_evaluations: int | None = None,
+    max_seconds: float | None = None,
+    callback: Callable[[int, int, int], object] | None = None,
+    report_every: int = 10_000,
+    requested: Callable[[], object] | None = None,
+    started: float | None = None,
+) -> AnnealingResult:
+    """Anneal until solved, ``max_steps`` moves, ``max_evaluations`` moves scored (the temperature
+    sample's included) or ``max_seconds`` seconds; return the best grid seen.
+
+    ``rng`` draws the start and every move.  ``callback(step, cost, best_cost)`` is called every
+    ``report_every`` moves, and a true answer ends the search (``stop_reason`` ``"callback"``);
+    the clock is read every :data:`CHECK_EVERY` moves (counting from the call, or from ``started``, a
+    :func:`time.perf_counter` reading), ``requested()`` every 16 such looks, and either ends the
+    search.  ``reheat_after=None`` never reheats.
+    """
+    if chain_length is not None and chain_length < 1:
+        raise ValueError(f"chain_length is at least 1; got {chain_length}")
+    started = time.perf_counter() if started is None else started  # the start, drawn and scored, is on it too
+    work, fixed = _propagated(puzzle) if propagate_first else (puzzle, 0)
+    state = _Annealer(work, rng, restrict=propagate_first)
+    length = chain_length if chain_length is not None else max(len(free_cells(work).cells) ** 2, 1)
+    budget = max_evaluations if max_evaluations is not None else math.inf
+
+    def out_of_time() -> bool:
+        return max_seconds is not None and time.perf_counter() - started >= max_seconds
+
+    costs = []
+    if state.movable and not out_of_time():
+        for _ in range(min(sample_size, budget)):  # a random walk: every move taken
+            if not state.best:
+                break
+            state.moves(1, math.inf)
+            costs.append(state.cost)
+    evaluations = len(costs)
+    schedule = GeometricSchedule(initial_temperature(costs), alpha, reheat_after)
+    state.lowest = state.cost
+    step = position = looks = 0
+    chains: list[tuple[float, int]] = []
+    trace, spacing = [(0, state.cost, state.best)], CHECK_EVERY
+    interrupted, reason = False, ""
+    while True:
+        if not state.best:
+            reason = "solved"
+        elif not state.movable:
+            reason = "no moves"
+        elif step >= max_steps:
+            reason = "steps"
+        elif evaluations >= budget:
+            reason = "evaluations"
+        elif out_of_time():
+            reason = "time"
+        elif looks % 16 == 0 and requested is not None and requested():
+            interrupted = True
+        if reason or interrupted:
+            break
+        looks += 1
+        count = min(CHECK_EVERY, length - position, max_steps - step, report_every - step % report_every)
+        made = state.moves(int(min(count, budget - evaluations)), schedule.temperature)
+        step, evaluations, position = step + made, evaluations + made, position + made
+        if position == length:
+            chains.append((schedule.temperature, state.lowest))
+            schedule.end_chain(state.lowest)
+            state.lowest, position = state.cost, 0
+        if step - trace[-1][0] >= spacing:
+            if len(trace) == TRACE_POINTS:
+                trace, spacing = trace[::2], 2 * spacing
+            trace.append((step, state.cost, state.best))
+        if callback is not None and step % report_every == 0 and callback(step, state.cost, state.best):
+            reason = "callback"
+            break
+    if trace[-1][0] != step:
+        trace.append((step, state.cost, state.best))
+    return AnnealingResult(
+        np.array(state.best_grid, dtype=puzzle.cells.dtype),
+        state.best,
+        step,
+        time.perf_counter() - started,
+        interrupted,
+        0,
+        evaluations,
+        tuple(trace),
+        reason,
+        schedule.initial,
+        length,
+        tuple(chains),
+        schedule.reheats,
+        fixed,
+    )
+
+
+def _propagated(puzzle: Puzzle) -> tuple[Puzzle, int]:
+    """The puzzle with every cell naked and hidden singles settle made a given, and how many that is
+    beyond the givens; the puzzle itself when propagation finds it has no solution."""
+    result = propagate(puzzle)
+    if result.contradiction:
+        return puzzle, 0
+    return Puzzle(result.values, box=puzzle.shape), int(np.count_nonzero(result.values)) - int(puzzle.givens.sum())
+
+
+class _Annealer:
+    """The grid (a block-permutation) with each row's and column's value counts, its cost, the lowest
+    cost of the current chain, and the best cost and grid seen."""
+
+    def __init__(self, puzzle: Puzzle, rng: random.Random, *, restrict: bool) -> None:
+        n = puzzle.n
+        grid = init_block_permutation(Individual, puzzle=puzzle, restrict=restrict, rng=rng).tolist()
+        self.grid, self.random = grid, rng.random
+        self.row_of = [cell // n for cell in range(n * n)]
+        self.col_of = [cell % n for cell in range(n * n)]
+        self.rows = [[0] * (n + 1) for _ in range(n)]
+        self.cols = [[0] * (n + 1) for _ in range(n)]
+        for cell, value in enumerate(grid):
+            self.rows[cell // n][value] += 1
+            self.cols[cell % n][value] += 1
+        self.cost = sum(unit[1:].count(0) for unit in self.rows + self.cols)  # the values each misses
+        self.boxes = [cells.tolist() for cells in free_cells(puzzle).boxes if len(cells) >= 2]
+        self.movable = bool(self.boxes)
+        self.lowest = self.best = self.cost
+        self.best_grid = list(grid)
+
+    def moves(self, count: int, temperature: float) -> int:
+        """Propose ``count`` swaps at ``temperature`` (``math.inf`` takes every one), each taken by the
+        Metropolis rule; return how many were proposed, fewer when one solves the puzzle."""
+        grid, rows, cols, row_of, col_of, boxes = self.grid, self.rows, self.cols, self.row_of, self.col_of, self.boxes
+        draw, exp, boxes_count, cold = self.random, math.exp, len(boxes), temperature <= 0
+        cost, lowest, best = self.cost, self.lowest, self.best
+        made = 0
+        while made < count:
+            made += 1
+            cells = boxes[int(draw() * boxes_count)]
+            size = len(cells)
+            i, j = int(draw() * size), int(draw() * (size - 1))
+            a, b = cells[i], cells[j + (j >= i)]  # two distinct cells of the box
+            va, vb = grid[a], grid[b]  # distinct: the box holds a permutation
+            ra, rb, ca, cb = row_of[a], row_of[b], col_of[a], col_of[b]
+            delta = 0
+            if ra != rb:  # a row that loses its only va misses one more; one that gains a missing vb, one fewer
+                x, y = rows[ra], rows[rb]
+                delta = (x[va] == 1) - (x[vb] == 0) + (y[vb] == 1) - (y[va] == 0)
+            if ca != cb:
+                x, y = cols[ca], cols[cb]
+                delta += (x[va] == 1) - (x[vb] == 0) + (y[vb] == 1) - (y[va] == 0)
+            if delta > 0 and (cold or not draw() < exp(-delta / temperature)):  # Metropolis
+                continue
+            grid[a], grid[b] = vb, va
+            if ra != rb:
+                x, y = rows[ra], rows[rb]
+                x[va] -= 1
+                x[vb] += 1
+                y[vb] -= 1
+                y[va] += 1
+            if ca != cb:
+                x, y = cols[ca], cols[cb]
+                x[va] -= 1
+                x[vb] += 1
+                y[vb] -= 1
+                y[va] += 1
+            cost += delta
+            if cost < lowest:
+                lowest = cost
+                if cost < best:
+                    best, self.best_grid = cost, grid[:]
+                    if not cost:
+                        break
+        self.cost, self.lowest, self.best = cost, lowest, best
+        return made
