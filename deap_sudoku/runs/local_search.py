@@ -1,5 +1,6 @@
-"""Tabu search as a run: the documented one and ours, two records of one recipe, declared where
-it is defined (as the GAs are in :mod:`~deap_sudoku.runs.recipes`)."""
+"""Local search as runs: tabu search as documented and ours, and Lewis's simulated annealing with and
+without propagation first, two records of one recipe each, declared where they are defined (as the GAs
+are in :mod:`~deap_sudoku.runs.recipes`)."""
 
 from __future__ import annotations
 
@@ -7,11 +8,11 @@ import random
 from collections.abc import Callable
 from functools import partial
 
-from ..algorithms import tabu_search
+from ..algorithms import simulated_annealing, tabu_search
 from ..grid.puzzle import Puzzle
 from .record import bundled, tabu_run
 
-__all__ = ["tabu"]
+__all__ = ["tabu", "annealing"]
 
 
 @bundled(
@@ -60,6 +61,61 @@ def tabu(
         tenure=tenure,
         restrict=restrict,
         max_steps=max_steps,
+        max_seconds=max_seconds,
+        callback=callback,
+        report_every=report_every,
+        requested=requested,
+        started=started,
+    ).as_deap()
+
+
+@bundled(
+    "sa-lewis-cp",
+    "local search",
+    "Lewis's HM 2007 hybrid: constraint propagation fixes cells, then the same simulated annealing",
+    ("max_steps", "max_evaluations", "max_seconds"),
+    run=partial(tabu_run, propagate_first=True),
+    stoppable=True,
+)  # declared second: decorators apply from the bottom up
+@bundled(
+    "sa-lewis",
+    "local search",
+    "Lewis 2007 simulated annealing: in-box swaps, missing values per row and column, reheats",
+    ("max_steps", "max_evaluations", "max_seconds"),
+    run=tabu_run,
+    stoppable=True,
+    example="simulated_annealing",
+)
+def annealing(
+    puzzle: Puzzle,
+    *,
+    seed: int = 0,
+    alpha: float = 0.99,
+    chain_length: int | None = None,
+    reheat_after: int | None = 20,
+    sample_size: int = 200,
+    propagate_first: bool = False,
+    max_steps: int = 10_000_000,
+    max_evaluations: int | None = None,
+    max_seconds: float | None = None,
+    requested: Callable[[], object] | None = None,
+    callback: Callable[[int, int, int], None] | None = None,
+    report_every: int = 10_000,
+    started: float | None = None,
+):
+    """Simulated annealing after Lewis (2007), propagation first (his HM 2007 hybrid) as a switch
+    (``examples/simulated_annealing.py``); returns ``([best], logbook, hall_of_fame)`` like the GAs, the
+    logbook one record of moves, cost, seconds and moves scored (its ``trace`` the cost's course)."""
+    return simulated_annealing(
+        puzzle,
+        rng=random.Random(seed),
+        alpha=alpha,
+        chain_length=chain_length,
+        reheat_after=reheat_after,
+        sample_size=sample_size,
+        propagate_first=propagate_first,
+        max_steps=max_steps,
+        max_evaluations=max_evaluations,
         max_seconds=max_seconds,
         callback=callback,
         report_every=report_every,

@@ -92,6 +92,7 @@ DOCUMENTED_DEFAULTS = {  # example: what main() does unless a switch says otherw
     "cell_ga": dict(amount=2, free_cells_only=False),
     "row_permutation_ga": dict(restrict=False),
     "tabu_search": dict(moves="value", memory="boards", restrict=False),
+    "simulated_annealing": dict(alpha=0.99, chain_length=None, reheat_after=20, propagate_first=False),
     "exact_baselines": dict(propagation=False),
 }
 SWITCHES = {  # example: the improvement switches its --help must show
@@ -100,6 +101,7 @@ SWITCHES = {  # example: the improvement switches its --help must show
     "cell_ga": ["--free-cells-only"],
     "row_permutation_ga": ["--restrict"],
     "tabu_search": ["--moves [value|swap]", "--memory [boards|cells]", "--restrict"],
+    "simulated_annealing": ["--alpha", "--reheat-after", "--propagate-first"],
     "exact_baselines": ["--propagation"],
 }
 
@@ -146,6 +148,7 @@ EQUIVALENT_BUDGETS = {  # example -> a small budget both take, where the generic
     "memetic": dict(max_generations=30),
     "block_ga_restart": dict(population_size=40, restart_every=5, max_generations=30),
     "tabu_search": dict(max_steps=2000),
+    "simulated_annealing": dict(max_steps=20_000),
 }
 GENERIC_BUDGET = dict(population_size=40, max_generations=20)
 EQUIVALENT = {
@@ -176,6 +179,7 @@ EQUIVALENT |= {  # example with switches -> (recipe, the switches and a budget)
         dict(population_size=40, restart_after=5, normalised_roulette=True, max_generations=30),
     ),
     "tabu_search_switched": (local_search.tabu, dict(max_steps=2000, moves="swap", memory="cells", restrict=True)),
+    "simulated_annealing_switched": (local_search.annealing, dict(max_steps=20_000, propagate_first=True)),
 }
 
 
