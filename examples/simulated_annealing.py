@@ -1,4 +1,4 @@
-"""Simulated annealing for Sudoku as R. Lewis describes it (J. Heuristics 13(4), 2007), his propagation-first hybrid as a switch.
+"""Simulated annealing for Sudoku as R. Lewis describes it (J. Heuristics 2007), his propagation-first hybrid a switch.
 
 As documented (the defaults): each box's empty squares get a random permutation
 of the values the box misses; a move swaps two empty squares of one box; the
@@ -57,7 +57,8 @@ def main(
     if verbose:
         click.echo(
             f"{result.steps} moves, {result.seconds:.3f} s, cost {result.score}; t0 {result.initial_temperature:.3f}, "
-            f"{len(result.chains)} chains of {result.chain_length}, {result.reheats} reheats, {result.fixed} fixed first"
+            f"{len(result.chains)} chains of {result.chain_length}, {result.reheats} reheats, "
+            f"{result.fixed} fixed first"
         )
     return result.as_deap()  # ([best], logbook, hall_of_fame), like the GA examples
 

@@ -88,73 +88,107 @@ def simulated_annealing(
     work, fixed = _propagated(puzzle) if propagate_first else (puzzle, 0)
     state = _Annealer(work, rng, restrict=propagate_first)
     length = chain_length if chain_length is not None else max(len(free_cells(work).cells) ** 2, 1)
-    budget = max_evaluations if max_evaluations is not None else math.inf
+    limits = _Limits(started, max_steps, max_evaluations, max_seconds, requested)
+    costs = _sample(state, sample_size, limits)
+    run = _Run(state, GeometricSchedule(initial_temperature(costs), alpha, reheat_after), length, len(costs))
+    reason = ""
+    while not (reason := limits.reason(state, run.step, run.evaluations)):
+        count = min(CHECK_EVERY, length - run.position, report_every - run.step % report_every)
+        run.advance(int(min(count, max_steps - run.step, limits.evaluations - run.evaluations)))
+        if callback is not None and run.step % report_every == 0 and callback(run.step, state.cost, state.best):
+            reason = "callback"
+            break
+    return run.result(puzzle, time.perf_counter() - started, reason, fixed)
 
-    def out_of_time() -> bool:
-        return max_seconds is not None and time.perf_counter() - started >= max_seconds
 
-    costs = []
-    if state.movable and not out_of_time():
-        for _ in range(min(sample_size, budget)):  # a random walk: every move taken
+class _Limits:
+    """The budgets of one search and the stop request, and why the search ends when it does."""
+
+    def __init__(self, started: float, steps: int, evaluations: int | None, seconds: float | None, requested) -> None:
+        self.started, self.steps, self.seconds, self.requested = started, steps, seconds, requested
+        self.evaluations = evaluations if evaluations is not None else math.inf
+        self.looks = 0
+
+    def out_of_time(self) -> bool:
+        return self.seconds is not None and time.perf_counter() - self.started >= self.seconds
+
+    def reason(self, state: _Annealer, step: int, evaluations: int) -> str:
+        """Why the search ends now (``"interrupted"`` when asked to stop), or ``""`` to go on."""
+        self.looks += 1
+        if not state.best:
+            return "solved"
+        if not state.movable:
+            return "no moves"
+        if step >= self.steps:
+            return "steps"
+        if evaluations >= self.evaluations:
+            return "evaluations"
+        if self.out_of_time():
+            return "time"
+        if self.looks % 16 == 1 and self.requested is not None and self.requested():
+            return "interrupted"
+        return ""
+
+
+def _sample(state: _Annealer, size: int, limits: _Limits) -> list[int]:
+    """The costs along a random walk of ``size`` moves from the start, every move taken (fewer when the
+    evaluation budget is smaller, a move solves the puzzle, or there is no move or time)."""
+    costs: list[int] = []
+    if state.movable and not limits.out_of_time():
+        for _ in range(int(min(size, limits.evaluations))):
             if not state.best:
                 break
             state.moves(1, math.inf)
             costs.append(state.cost)
-    evaluations = len(costs)
-    schedule = GeometricSchedule(initial_temperature(costs), alpha, reheat_after)
-    state.lowest = state.cost
-    step = position = looks = 0
-    chains: list[tuple[float, int]] = []
-    trace, spacing = [(0, state.cost, state.best)], CHECK_EVERY
-    interrupted, reason = False, ""
-    while True:
-        if not state.best:
-            reason = "solved"
-        elif not state.movable:
-            reason = "no moves"
-        elif step >= max_steps:
-            reason = "steps"
-        elif evaluations >= budget:
-            reason = "evaluations"
-        elif out_of_time():
-            reason = "time"
-        elif looks % 16 == 0 and requested is not None and requested():
-            interrupted = True
-        if reason or interrupted:
-            break
-        looks += 1
-        count = min(CHECK_EVERY, length - position, max_steps - step, report_every - step % report_every)
-        made = state.moves(int(min(count, budget - evaluations)), schedule.temperature)
-        step, evaluations, position = step + made, evaluations + made, position + made
-        if position == length:
-            chains.append((schedule.temperature, state.lowest))
-            schedule.end_chain(state.lowest)
-            state.lowest, position = state.cost, 0
-        if step - trace[-1][0] >= spacing:
-            if len(trace) == TRACE_POINTS:
-                trace, spacing = trace[::2], 2 * spacing
-            trace.append((step, state.cost, state.best))
-        if callback is not None and step % report_every == 0 and callback(step, state.cost, state.best):
-            reason = "callback"
-            break
-    if trace[-1][0] != step:
-        trace.append((step, state.cost, state.best))
-    return AnnealingResult(
-        np.array(state.best_grid, dtype=puzzle.cells.dtype),
-        state.best,
-        step,
-        time.perf_counter() - started,
-        interrupted,
-        0,
-        evaluations,
-        tuple(trace),
-        reason,
-        schedule.initial,
-        length,
-        tuple(chains),
-        schedule.reheats,
-        fixed,
-    )
+    return costs
+
+
+class _Run:
+    """The annealing's progress: moves made and scored, the position in the current chain, each
+    finished chain's ``(temperature, lowest cost)``, and the trace."""
+
+    def __init__(self, state: _Annealer, schedule: GeometricSchedule, length: int, evaluations: int) -> None:
+        self.state, self.schedule, self.length = state, schedule, length
+        self.step, self.evaluations, self.position = 0, evaluations, 0
+        self.chains: list[tuple[float, int]] = []
+        self.trace, self.spacing = [(0, state.cost, state.best)], CHECK_EVERY
+        state.lowest = state.cost
+
+    def advance(self, count: int) -> None:
+        """Propose ``count`` moves at the schedule's temperature; end the chain when it is full."""
+        state = self.state
+        made = state.moves(count, self.schedule.temperature)
+        self.step, self.evaluations, self.position = self.step + made, self.evaluations + made, self.position + made
+        if self.position == self.length:
+            self.chains.append((self.schedule.temperature, state.lowest))
+            self.schedule.end_chain(state.lowest)
+            state.lowest, self.position = state.cost, 0
+        if self.step - self.trace[-1][0] >= self.spacing:
+            if len(self.trace) == TRACE_POINTS:
+                self.trace, self.spacing = self.trace[::2], 2 * self.spacing
+            self.trace.append((self.step, state.cost, state.best))
+
+    def result(self, puzzle: Puzzle, seconds: float, reason: str, fixed: int) -> AnnealingResult:
+        state = self.state
+        if self.trace[-1][0] != self.step:
+            self.trace.append((self.step, state.cost, state.best))
+        interrupted = reason == "interrupted"
+        return AnnealingResult(
+            np.array(state.best_grid, dtype=puzzle.cells.dtype),
+            state.best,
+            self.step,
+            seconds,
+            interrupted,
+            0,
+            self.evaluations,
+            tuple(self.trace),
+            "" if interrupted else reason,
+            self.schedule.initial,
+            self.length,
+            tuple(self.chains),
+            self.schedule.reheats,
+            fixed,
+        )
 
 
 def _propagated(puzzle: Puzzle) -> tuple[Puzzle, int]:

@@ -183,3 +183,40 @@ def test_runs_through_the_registry_and_an_experiment():
         assert result.solved and verify(np.array(result.grid), EASY)
     results = run_experiment(["sa-lewis"], {"stuck": [STUCK]}, runs=2, options={"sa-lewis": dict(max_evaluations=999)})
     assert [r.evaluations for r in results] == [999, 999] and not any(r.solved for r in results)
+
+
+class Scripted:
+    """A generator whose draws are given: the box, the two cells, then the acceptance draw."""
+
+    def __init__(self, draws):
+        self.draws = iter(draws)
+
+    def random(self):
+        return next(self.draws)
+
+
+@pytest.mark.parametrize("temperature", [0.4, 1.0, 3.0])
+def test_the_move_loop_takes_a_worse_swap_by_the_metropolis_rule(temperature):
+    state = annealing._Annealer(STUCK, random.Random(0), restrict=False)
+    cost, nb = state.cost, len(state.boxes)
+    box, cells, i, j, delta = next(  # the first swap that makes the cost worse
+        (box, cells, i, j, missing(_swapped(state.grid, cells[i], cells[j]), STUCK) - cost)
+        for box, cells in enumerate(state.boxes)
+        for i in range(len(cells))
+        for j in range(len(cells))
+        if i != j and missing(_swapped(state.grid, cells[i], cells[j]), STUCK) > cost
+    )
+    draws = [(box + 0.5) / nb, (i + 0.5) / len(cells), ((j - (j > i)) + 0.5) / (len(cells) - 1)]
+    threshold = math.exp(-delta / temperature)
+    for u, taken in ((threshold - 1e-9, True), (threshold + 1e-9, False)):
+        state = annealing._Annealer(STUCK, random.Random(0), restrict=False)
+        state.random = Scripted([*draws, u]).random
+        state.moves(1, temperature)
+        assert (state.cost == cost + delta) is taken and (state.cost == cost) is not taken, (delta, u)
+        assert state.cost == missing(state.grid, STUCK)
+
+
+def _swapped(grid, a, b):
+    grid = list(grid)
+    grid[a], grid[b] = grid[b], grid[a]
+    return grid
