@@ -30,8 +30,10 @@ def metropolis(delta: float, temperature: float, *, rng: random.Random) -> bool:
 
 def initial_temperature(costs: Iterable[float]) -> float:
     """The standard deviation (population form) of ``costs``, the costs seen over a sample of
-    neighbourhood moves; 0 for fewer than two."""
-    values = list(costs)
+    neighbourhood moves; 0 for fewer than two.
+
+    :raises TypeError: or ``ValueError`` for costs that are not numbers."""
+    values = [float(cost) for cost in costs]
     return statistics.pstdev(values) if len(values) >= 2 else 0.0
 
 
