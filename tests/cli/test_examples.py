@@ -207,6 +207,7 @@ def test_example_composition_is_the_registrys_recipe_run_for_run(name):
         ("block_ga", ["--mutation-threshold", "0", "--in-box-pairs"], "solved"),
         ("block_ga_restart", [], "solved"),
         ("tabu_search", [], "solved"),
+        ("simulated_annealing", ["--propagate-first"], "solved"),
         ("memetic", [], "solved"),
         ("exact_baselines", [], "the solution is unique"),
     ],
