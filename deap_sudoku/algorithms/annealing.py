@@ -14,6 +14,13 @@ rule (:func:`~deap_sudoku.tools.annealing.metropolis`, written out in the move l
 ``propagate_first``: naked and hidden singles fix every cell they settle, which then counts as a
 given, and each box is filled preferring the values propagation leaves each cell.  Moves are scored
 incrementally from per-row and per-column value counts, as tabu search's in-box swaps are.
+
+Only the papers' abstracts were at hand when this was written: the rules above follow the usual
+account of Lewis's method, and these details are our reading, not checked against his text: the
+sample is a random walk (every move taken) and its spread the population standard deviation,
+``alpha=0.99``, ``reheat_after=20``, a chain "improves" when its lowest cost is below the previous
+chain's, the box of a move is drawn uniformly, and ``propagate_first`` uses naked and hidden singles
+and leaves the moves free to leave a cell's narrowed domain.
 """
 
 from __future__ import annotations
