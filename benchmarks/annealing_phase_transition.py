@@ -4,12 +4,13 @@
         [--runs 2] [--max-seconds 2] [-a sa-lewis -a sa-lewis-cp]
 
 R. Lewis ("Metaheuristics can solve sudoku puzzles", J. Heuristics 13(4), 2007) reports, in its
-abstract, an "easy-hard-easy" phase transition for his SA over generated instances.  This runs the bundled ``sa-lewis`` (and any other ``-a``) through the
-public experiment API, :func:`deap_sudoku.experiments.run_experiment`, on the Lloyd & Amos general
-instances (``../shared/data/lloyd_amos_aco/general/inst<size>_<share>_<n>.txt``, read in place), the
+abstract, an "easy-hard-easy" phase transition for his SA over generated instances.  This runs the
+bundled ``sa-lewis`` (and any other ``-a``) through the public experiment API,
+:func:`deap_sudoku.experiments.run_experiment`, on the Lloyd & Amos general instances
+(``../shared/data/lloyd_amos_aco/general/inst<size>_<share>_<n>.txt``, read in place), the
 ``--instances`` lowest-numbered instances of each share, ``--runs`` seeds each, a seconds budget per
-run, and a move budget (``--max-steps``) by default far beyond it: the recipes' default of 10 M moves
-would otherwise end the low-share runs of 16x16 and up first.
+run, and a move budget (``--max-steps``) by default far beyond it: a default of 10 M moves once ended
+the low-share runs of 16x16 and up before their seconds did.
 Each size's table is printed and kept in ``benchmarks/results/annealing_phase_transition.json`` (other
 sizes already there are kept), with the command that made it.
 """

@@ -34,7 +34,7 @@ def main(
     reheat_after=20,
     sample_size=200,
     propagate_first=False,
-    max_steps=10_000_000,
+    max_steps=100_000_000,
     requested=None,
     verbose=True,
 ):
@@ -86,7 +86,7 @@ def main(
     help="Chains without an improvement before the temperature goes back to its initial value.",
 )
 @click.option("--propagate-first", is_flag=True, help="Lewis's HM 2007 hybrid: singles fix squares first.")
-@click.option("--max-steps", type=click.IntRange(min=1), default=10_000_000, show_default=True, help="Moves.")
+@click.option("--max-steps", type=click.IntRange(min=1), default=100_000_000, show_default=True, help="Moves.")
 def cli(puzzle_file, seed, alpha, chain_length, reheat_after, propagate_first, max_steps):
     run_example(
         main,

@@ -72,7 +72,7 @@ def simulated_annealing(
     reheat_after: int | None = 20,
     sample_size: int = 200,
     propagate_first: bool = False,
-    max_steps: int = 10_000_000,
+    max_steps: int = 100_000_000,
     max_evaluations: int | None = None,
     max_seconds: float | None = None,
     callback: Callable[[int, int, int], object] | None = None,
