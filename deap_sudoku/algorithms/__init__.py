@@ -1,8 +1,10 @@
 """Algorithms: DEAP's own loops with a stop (``ea_simple``, ``ea_mu_plus_lambda``, ``ea_mu_comma_lambda``),
 the generational loop with stop criteria, the one-child-per-mating loops of the documented block GAs, the
-memetic GA with propagation repair, DEAP's eaSimple batched over the population, tabu search, Musliu &
-Winter's iterated local search with a constraint-programming perturbation and the ant colony system."""
+memetic GA with propagation repair, DEAP's eaSimple batched over the population, tabu search, an
+iterated local search with a constraint-programming perturbation after Musliu & Winter, simulated
+annealing after Lewis and the ant colony system."""
 
+from .annealing import AnnealingResult, simulated_annealing
 from .ant_colony import ea_ant_colony
 from .batched import ea_simple_batched
 from .deap_loops import ea_mu_comma_lambda, ea_mu_plus_lambda, ea_simple
@@ -45,4 +47,6 @@ __all__ = [
     "IteratedSearchResult",
     "iterated_local_search",
     "ea_ant_colony",
+    "AnnealingResult",
+    "simulated_annealing",
 ]

@@ -1,5 +1,6 @@
-"""Local search as runs: tabu search, the documented one and ours (two records of one recipe), and
-Musliu & Winter's iterated local search, declared where they are defined (as the GAs are in
+"""Local search as runs: tabu search as documented and ours (two records of one recipe), an iterated
+local search after Musliu & Winter, and simulated annealing after Lewis with and without propagation
+first (two records of one recipe), declared where they are defined (as the GAs are in
 :mod:`~deap_sudoku.runs.recipes`)."""
 
 from __future__ import annotations
@@ -8,11 +9,11 @@ import random
 from collections.abc import Callable
 from functools import partial
 
-from ..algorithms import iterated_local_search, tabu_search
+from ..algorithms import iterated_local_search, simulated_annealing, tabu_search
 from ..grid.puzzle import Puzzle
 from .record import bundled, tabu_run
 
-__all__ = ["tabu", "cp_ils"]
+__all__ = ["tabu", "cp_ils", "annealing"]
 
 
 @bundled(
@@ -111,6 +112,61 @@ def cp_ils(
         max_nodes=max_nodes,
         worse=worse,
         restrict=restrict,
+        max_steps=max_steps,
+        max_evaluations=max_evaluations,
+        max_seconds=max_seconds,
+        callback=callback,
+        report_every=report_every,
+        requested=requested,
+        started=started,
+    ).as_deap()
+
+
+@bundled(
+    "sa-lewis-cp",
+    "local search",
+    "after Lewis's HM 2007 hybrid (schedule values ours): propagation fixes cells, then sa-lewis",
+    ("max_steps", "max_evaluations", "max_seconds"),
+    run=partial(tabu_run, propagate_first=True),
+    stoppable=True,
+)  # declared second: decorators apply from the bottom up
+@bundled(
+    "sa-lewis",
+    "local search",
+    "after Lewis 2007 (method not readable here, values ours): annealing of in-box swaps, reheats",
+    ("max_steps", "max_evaluations", "max_seconds"),
+    run=tabu_run,
+    stoppable=True,
+    example="simulated_annealing",
+)
+def annealing(
+    puzzle: Puzzle,
+    *,
+    seed: int = 0,
+    alpha: float = 0.99,
+    chain_length: int | None = None,
+    reheat_after: int | None = 20,
+    sample_size: int = 200,
+    propagate_first: bool = False,
+    max_steps: int = 100_000_000,
+    max_evaluations: int | None = None,
+    max_seconds: float | None = None,
+    requested: Callable[[], object] | None = None,
+    callback: Callable[[int, int, int], None] | None = None,
+    report_every: int = 10_000,
+    started: float | None = None,
+):
+    """Simulated annealing after Lewis (2007), propagation first (his HM 2007 hybrid) as a switch
+    (``examples/simulated_annealing.py``); returns ``([best], logbook, hall_of_fame)`` like the GAs, the
+    logbook one record of moves, cost, seconds and moves scored (its ``trace`` the cost's course)."""
+    return simulated_annealing(
+        puzzle,
+        rng=random.Random(seed),
+        alpha=alpha,
+        chain_length=chain_length,
+        reheat_after=reheat_after,
+        sample_size=sample_size,
+        propagate_first=propagate_first,
         max_steps=max_steps,
         max_evaluations=max_evaluations,
         max_seconds=max_seconds,

@@ -1,6 +1,8 @@
 """The ``deap.tools`` of Sudoku: individuals, initialisers, fitness (with batch kernels), crossovers,
-mutations, selections, statistics and ``make_toolbox``, each following DEAP's operator contract."""
+mutations, selections, statistics and ``make_toolbox``, each following DEAP's operator contract, and simulated
+annealing's acceptance rule and cooling schedule."""
 
+from .annealing import GeometricSchedule, initial_temperature, metropolis
 from .checks import OperatorContractError, check_operator
 from .belief import BeliefSpace
 from .crossover import (
@@ -133,4 +135,7 @@ __all__ = [
     "make_toolbox",
     "check_operator",
     "OperatorContractError",
+    "metropolis",
+    "initial_temperature",
+    "GeometricSchedule",
 ]

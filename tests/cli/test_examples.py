@@ -96,6 +96,7 @@ DOCUMENTED_DEFAULTS = {  # example: what main() does unless a switch says otherw
     "row_permutation_ga": dict(restrict=False),
     "tabu_search": dict(moves="value", memory="boards", restrict=False),
     "iterated_local_search": dict(worse=0.0, restrict=False),
+    "simulated_annealing": dict(alpha=0.99, chain_length=None, reheat_after=20, propagate_first=False),
     "exact_baselines": dict(propagation=False),
     "ant_colony": dict(population_size=10, q0=0.9, greedy="code", rho=0.9, best_evaporation=0.005),
     "mk_ga": dict(population_size=21, elites=1, crossover="uniform", use_help_array=True, max_generations=100_000),
@@ -108,6 +109,7 @@ SWITCHES = {  # example: the improvement switches its --help must show
     "row_permutation_ga": ["--restrict"],
     "tabu_search": ["--moves [value|swap]", "--memory [boards|cells]", "--restrict"],
     "iterated_local_search": ["--worse", "--restrict"],
+    "simulated_annealing": ["--alpha", "--reheat-after", "--propagate-first"],
     "exact_baselines": ["--propagation"],
     "ant_colony": ["--greedy [code|paper]"],
     "mk_ga": ["--crossover [uniform|one_point]", "--no-help-array", "--restart-after"],
@@ -159,6 +161,7 @@ EQUIVALENT_BUDGETS = {  # example -> a small budget both take, where the generic
     "tabu_search": dict(max_steps=2000),
     "iterated_local_search": dict(max_steps=2000),
     "ant_colony": dict(max_generations=20),
+    "simulated_annealing": dict(max_steps=20_000),
 }
 GENERIC_BUDGET = dict(population_size=40, max_generations=20)
 EQUIVALENT = {
@@ -202,6 +205,7 @@ EQUIVALENT |= {  # example with switches -> (recipe, the switches and a budget)
         mantere_koljonen.mk_cultural,
         dict(population_size=12, max_generations=20, crossover="one_point", accepted=4, restart_after=5),
     ),
+    "simulated_annealing_switched": (local_search.annealing, dict(max_steps=20_000, propagate_first=True)),
 }
 
 
@@ -229,6 +233,7 @@ def test_example_composition_is_the_registrys_recipe_run_for_run(name):
         ("block_ga", ["--mutation-threshold", "0", "--in-box-pairs"], "solved"),
         ("block_ga_restart", [], "solved"),
         ("tabu_search", [], "solved"),
+        ("simulated_annealing", ["--propagate-first"], "solved"),
         ("memetic", [], "solved"),
         ("exact_baselines", [], "the solution is unique"),
     ],

@@ -1,0 +1,276 @@
+"""Simulated annealing after R. Lewis, "Metaheuristics can solve sudoku puzzles" (J. Heuristics 13(4), 2007),
+with the constraint-propagation-first variant of his "On the combination of constraint programming and
+stochastic search: the Sudoku case" (Hybrid Metaheuristics 2007) as a switch.
+
+Each box's free cells hold a permutation of the values the box misses, so boxes are always right; a
+move swaps two free cells of one box; the cost is, for every row and every column, how many values
+it misses, summed (0 is a solution).  The initial temperature is the standard deviation of the cost
+over a random walk of ``sample_size`` moves from the start, the temperature is multiplied by
+``alpha`` after every Markov chain of ``chain_length`` moves (the number of free cells squared unless
+given), and it goes back to the initial value after ``reheat_after`` chains without an improvement
+(:class:`~deap_sudoku.tools.annealing.GeometricSchedule`).  Worse moves are taken by the Metropolis
+rule (:func:`~deap_sudoku.tools.annealing.metropolis`, written out in the move loop for speed).
+
+``propagate_first``: naked and hidden singles fix every cell they settle, which then counts as a
+given, and each box is filled preferring the values propagation leaves each cell.  Moves are scored
+incrementally from per-row and per-column value counts, as tabu search's in-box swaps are.
+
+Only the papers' abstracts were at hand when this was written: the rules above follow the usual
+account of Lewis's method, and these details are our reading, not checked against his text: the
+sample is a random walk (every move taken) and its spread the population standard deviation,
+``alpha=0.99``, ``reheat_after=20``, a chain "improves" when its lowest cost is below the previous
+chain's, the box of a move is drawn uniformly, and ``propagate_first`` uses naked and hidden singles
+and leaves the moves free to leave a cell's narrowed domain.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..grid.puzzle import Puzzle
+from ..propagation import propagate
+from ..tools.annealing import GeometricSchedule, initial_temperature
+from ..tools.free_cells import free_cells
+from ..tools.individual import Individual
+from ..tools.init import init_block_permutation
+from .tabu import TRACE_POINTS, TabuResult
+
+__all__ = ["AnnealingResult", "simulated_annealing"]
+
+CHECK_EVERY = 64
+"""Moves between two looks at the clock and the budgets: at a few microseconds a move, well under
+a millisecond."""
+
+
+@dataclass(frozen=True)
+class AnnealingResult(TabuResult):
+    """:class:`~deap_sudoku.algorithms.TabuResult`'s fields (``steps`` are the moves proposed after the
+    temperature sample, ``evaluations`` every move scored, the sample's included; ``visited`` is 0), and
+    the annealing's own: the initial temperature, the chain length, each finished chain's
+    ``(temperature, lowest cost)``, how many reheats, and how many cells propagation fixed beyond the
+    givens (``propagate_first``)."""
+
+    initial_temperature: float = 0.0
+    chain_length: int = 0
+    chains: tuple[tuple[float, int], ...] = ()
+    reheats: int = 0
+    fixed: int = 0
+
+
+def simulated_annealing(
+    puzzle: Puzzle,
+    *,
+    rng: random.Random,
+    alpha: float = 0.99,
+    chain_length: int | None = None,
+    reheat_after: int | None = 20,
+    sample_size: int = 200,
+    propagate_first: bool = False,
+    max_steps: int = 100_000_000,
+    max_evaluations: int | None = None,
+    max_seconds: float | None = None,
+    callback: Callable[[int, int, int], object] | None = None,
+    report_every: int = 10_000,
+    requested: Callable[[], object] | None = None,
+    started: float | None = None,
+) -> AnnealingResult:
+    """Anneal until solved, ``max_steps`` moves, ``max_evaluations`` moves scored (the temperature
+    sample's included) or ``max_seconds`` seconds; return the best grid seen.
+
+    ``rng`` draws the start and every move.  ``callback(step, cost, best_cost)`` is called every
+    ``report_every`` moves, and a true answer ends the search (``stop_reason`` ``"callback"``);
+    the clock is read every :data:`CHECK_EVERY` moves (counting from the call, or from ``started``, a
+    :func:`time.perf_counter` reading), ``requested()`` every 16 such looks, and either ends the
+    search.  ``reheat_after=None`` never reheats.
+    """
+    if chain_length is not None and chain_length < 1:
+        raise ValueError(f"chain_length is at least 1; got {chain_length}")
+    started = time.perf_counter() if started is None else started  # the start, drawn and scored, is on it too
+    work, fixed = _propagated(puzzle) if propagate_first else (puzzle, 0)
+    state = _Annealer(work, rng, restrict=propagate_first)
+    length = chain_length if chain_length is not None else max(len(free_cells(work).cells) ** 2, 1)
+    limits = _Limits(started, max_steps, max_evaluations, max_seconds, requested)
+    costs = _sample(state, sample_size, limits)
+    run = _Run(state, GeometricSchedule(initial_temperature(costs), alpha, reheat_after), length, len(costs))
+    reason = ""
+    while not (reason := limits.reason(state, run.step, run.evaluations)):
+        count = min(CHECK_EVERY, length - run.position, report_every - run.step % report_every)
+        run.advance(int(min(count, max_steps - run.step, limits.evaluations - run.evaluations)))
+        if callback is not None and run.step % report_every == 0 and callback(run.step, state.cost, state.best):
+            reason = "callback"
+            break
+    return run.result(puzzle, time.perf_counter() - started, reason, fixed)
+
+
+class _Limits:
+    """The budgets of one search and the stop request, and why the search ends when it does."""
+
+    def __init__(self, started: float, steps: int, evaluations: int | None, seconds: float | None, requested) -> None:
+        self.started, self.steps, self.seconds, self.requested = started, steps, seconds, requested
+        self.evaluations = evaluations if evaluations is not None else math.inf
+        self.looks = 0
+
+    def out_of_time(self) -> bool:
+        return self.seconds is not None and time.perf_counter() - self.started >= self.seconds
+
+    def reason(self, state: _Annealer, step: int, evaluations: int) -> str:
+        """Why the search ends now (``"interrupted"`` when asked to stop), or ``""`` to go on."""
+        self.looks += 1
+        if not state.best:
+            return "solved"
+        if not state.movable:
+            return "no moves"
+        if step >= self.steps:
+            return "steps"
+        if evaluations >= self.evaluations:
+            return "evaluations"
+        if self.out_of_time():
+            return "time"
+        if self.looks % 16 == 1 and self.requested is not None and self.requested():
+            return "interrupted"
+        return ""
+
+
+def _sample(state: _Annealer, size: int, limits: _Limits) -> list[int]:
+    """The costs along a random walk of ``size`` moves from the start, every move taken (fewer when the
+    evaluation budget is smaller, a move solves the puzzle, or there is no move or time)."""
+    costs: list[int] = []
+    if state.movable and not limits.out_of_time():
+        for _ in range(int(min(size, limits.evaluations))):
+            if not state.best:
+                break
+            state.moves(1, math.inf)
+            costs.append(state.cost)
+    return costs
+
+
+class _Run:
+    """The annealing's progress: moves made and scored, the position in the current chain, each
+    finished chain's ``(temperature, lowest cost)``, and the trace."""
+
+    def __init__(self, state: _Annealer, schedule: GeometricSchedule, length: int, evaluations: int) -> None:
+        self.state, self.schedule, self.length = state, schedule, length
+        self.step, self.evaluations, self.position = 0, evaluations, 0
+        self.chains: list[tuple[float, int]] = []
+        self.trace, self.spacing = [(0, state.cost, state.best)], CHECK_EVERY
+        state.lowest = state.cost
+
+    def advance(self, count: int) -> None:
+        """Propose ``count`` moves at the schedule's temperature; end the chain when it is full."""
+        state = self.state
+        made = state.moves(count, self.schedule.temperature)
+        self.step, self.evaluations, self.position = self.step + made, self.evaluations + made, self.position + made
+        if self.position == self.length:
+            self.chains.append((self.schedule.temperature, state.lowest))
+            self.schedule.end_chain(state.lowest)
+            state.lowest, self.position = state.cost, 0
+        if self.step - self.trace[-1][0] >= self.spacing:
+            if len(self.trace) == TRACE_POINTS:
+                self.trace, self.spacing = self.trace[::2], 2 * self.spacing
+            self.trace.append((self.step, state.cost, state.best))
+
+    def result(self, puzzle: Puzzle, seconds: float, reason: str, fixed: int) -> AnnealingResult:
+        state = self.state
+        if self.trace[-1][0] != self.step:
+            self.trace.append((self.step, state.cost, state.best))
+        interrupted = reason == "interrupted"
+        return AnnealingResult(
+            np.array(state.best_grid, dtype=puzzle.cells.dtype),
+            state.best,
+            self.step,
+            seconds,
+            interrupted,
+            0,
+            self.evaluations,
+            tuple(self.trace),
+            "" if interrupted else reason,
+            self.schedule.initial,
+            self.length,
+            tuple(self.chains),
+            self.schedule.reheats,
+            fixed,
+        )
+
+
+def _propagated(puzzle: Puzzle) -> tuple[Puzzle, int]:
+    """The puzzle with every cell naked and hidden singles settle made a given, and how many that is
+    beyond the givens; the puzzle itself when propagation finds it has no solution."""
+    result = propagate(puzzle)
+    if result.contradiction:
+        return puzzle, 0
+    return Puzzle(result.values, box=puzzle.shape), int(np.count_nonzero(result.values)) - int(puzzle.givens.sum())
+
+
+class _Annealer:
+    """The grid (a block-permutation) with each row's and column's value counts, its cost, the lowest
+    cost of the current chain, and the best cost and grid seen."""
+
+    def __init__(self, puzzle: Puzzle, rng: random.Random, *, restrict: bool) -> None:
+        n = puzzle.n
+        grid = init_block_permutation(Individual, puzzle=puzzle, restrict=restrict, rng=rng).tolist()
+        self.grid, self.random = grid, rng.random
+        self.row_of = [cell // n for cell in range(n * n)]
+        self.col_of = [cell % n for cell in range(n * n)]
+        self.rows = [[0] * (n + 1) for _ in range(n)]
+        self.cols = [[0] * (n + 1) for _ in range(n)]
+        for cell, value in enumerate(grid):
+            self.rows[cell // n][value] += 1
+            self.cols[cell % n][value] += 1
+        self.cost = sum(unit[1:].count(0) for unit in self.rows + self.cols)  # the values each misses
+        self.boxes = [cells.tolist() for cells in free_cells(puzzle).boxes if len(cells) >= 2]
+        self.movable = bool(self.boxes)
+        self.lowest = self.best = self.cost
+        self.best_grid = list(grid)
+
+    def moves(self, count: int, temperature: float) -> int:
+        """Propose ``count`` swaps at ``temperature`` (``math.inf`` takes every one), each taken by the
+        Metropolis rule; return how many were proposed, fewer when one solves the puzzle."""
+        grid, rows, cols, row_of, col_of, boxes = self.grid, self.rows, self.cols, self.row_of, self.col_of, self.boxes
+        draw, exp, boxes_count, cold = self.random, math.exp, len(boxes), temperature <= 0
+        cost, lowest, best = self.cost, self.lowest, self.best
+        made = 0
+        while made < count:
+            made += 1
+            cells = boxes[int(draw() * boxes_count)]
+            size = len(cells)
+            i, j = int(draw() * size), int(draw() * (size - 1))
+            a, b = cells[i], cells[j + (j >= i)]  # two distinct cells of the box
+            va, vb = grid[a], grid[b]  # distinct: the box holds a permutation
+            ra, rb, ca, cb = row_of[a], row_of[b], col_of[a], col_of[b]
+            delta = 0
+            if ra != rb:  # a row that loses its only va misses one more; one that gains a missing vb, one fewer
+                x, y = rows[ra], rows[rb]
+                delta = (x[va] == 1) - (x[vb] == 0) + (y[vb] == 1) - (y[va] == 0)
+            if ca != cb:
+                x, y = cols[ca], cols[cb]
+                delta += (x[va] == 1) - (x[vb] == 0) + (y[vb] == 1) - (y[va] == 0)
+            if delta > 0 and (cold or not draw() < exp(-delta / temperature)):  # Metropolis
+                continue
+            grid[a], grid[b] = vb, va
+            if ra != rb:
+                x, y = rows[ra], rows[rb]
+                x[va] -= 1
+                x[vb] += 1
+                y[vb] -= 1
+                y[va] += 1
+            if ca != cb:
+                x, y = cols[ca], cols[cb]
+                x[va] -= 1
+                x[vb] += 1
+                y[vb] -= 1
+                y[va] += 1
+            cost += delta
+            if cost < lowest:
+                lowest = cost
+                if cost < best:
+                    best, self.best_grid = cost, grid[:]
+                    if not cost:
+                        break
+        self.cost, self.lowest, self.best = cost, lowest, best
+        return made

@@ -1,0 +1,222 @@
+import math
+import random
+import statistics
+import time
+
+import numpy as np
+import pytest
+
+from deap_sudoku import load_sample, read
+from deap_sudoku.algorithms import annealing, simulated_annealing
+from deap_sudoku.exact import verify
+from deap_sudoku.propagation import propagate
+from deap_sudoku.tools import GeometricSchedule, free_cells, metropolis
+
+from tests.conftest import REPO, unsolvable
+
+EASY = load_sample()
+HARD = read(REPO / "deap_sudoku" / "data" / "testdata" / "hard.txt")[0]
+STUCK = unsolvable()  # no solution: every run goes to its budget
+
+
+def missing(grid, puzzle) -> int:
+    """The cost recounted from scratch: for every row and column, the values it lacks."""
+    grid = np.asarray(grid).reshape(puzzle.n, puzzle.n)
+    return sum(puzzle.n - len(set(line.tolist())) for line in (*grid, *grid.T))
+
+
+def keeps_the_representation(grid, puzzle) -> bool:
+    grid = np.asarray(grid)
+    boxes = np.sort(grid[puzzle.shape.boxes], axis=1)
+    return np.array_equal(grid[puzzle.givens], puzzle.cells[puzzle.givens]) and (boxes == np.arange(1, 10)).all()
+
+
+def test_solves_the_bundled_sample_for_every_seed():
+    for seed in range(3):
+        result = simulated_annealing(EASY, rng=random.Random(seed), max_seconds=5)
+        assert result.solved and result.stop_reason == "solved" and verify(result.grid, EASY), seed
+        assert result.evaluations == result.steps + 200  # the temperature sample, then the annealing
+    settled = simulated_annealing(EASY, rng=random.Random(0), propagate_first=True)
+    assert settled.solved and settled.fixed == 36 and settled.evaluations == 0  # singles alone solve it
+    hard = simulated_annealing(HARD, rng=random.Random(0), propagate_first=True, max_seconds=5)
+    assert hard.solved and verify(hard.grid, HARD) and 0 < hard.fixed and hard.steps > 0
+
+
+def test_is_reproducible_seed_for_seed():
+    runs = [simulated_annealing(STUCK, rng=random.Random(seed), max_steps=30_000) for seed in (3, 3, 4)]
+    first, again, other = runs
+    assert np.array_equal(first.grid, again.grid) and first.chains == again.chains and first.trace == again.trace
+    assert first.initial_temperature == again.initial_temperature
+    assert first.trace != other.trace
+
+
+def test_the_cost_is_kept_right_the_givens_stay_and_boxes_stay_permutations():
+    for puzzle, seed in ((STUCK, 0), (HARD, 1), (EASY, 2)):
+        result = simulated_annealing(puzzle, rng=random.Random(seed), max_steps=20_000)
+        assert result.score == missing(result.grid, puzzle)  # the incremental score is the recount
+        assert keeps_the_representation(result.grid, puzzle)
+        assert all(score == missing(grid, puzzle) for score, grid in _walk(puzzle, seed))
+
+
+def _walk(puzzle, seed):
+    """The state after each of 300 blocks of moves at a middling temperature, recounted."""
+    state = annealing._Annealer(puzzle, random.Random(seed), restrict=False)
+    for _ in range(300):
+        state.moves(7, 0.5)
+        yield state.cost, state.grid
+        assert keeps_the_representation(state.grid, puzzle)
+
+
+def test_honours_max_evaluations_exactly():
+    for budget in (1, 150, 5_003):
+        result = simulated_annealing(STUCK, rng=random.Random(0), max_evaluations=budget)
+        assert result.evaluations == budget and result.stop_reason == "evaluations"
+        assert result.steps == max(budget - 200, 0)
+
+
+def test_honours_max_seconds_and_a_start_given_by_the_caller():
+    start = time.perf_counter()
+    result = simulated_annealing(STUCK, rng=random.Random(0), max_seconds=1.0)
+    spent = time.perf_counter() - start
+    assert result.stop_reason == "time" and 1.0 <= spent < 1.05 and not result.solved
+    late = simulated_annealing(STUCK, rng=random.Random(0), max_seconds=1.0, started=time.perf_counter() - 2)
+    assert late.steps == 0 and late.evaluations == 0 and late.stop_reason == "time"
+
+
+def test_the_initial_temperature_is_the_spread_of_the_sampled_costs(monkeypatch):
+    seen = []
+    moves = annealing._Annealer.moves
+
+    def spy(self, count, temperature):
+        made = moves(self, count, temperature)
+        if temperature == math.inf:  # the sample: a random walk, every move taken
+            seen.append(missing(self.grid, STUCK))
+        return made
+
+    monkeypatch.setattr(annealing._Annealer, "moves", spy)
+    result = simulated_annealing(STUCK, rng=random.Random(5), max_steps=10)
+    assert len(seen) == 200 and len(set(seen)) > 3
+    assert result.initial_temperature == pytest.approx(statistics.pstdev(seen))
+
+
+def test_the_chain_length_defaults_to_the_free_cells_squared():
+    result = simulated_annealing(STUCK, rng=random.Random(0), max_steps=30_000)
+    free = len(free_cells(STUCK).cells)
+    assert result.chain_length == free**2 and len(result.chains) == 30_000 // free**2
+    settled = np.count_nonzero(propagate(HARD).values)
+    cp = simulated_annealing(HARD, rng=random.Random(0), max_steps=10, propagate_first=True)
+    assert cp.chain_length == (81 - settled) ** 2 < len(free_cells(HARD).cells) ** 2
+    assert simulated_annealing(STUCK, rng=random.Random(0), max_steps=10, chain_length=7).chain_length == 7
+
+
+def test_cooling_multiplies_by_alpha_once_per_chain():
+    result = simulated_annealing(STUCK, rng=random.Random(1), max_steps=10_000, chain_length=100, reheat_after=None)
+    temperatures = [t for t, _ in result.chains]
+    assert len(temperatures) == 100 and temperatures[0] == result.initial_temperature > 0
+    assert temperatures == pytest.approx([result.initial_temperature * 0.99**i for i in range(100)])
+    faster = simulated_annealing(STUCK, rng=random.Random(1), max_steps=1000, chain_length=100, alpha=0.5)
+    assert [t for t, _ in faster.chains] == pytest.approx([faster.initial_temperature * 0.5**i for i in range(10)])
+
+
+def test_reheating_resets_after_the_stated_number_of_chains_without_improvement():
+    result = simulated_annealing(
+        STUCK, rng=random.Random(2), max_steps=60_000, chain_length=200, reheat_after=3, alpha=0.8
+    )
+    t0, expected, previous, stale, reheats = result.initial_temperature, [], math.inf, 0, 0
+    temperature = t0
+    for _, lowest in result.chains:  # replayed from each chain's lowest cost, as the rule says
+        expected.append(temperature)
+        stale = 0 if lowest < previous else stale + 1
+        previous = lowest
+        if stale == 3:
+            temperature, previous, stale, reheats = t0, math.inf, 0, reheats + 1
+        else:
+            temperature *= 0.8
+    assert [t for t, _ in result.chains] == pytest.approx(expected)
+    assert result.reheats == reheats >= 3
+
+
+def test_the_schedule_on_its_own():
+    schedule = GeometricSchedule(10.0, alpha=0.5, reheat_after=2)
+    assert [schedule.end_chain(cost) for cost in (9, 8, 8, 8, 7, 7)] == [5.0, 2.5, 1.25, 10.0, 5.0, 2.5]
+    assert schedule.reheats == 1 and schedule.chains == 6
+    with pytest.raises(ValueError, match="alpha"):
+        GeometricSchedule(1.0, alpha=1.5)
+
+
+def test_the_metropolis_rule():
+    rng = random.Random(0)
+    assert metropolis(0, 0.0, rng=rng) and metropolis(-3, 1.0, rng=rng) and not metropolis(1, 0.0, rng=rng)
+    taken = sum(metropolis(1, 1.0, rng=rng) for _ in range(20_000)) / 20_000
+    assert abs(taken - math.exp(-1)) < 0.015
+    assert sum(metropolis(2, 1.0, rng=rng) for _ in range(20_000)) / 20_000 == pytest.approx(math.exp(-2), abs=0.015)
+
+
+def test_propagate_first_fixes_what_propagation_settles():
+    settled = propagate(HARD).values
+    fixed = settled > 0
+    result = simulated_annealing(HARD, rng=random.Random(0), max_steps=2_000, propagate_first=True)
+    assert result.fixed == np.count_nonzero(fixed) - np.count_nonzero(HARD.givens) > 0
+    assert np.array_equal(result.grid[fixed], settled[fixed])
+    plain = simulated_annealing(HARD, rng=random.Random(0), max_steps=2_000)
+    assert plain.fixed == 0 and not np.array_equal(plain.grid[fixed], settled[fixed])
+
+
+def test_reports_progress_and_stops_when_asked():
+    calls = []
+    result = simulated_annealing(
+        STUCK, rng=random.Random(0), max_steps=5_000, report_every=1_000, callback=lambda *a: calls.append(a)
+    )
+    assert [c[0] for c in calls] == [1000, 2000, 3000, 4000, 5000] and result.steps == 5000
+    assert all(best <= cost for _, cost, best in calls)
+    assert simulated_annealing(STUCK, rng=random.Random(0), callback=lambda *a: True, report_every=500).steps == 500
+    asked = simulated_annealing(STUCK, rng=random.Random(0), requested=lambda: True)
+    assert asked.interrupted and asked.steps == 0 and asked.as_deap()[1].stop_reason == "interrupted"
+
+
+def test_runs_through_the_registry_and_an_experiment():
+    from deap_sudoku.experiments import run_experiment
+    from deap_sudoku.runs import Task, run_task
+
+    for name in ("sa-lewis", "sa-lewis-cp"):
+        result = run_task(Task(name, EASY, seed=1, options=dict(max_seconds=5.0)))
+        assert result.solved and verify(np.array(result.grid), EASY)
+    results = run_experiment(["sa-lewis"], {"stuck": [STUCK]}, runs=2, options={"sa-lewis": dict(max_evaluations=999)})
+    assert [r.evaluations for r in results] == [999, 999] and not any(r.solved for r in results)
+
+
+class Scripted:
+    """A generator whose draws are given: the box, the two cells, then the acceptance draw."""
+
+    def __init__(self, draws):
+        self.draws = iter(draws)
+
+    def random(self):
+        return next(self.draws)
+
+
+@pytest.mark.parametrize("temperature", [0.4, 1.0, 3.0])
+def test_the_move_loop_takes_a_worse_swap_by_the_metropolis_rule(temperature):
+    state = annealing._Annealer(STUCK, random.Random(0), restrict=False)
+    cost, nb = state.cost, len(state.boxes)
+    box, cells, i, j, delta = next(  # the first swap that makes the cost worse
+        (box, cells, i, j, missing(_swapped(state.grid, cells[i], cells[j]), STUCK) - cost)
+        for box, cells in enumerate(state.boxes)
+        for i in range(len(cells))
+        for j in range(len(cells))
+        if i != j and missing(_swapped(state.grid, cells[i], cells[j]), STUCK) > cost
+    )
+    draws = [(box + 0.5) / nb, (i + 0.5) / len(cells), ((j - (j > i)) + 0.5) / (len(cells) - 1)]
+    threshold = math.exp(-delta / temperature)
+    for u, taken in ((threshold - 1e-9, True), (threshold + 1e-9, False)):
+        state = annealing._Annealer(STUCK, random.Random(0), restrict=False)
+        state.random = Scripted([*draws, u]).random
+        state.moves(1, temperature)
+        assert (state.cost == cost + delta) is taken and (state.cost == cost) is not taken, (delta, u)
+        assert state.cost == missing(state.grid, STUCK)
+
+
+def _swapped(grid, a, b):
+    grid = list(grid)
+    grid[a], grid[b] = grid[b], grid[a]
+    return grid
