@@ -27,8 +27,11 @@ __all__ = ["mut_free_and_complete", "accept_not_worse", "conflicting_cells"]
 
 
 def conflicting_cells(values: np.ndarray, puzzle: Puzzle) -> np.ndarray:
-    """The free cells whose value is also elsewhere in their row, column or box (sorted)."""
+    """The free cells whose value is also elsewhere in their row, column or box (sorted).
+
+    :raises ValueError: for values that are not a grid of ``puzzle``'s shape."""
     shape = puzzle.shape
+    values = shape.check_grid(values, "values")
     n = shape.n
     units = shape.units  # rows, columns, boxes: (3n, n) cell indices
     unit_values = values[units]

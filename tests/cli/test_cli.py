@@ -368,6 +368,8 @@ FASTER = {
     "memetic": ["--max-seconds", "30"],
     "block-ga": ["--population", "100"],
     "cell-ga": ["--max-generations", "200"],
+    "mk-ga": ["--max-generations", "300"],  # as published, 100,000 generations: minutes per puzzle
+    "mk-cultural": ["--max-generations", "300"],
 }
 """Options that keep an algorithm's test short; every registered algorithm is tested, listed here or not."""
 

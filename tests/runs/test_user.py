@@ -147,12 +147,11 @@ def test_with_operators_uses_the_users_operator_inside_the_bundled_loop(user_mod
 def test_every_ga_declares_the_aliases_its_toolbox_registers(name, monkeypatch):
     """with_operators refuses what a recipe does not register from the record's ``operators``: they
     must be the toolbox's own aliases."""
-    from deap_sudoku.runs import recipes
-
+    module = sys.modules[registry.algorithm(name).function.__module__]  # recipes, or mantere_koljonen
     seen = []
-    evolve = recipes.evolve
+    evolve = module.evolve
     monkeypatch.setattr(
-        recipes,
+        module,
         "evolve",
         lambda puzzle, operators, loop, toolbox, *a, **k: (
             seen.append(toolbox) or evolve(puzzle, operators, loop, toolbox, *a, **k)
