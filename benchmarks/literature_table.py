@@ -9,9 +9,9 @@ table of ``docs/literature.md``.
 The sets: Lloyd & Amos's general instances at 9x9, 16x16 and 25x25 with 40, 45 and 50 % givens
 (the first ``--instances`` of each share, in instance order), tdoku's forum_hardest_1106 and
 Norvig's top95 (their first ``--instances``).  Each algorithm has ``--max-seconds`` of wall time
-per run, and those that count fitness evaluations (the GAs and the ant colony) also
-``--max-evaluations``; run ``r`` of each puzzle has seed ``r``.  Runs are kept in ``--results``
-as they finish (a rerun of the same command goes on from them).
+per run, and the population methods (the GAs and the ant colony) also ``--max-evaluations``; run
+``r`` of each puzzle has seed ``r``.  Runs are kept in ``--results`` as they finish (a rerun of the
+same command goes on from them).
 
 Printed (Markdown): the summary per set (solve rate with its Wilson interval, ERT, medians) and the
 pairwise tests of every algorithm against the memetic GA (Fisher's exact test on the solve counts,
@@ -32,6 +32,9 @@ from deap_sudoku.experiments.plots import plot_ecdf
 from deap_sudoku.runs import ALGORITHMS
 
 SHARES = (40, 45, 50)
+POPULATION_KINDS = ("ga", "colony")
+"""The population methods, which also get the evaluation budget (a local search's evaluations are
+moves scored, hundreds of thousands a second: the wall time is its budget)."""
 SIZES = ("9x9", "16x16", "25x25")
 
 
@@ -69,7 +72,7 @@ def main() -> None:
     options = {}
     for name, record in ALGORITHMS.items():
         options[name] = {"max_seconds": args.max_seconds} if "max_seconds" in record.options else {}
-        if "max_evaluations" in record.options:
+        if record.kind in POPULATION_KINDS and "max_evaluations" in record.options:
             options[name]["max_evaluations"] = args.max_evaluations
 
     def progress(done: int, total: int) -> None:
