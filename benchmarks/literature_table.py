@@ -84,7 +84,6 @@ def main() -> None:
         runs=args.runs,
         options=options,
         results=args.results,
-        parallel=args.workers > 1,
         workers=args.workers,
         progress=progress,
     )
