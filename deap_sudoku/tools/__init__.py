@@ -27,6 +27,7 @@ from .fitness import (
     eval_collisions,
     eval_column_box_collisions,
     eval_distinct,
+    eval_illegal_units,
     eval_threats,
     fitness_weights,
     max_threats,
@@ -41,6 +42,7 @@ from .init import (
     init_smart_block_permutation,
     seed_from_search,
 )
+from .local_search import mut_block_local_search, mut_column_local_search
 from .pheromone import GREEDY_RULES, Pheromone
 from .perturbation import accept_not_worse, conflicting_cells, mut_free_and_complete
 from .mutation import (
@@ -50,6 +52,7 @@ from .mutation import (
     mut_insert_in_box,
     mut_mixed_in_box,
     mut_random_reset,
+    mut_reinit_row,
     mut_swap_in_box,
     mut_swap_in_row,
     mut_three_swap_in_box,
@@ -86,6 +89,7 @@ __all__ = [
     "eval_collisions",
     "eval_cell_collisions",
     "eval_column_box_collisions",
+    "eval_illegal_units",
     "eval_distinct",
     "eval_threats",
     "eval_closeness",
@@ -116,6 +120,9 @@ __all__ = [
     "mut_conflict_swap",
     "mut_swap_in_row",
     "mut_random_reset",
+    "mut_reinit_row",
+    "mut_column_local_search",
+    "mut_block_local_search",
     "mut_free_and_complete",
     "accept_not_worse",
     "conflicting_cells",

@@ -43,6 +43,7 @@ __all__ = [
     "eval_collisions",
     "eval_cell_collisions",
     "eval_column_box_collisions",
+    "eval_illegal_units",
     "eval_distinct",
     "eval_threats",
     "eval_closeness",
@@ -118,6 +119,10 @@ def _cell_collisions(population: np.ndarray, puzzle: Puzzle) -> np.ndarray:
 
 def _column_box_collisions(population: np.ndarray, puzzle: Puzzle) -> np.ndarray:
     return unit_duplicates(population, puzzle.shape, puzzle.shape.units[puzzle.n :]).sum(axis=1)
+
+
+def _illegal_columns_boxes(population: np.ndarray, puzzle: Puzzle) -> np.ndarray:
+    return np.count_nonzero(unit_duplicates(population, puzzle.shape, puzzle.shape.units[puzzle.n :]) > 0, axis=1)
 
 
 def _distinct_values(population: np.ndarray, puzzle: Puzzle) -> np.ndarray:
@@ -309,6 +314,13 @@ def eval_cell_collisions(individual: np.ndarray, *, puzzle: Puzzle) -> tuple[int
 def eval_column_box_collisions(individual: np.ndarray, *, puzzle: Puzzle) -> tuple[int]:
     """Duplicates in columns and boxes only, for row-permutations (minimise; 0 is solved)."""
     return (int(_column_box_collisions(_one(individual), puzzle)[0]),)
+
+
+@_fitness(-1.0, _illegal_columns_boxes)
+def eval_illegal_units(individual: np.ndarray, *, puzzle: Puzzle) -> tuple[int]:
+    """Wang et al.'s fitness for row-permutations: the columns and boxes holding a repeated value,
+    however many (minimise; 0 is solved)."""
+    return (int(_illegal_columns_boxes(_one(individual), puzzle)[0]),)
 
 
 @_fitness(1.0, _distinct_values, target=_all_distinct)

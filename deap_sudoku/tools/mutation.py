@@ -30,6 +30,7 @@ __all__ = [
     "mut_conflict_swap",
     "mut_swap_in_row",
     "mut_random_reset",
+    "mut_reinit_row",
 ]
 
 
@@ -91,6 +92,22 @@ def mut_swap_in_row(
     for cells in free_cells(puzzle).rows:
         if len(cells) >= 2 and rng.random() < indpb:
             _swap_two(individual, cells, rng)
+    return (individual,)
+
+
+@grid_operator
+def mut_reinit_row(
+    individual: Individual, *, puzzle: Puzzle, indpb: float, rng: random.Random | None = None
+) -> tuple[Individual]:
+    """For each row, with probability ``indpb``, give its free cells a fresh random permutation of the
+    values the row misses (Wang et al.'s row re-initialisation; a coin is drawn for every row)."""
+    rng = random_source(rng)
+    free = free_cells(puzzle)
+    for cells, missing in zip(free.rows, free.row_missing):
+        if rng.random() < indpb and len(cells) >= 2:
+            values = missing.tolist()
+            rng.shuffle(values)
+            individual[cells] = values
     return (individual,)
 
 
@@ -281,4 +298,4 @@ def mut_mixed_in_box(
 claim_invariant(
     "block", mut_swap_in_box, mut_help_array_swap_in_box, mut_three_swap_in_box, mut_insert_in_box, mut_mixed_in_box
 )
-claim_invariant("row", mut_swap_in_row)
+claim_invariant("row", mut_swap_in_row, mut_reinit_row)

@@ -13,7 +13,7 @@ from deap_sudoku import load_sample
 from deap_sudoku.tools import OperatorContractError, check_operator, eval_collisions, mut_swap_in_box, sel_tournament
 from deap_sudoku.tools.checks import KINDS
 
-OPTIONS = {"mut_swap_in_row": {"indpb": 0.5}, "sel_tournament": {"tournsize": 3}}
+OPTIONS = {"mut_swap_in_row": {"indpb": 0.5}, "mut_reinit_row": {"indpb": 0.5}, "sel_tournament": {"tournsize": 3}}
 """The keyword arguments an operator cannot do without (what its toolbox.register line gives it)."""
 PUBLIC = [name for name in tools.__all__ if name.split("_", 1)[0] in KINDS]
 NINE, SIX = load_sample("9x9.txt"), load_sample("6x6.txt")
