@@ -26,7 +26,7 @@ from collections.abc import Callable
 import numpy as np
 
 from ..grid.puzzle import Puzzle
-from . import recipes, local_search, colony, mantere_koljonen, exact_solvers  # noqa: F401  (their declarations, in the order listed)
+from . import recipes, local_search, colony, mantere_koljonen, lsga, exact_solvers  # noqa: F401  (their declarations, in the order listed)
 from .record import BUNDLED, OPTIONS, Algorithm, Outcome
 from .record import Objective as Objective, Trace as Trace, generation_progress as generation_progress  # re-exported
 

@@ -370,6 +370,7 @@ FASTER = {
     "cell-ga": ["--max-generations", "200"],
     "mk-ga": ["--max-generations", "300"],  # as published, 100,000 generations: minutes per puzzle
     "mk-cultural": ["--max-generations", "300"],
+    "lsga": ["--max-generations", "100"],
 }
 """Options that keep an algorithm's test short; every registered algorithm is tested, listed here or not."""
 

@@ -38,6 +38,7 @@ SMALL_BUDGETS = {  # examples whose defaults take longer than a test should: the
     "iterated_local_search": dict(max_steps=20_000),
     "mk_ga": dict(restart_after=200, max_generations=5000),  # solves it at generation 755 (seed 0)
     "mk_cultural": dict(restart_after=200, max_generations=5000),
+    "lsga": dict(max_generations=50),
 }
 
 
@@ -101,6 +102,16 @@ DOCUMENTED_DEFAULTS = {  # example: what main() does unless a switch says otherw
     "ant_colony": dict(population_size=10, q0=0.9, greedy="code", rho=0.9, best_evaporation=0.005),
     "mk_ga": dict(population_size=21, elites=1, crossover="uniform", use_help_array=True, max_generations=100_000),
     "mk_cultural": dict(population_size=21, elites=1, crossover="uniform", use_help_array=True, accepted=2),
+    "lsga": dict(
+        population_size=150,
+        elite_size=50,
+        tournsize=2,
+        cxpb=0.2,
+        row_cxpb=0.1,
+        mutpb=0.3,
+        reinitpb=0.05,
+        max_generations=200,
+    ),
 }
 SWITCHES = {  # example: the improvement switches its --help must show
     "block_ga": ["--mutation-threshold", "--in-box-pairs", "--fitness [cell_collisions|closeness|collisions]"],
@@ -114,6 +125,7 @@ SWITCHES = {  # example: the improvement switches its --help must show
     "ant_colony": ["--greedy [code|paper]"],
     "mk_ga": ["--crossover [uniform|one_point]", "--no-help-array", "--restart-after"],
     "mk_cultural": ["--crossover [uniform|one_point]", "--no-help-array", "--accepted"],
+    "lsga": ["--elite-size", "--pc1", "--pc2", "--pm1", "--pm2"],  # the paper's rates, no switches of ours
 }
 
 
@@ -162,6 +174,7 @@ EQUIVALENT_BUDGETS = {  # example -> a small budget both take, where the generic
     "iterated_local_search": dict(max_steps=2000),
     "ant_colony": dict(max_generations=20),
     "simulated_annealing": dict(max_steps=20_000),
+    "lsga": dict(population_size=40, elite_size=10, max_generations=20),
 }
 GENERIC_BUDGET = dict(population_size=40, max_generations=20)
 EQUIVALENT = {

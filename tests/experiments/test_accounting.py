@@ -20,6 +20,7 @@ from deap_sudoku.tools import (
     eval_collisions,
     eval_column_box_collisions,
     eval_distinct,
+    eval_illegal_units,
     eval_threats,
 )
 
@@ -31,6 +32,7 @@ OWN_FITNESS = {
     "row-ga": eval_column_box_collisions,
     "mk-ga": eval_closeness_mk,
     "mk-cultural": eval_closeness_mk,
+    "lsga": eval_illegal_units,
 }
 """Each bundled GA's own fitness, so that a counting copy of it changes nothing but the count."""
 

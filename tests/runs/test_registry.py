@@ -36,7 +36,7 @@ def test_records_say_what_each_algorithm_honours():
     assert set(names(checkpointable=True)) >= {"memetic", "block-ga", "restart-ga", "cell-ga", "row-ga"}
     assert all(set(a.options) <= set(OPTIONS) for a in ALGORITHMS.values())
     assert set(takes("max_seconds")) == set(names()) - {"analyzer", "propagation"}  # every budgeted one
-    assert algorithm("tabu").options == ("max_steps", "max_seconds") and takes("tournsize") == ("row-ga",)
+    assert algorithm("tabu").options == ("max_steps", "max_seconds") and takes("tournsize") == ("row-ga", "lsga")
     assert names(traced=True) == names(stoppable=True)
     assert algorithm("tabu").stoppable and not algorithm("backtracking").stoppable
     with pytest.raises(ValueError, match="choose from memetic"):
