@@ -37,12 +37,31 @@ from ..tools import (
 from .composition import GA_ALIASES, evolve
 from .recipes import _bundled_ga
 
-__all__ = ["lsga", "LSGA_ALIASES"]
+__all__ = ["lsga", "lsga_toolbox", "LSGA_ALIASES"]
 
 Callback = Callable[[int, list, tools.Logbook], None]
 
 LSGA_ALIASES = GA_ALIASES + ("reinit", "column_search", "block_search")
 """The toolbox aliases LSGA's loop calls: DEAP's, the row re-initialisation and the two local searches."""
+
+
+def lsga_toolbox(
+    puzzle: Puzzle, rng: random.Random, *, tournsize: int, row_cxpb: float, mutpb: float, reinitpb: float
+) -> base.Toolbox:
+    """LSGA's parts, registered under :data:`LSGA_ALIASES`, every part that draws bound to ``rng``."""
+    toolbox = base.Toolbox()
+    toolbox.register("individual", init_row_permutation, Individual, puzzle=puzzle, rng=rng)
+    toolbox.register("population", tools.initRepeat, list, toolbox.individual)
+    toolbox.register("evaluate", eval_illegal_units, puzzle=puzzle)
+    toolbox.register("mate", cx_row_uniform, puzzle=puzzle, indpb=row_cxpb, rng=rng)
+    toolbox.register("mutate", mut_swap_in_row, puzzle=puzzle, indpb=mutpb, rng=rng)
+    toolbox.register("reinit", mut_reinit_row, puzzle=puzzle, indpb=reinitpb, rng=rng)
+    toolbox.register("column_search", mut_column_local_search, puzzle=puzzle, rng=rng)
+    toolbox.register("block_search", mut_block_local_search, puzzle=puzzle, rng=rng)
+    toolbox.register("select", sel_tournament, tournsize=tournsize, rng=rng)
+    toolbox.register("clone", clone)
+    toolbox.register("map", batch_map)
+    return toolbox
 
 
 @_bundled_ga(
@@ -79,18 +98,7 @@ def lsga(
     if elite_size < 1:
         raise ValueError(f"elite_size is at least 1, not {elite_size}")
     started, rng = time.perf_counter(), random.Random(seed)
-    toolbox = base.Toolbox()
-    toolbox.register("individual", init_row_permutation, Individual, puzzle=puzzle, rng=rng)
-    toolbox.register("population", tools.initRepeat, list, toolbox.individual)
-    toolbox.register("evaluate", eval_illegal_units, puzzle=puzzle)
-    toolbox.register("mate", cx_row_uniform, puzzle=puzzle, indpb=row_cxpb, rng=rng)
-    toolbox.register("mutate", mut_swap_in_row, puzzle=puzzle, indpb=mutpb, rng=rng)
-    toolbox.register("reinit", mut_reinit_row, puzzle=puzzle, indpb=reinitpb, rng=rng)
-    toolbox.register("column_search", mut_column_local_search, puzzle=puzzle, rng=rng)
-    toolbox.register("block_search", mut_block_local_search, puzzle=puzzle, rng=rng)
-    toolbox.register("select", sel_tournament, tournsize=tournsize, rng=rng)
-    toolbox.register("clone", clone)
-    toolbox.register("map", batch_map)
+    toolbox = lsga_toolbox(puzzle, rng, tournsize=tournsize, row_cxpb=row_cxpb, mutpb=mutpb, reinitpb=reinitpb)
     stop = stop.with_defaults(solved=0, started=started)
     return evolve(
         puzzle,
