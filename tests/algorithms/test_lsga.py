@@ -218,3 +218,105 @@ def test_ea_lsga_refuses_an_empty_archive():
     toolbox = lsga_toolbox(EASY, random.Random(0), tournsize=2, row_cxpb=0.1, mutpb=0.3, reinitpb=0.05)
     with pytest.raises(ValueError, match="elite_size"):
         ea_lsga(toolbox.population(n=4), toolbox, 0.2, stop=Stop(max_generations=1), rng=random.Random(0), elite_size=0)
+
+
+def _reference_search(grid, units, pairs_of, partners_of, rng, n=9):
+    """The searches as the reimplementations write them, cell by cell, on a list grid."""
+    givens = EASY.givens
+
+    def repeated(unit):
+        values = [grid[c] for c in unit]
+        return {v for v in values if values.count(v) > 1}
+
+    illegal = [u for u in range(len(units)) if repeated(units[u])]
+    for u1 in illegal:
+        partners = partners_of(u1, illegal)
+        if not partners:
+            continue
+        u2 = rng.choice(partners)
+        rep1, rep2 = repeated(units[u1]), repeated(units[u2])
+        for a, b in pairs_of(u1, u2):
+            if givens[a] or givens[b]:
+                continue
+            if grid[a] in rep1 and grid[b] in rep2 and grid[a] not in rep2 and grid[b] not in rep1:
+                grid[a], grid[b] = grid[b], grid[a]
+                break
+    return grid
+
+
+def test_the_local_searches_swap_only_where_the_rule_allows():
+    """Move for move the rule of the reimplementations: a pair in one row, each value repeated in its
+    own unit and in neither case in the other; the other box from the same band."""
+    cols, boxes = EASY.shape.cols.tolist(), EASY.shape.boxes.tolist()
+    band = [box[0] // 9 // 3 for box in boxes]
+    rng = random.Random(5)
+    for seed in range(30):
+        individual = init_row_permutation(Individual, puzzle=EASY, rng=rng)
+        grid = individual.tolist()
+        mut_column_local_search(individual, puzzle=EASY, rng=random.Random(seed))
+        expected = _reference_search(
+            grid,
+            cols,
+            lambda j1, j2: list(zip(cols[j1], cols[j2])),
+            lambda j1, illegal: [j for j in illegal if j != j1],
+            random.Random(seed),
+        )
+        assert individual.tolist() == expected
+        mut_block_local_search(individual, puzzle=EASY, rng=random.Random(seed))
+        expected = _reference_search(
+            expected,
+            boxes,
+            lambda s1, s2: [(a, b) for a in boxes[s1] for b in boxes[s2] if a // 9 == b // 9],
+            lambda s1, illegal: [s for s in illegal if s != s1 and band[s] == band[s1]],
+            random.Random(seed),
+        )
+        assert individual.tolist() == expected
+
+
+def test_every_child_is_mutated_reinitialised_and_searched_once_a_generation():
+    calls = dict.fromkeys(("mutate", "reinit", "column_search", "block_search"), 0)
+    real = {
+        "mutate": lambda ind, puzzle, rng: mut_swap_in_row(ind, puzzle=puzzle, indpb=0.3, rng=rng),
+        "reinit": lambda ind, puzzle, rng: mut_reinit_row(ind, puzzle=puzzle, indpb=0.05, rng=rng),
+        "column_search": lambda ind, puzzle, rng: mut_column_local_search(ind, puzzle=puzzle, rng=rng),
+        "block_search": lambda ind, puzzle, rng: mut_block_local_search(ind, puzzle=puzzle, rng=rng),
+    }
+
+    def counting(alias):
+        def operator(individual, *, puzzle, rng):
+            calls[alias] += 1
+            return real[alias](individual, puzzle, rng)
+
+        return operator
+
+    lsga(
+        unsolvable(),
+        seed=0,
+        population_size=30,
+        elite_size=5,
+        stop=Stop(max_generations=4),
+        operators={alias: counting(alias) for alias in calls},
+    )
+    assert calls == dict.fromkeys(calls, 30 * 4)
+
+
+def test_elite_learning_happens_every_generation():
+    """With every fitness equal, Pb is 0: each generation the worst is replaced by a fresh individual."""
+    made = []
+
+    def constant(individual, *, puzzle):
+        return (5.0,)
+
+    def individual(*, puzzle, rng):
+        made.append(1)
+        return init_row_permutation(Individual, puzzle=puzzle, rng=rng)
+
+    lsga(
+        unsolvable(),
+        seed=0,
+        population_size=10,
+        elite_size=3,
+        stop=Stop(max_generations=6),
+        operators={"evaluate": constant, "individual": individual},
+    )
+    assert len(made) == 6
