@@ -320,3 +320,15 @@ def test_elite_learning_happens_every_generation():
         operators={"evaluate": constant, "individual": individual},
     )
     assert len(made) == 6
+
+
+def test_a_resumed_run_is_the_uninterrupted_one(tmp_path):
+    """The elite archive is checkpointed with the run: stopping and resuming changes nothing."""
+    from deap_sudoku.runs.checkpoint import Checkpoint
+
+    puzzle, budget = unsolvable(), dict(population_size=30, elite_size=8)
+    straight = lsga(puzzle, seed=3, stop=Stop(max_generations=6), **budget)
+    lsga(puzzle, seed=3, stop=Stop(max_generations=3), checkpoint=Checkpoint(tmp_path / "run"), **budget)
+    resumed = lsga(puzzle, seed=3, stop=Stop(max_generations=6), checkpoint=Checkpoint(tmp_path / "run"), **budget)
+    assert [r["min"] for r in straight[1]] == [r["min"] for r in resumed[1]]
+    assert [np.asarray(i).tolist() for i in straight[0]] == [np.asarray(i).tolist() for i in resumed[0]]
