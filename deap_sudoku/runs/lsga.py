@@ -66,7 +66,7 @@ def lsga_toolbox(
 
 @_bundled_ga(
     "lsga",
-    "Wang et al. 2024 (rules from reimplementations): row GA with column and sub-block local search, elite learning",
+    "after Wang et al. 2024 (rules from reimplementations): row GA, column and sub-block local search, elite learning",
     ("cxpb", "mutpb", "tournsize"),
     example="lsga",
     operators=LSGA_ALIASES,
