@@ -5,6 +5,7 @@ table of ``docs/literature.md``.
     python benchmarks/literature_table.py [--data ../shared/data] [--instances 5] [--runs 2]
         [--max-seconds 5] [--max-evaluations 200000] [--results benchmarks/results/literature.jsonl]
         [--figures docs/img/literature] [--ioh benchmarks/results/literature_ioh] [--workers 2]
+        [--json benchmarks/results/literature.json]
 
 The sets: Lloyd & Amos's general instances at 9x9, 16x16 and 25x25 with 40, 45 and 50 % givens
 (the first ``--instances`` of each share, in instance order), tdoku's forum_hardest_1106 and
@@ -13,10 +14,12 @@ per run, and the population methods (the GAs and the ant colony) also ``--max-ev
 ``r`` of each puzzle has seed ``r``.  Runs are kept in ``--results`` as they finish (a rerun of the
 same command goes on from them).
 
-Printed (Markdown): the summary per set (solve rate with its Wilson interval, ERT, medians) and the
+Printed (Markdown): a matrix of runs solved (and the median seconds of the solved ones) per
+algorithm and set, the summary per set (solve rate with its Wilson interval, ERT, medians) and the
 pairwise tests of every algorithm against the memetic GA (Fisher's exact test on the solve counts,
-log-rank on the time to solve).  Written: a run-time ECDF per set (``--figures``) and an
-IOHprofiler export of the runs that trace fitness against evaluations (``--ioh``).
+log-rank on the time to solve).  Written: a run-time ECDF per set (``--figures``), an
+IOHprofiler export of the runs that trace fitness against evaluations (``--ioh``), and the summary,
+the tests and every run (without its grid and trace, which the results file keeps) as JSON (``--json``).
 """
 
 from __future__ import annotations
@@ -26,7 +29,9 @@ import sys
 from pathlib import Path
 
 from deap_sudoku import read
-from deap_sudoku.experiments import compare, comparison_table, run_experiment, summarise, summary_table
+from deap_sudoku.io import write_atomic
+from deap_sudoku.experiments import provenance
+from deap_sudoku.experiments import compare, comparison_table, report_json, run_experiment, summarise, summary_table
 from deap_sudoku.experiments.iohprofiler import export_iohprofiler
 from deap_sudoku.experiments.plots import plot_ecdf
 from deap_sudoku.runs import ALGORITHMS
@@ -55,6 +60,25 @@ def datasets(data: Path, instances: int) -> dict[str, list]:
     return found
 
 
+def matrix(rows: list[dict], sets: list[str]) -> str:
+    """The summary as one line per algorithm and one column per set: runs solved, and the median
+    seconds of the solved ones."""
+    names = list(dict.fromkeys(row["algorithm"] for row in rows))
+    cell = {(row["algorithm"], row["dataset"]): row for row in rows}
+    lines = ["| algorithm | " + " | ".join(sets) + " |", "|---|" + "---:|" * len(sets)]
+    for name in names:
+        entries = []
+        for dataset in sets:
+            row = cell.get((name, dataset))
+            if row is None:
+                entries.append("-")
+                continue
+            median = row["seconds_to_solve_median"]
+            entries.append(f"{row['solved']}/{row['runs']}" + (f" ({median:.2g} s)" if row["solved"] else ""))
+        lines.append(f"| `{name}` | " + " | ".join(entries) + " |")
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", type=Path, default=Path(__file__).resolve().parents[2] / "shared" / "data")
@@ -66,6 +90,7 @@ def main() -> None:
     parser.add_argument("--figures", type=Path, default=Path("docs/img/literature"))
     parser.add_argument("--ioh", type=Path, default=Path("benchmarks/results/literature_ioh"))
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--json", type=Path, default=Path("benchmarks/results/literature.json"))
     args = parser.parse_args()
     sets = datasets(args.data, args.instances)
     args.results.parent.mkdir(parents=True, exist_ok=True)
@@ -88,9 +113,15 @@ def main() -> None:
         progress=progress,
     )
     print(file=sys.stderr)
-    print(summary_table(summarise(results)))
+    rows = summarise(results)
+    print(matrix(rows, list(sets)))
     print()
-    print(comparison_table(compare(results, "memetic")))
+    print(summary_table(rows))
+    print()
+    comparison = compare(results, "memetic")
+    print(comparison_table(comparison))
+    document = report_json(rows, results, comparison=comparison, provenance=provenance(seed=0))
+    write_atomic(args.json, document, overwrite=True)
     args.figures.mkdir(parents=True, exist_ok=True)
     for name in sets:
         mine = [result for result in results if result.dataset == name]

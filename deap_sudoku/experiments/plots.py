@@ -57,13 +57,16 @@ def plot_ecdf(
     measure = "evaluations" if counted else "seconds"
     figure = ax.figure if ax is not None else new_figure(figsize=(9, 4.2))
     axis = ax if ax is not None else figure.add_subplot()
-    for (name, runs), (marker, line) in zip((counted or groups).items(), LINE_STYLES * 10):
+    drawn = counted or groups
+    colours = _colours(len(drawn))
+    for (name, runs), (marker, line), colour in zip(drawn.items(), LINE_STYLES * 10, colours):
         times = np.sort([_to_solve(r, measure) for r in runs if r.solved]).astype(float)
         spent = max([getattr(r, measure) for r in runs] + [1e-9])
         shares = np.arange(1, len(times) + 1) / len(runs)
         xs = np.concatenate(([times[0] if len(times) else spent], times, [spent]))
         ys = np.concatenate(([0.0], shares, [shares[-1] if len(shares) else 0.0]))
-        axis.step(xs, 100 * ys, where="post", linestyle=line, label=f"{name} ({len(times)}/{len(runs)} solved)")
+        label = f"{name} ({len(times)}/{len(runs)} solved)"
+        axis.step(xs, 100 * ys, where="post", linestyle=line, color=colour, label=label)
         if len(times):
             axis.plot(times, 100 * shares, marker, markersize=3, linestyle="none", color=axis.lines[-1].get_color())
     left_out = sorted(set(groups) - set(counted)) if counted else []
@@ -83,6 +86,17 @@ def plot_ecdf(
     if title:
         (figure.suptitle if ax is None else axis.set_title)(title)
     return save_figure(figure, path, overwrite)
+
+
+def _colours(count: int) -> list:
+    """A colour per line: matplotlib's ten by default, twenty (tab20) for more lines, so that no two of
+    up to twenty algorithms share a colour (with the line styles, none share both up to 70)."""
+    from matplotlib import colormaps, rcParams
+
+    if count <= 10:
+        return [entry["color"] for entry in rcParams["axes.prop_cycle"]][:10] * 7
+    tab20 = colormaps["tab20"]
+    return [tab20(i) for i in range(20)] * 4
 
 
 def _to_solve(result: RunResult, measure: str) -> float:
