@@ -14,12 +14,12 @@ per run, and the population methods (the GAs and the ant colony) also ``--max-ev
 ``r`` of each puzzle has seed ``r``.  Runs are kept in ``--results`` as they finish (a rerun of the
 same command goes on from them).
 
-Printed (Markdown): a matrix of runs solved (and the median seconds of the solved ones) per
-algorithm and set, the summary per set (solve rate with its Wilson interval, ERT, medians) and the
-pairwise tests of every algorithm against the memetic GA (Fisher's exact test on the solve counts,
-log-rank on the time to solve).  Written: a run-time ECDF per set (``--figures``), an
-IOHprofiler export of the runs that trace fitness against evaluations (``--ioh``), and the summary,
-the tests and every run (without its grid and trace, which the results file keeps) as JSON (``--json``).
+Printed (Markdown): a matrix of runs solved per algorithm and set, the summary per set (solve
+rate with its Wilson interval, ERT, medians) and the pairwise tests of every algorithm against the
+memetic GA (Fisher's exact test on the solve counts, log-rank on the time to solve).  Written: a
+run-time ECDF per set (``--figures``), an IOHprofiler export of the runs that trace fitness against
+evaluations (``--ioh``), and the summary, the tests and every run (without its grid and trace,
+which the results file keeps) as JSON (``--json``).
 """
 
 from __future__ import annotations
@@ -61,20 +61,17 @@ def datasets(data: Path, instances: int) -> dict[str, list]:
 
 
 def matrix(rows: list[dict], sets: list[str]) -> str:
-    """The summary as one line per algorithm and one column per set: runs solved, and the median
-    seconds of the solved ones."""
+    """The summary as one line per algorithm and one column per set: the runs it solved of those it
+    made (the summary table has the times)."""
     names = list(dict.fromkeys(row["algorithm"] for row in rows))
     cell = {(row["algorithm"], row["dataset"]): row for row in rows}
-    lines = ["| algorithm | " + " | ".join(sets) + " |", "|---|" + "---:|" * len(sets)]
+    headers = [name.removeprefix("lloyd-amos ").replace("_", " ") for name in sets]
+    lines = ["| algorithm | " + " | ".join(headers) + " |", "|---|" + "---:|" * len(sets)]
     for name in names:
-        entries = []
-        for dataset in sets:
-            row = cell.get((name, dataset))
-            if row is None:
-                entries.append("-")
-                continue
-            median = row["seconds_to_solve_median"]
-            entries.append(f"{row['solved']}/{row['runs']}" + (f" ({median:.2g} s)" if row["solved"] else ""))
+        entries = [
+            f"{cell[name, dataset]['solved']}/{cell[name, dataset]['runs']}" if (name, dataset) in cell else "-"
+            for dataset in sets
+        ]
         lines.append(f"| `{name}` | " + " | ".join(entries) + " |")
     return "\n".join(lines)
 
