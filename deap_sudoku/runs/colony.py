@@ -21,9 +21,9 @@ __all__ = ["ant_colony", "warm_up_colony"]
 
 
 def warm_up_colony(puzzle: Puzzle, compiled: bool | None) -> None:
-    """Compile or load the colony's construction kernel (one colony on ``puzzle``)."""
-    if compiled is not False:
-        Pheromone(puzzle, compiled=True).colony(Individual, ants=1, rng=random.Random(0))
+    """Compile or load the colony's construction kernel (one ant on ``puzzle``): the twin that
+    :mod:`~deap_sudoku.propagation.choice` picks for ``compiled=None``, so nothing without numba."""
+    Pheromone(puzzle, compiled=compiled).colony(Individual, ants=1, rng=random.Random(0))
 
 
 @bundled(

@@ -15,6 +15,7 @@ COMMANDS = {
     "solve 25x25 with a budget": ["solve", "data/25x25.txt", "--max-seconds", "60"],
     "bench 16x16": ["bench", "data/16x16-lloyd.txt", "--runs", "2", "--max-seconds", "30"],
     "backtracking 25x25": ["solve", "data/25x25.txt", "-a", "backtracking"],
+    "bench the ant colony": ["bench", "data/16x16-lloyd.txt", "data/25x25.txt", "-a", "acs", "--runs", "1"],
     "generate 16x16": ["generate", "--box", "4x4", "--count", "1", "--seed", "0"],
 }
 
