@@ -13,11 +13,7 @@ signal handlers before numpy and DEAP load.
 
 import importlib
 
-from ._deferred import defer_import
-
-defer_import("moocore")  # before deap.tools imports it: see _deferred
-
-from ._version import __version__  # noqa: E402 (after defer_import, on purpose)
+from ._version import __version__
 
 _EXPORTS = {
     "grid": (

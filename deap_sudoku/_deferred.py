@@ -4,8 +4,11 @@ DEAP 1.4's ``deap.tools`` imports ``moocore`` (for its hypervolume indicators) w
 loading moocore, with the urllib, http and email modules it pulls in, costs about 0.07 s of a
 one-puzzle ``deap-sudoku solve`` (``python benchmarks/first_answer.py``).  Sudoku is single objective,
 so until somebody uses moocore, ``sys.modules`` holds a stand-in that imports the real module on its
-first attribute access and hands every attribute on.  (:class:`importlib.util.LazyLoader` does not help:
-on Python 3.11 the ``import`` statement itself reads the lazy module's ``__spec__`` and loads it.)
+first attribute access and hands every attribute on.  Only the command line (and the example
+scripts, whose front end it is) puts it there, when :mod:`deap_sudoku.cli` loads: a library does not
+change the modules of a user's process, so ``import deap_sudoku`` leaves moocore to DEAP.
+(:class:`importlib.util.LazyLoader` does not help: on Python 3.11 the ``import`` statement itself
+reads the lazy module's ``__spec__`` and loads it.)
 """
 
 from __future__ import annotations

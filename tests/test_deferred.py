@@ -28,3 +28,10 @@ def test_moocore_waits_until_used_and_then_works_whole():
     assert deferred == "_StandIn False"  # imported by deap.tools, not loaded
     assert used.split()[1] == "module"  # the hypervolume indicator loaded the real one
     assert float(direct) == 3.0
+
+
+def test_the_library_leaves_moocore_alone():
+    """``import deap_sudoku`` put the stand-in into a user's process (issue 52, item 10)."""
+    probe = "import sys, deap_sudoku, deap_sudoku.tools; print(type(sys.modules['moocore']).__name__)"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "module"
