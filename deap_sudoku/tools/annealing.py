@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import math
 import random
-import statistics
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -33,6 +32,8 @@ def initial_temperature(costs: Iterable[float]) -> float:
     neighbourhood moves; 0 for fewer than two.
 
     :raises TypeError: or ``ValueError`` for costs that are not numbers."""
+    import statistics  # here, not at start-up: it brings decimal and fractions along (about 5 ms)
+
     values = [float(cost) for cost in costs]
     return statistics.pstdev(values) if len(values) >= 2 else 0.0
 
