@@ -106,29 +106,43 @@ def mk_ga(
     use_help_array: bool = True,
     tries: int = 10,
     restart_after: int | None = 2000,
+    accepted: int | None = None,
     stop: Stop = Stop(max_generations=100_000),
     operators: dict | None = None,
     checkpoint: Checkpointer | None = None,
     callback: Callback | None = None,
 ):
-    """Mantere & Koljonen's GA (``examples/mk_ga.py``; ``docs/literature.md`` tables its rules)."""
-    return _run(
+    """Mantere & Koljonen's GA (``examples/mk_ga.py``; ``docs/literature.md`` tables its rules);
+    with ``accepted``, the cultural algorithm's belief space too (:func:`mk_cultural`)."""
+    if crossover not in CROSSOVERS:
+        raise ValueError(f"crossover is one of {', '.join(CROSSOVERS)}, not {crossover!r}")
+    started, rng = time.perf_counter(), random.Random(seed)
+    belief = None if accepted is None else BeliefSpace(puzzle, accepted=accepted)
+    toolbox = _toolbox(
         puzzle,
-        seed=seed,
-        population_size=population_size,
-        elites=elites,
-        cxpb=cxpb,
-        mutpb=mutpb,
+        rng,
         crossover=crossover,
         swap=swap,
         three_swap=three_swap,
         insert=insert,
         use_help_array=use_help_array,
         tries=tries,
+        belief=belief,
+    )
+    stop = stop.with_defaults(solved=0, started=started)
+    return evolve(
+        puzzle,
+        operators,
+        ea_generational,
+        toolbox,
+        population_size,
+        cxpb=cxpb,
+        mutpb=mutpb,
+        elites=elites,
+        one_child_per_mating=True,
         restart_after=restart_after,
-        accepted=None,
         stop=stop,
-        operators=operators,
+        rng=rng,
         checkpoint=checkpoint,
         callback=callback,
     )
@@ -163,7 +177,7 @@ def mk_cultural(
 ):
     """Mantere & Koljonen's cultural algorithm (``examples/mk_cultural.py``): :func:`mk_ga` with a
     belief space that the ``accepted`` best update before each selection and that the mutation obeys."""
-    return _run(
+    return mk_ga(
         puzzle,
         seed=seed,
         population_size=population_size,
@@ -180,61 +194,6 @@ def mk_cultural(
         accepted=accepted,
         stop=stop,
         operators=operators,
-        checkpoint=checkpoint,
-        callback=callback,
-    )
-
-
-def _run(
-    puzzle: Puzzle,
-    *,
-    seed: int,
-    population_size: int,
-    elites: int,
-    cxpb: float,
-    mutpb: float,
-    crossover: str,
-    swap: float,
-    three_swap: float,
-    insert: float,
-    use_help_array: bool,
-    tries: int,
-    restart_after: int | None,
-    accepted: int | None,
-    stop: Stop,
-    operators: dict | None,
-    checkpoint: Checkpointer | None,
-    callback: Callback | None,
-):
-    if crossover not in CROSSOVERS:
-        raise ValueError(f"crossover is one of {', '.join(CROSSOVERS)}, not {crossover!r}")
-    started, rng = time.perf_counter(), random.Random(seed)
-    belief = None if accepted is None else BeliefSpace(puzzle, accepted=accepted)
-    toolbox = _toolbox(
-        puzzle,
-        rng,
-        crossover=crossover,
-        swap=swap,
-        three_swap=three_swap,
-        insert=insert,
-        use_help_array=use_help_array,
-        tries=tries,
-        belief=belief,
-    )
-    stop = stop.with_defaults(solved=0, started=started)
-    return evolve(
-        puzzle,
-        operators,
-        ea_generational,
-        toolbox,
-        population_size,
-        cxpb=cxpb,
-        mutpb=mutpb,
-        elites=elites,
-        one_child_per_mating=True,
-        restart_after=restart_after,
-        stop=stop,
-        rng=rng,
         checkpoint=checkpoint,
         callback=callback,
     )
