@@ -20,10 +20,29 @@ class HallOfFame(tools.HallOfFame):
         super().__init__(maxsize, similar)
 
 
+def _minimum(values) -> float:
+    return float(np.min(values))
+
+
+def _mean(values) -> float:
+    return float(np.mean(values))
+
+
+def _maximum(values) -> float:
+    return float(np.max(values))
+
+
 def fitness_statistics() -> tools.Statistics:
-    """``min``, ``avg`` and ``max`` of the first objective: register it as ``stats=`` of any loop."""
-    stats = tools.Statistics(lambda ind: ind.fitness.values[0])
-    stats.register("min", np.min)
-    stats.register("avg", np.mean)
-    stats.register("max", np.max)
+    """``min``, ``avg`` and ``max`` of the first objective: register it as ``stats=`` of any loop.
+
+    The logbook gets plain Python floats, not numpy scalars, so that a logbook left as a notebook
+    cell's value (or its ``repr``) reads ``'min': 12.0``, not ``'min': np.float64(12.0)``."""
+    stats = tools.Statistics(_first_objective)
+    stats.register("min", _minimum)
+    stats.register("avg", _mean)
+    stats.register("max", _maximum)
     return stats
+
+
+def _first_objective(individual) -> float:
+    return individual.fitness.values[0]
