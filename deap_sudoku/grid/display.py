@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -166,7 +167,9 @@ def show(grid: np.ndarray, puzzle: object | None = None, *, caption: str | None 
     and a given the grid changes is marked and counted like a clash; empty
     cells are counted too, so "no clashes" means a full grid that keeps them;
     without, the conventional box shape for the grid's size and no givens.  The
-    caption defaults to the grid's fitness, when it has a valid one.
+    caption defaults to the grid's fitness, when it has a valid one: ``collisions 3``,
+    named by the fitness function that scored it (the package's ``eval_*`` functions and
+    ``batch_map`` name what they score), else ``fitness 3``.
     """
     cells = np.asarray(grid).ravel()
     shape = puzzle if isinstance(puzzle, Shape) else getattr(puzzle, "shape", None) or Shape.for_cells(cells.size)
@@ -176,6 +179,15 @@ def show(grid: np.ndarray, puzzle: object | None = None, *, caption: str | None 
     given_values = getattr(puzzle, "cells", None)
     changed = None if given_values is None else givens & (cells != given_values)
     if caption is None:
-        fitness = getattr(grid, "fitness", None)
-        caption = f"fitness {fitness.values}" if fitness is not None and fitness.valid else ""
+        caption = _fitness_caption(getattr(grid, "fitness", None))
     return GridView(shape, cells, givens, clashing_cells(shape, cells), caption, changed)
+
+
+def _fitness_caption(fitness: Any) -> str:
+    """A DEAP fitness as a caption: ``collisions 3`` (its ``name``, which the fitness function that
+    scored it gives, and its values as numbers, ``3, 5`` for two objectives), ``fitness 3`` when
+    unnamed, nothing when it is missing or invalid."""
+    if fitness is None or not getattr(fitness, "valid", False):
+        return ""
+    values = ", ".join(f"{value:g}" for value in fitness.values)
+    return f"{getattr(fitness, 'name', None) or 'fitness'} {values}"

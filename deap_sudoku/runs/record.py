@@ -20,7 +20,7 @@ import numpy as np
 
 from ..algorithms.stop import Stop
 from ..grid.puzzle import Puzzle
-from ..tools.fitness import fitness_weights, optimum
+from ..tools.fitness import fitness_name, fitness_weights, optimum
 
 __all__ = [
     "Algorithm",
@@ -79,7 +79,7 @@ class Objective:
 
         :raises ValueError: for a fitness of several objectives: a run's record, its summaries and its
             plots compare runs on one."""
-        name = getattr(evaluate, "func", evaluate).__name__.removeprefix("eval_")
+        name = fitness_name(evaluate)
         weights = fitness_weights(evaluate)
         if len(weights) != 1:
             raise ValueError(

@@ -60,6 +60,7 @@ __all__ = [
     "FitnessDirectionError",
     "check_direction",
     "fitness_weights",
+    "fitness_name",
     "defects",
 ]
 
@@ -212,6 +213,23 @@ def fitness_weights(evaluate: Callable) -> tuple[float, ...]:
     return weights
 
 
+def fitness_name(evaluate: Callable) -> str:
+    """The objective a fitness function (or a ``toolbox.register``-ed partial of one) scores: its name
+    without ``eval_`` (``collisions``), as run records, plots and grid captions name it."""
+    return str(getattr(getattr(evaluate, "func", evaluate), "__name__", "fitness")).removeprefix("eval_")
+
+
+def _name(individual: object, name: str) -> None:
+    """Tell ``individual``'s fitness the objective it is scored by (``fitness.name``), so that its
+    picture is captioned ``collisions 3``; a fitness without room for it (``__slots__``) stays unnamed."""
+    fitness = getattr(individual, "fitness", None)
+    if fitness is not None:
+        try:
+            fitness.name = name
+        except AttributeError:
+            pass
+
+
 def check_direction(evaluate: Callable, individual: object) -> None:
     """Raise :class:`FitnessDirectionError` when ``evaluate`` (or a ``toolbox.register``-ed partial
     of it) carries ``weights`` whose sign differs from those of ``individual.fitness``.
@@ -276,9 +294,12 @@ def _fitness(weight: float, batch: Callable, target: Callable[[Puzzle], float] =
     cost_sign = 1 if weight < 0 else -1
 
     def decorate(score: Callable) -> Callable:
+        name = fitness_name(score)
+
         @wraps(score)
         def evaluate(individual, *, puzzle: Puzzle):
             check_direction(evaluate, individual)
+            _name(individual, name)
             grid = puzzle.shape.check_grid(individual, "individual")
             (value,) = score(individual, puzzle=puzzle)
             wrong = int(defects(grid[None, :], puzzle)[0])
@@ -440,6 +461,13 @@ def batch_map(func: Callable, individuals: Iterable) -> list:
     the builtin ``map`` otherwise, a decorated ``evaluate`` included, so that what the decorator does
     (a penalty, a count) happens to every individual."""
     items = list(individuals)
+    if _weights(func):  # a fitness function: the individuals it scores learn its name (for captions)
+        name = fitness_name(func)
+        for item in items:
+            try:
+                item.fitness.name = name
+            except AttributeError:  # no fitness, or one with __slots__
+                pass
     batch = batch_kernel(func)
     if batch is None or not items:
         return list(map(func, items))

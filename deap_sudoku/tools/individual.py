@@ -130,6 +130,7 @@ class Individual(np.ndarray):
                 type(self.fitness),
                 self.fitness.wvalues,
                 _attributes(self),
+                getattr(self.fitness, "name", None),
             ),
         )
 
@@ -261,6 +262,9 @@ def clone(individual):
         return copy.deepcopy(individual)
     twin = individual.copy()
     twin.fitness.wvalues = individual.fitness.wvalues
+    name = getattr(individual.fitness, "name", None)
+    if name is not None:  # the objective that scored it (``collisions``), which captions its picture
+        twin.fitness.name = name
     if len(individual.__dict__) > 1:
         twin.__dict__.update(copy.deepcopy(_attributes(individual)))
     return twin
@@ -272,11 +276,19 @@ def _attributes(individual: Individual) -> dict:
 
 
 def _rebuild(
-    cls: type[Individual], data: bytes, dtype: str, fitness_class: type[base.Fitness], wvalues: tuple, attributes: dict
+    cls: type[Individual],
+    data: bytes,
+    dtype: str,
+    fitness_class: type[base.Fitness],
+    wvalues: tuple,
+    attributes: dict,
+    name: str | None = None,  # (absent from pickles of older versions)
 ) -> Individual:
     individual = np.frombuffer(data, dtype=np.dtype(dtype)).copy().view(cls)
     individual.fitness = fitness_class()
     individual.fitness.wvalues = wvalues
+    if name is not None:
+        individual.fitness.name = name
     individual.__dict__.update(attributes)
     return individual
 

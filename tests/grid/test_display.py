@@ -4,6 +4,7 @@ import re
 
 import numpy as np
 import pytest
+from deap import base as deap_base
 from deap import tools as deap_tools
 
 from deap_sudoku import HallOfFame, Individual, Puzzle, format_grid, load_sample, show
@@ -64,13 +65,39 @@ def test_show_marks_clashes_in_text_and_html_and_captions_the_fitness():
     clashes = clashing_cells(PUZZLE.shape, best)
     assert view.clash_count == int(clashes.sum()) > 0
     text = str(view)
-    assert text.splitlines()[0] == f"fitness {best.fitness.values}, 9x9 (3x3 boxes), {view.clash_count} cells clash"
+    score = int(best.fitness.values[0])
+    assert text.splitlines()[0] == f"collisions {score}, 9x9 (3x3 boxes), {view.clash_count} cells clash"
     assert text.count("*") == view.clash_count
     cells = _cells(view._repr_html_())
     assert [("background:#f6c4c4" in style) for style, _ in cells] == clashes.tolist()
     assert [("font-weight:bold" in style) for style, _ in cells] == PUZZLE.givens.tolist()
     assert "cells clash" in best._repr_html_()  # an individual on its own: conventional boxes, no givens
     assert Individual([1] * 49)._repr_html_() is None  # 7x7: no box shape tiles it, the plain repr shows
+
+
+def test_the_caption_names_the_objective_and_its_value_not_the_fitness_tuple():
+    """``collisions 3`` where the notebook caption read ``fitness (3.0,)``: the package's fitness
+    functions name what they score; an unnamed fitness reads ``fitness 3``, two objectives ``3, 5``."""
+    grid = init_block_permutation(Individual, puzzle=PUZZLE, rng=__import__("random").Random(2))
+    grid.fitness.values = eval_collisions(grid, puzzle=PUZZLE)
+    score = int(grid.fitness.values[0])
+    caption = re.search(r"<caption[^>]*>([^<]*)</caption>", show(grid, PUZZLE)._repr_html_())[1]
+    assert caption.startswith(f"collisions {score}, 9x9 (3x3 boxes), ") and ",)" not in caption
+    assert f"collisions {score}, " in grid._repr_html_()  # the individual alone
+    unnamed = Individual(PUZZLE.cells)
+    unnamed.fitness.values = (3,)
+    assert show(unnamed).caption == "fitness 3"
+    assert show(unnamed, caption="mine").caption == "mine" and show(Individual(PUZZLE.cells)).caption == ""
+
+    class TwoObjectives(deap_base.Fitness):
+        weights = (-1.0, -1.0)
+
+    class Grid(list):  # DEAP's creator-style individual
+        fitness: deap_base.Fitness
+
+    two = Grid(PUZZLE.cells.tolist())
+    two.fitness = TwoObjectives((3, 5))
+    assert show(two).caption == "fitness 3, 5"
 
 
 def test_format_grid_is_public_and_unchanged_without_marks():

@@ -4,7 +4,7 @@ import subprocess
 import sys
 
 import numpy as np
-from deap import tools
+from deap import base, tools
 
 from deap_sudoku.tools.individual import FitnessMax, Individual, MaxIndividual, clone
 
@@ -73,3 +73,25 @@ def test_importing_twice_and_two_sizes_do_not_warn():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
+
+
+def test_the_fitness_learns_the_objective_that_scores_it_and_keeps_it_through_copies():
+    """The name that captions a grid's picture (``collisions 3``): given by the package's fitness
+    functions and by ``batch_map``, kept by ``clone``, ``deepcopy`` (a hall of fame) and pickling."""
+    from deap_sudoku import load_sample
+    from deap_sudoku.tools import batch_map, eval_collisions, eval_threats, fitness_name, individual_class
+
+    puzzle = load_sample()
+    grid = Individual(puzzle.cells)
+    assert not hasattr(grid.fitness, "name")
+    grid.fitness.values = eval_collisions(grid, puzzle=puzzle)
+    assert grid.fitness.name == "collisions" == fitness_name(eval_collisions)
+    for twin in (clone(grid), copy.deepcopy(grid), pickle.loads(pickle.dumps(grid))):
+        assert twin.fitness.name == "collisions"
+    many = [individual_class(eval_threats)(puzzle.cells) for _ in range(3)]
+    toolbox = base.Toolbox()
+    toolbox.register("evaluate", eval_threats, puzzle=puzzle)
+    assert len(batch_map(toolbox.evaluate, many)) == 3
+    assert [ind.fitness.name for ind in many] == ["threats"] * 3
+    batch_map(len, many)  # a map of something that is no fitness names nothing
+    assert [ind.fitness.name for ind in many] == ["threats"] * 3
