@@ -5,7 +5,8 @@ median best-so-far fitness at each number of evaluations, with its interquartile
 tells algorithms apart where none solves.
 
 Like :mod:`deap_sudoku.runs.plots`, these draw with matplotlib's object interface on the ``ax`` given
-or a new figure, return the figure, and write it to ``path`` atomically when one is given.
+(and return it) or on a new figure (and return that: a notebook shows it as a cell's value), and
+write the figure to ``path`` atomically when one is given.
 """
 
 from __future__ import annotations
@@ -45,7 +46,8 @@ def plot_ecdf(
     one step line per algorithm; algorithms that count no evaluations are drawn against seconds on
     a figure of their own only if no algorithm counts any (a note in the legend says which).
     ``measure="seconds"`` draws every algorithm against its wall time (the run-time ECDF), so that
-    algorithms that count evaluations differently, or not at all, share one figure.
+    algorithms that count evaluations differently, or not at all, share one figure.  Returns ``ax``
+    when given, else the new figure.
 
     :raises ValueError: for a ``measure`` other than ``"evaluations"``, ``"seconds"`` or None."""
     if measure not in (None, "evaluations", "seconds"):
@@ -85,7 +87,8 @@ def plot_ecdf(
     )
     if title:
         (figure.suptitle if ax is None else axis.set_title)(title)
-    return save_figure(figure, path, overwrite)
+    save_figure(figure, path, overwrite)
+    return figure if ax is None else ax
 
 
 def _colours(count: int) -> list:
@@ -130,7 +133,8 @@ def plot_fixed_budget(
     """The median best-so-far fitness against evaluations (log axis), with the band from the first to
     the third quartile, one line per algorithm whose runs trace fitness against evaluations (GAs).
     Algorithms that optimise different fitnesses (the block GA's cell collisions, the memetic GA's
-    collisions) are never drawn on one axis: each fitness gets a panel of its own.
+    collisions) are never drawn on one axis: each fitness gets a panel of its own.  Returns ``ax``
+    when given, else the new figure.
 
     :raises ValueError: when no run traces fitness against evaluations, or several fitnesses are to
         be drawn on the one ``ax`` given.
@@ -184,7 +188,8 @@ def plot_fixed_budget(
     axes[-1].set_xlabel("evaluations (log scale)")
     if title:
         (figure.suptitle if ax is None else axes[0].set_title)(title)
-    return save_figure(figure, path, overwrite)
+    save_figure(figure, path, overwrite)
+    return figure if ax is None else ax
 
 
 def _log_seconds(axis, seconds: list[float]) -> None:
@@ -226,7 +231,7 @@ def plot_summary(
     series with its own marker and line style and nudged sideways so that equal values stay
     visible.  ``by="dataset"``: the datasets are categories, so the rates are grouped bars and the
     times points, one per series.  ``ax`` is a pair of axes, for the rates and the times, that
-    share their x axis.
+    share their x axis; it is returned when given, else the new figure.
     """
     if by not in ("givens", "dataset"):
         raise ValueError(f"plot by 'givens' or 'dataset', not {by!r}")
@@ -292,4 +297,5 @@ def plot_summary(
         figure.suptitle(title)
     elif title:
         rate_axis.set_title(title, pad=24)  # above the legend; the caller's figure keeps its own title
-    return save_figure(figure, path, overwrite)
+    save_figure(figure, path, overwrite)
+    return figure if ax is None else ax

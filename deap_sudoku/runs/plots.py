@@ -3,10 +3,14 @@ drawing helpers :mod:`deap_sudoku.experiments.plots` draws an experiment's views
 
 Matplotlib is the ``plot`` extra; it is imported when a plot is drawn, and only its object
 interface is used (``matplotlib.figure.Figure``, no ``pyplot``), so drawing never changes the
-backend or the figures of a notebook or an application.  Each function draws on the ``ax=`` it is
-given (a notebook's or an application's axes) or on a new ``Figure``, and returns the figure;
-with ``path`` it is also written there (format from the extension, atomically).  Saving is
-otherwise the caller's: ``figure.savefig(...)``, or just the figure as a notebook cell's value.
+backend or the figures of a notebook or an application.  Each function behaves as pandas' and
+seaborn's plotting functions do: given ``ax=`` (a notebook's or an application's axes, pyplot's
+included) it draws there and returns those axes, and the figure they belong to shows the way it
+always does, once; without, it draws a new figure and returns it, a
+:class:`~deap_sudoku.runs.figure.NotebookFigure` that a notebook shows as a cell's value even in a
+fresh kernel (as seaborn's objects interface does, without pyplot).  With ``path`` the figure is
+also written there (format from the extension, atomically); saving is otherwise the caller's:
+``figure.savefig(...)``.
 """
 
 from __future__ import annotations
@@ -60,11 +64,12 @@ def image_formats() -> tuple[str, ...]:
 
 
 def new_figure(**options):
-    """A matplotlib ``Figure`` (constrained layout), never pyplot's: drawing changes no global state."""
+    """A matplotlib ``Figure`` (constrained layout) that shows itself as a notebook cell's value
+    (:class:`~deap_sudoku.runs.figure.NotebookFigure`), never pyplot's: drawing changes no global state."""
     require_matplotlib()
-    from matplotlib.figure import Figure
+    from .figure import NotebookFigure
 
-    return Figure(layout="constrained", **options)
+    return NotebookFigure(layout="constrained", **options)
 
 
 def save_figure(figure, path: str | None, overwrite: bool):
@@ -97,6 +102,7 @@ def plot_logbook(
     ``logbook`` is one logbook (named ``label``) or a dict of label to logbook, drawn in one
     colour each.  ``evaluate`` is the runs' ``toolbox.evaluate`` (or an ``eval_*`` function
     registered with ``puzzle=``): it names the fitness and gives its direction and target.
+    Returns ``ax`` when given, else the new figure (which a notebook shows as a cell's value).
     """
     objective = Objective.of(evaluate)
     logbooks = logbook if isinstance(logbook, dict) else {label: logbook}
@@ -114,7 +120,8 @@ def plot_convergence(
 ):
     """The course of each run: for a GA the best (solid) and mean (dashed) fitness of the population
     per generation, for tabu search the best and current score per step; the target (a solved
-    grid's value) is a dotted line.  ``runs`` holds ``(label, objective, trace)``, one per puzzle."""
+    grid's value) is a dotted line.  ``runs`` holds ``(label, objective, trace)``, one per puzzle.
+    Returns ``ax`` when given, else the new figure."""
     from matplotlib.lines import Line2D
 
     axis = ax if ax is not None else new_figure(figsize=(7, 4.2)).add_subplot()
@@ -159,7 +166,8 @@ def plot_convergence(
     _readable_ranges(axis, runs, list(targets))
     axis.legend(handles=handles, fontsize=8, ncols=2 if len(handles) > 8 else 1)
     axis.set_title(title)
-    return save_figure(figure, path, overwrite)
+    save_figure(figure, path, overwrite)
+    return figure if ax is None else ax
 
 
 def _readable_ranges(axis, runs, targets: list[float]) -> None:

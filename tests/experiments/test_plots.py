@@ -62,6 +62,19 @@ def test_the_run_time_ecdf_draws_every_algorithm_against_seconds_counted_or_not(
         plot_ecdf(runs, measure="generations")
 
 
+def test_the_views_draw_on_the_axes_they_are_given_and_return_them_as_pandas_and_seaborn_do():
+    """Returning the caller's figure made a notebook show it twice: as the cell's value, and as
+    pyplot's figure at the cell's end."""
+    from matplotlib.figure import Figure
+
+    runs = [_run("a", True, 30, _trace([10, 20, 30], [5, 3, 0]))]
+    for plot in (plot_ecdf, plot_fixed_budget):
+        figure = Figure()
+        axis = figure.add_subplot()
+        assert plot(runs, ax=axis, title="mine") is axis and axis.lines and axis.get_title() == "mine"
+        assert len(figure.axes) == 1 and not figure.get_suptitle()
+
+
 def test_best_so_far_is_the_running_best_within_each_budget():
     run = _run("a", False, 30, _trace([10, 20, 30], [5, 3, 4]))
     values = best_so_far(run, np.array([5, 10, 25, 100]))
@@ -141,17 +154,19 @@ ROWS = [
 ]
 
 
-def test_plot_summary_returns_figures_by_givens_and_by_dataset():
-    from matplotlib.figure import Figure
+def test_plot_summary_returns_figures_by_givens_and_by_dataset_that_a_notebook_shows():
+    from deap_sudoku.runs.figure import NotebookFigure
 
-    assert all(type(plot_summary(ROWS, by=by)) is Figure for by in ("givens", "dataset"))
+    for by in ("givens", "dataset"):
+        figure = plot_summary(ROWS, by=by)
+        assert isinstance(figure, NotebookFigure) and figure._repr_png_()[0].startswith(b"\x89PNG")
 
 
-def test_plot_summary_draws_on_a_pair_of_axes():
+def test_plot_summary_draws_on_a_pair_of_axes_and_returns_them():
     from matplotlib.figure import Figure
 
     figure = Figure()
-    rates, times = figure.subplots(2, 1, sharex=True)
-    assert plot_summary(ROWS, ax=(rates, times), title="bench") is figure
+    pair = rates, times = figure.subplots(2, 1, sharex=True)
+    assert plot_summary(ROWS, ax=pair, title="bench") is pair
     assert rates.get_title() == "bench" and not figure.get_suptitle()
     assert [line.get_ydata().tolist() for line in times.lines] == [[2.0, 0.5]]  # sorted by share of givens

@@ -1,5 +1,6 @@
-"""Plots are objects: they return a matplotlib Figure, draw on the axes they are given, and never
-touch the backend or pyplot's state."""
+"""Plots are objects: they draw on the axes they are given and return them, or return a new
+matplotlib Figure that a notebook shows as a cell's value, and never touch the backend or pyplot's
+state."""
 
 import random
 import sys
@@ -32,7 +33,7 @@ def _logged_run():
 
 
 def test_plots_return_figures_and_leave_the_backend_and_pyplot_alone():
-    from matplotlib.figure import Figure
+    from deap_sudoku.runs.figure import NotebookFigure
 
     backend, rc_backend = matplotlib.get_backend(), matplotlib.rcParams._get_backend_or_none()
     had_pyplot = "matplotlib.pyplot" in sys.modules
@@ -41,9 +42,21 @@ def test_plots_return_figures_and_leave_the_backend_and_pyplot_alone():
         plot_logbook(logbook, toolbox.evaluate, label="9x9-easy"),
         plot_convergence([("a", Objective("collisions", 0.0, True), Trace("step", (0, 1), {"best": (3, 0)}))]),
     ]
-    assert all(type(figure) is Figure for figure in figures)
+    assert all(isinstance(figure, NotebookFigure) and figure.canvas.manager is None for figure in figures)
     assert matplotlib.get_backend() == backend and matplotlib.rcParams._get_backend_or_none() == rc_backend
     assert ("matplotlib.pyplot" in sys.modules) == had_pyplot  # drawing never imports pyplot
+
+
+def test_a_returned_figure_shows_itself_as_a_notebook_cells_value_in_a_fresh_kernel():
+    """In a kernel that has not imported pyplot, IPython knew no way to draw a plain ``Figure`` and
+    showed ``<Figure size 700x420 with 1 Axes>``; the figure now gives it a PNG, at its own size."""
+    toolbox, logbook = _logged_run()
+    figure = plot_logbook(logbook, toolbox.evaluate)
+    data, size = figure._repr_png_()
+    assert data.startswith(b"\x89PNG") and 600 <= size["width"] <= 720 and 360 <= size["height"] <= 440
+    formatters = pytest.importorskip("IPython.core.formatters")
+    shown, metadata = formatters.DisplayFormatter().format(figure)  # what a fresh kernel's display does
+    assert shown["image/png"] == data and metadata["image/png"] == size
 
 
 def test_plot_logbook_draws_on_the_callers_axes_the_best_mean_and_target():
@@ -52,7 +65,8 @@ def test_plot_logbook_draws_on_the_callers_axes_the_best_mean_and_target():
     toolbox, logbook = _logged_run()
     figure = Figure()
     left, right = figure.subplots(1, 2)
-    assert plot_logbook(logbook, toolbox.evaluate, ax=right, title="run") is figure
+    assert plot_logbook(logbook, toolbox.evaluate, ax=right, title="run") is right  # as pandas and seaborn do
+    assert len(figure.axes) == 2
     assert not left.lines and right.get_title() == "run"
     best, mean = (line.get_ydata().tolist() for line in right.lines[:2])
     assert best == logbook.select("min") and mean == pytest.approx(logbook.select("avg"))
