@@ -110,13 +110,13 @@ class PuzzleFile(click.ParamType):
         return paths if self.patterns else paths[0]
 
     def shell_complete(self, ctx, param, incomplete):
-        """Paths, completed by the shell itself; ``data/NAME`` for the bundled files where no path
-        here begins so."""
+        """Paths, completed by the shell itself; ``data/NAME`` for the bundled files where this
+        folder has no ``data`` folder, nor a path that begins so."""
         from click.shell_completion import CompletionItem
 
         bundled = []
-        if BUNDLED.startswith(incomplete) or incomplete.startswith(BUNDLED):
-            if not glob.glob(glob.escape(incomplete) + "*"):
+        if incomplete and (BUNDLED.startswith(incomplete) or incomplete.startswith(BUNDLED)):
+            if not os.path.isdir(BUNDLED) and not glob.glob(glob.escape(incomplete) + "*"):
                 bundled = [BUNDLED + name for name in sample_names() if (BUNDLED + name).startswith(incomplete)]
         if bundled:
             return [CompletionItem(name) for name in bundled]
