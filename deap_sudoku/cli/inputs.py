@@ -4,7 +4,6 @@ the two-pass reader that checks a whole file before any work."""
 from __future__ import annotations
 
 import contextlib
-import difflib
 import fnmatch
 import glob
 import os
@@ -43,6 +42,8 @@ def nearest_file(path: str) -> str | None:
     """The existing file whose name is closest to the missing ``path`` (:mod:`difflib`, on the
     file names: a shared folder or ``.txt`` is no likeness): one in its folder, or a bundled
     ``data/NAME``, for a "did you mean" after a typing slip."""
+    import difflib  # here, not at start-up: 4-6 ms that only a missing file needs
+
     folder, wanted = os.path.split(path)
     try:
         here = [os.path.join(folder, name) for name in sorted(os.listdir(folder or "."))]

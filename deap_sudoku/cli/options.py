@@ -4,7 +4,6 @@ not), the ``-a`` choice, and the memory a population would take."""
 from __future__ import annotations
 
 import contextlib
-import difflib
 import math
 import os
 import sys
@@ -91,6 +90,8 @@ def did_you_mean(name: str, message: str) -> str:
     """``message`` about an unknown algorithm ``name``, with the closest known name first (:mod:`difflib`)."""
     if ":" in name:
         return message
+    import difflib  # here, not at start-up: 4-6 ms that only a mistyped name needs
+
     close = difflib.get_close_matches(name, completion_names(), n=1, cutoff=0.6)
     if not close:
         return message
