@@ -438,11 +438,11 @@ def terminal_table(rows: list[dict]) -> str:
     to the algorithm (:func:`~deap_sudoku.experiments.summary.applies`)."""
     from ..experiments.summary import applies
 
-    header = ("dataset", "algorithm", "solved", "rate (95 % CI)", "gens", "steps", "evals", "seconds", "ERT")
+    header = ("dataset", "algorithm", "solved", "rate (95% CI)", "gens", "steps", "evals", "seconds", "ERT")
     lines = [header]
     for row in rows:
         censored = f" ({row['censored']} censored)" if row.get("censored") else ""
-        rate = f"{100 * row['rate']:.0f} % ({100 * row['rate_low']:.0f}-{100 * row['rate_high']:.0f})"
+        rate = f"{100 * row['rate']:.0f}% ({100 * row['rate_low']:.0f}-{100 * row['rate_high']:.0f})"
         counts = [
             _short(row[f"{key}_median"]) if applies(row, key) else "-"
             for key in ("generations", "steps", "evaluations")

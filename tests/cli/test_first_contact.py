@@ -173,7 +173,7 @@ def test_the_terminal_table_fits_100_columns_with_dashes_for_what_does_not_apply
     table = terminal_table(ROWS)
     lines = table.splitlines()
     assert max(map(len, lines)) <= 100
-    assert lines[1].split() == ["dataset", "algorithm", "solved", "rate", "(95", "%", "CI)", "gens", "steps"] + [
+    assert lines[1].split() == ["dataset", "algorithm", "solved", "rate", "(95%", "CI)", "gens", "steps"] + [
         "evals",
         "seconds",
         "ERT",
