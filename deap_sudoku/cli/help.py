@@ -14,7 +14,8 @@ MAX_WIDTH = 120
 """The widest a help page is drawn (click's ``max_content_width``): the terminal's width below it."""
 
 FIRST_COLUMN = 36
-"""The widest an option's name and metavar sit beside its help; a longer one has its help below."""
+"""The widest an option's name and metavar sit beside its help (at most 30 % of the page's width);
+a longer one has its help below."""
 
 
 class Sectioned(click.Command):
@@ -39,8 +40,10 @@ class Sectioned(click.Command):
             for param in self.get_params(ctx)
             if isinstance(param, click.Option) and (record := param.get_help_record(ctx)) is not None
         }
-        # one column for every section: the names padded to the widest that fits beside its help
-        first = max((len(name) for name, _ in records.values() if len(name) <= FIRST_COLUMN), default=0)
+        # one column for every section: the names padded to the widest that fits beside its help,
+        # at most FIRST_COLUMN and 30 % of the width (a narrow terminal keeps room for the help)
+        widest = min(FIRST_COLUMN, int(0.3 * formatter.width))
+        first = max((len(name) for name, _ in records.values() if len(name) <= widest), default=0)
         placed = {name for _, names in self.sections for name in names}
         others = tuple(name for name in records if name not in placed)
         sections = list(self.sections)
