@@ -20,24 +20,25 @@ MAX_COUNT = sys.maxsize
 """The largest count an option takes (runs, generations, a population...): what a machine word holds."""
 
 
-class Count(click.IntRange):
-    """A whole number in a range, shown in help as ``N`` with its range in words a person reads
-    (``x>=1``, not ``1<=x<=9223372036854775807``)."""
+class Count(click.ParamType):
+    """A whole number in a range, ``N`` in help: click's range check, whose message gives the
+    range (``0 is not in the range x>=1``), without the range in help, where it was noise
+    (``[1<=x<=9223372036854775807]`` after most options)."""
+
+    name = "integer"
+
+    def __init__(self, min: int, max: int) -> None:
+        self.min, self.max = min, max
+        self.range = click.IntRange(min=min, max=max)
+
+    def convert(self, value, param, ctx):
+        return self.range.convert(value, param, ctx)
 
     def get_metavar(self, param, ctx=None) -> str:
         return "N"
 
-    def _describe_range(self) -> str:
-        """Nothing for a count from 0 or 1 or a seed, where the help says what it counts: a range
-        there is noise (click shows none for an empty one)."""
-        if (self.min == -(2**63) and self.max == 2**63 - 1) or (self.max == MAX_COUNT and self.min in (0, 1)):
-            return ""
-        if self.max == MAX_COUNT:
-            return f"x>={self.min}"
-        return super()._describe_range()
 
-
-def count(minimum: int, maximum: int = MAX_COUNT) -> click.IntRange:
+def count(minimum: int, maximum: int = MAX_COUNT) -> Count:
     """A whole-number option from ``minimum`` to ``maximum`` (by default what a machine word holds:
     ``--runs 100000000000000000000000`` is refused in one line, not an ``OverflowError`` later)."""
     return Count(min=minimum, max=maximum)
