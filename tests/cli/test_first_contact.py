@@ -59,6 +59,11 @@ def test_solve_help_is_in_sections_with_examples_wrapped_to_the_terminal():
     assert "9223372036854775807" not in wide
 
 
+def test_a_command_in_a_help_text_is_never_wrapped():
+    shown = run("generate", "--help", terminal_width=80).output
+    assert "deap-sudoku generate --box 6x6 --any --givens 40%,45%,50%,55% --count 25 --out 'sets/" in shown
+
+
 def test_every_option_of_solve_and_bench_is_in_its_help_once():
     for name in ("solve", "bench"):
         command = main.commands[name]
@@ -68,6 +73,12 @@ def test_every_option_of_solve_and_bench_is_in_its_help_once():
                 assert (
                     len(re.findall(rf"(?<![\w-]){re.escape(param.opts[-1])}\b(?!-)", shown.split("Examples:")[0])) >= 1
                 )
+
+
+def test_a_count_out_of_range_is_refused_with_its_range():
+    """The range left out of help (noise there) is still in the refusal."""
+    result = run("bench", str(REPO / "data" / "4x4.txt"), "--runs", "0")
+    assert result.exit_code == 2 and "0 is not in the range 1<=x<=" in result.stderr
 
 
 def test_the_examples_of_solve_parse():
