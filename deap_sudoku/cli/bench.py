@@ -10,9 +10,11 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from ..runs import registry
 from ..runs.interrupt import exit_code, graceful, requested
 from ..runs.task import scoop_is_running
 from .errors import plural
+from .help import Sectioned
 from .inputs import PUZZLE_FILE_HELP, PuzzleFile, PuzzleInput
 from .options import (
     ALGORITHM,
@@ -47,7 +49,27 @@ MISSING_SHOWN = 20
 """Lines of missing runs on standard error after an interrupt (the JSON output lists them all)."""
 
 
-@click.command(name="bench", epilog=PUZZLE_FILE_HELP)
+OUTPUTS = ("json_out", "csv_out", "markdown_out", "group_by", "plot", "plot_by", "ecdf", "fixed_budget")
+SECTIONS = (
+    ("Experiment", ("algorithms", "runs", "seed", "limit", "baseline", "results_path")),
+    ("Algorithm settings (default: the algorithm's own)", tuple(o for o in registry.OPTIONS if "max_" not in o)),
+    ("Budget per run (default: the algorithm's own)", tuple(o for o in registry.OPTIONS if o.startswith("max_"))),
+    ("Parallel (SCOOP)", ("workers", "hosts", "hostfile")),
+    ("Output", (*OUTPUTS, "ioh_folder", "force")),
+    ("Messages", ("quiet",)),
+)
+"""``bench --help``'s sections."""
+
+EXAMPLES = (
+    ("data/testdata/*.txt -a tabu -a backtracking --runs 5", "two algorithms, 5 seeded runs a puzzle"),
+    ("data/testdata/hard.txt -a memetic -a block-ga --runs 20 --baseline block-ga", "tested against block-ga"),
+    ("data/testdata/*.txt --runs 5 --markdown table.md --json runs.json", "every column, every run"),
+    ("data/testdata/hard.txt -a tabu --runs 10 --results runs.jsonl", "rerun after a kill: it resumes"),
+    ("data/testdata/hard.txt -a tabu --runs 4 --workers 2", "the runs on 2 SCOOP workers"),
+)
+
+
+@click.command(name="bench", cls=Sectioned, epilog=PUZZLE_FILE_HELP, sections=SECTIONS, examples=EXAMPLES)
 @click.argument(
     "datasets",
     nargs=-1,
@@ -63,7 +85,8 @@ MISSING_SHOWN = 20
     multiple=True,
     default=(DEFAULT_ALGORITHM,),
     show_default=True,
-    help=f"Repeat for several algorithms: {ALGORITHM_HELP}.",
+    metavar="NAME",
+    help=f"Repeat for several: {ALGORITHM_HELP}.",
 )
 @click.option("--runs", type=count(1), default=1, show_default=True, help="Seeded runs per puzzle.")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Run r uses seed SEED+r.")
@@ -74,28 +97,27 @@ MISSING_SHOWN = 20
     "json_out",
     type=click.Path(dir_okay=False),
     default=None,
-    help="Write the summary and every run as JSON to this file ('-': standard output, instead of the table).",
+    help="Write the summary and every run as JSON ('-': standard output, instead of the table).",
 )
 @click.option(
     "--csv",
     "csv_out",
     type=click.Path(dir_okay=False),
     default=None,
-    help="Write the summary as CSV to this file ('-': standard output, instead of the table).",
+    help="Write the summary as CSV ('-': standard output, instead of the table).",
 )
 @click.option(
     "--markdown",
     "markdown_out",
     type=click.Path(dir_okay=False),
     default=None,
-    help="Write the summary table as Markdown to this file.",
+    help="Write the summary table, with quartiles, as Markdown.",
 )
 @click.option(
     "--plot",
     type=click.Path(dir_okay=False),
     default=None,
-    help="Draw success rate and time against the share of givens (--plot-by givens) "
-    "or per dataset, e.g. per difficulty class (--plot-by dataset), as an image (.png, .svg, ...).",
+    help="Draw success rate and time by share of givens or by dataset (--plot-by) as an image.",
 )
 @click.option(
     "--plot-by",
@@ -109,22 +131,19 @@ MISSING_SHOWN = 20
     type=click.Choice(["dataset", "givens"]),
     default="dataset",
     show_default=True,
-    help="One table row per dataset file, or per grid size and share of givens (for sets of "
-    "one-puzzle files such as inst25x25_45_*.txt).",
+    help="One table row per dataset file, or per grid size and share of givens (one-puzzle files).",
 )
 @click.option(
     "--ecdf",
     type=click.Path(dir_okay=False),
     default=None,
-    help="Draw the run-time ECDF, the share of runs solved against evaluations (log axis), one line per "
-    "algorithm, as an image.",
+    help="Draw the run-time ECDF (share of runs solved against evaluations) as an image.",
 )
 @click.option(
     "--fixed-budget",
     type=click.Path(dir_okay=False),
     default=None,
-    help="Draw the median best-so-far fitness against evaluations with its interquartile band, one line per "
-    "GA and a panel per fitness, as an image.",
+    help="Draw the median best-so-far fitness against evaluations, with its IQR band, as an image.",
 )
 @click.option(
     "--iohprofiler",
@@ -132,16 +151,13 @@ MISSING_SHOWN = 20
     type=click.Path(file_okay=False),
     default=None,
     metavar="FOLDER",
-    help="Also write the runs in IOHprofiler's data format (with the ioh package's own logger) to this new "
-    "folder, for IOHanalyzer: the GAs' best-so-far fitness against evaluations.",
+    help="Also write the runs in IOHprofiler's format to this new folder, for IOHanalyzer.",
 )
 @click.option(
     "--baseline",
     default=None,
     metavar="NAME",
-    help="Compare every other -a algorithm with this one, per dataset: Fisher's exact test on the solve "
-    "rates and the log-rank test on the time to solve (evaluations, or seconds where an algorithm "
-    "counts none), unsolved runs censored; needs scipy (the experiments extra).",
+    help="Test every other -a algorithm against this one (Fisher's exact test, log-rank test; scipy).",
 )
 @click.option(
     "--results",
@@ -149,9 +165,7 @@ MISSING_SHOWN = 20
     type=click.Path(dir_okay=False),
     default=None,
     metavar="FILE",
-    help="Keep every run in this JSON-lines file as it finishes; run again, the same command skips the "
-    "runs the file holds (a killed experiment resumes), and files of several machines merge by "
-    "concatenation.",
+    help="Keep every run in this JSON-lines file as it finishes: the same command resumes from it.",
 )
 @click.option("--force", is_flag=True, help="Overwrite output files that exist.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no compilation notice.")
@@ -160,10 +174,9 @@ MISSING_SHOWN = 20
 def bench_command(ctx: click.Context, **params: Any) -> None:
     """Every puzzle x every algorithm x RUNS seeded runs, with a results table.
 
-    The table goes to standard output (unless --json - or --csv - claims it), progress and notices
-    to standard error.  With --workers N the runs are spread over N SCOOP workers, started for
-    you; the results are the same as serially, seed for seed.  Ctrl-C stops early and still
-    reports every finished run.
+    The table (medians; --markdown, --csv and --json add the quartiles) goes to standard output,
+    progress and notices to standard error; '-' counts that do not apply.  Ctrl-C stops early
+    and still reports every finished run.
     """
     benching = _Benching.checked(ctx)  # every refusal comes here, before any run
     benching.prepare()
@@ -315,13 +328,14 @@ class _Benching:
 
         results, experiment, files = self.results, self.experiment, self.files
         rows = summarise(results, by=self.group_by)
-        table, comparison = summary_table(rows), []
+        table, shown, comparison = summary_table(rows), terminal_table(rows), []
         if self.baseline is not None and results:
             from ..experiments import analysis
 
             comparison = analysis.compare(results, self.baseline)
             if comparison:
-                table += f"\nAgainst {self.baseline}:\n\n{analysis.comparison_table(comparison)}"
+                against = f"\nAgainst {self.baseline}:\n\n{analysis.comparison_table(comparison)}"
+                table, shown = table + against, shown + against
         self.missing, self.missing_count = experiment.missing(results)
         report = (rows, results, self.missing, self.missing_count, comparison, experiment.provenance)
         outputs = (
@@ -337,7 +351,7 @@ class _Benching:
         if self.missing and experiment.store is not None:  # cut short: the same command may replace these
             written = [*files.values(), self.ioh_folder]
             experiment.store.note_outputs([p for p in written if p is not None and p != "-" and os.path.exists(p)])
-        stdout = next((text for path, text in outputs if path == "-"), lambda: table)
+        stdout = next((text for path, text in outputs if path == "-"), lambda: shown)
         click.echo(stdout(), nl=False)
         self.signum = self.signum or requested()
 
@@ -416,3 +430,53 @@ def _say_how_many(results: list, field: str, what: str) -> None:
             f"{first.index + 1}, seed {first.seed}: {getattr(first, field)}",
             err=True,
         )
+
+
+def terminal_table(rows: list[dict]) -> str:
+    """The summary as ``bench`` prints it: aligned columns of medians that fit 100 columns for the
+    usual names (the IQRs are in --markdown, --csv and --json), ``-`` where a count does not apply
+    to the algorithm (:func:`~deap_sudoku.experiments.summary.applies`)."""
+    from ..experiments.summary import applies
+
+    header = ("dataset", "algorithm", "solved", "rate (95% CI)", "gens", "steps", "evals", "seconds", "ERT")
+    lines = [header]
+    for row in rows:
+        censored = f" ({row['censored']} censored)" if row.get("censored") else ""
+        rate = f"{100 * row['rate']:.0f}% ({100 * row['rate_low']:.0f}-{100 * row['rate_high']:.0f})"
+        counts = [
+            _short(row[f"{key}_median"]) if applies(row, key) else "-"
+            for key in ("generations", "steps", "evaluations")
+        ]
+        seconds = row["seconds_median"]
+        lines.append(
+            (
+                row["dataset"],
+                row["algorithm"],
+                f"{row['solved']}/{row['runs']}{censored}",
+                rate,
+                *counts,
+                f"{seconds:.3f}" if seconds < 10 else f"{seconds:.1f}" if seconds < 1000 else f"{seconds:.0f}",
+                "-" if row["ert"] != row["ert"] else _short(row["ert"]),
+            )
+        )
+    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
+    medians = sum(widths[4:8]) + 2 * 3
+    left = sum(widths[:4]) + 2 * 4
+    text = [" " * left + " medians ".center(medians, "-")]
+    for line in lines:
+        cells = [cell.ljust(w) if i < 2 else cell.rjust(w) for i, (cell, w) in enumerate(zip(line, widths))]
+        text.append("  ".join(cells).rstrip())
+    return "\n".join(text) + "\n"
+
+
+def _short(number: float) -> str:
+    """A count in at most five characters: 1116, 110938 as 111k, 2.3M; infinity as ∞."""
+    if number == float("inf"):
+        return "∞"
+    if number < 10_000:
+        return f"{number:.0f}"
+    if number < 999_500:
+        return f"{number / 1e3:.0f}k"
+    if number < 9_950_000:
+        return f"{number / 1e6:.1f}M"
+    return f"{number / 1e6:.0f}M"

@@ -31,6 +31,7 @@ from ..runs import registry
 from ..runs.interrupt import exit_code
 from .bench import bench_command
 from .generate import generate
+from .help import MAX_WIDTH, Listing
 from .errors import InputError, StandardOutputError, plural
 from .inputs import BUNDLED, PUZZLE_FILE, PUZZLE_FILE_HELP, PuzzleInput, input_options, parse_box, reading
 from ..propagation.choice import NumbaUnavailable
@@ -39,7 +40,7 @@ from .outputs import StandardOutput, check_format, check_outputs, write_puzzles
 from .solve import solve
 
 
-class _Guarded(click.Group):
+class _Guarded(Listing):
     """The command line's outer guard, for every command.
 
     SIGINT and SIGTERM end a command with exit 130 or 143 and one line: not click's "Aborted!"
@@ -186,7 +187,7 @@ def _silence_stdout() -> None:
         os.close(devnull)
 
 
-@click.group(cls=_Guarded, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=_Guarded, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": MAX_WIDTH})
 @click.version_option(package_name="deap_sudoku")
 def main() -> None:
     """Sudoku with DEAP: solve, check, generate, convert and benchmark puzzles."""
@@ -199,8 +200,10 @@ main.add_command(generate)
 
 @main.command(name="algorithms")
 def algorithms_command() -> None:
-    """List the algorithms -a takes: the bundled ones and installed plug-ins, each with its kind, the
-    budgets it honours and where it comes from.  Your own need no listing: -a module:attribute."""
+    """List the algorithms -a takes, bundled and plug-ins, with their kinds and budgets.
+
+    Each line: its name, kind, the budgets it honours, and where it comes from.  Your own need no
+    listing: -a module:attribute."""
     records = [*registry.ALGORITHMS.values(), *registry.plugins().values()]
     width = max(len(r.name) for r in records)
     for record in records:
@@ -214,8 +217,10 @@ def algorithms_command() -> None:
 
 @main.command()
 def samples() -> None:
-    """List the puzzle files bundled with the package, one per line: its name as every command reads
-    it from any folder (data/NAME), how many puzzles it holds and their sizes."""
+    """List the puzzle files bundled with the package, which every command reads as data/NAME.
+
+    One per line: its name as every command reads it from any folder, how many puzzles it holds and
+    their sizes."""
     names = sample_names()
     width = max(len(BUNDLED + name) for name in names)
     for name in names:

@@ -124,6 +124,7 @@ def generate(
     comes from the same grid and the same random order of cells, so the sets are nested: the
     phase-transition sets of Lloyd & Amos for any box shape, e.g.
 
+    \b
     deap-sudoku generate --box 6x6 --any --givens 40%,45%,50%,55% --count 25 --out 'sets/inst36x36_{share}.txt'
     """
     shape, targets = _checked_targets(box, givens_text, difficulty, unique)

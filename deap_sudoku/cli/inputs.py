@@ -29,8 +29,46 @@ def bundled_or(path: str) -> str:
     found = sample_path(path[len(BUNDLED) :])
     if found is None:
         return path
-    click.echo(f"{path}: not in this folder; reading the copy bundled with deap-sudoku ({found})", err=True)
+    click.echo(f"{path}: not in this folder; reading the copy bundled with deap-sudoku ({SAMPLES_HINT})", err=True)
     return str(found)
+
+
+SAMPLES_HINT = "'deap-sudoku samples' lists them"
+"""Where a notice about the bundled files points, instead of their site-packages path (145-167
+characters in a virtual environment) that nobody needs to read."""
+
+
+def nearest_file(path: str) -> str | None:
+    """The existing file whose name is closest to the missing ``path`` (:mod:`difflib`, on the
+    file names: a shared folder or ``.txt`` is no likeness): one in its folder, or a bundled
+    ``data/NAME``, for a "did you mean" after a typing slip."""
+    import difflib  # here, not at start-up: 4-6 ms that only a missing file needs
+
+    folder, wanted = os.path.split(path)
+    try:
+        here = [os.path.join(folder, name) for name in sorted(os.listdir(folder or "."))]
+    except OSError:
+        here = []
+    candidates = [p for p in here if os.path.isfile(p)] + [BUNDLED + name for name in sample_names()]
+    matcher = difflib.SequenceMatcher(b=wanted)
+    best, found = NEAREST_FILE_LIKENESS, None
+    for candidate in candidates:
+        matcher.set_seq1(os.path.basename(candidate))
+        if matcher.ratio() > best:
+            best, found = matcher.ratio(), candidate
+    return found
+
+
+NEAREST_FILE_LIKENESS = 0.75
+"""How alike (difflib's ratio) a file's name must be to a missing one's to be suggested: ``9x9.tx``
+and ``9x9.txt`` are 0.92 alike, ``eazy.txt`` and ``easy.txt`` 0.88, ``hard.txt`` and ``easy.txt`` 0.62."""
+
+
+def missing_file(path: str) -> str:
+    """The one-line message for a puzzle file that does not exist: the nearest file first, if any."""
+    nearest = nearest_file(path)
+    guess = f"; did you mean {nearest}?" if nearest is not None else ""
+    return f"{path}: no such file{guess} ('deap-sudoku samples' lists the bundled ones, read as {BUNDLED}NAME anywhere)"
 
 
 def bundled_matching(pattern: str) -> tuple[str, ...]:
@@ -47,7 +85,7 @@ def bundled_matching(pattern: str) -> tuple[str, ...]:
         if paths:
             click.echo(
                 f"{pattern}: no such files in this folder; reading the {plural(len(paths), 'copy', 'copies')}"
-                f" bundled with deap-sudoku ({paths[0].parent})",
+                f" bundled with deap-sudoku ({SAMPLES_HINT})",
                 err=True,
             )
             return tuple(str(path) for path in paths)
@@ -66,7 +104,24 @@ class PuzzleFile(click.ParamType):
     def convert(self, value, param, ctx):
         if value == "-" and not self.stdin:
             self.fail("standard input (-) is not read here: name a file", param, ctx)
-        return bundled_matching(value) if self.patterns else bundled_or(value)
+        paths = bundled_matching(value) if self.patterns else (bundled_or(value),)
+        for path in paths:
+            if path != "-" and not os.path.lexists(path):
+                self.fail(missing_file(path), param, ctx)
+        return paths if self.patterns else paths[0]
+
+    def shell_complete(self, ctx, param, incomplete):
+        """Paths, completed by the shell itself; ``data/NAME`` for the bundled files where this
+        folder has no ``data`` folder, nor a path that begins so."""
+        from click.shell_completion import CompletionItem
+
+        bundled = []
+        if incomplete and (BUNDLED.startswith(incomplete) or incomplete.startswith(BUNDLED)):
+            if not os.path.isdir(BUNDLED) and not glob.glob(glob.escape(incomplete) + "*"):
+                bundled = [BUNDLED + name for name in sample_names() if (BUNDLED + name).startswith(incomplete)]
+        if bundled:
+            return [CompletionItem(name) for name in bundled]
+        return [CompletionItem(incomplete, type="file")]
 
 
 PUZZLE_FILE = PuzzleFile()
@@ -99,13 +154,12 @@ def input_options(command):
     command = click.option("--box", default=None, metavar="ROWSxCOLS", help="Box shape, e.g. 2x3 (default: squarest).")(
         command
     )
-    kinds = "; ".join(f"{record.name}: {record.summary}" for record in records)
     return click.option(
         "--format",
         "fmt",
         type=click.Choice(formats.FORMATS),
         default=None,
-        help=f"Input format, detected when not given ({kinds}).",
+        help="Input format (detected when not given).",
     )(command)
 
 
@@ -123,11 +177,8 @@ def reading(path: str):
         raise InputError(str(exc)) from None
     except (StandardOutputError, BrokenPipeError):
         raise  # standard output closed under the command (| head): the command's guard says so, not the input
-    except FileNotFoundError as exc:
-        raise InputError(
-            f"{path}: {exc.strerror or exc} ('deap-sudoku samples' lists the puzzle files bundled "
-            f"with the package, which every command reads as {BUNDLED}NAME)"
-        ) from None
+    except FileNotFoundError:
+        raise InputError(missing_file(path)) from None
     except OSError as exc:
         raise InputError(f"{path}: {exc.strerror or exc}") from None
 

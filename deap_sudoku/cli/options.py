@@ -20,13 +20,31 @@ MAX_COUNT = sys.maxsize
 """The largest count an option takes (runs, generations, a population...): what a machine word holds."""
 
 
-def count(minimum: int, maximum: int = MAX_COUNT) -> click.IntRange:
+class Count(click.ParamType):
+    """A whole number in a range, ``N`` in help: click's range check, whose message gives the
+    range (``0 is not in the range x>=1``), without the range in help, where it was noise
+    (``[1<=x<=9223372036854775807]`` after most options)."""
+
+    name = "integer"
+
+    def __init__(self, min: int, max: int) -> None:
+        self.min, self.max = min, max
+        self.range = click.IntRange(min=min, max=max)
+
+    def convert(self, value, param, ctx):
+        return self.range.convert(value, param, ctx)
+
+    def get_metavar(self, param, ctx=None) -> str:
+        return "N"
+
+
+def count(minimum: int, maximum: int = MAX_COUNT) -> Count:
     """A whole-number option from ``minimum`` to ``maximum`` (by default what a machine word holds:
     ``--runs 100000000000000000000000`` is refused in one line, not an ``OverflowError`` later)."""
-    return click.IntRange(min=minimum, max=maximum)
+    return Count(min=minimum, max=maximum)
 
 
-SEED = click.IntRange(min=-(2**63), max=2**63 - 1)
+SEED = Count(min=-(2**63), max=2**63 - 1)
 """A seed: any 64-bit whole number."""
 
 
@@ -60,14 +78,81 @@ class AlgorithmName(click.ParamType):
         try:
             return registry.algorithm(value)
         except ValueError as exc:
-            self.fail(str(exc), param, ctx)
+            self.fail(did_you_mean(value, str(exc)), param, ctx)
+
+    def shell_complete(self, ctx, param, incomplete):
+        """The bundled names and the installed plug-ins' (their entry points are read, not loaded)."""
+        from click.shell_completion import CompletionItem
+
+        return [CompletionItem(name) for name in completion_names() if name.startswith(incomplete)]
+
+
+def did_you_mean(name: str, message: str) -> str:
+    """``message`` about an unknown algorithm ``name``, with the closest known name first (:mod:`difflib`)."""
+    if ":" in name:
+        return message
+    import difflib  # here, not at start-up: 4-6 ms that only a mistyped name needs
+
+    close = difflib.get_close_matches(name, completion_names(), n=1, cutoff=0.6)
+    if not close:
+        return message
+    rest = message.removeprefix(f"unknown algorithm {name!r}; ")
+    return f"unknown algorithm {name!r}; did you mean {close[0]}? {rest[:1].upper()}{rest[1:]}"
+
+
+def completion_names() -> list[str]:
+    """Every ``-a`` name: the bundled ones and those of the ``deap_sudoku.algorithms`` entry points."""
+    from importlib.metadata import entry_points
+
+    names = list(ALGORITHMS)
+    with contextlib.suppress(Exception):  # a broken installation never breaks a completion
+        names += [ep.name for ep in entry_points(group=registry.ENTRY_POINTS) if ep.name not in names]
+    return names
 
 
 ALGORITHM = AlgorithmName()
-ALGORITHM_HELP = (
-    "a bundled algorithm (" + ", ".join(ALGORITHMS) + "; 'deap-sudoku algorithms' lists them with "
-    "plug-ins and budgets), or your own as module:attribute"
-)
+
+KINDS = {"ga": "GAs", "local search": "local searches", "colony": "ant colonies", "exact": "exact"}
+"""How help pages name each kind of algorithm, in the order they list them."""
+
+
+def by_kind() -> str:
+    """The bundled algorithms' names by kind, for help pages: ``GAs: memetic, ...; exact: ...``."""
+    kinds: dict[str, list[str]] = {}
+    for record in registry.ALGORITHMS.values():
+        kinds.setdefault(record.kind, []).append(record.name)
+    return "; ".join(f"{KINDS.get(kind, kind)}: {', '.join(names)}" for kind, names in kinds.items())
+
+
+def takers(option: str) -> str:
+    """The bundled algorithms that take ``option``, in few words: whole kinds by name ("the GAs and
+    ant colonies"), "all but ..." for nearly all, else their names."""
+    taking = registry.takes(option)
+    every = list(registry.ALGORITHMS.values())
+    left = [record.name for record in every if record.name not in taking]
+    if 0 < len(left) <= 3:
+        return "all but " + ", ".join(left)
+    kinds: dict[str, list[str]] = {}
+    for record in every:
+        kinds.setdefault(record.kind, []).append(record.name)
+    whole = [kind for kind, names in kinds.items() if all(name in taking for name in names)]
+    exceptions: dict[str, list[str]] = {}
+    rest = [name for name in taking if registry.ALGORITHMS[name].kind not in whole]
+    plain = ", ".join([KINDS.get(kind, kind) for kind in whole] + rest)
+    for kind, names in kinds.items():  # "GAs except block-ga": most of a kind, and what it leaves out
+        missing = [name for name in names if name not in taking]
+        if kind not in whole and 0 < len(missing) <= 2 and len(missing) < len(names) - len(missing):
+            rest = [name for name in rest if name not in names]
+            whole.append(kind)
+            exceptions[kind] = missing
+    named = [
+        KINDS.get(kind, kind) + (" except " + " and ".join(exceptions[kind]) if kind in exceptions else "")
+        for kind in whole
+    ]
+    return min(plain, ", ".join(named + rest), key=len)
+
+
+ALGORITHM_HELP = f"{by_kind()}; or yours as module:attribute ('deap-sudoku algorithms' describes them)"
 
 
 # -- run options: which algorithm takes which -------------------------------------------------
@@ -82,16 +167,17 @@ _RUN_OPTIONS = {
     ),
     "fitness": dict(
         type=click.Choice(sorted({c for a in registry.ALGORITHMS.values() for c in a.choices.get("fitness", ())})),
-        help="Fitness",
+        metavar="NAME",
+        help="Fitness: "
+        + ", ".join(sorted({c for a in registry.ALGORITHMS.values() for c in a.choices.get("fitness", ())})),
     ),
-    "tournsize": dict(type=count(1), help="Tournament size (DEAP's tournsize; at most the population)"),
+    "tournsize": dict(type=count(1), help="Tournament size, at most the population"),
     "max_generations": dict(type=count(1), help="Generation budget"),
     "max_seconds": dict(
         type=Number(min=0, min_open=True),
-        help="Wall-time budget per puzzle (s); loading compiled kernels counts, compiling them "
-        "the first time does not (announced; solve leaves it to a background process)",
+        help="Wall-time budget per puzzle, in seconds",
     ),
-    "max_evaluations": dict(type=count(1), help="Fitness-evaluation budget per puzzle (every GA stops at it exactly)"),
+    "max_evaluations": dict(type=count(1), help="Evaluation budget"),
     "max_steps": dict(type=count(1), help="Step budget"),
     "max_nodes": dict(type=count(1), help="Search-node budget"),
 }
@@ -112,7 +198,7 @@ def run_options(command):
     help text names the algorithms that take it (default: the algorithm's own)."""
     for name in reversed(registry.OPTIONS):
         options = dict(_RUN_OPTIONS[name])
-        options["help"] += f" ({', '.join(registry.takes(name))}; default: the algorithm's own)."
+        options["help"] += f" ({takers(name)})."
         command = click.option(flag(name), name, default=None, **options)(command)
     return command
 

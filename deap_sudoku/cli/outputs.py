@@ -6,12 +6,14 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import click
+import numpy as np
 
-from ..grid import Puzzle
+from ..grid import Puzzle, clashing_cells, format_grid
 from ..io import formats
 from ..io.fileio import FileInUse, lock_for_writing, name_problem, release, write_atomic
 from ..runs import plots
@@ -259,3 +261,26 @@ def write_puzzles(out: str, puzzles: Iterable[Puzzle], fmt: str, alphabet: str |
             formats.write(out, puzzles, format=fmt, alphabet=alphabet, overwrite=force)
         except ValueError as exc:
             raise InputError(f"{out}: {exc}") from None
+
+
+def colour(stream) -> bool:
+    """Whether to colour what goes to ``stream``: a terminal, and no ``NO_COLOR`` set (no-color.org)."""
+    if os.environ.get("NO_COLOR"):
+        return False
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, OSError, ValueError):
+        return False
+
+
+def grid_picture(puzzle: Puzzle, grid) -> str:
+    """The picture of a run's grid that ``solve`` prints: its clashing cells, and givens it changed,
+    marked, red where standard output is a terminal that takes colour, else with ``*`` beside the
+    value (which the grid reader skips, so the picture still reads back); a grid without either
+    is the plain picture."""
+    cells = np.asarray(grid).ravel()
+    marks = clashing_cells(puzzle.shape, cells) | (puzzle.givens & (cells != puzzle.cells))
+    if not marks.any():
+        return format_grid(puzzle.shape, cells)
+    red = (lambda text: click.style(text, fg="red", bold=True)) if colour(sys.stdout) else None
+    return format_grid(puzzle.shape, cells, marks=marks, highlight=red)

@@ -13,7 +13,7 @@ import click
 import numpy as np
 
 from ..exact import SearchBudgetExceeded, search
-from ..grid import Puzzle, format_grid
+from ..grid import Puzzle
 from ..io import formats
 from ..runs import plots, registry
 from ..algorithms.run import ResumeError
@@ -22,9 +22,11 @@ from ..runs.interrupt import INTERRUPTED, exit_code, graceful, requested
 from ..runs.portfolio import portfolio
 from ..runs.task import RunResult, Task, run_task, scoop_is_running
 from .errors import InputError, StandardOutputError, plural
-from .inputs import PUZZLE_FILE, PUZZLE_FILE_HELP, PuzzleInput, input_options
+from .inputs import PUZZLE_FILE, PuzzleInput, input_options
+from .help import Sectioned
 from .options import (
     ALGORITHM,
+    ALGORITHM_HELP,
     DEFAULT_ALGORITHM,
     SEED,
     count,
@@ -33,7 +35,7 @@ from .options import (
     refuse_huge_population,
     run_options,
 )
-from .outputs import check_format, check_outputs, check_plot, open_checkpoint, write_puzzles, writing
+from .outputs import check_format, check_outputs, check_plot, grid_picture, open_checkpoint, write_puzzles, writing
 from .progress import Progress, warm_up_announced
 from .scoop import check_scoop, rerun_under_scoop, scoop_options
 
@@ -46,7 +48,26 @@ building a shape's tables and propagating the givens take 0.07 s on a half-fille
 a 64x64 and 0.7 s on a 100x100, which no node budget bounds."""
 
 
-@click.command(epilog=PUZZLE_FILE_HELP)
+SECTIONS = (
+    ("Algorithm", ("algorithm", "seed", "population_size", "cxpb", "mutpb", "select", "fitness", "tournsize")),
+    ("Budget per puzzle (default: the algorithm's own)", tuple(o for o in registry.OPTIONS if o.startswith("max_"))),
+    ("Input", ("fmt", "box", "alphabet")),
+    ("Parallel (SCOOP)", ("workers", "hosts", "hostfile")),
+    ("Output", ("out", "out_format", "plot", "force", "checkpoint", "checkpoint_every")),
+    ("Messages", ("unique", "progress_every", "quiet")),
+)
+"""``solve --help``'s sections (the run options say in brackets which algorithms take them)."""
+
+EXAMPLES = (
+    ("data/9x9.txt", "the memetic GA on 5 bundled puzzles"),
+    ("data/25x25.txt -a cdcl --max-seconds 10", "clause learning, 10 s per puzzle"),
+    ("data/9x9.txt -a block-ga --population 200 --progress 50", "a GA, every 50th generation"),
+    ("- --out - < puzzles.txt > answers.txt", "the answers alone, in a pipe"),
+    ("data/testdata/hard.txt -a tabu-swap --workers 2", "2 seeded chains, the first wins"),
+)
+
+
+@click.command(cls=Sectioned, sections=SECTIONS, examples=EXAMPLES)
 @click.argument("puzzle_file", metavar="FILE|-", type=PUZZLE_FILE)
 @click.option(
     "--algorithm",
@@ -54,9 +75,8 @@ a 64x64 and 0.7 s on a 100x100, which no node budget bounds."""
     type=ALGORITHM,
     default=DEFAULT_ALGORITHM,
     show_default=True,
-    help="How to solve: "
-    + "; ".join(f"{a.name}, {a.description}" for a in registry.ALGORITHMS.values())
-    + "; or your own as module:attribute ('deap-sudoku algorithms' lists plug-ins too).",
+    metavar="NAME",
+    help=f"{ALGORITHM_HELP}.",
 )
 @input_options
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the run.")
@@ -66,10 +86,8 @@ a 64x64 and 0.7 s on a 100x100, which no node budget bounds."""
     "out",
     type=click.Path(dir_okay=False),
     default=None,
-    help="Also write the results, solved grids and unsolved puzzles as given, to this file when every "
-    "puzzle is done; until then each answer is kept in FILE.journal, from which the same command, "
-    "started again after a kill or Ctrl-C, continues.  With '-' they replace the pictures on "
-    "standard output.",
+    help="Also write the answers to this file (FILE.journal keeps them meanwhile: the same command "
+    "continues after a kill); '-': standard output, not the pictures.",
 )
 @click.option(
     "--out-format", type=click.Choice(formats.FORMATS), default="line", show_default=True, help="Format of --out."
@@ -78,17 +96,13 @@ a 64x64 and 0.7 s on a 100x100, which no node budget bounds."""
     "--plot",
     type=click.Path(dir_okay=False),
     default=None,
-    help="Draw each run's course as an image (.png, .svg, .pdf, ...): best and mean fitness per generation "
-    f"for the GAs, the score per step for tabu ({', '.join(registry.names(traced=True))}).",
+    help="Draw each run's course as an image (.png, .svg, .pdf, ...).",
 )
 @click.option("--force", is_flag=True, help="Overwrite --out and --plot if they exist.")
 @click.option(
     "--unique",
     is_flag=True,
-    help="Also say when a solved puzzle has other solutions: an exact search of up to "
-    f"{POSEDNESS_NODES:,} nodes per puzzle, about 1.5 ms for a hard 9x9, which would double the "
-    "time of a file of them ('deap-sudoku check' says more).  An unsolved puzzle is always "
-    "searched for a proof that it has none.",
+    help=f"Also say when a solved puzzle has other solutions (a {POSEDNESS_NODES:,}-node exact search).",
 )
 @click.option(
     "--progress",
@@ -98,37 +112,28 @@ a 64x64 and 0.7 s on a 100x100, which no node budget bounds."""
     flag_value=0,
     default=None,
     metavar="[N]",
-    help="Print every N-th generation (GAs) or step (tabu) on standard error; without N "
-    "(or 0) every generation, or every 1000 steps.",
+    help="Show every N-th generation or step (no N: each generation, every 1000th step).",
 )
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no compilation notice.")
 @click.option(
     "--checkpoint",
     type=click.Path(dir_okay=False),
     default=None,
-    help="Save the run to this file and resume from it if it exists (GAs, one puzzle). "
-    "A checkpoint is checksummed data, checked field by field before it is used.",
+    help="Save the run to this file, and resume from it if it exists (GAs, one puzzle).",
 )
 @click.option(
     "--checkpoint-every",
     type=count(1),
     default=None,
-    help="Generations between checkpoints (default 10; one is also written when the run stops).",
+    help="Generations between checkpoints (default 10; and one when the run stops).",
 )
-@scoop_options(
-    "Run N independently seeded chains on every puzzle (seeds SEED, SEED+1, ...) on SCOOP workers, "
-    "started for you; the first verified solution wins and the other chains stop (--workers 1 is "
-    "the serial run)."
-)
+@scoop_options("N seeded chains per puzzle on SCOOP workers, the first answer wins.")
 @click.pass_context
 def solve(ctx: click.Context, **params: Any) -> None:
-    """Solve every puzzle in FILE (or standard input) and print the grids.
+    """Solve every puzzle in FILE (- for standard input, data/NAME for a bundled file) and print the grids.
 
-    The grids go to standard output (or, with --out -, the results in --out-format), everything
-    else to standard error: one status line per puzzle, progress, notices.  Exit code 0 when every
-    puzzle is solved, 1 when one is not (the best grid is printed), 2 for bad input or usage, 130
-    when interrupted by Ctrl-C and 143 by SIGTERM (the GAs and tabu search stop at the next
-    generation, print their best grid and write their final checkpoint).
+    Clashing cells are marked (red on a terminal, * elsewhere or under NO_COLOR).  Exit code 0: all
+    solved; 1: one not (its best grid printed); 2: bad input or usage; 130, 143: Ctrl-C, SIGTERM.
     """
     solving = _Solving.checked(ctx)  # every refusal comes here, before any work
     solving.prepare()
@@ -297,7 +302,7 @@ class _Solving:
         kept = self.journal.get(task) if self.journal is not None else None
         result = kept if kept is not None else self.solved(task, number)
         if pictures:
-            self.show_data(format_grid(puzzle.shape, np.array(result.grid)))
+            self.show_data(grid_picture(puzzle, result.grid))
         if result.trace is not None and result.objective is not None:
             self.courses.append((f"puzzle {number}" if several else "", result.objective, result.trace))
         if result.note == INTERRUPTED:

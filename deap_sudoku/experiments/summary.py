@@ -14,7 +14,7 @@ from typing import Any
 
 from ..runs.task import RunResult
 
-__all__ = ["summarise", "wilson_interval", "ert", "summary_table", "summary_csv", "report_json"]
+__all__ = ["summarise", "wilson_interval", "ert", "summary_table", "summary_csv", "report_json", "applies"]
 
 
 def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
@@ -138,10 +138,36 @@ def summary_table(rows: list[dict], *, seconds: bool = True) -> str:
             digits = 3 if key == "seconds" else 0
             cells.append(
                 f"{row[f'{key}_median']:.{digits}f} ({row[f'{key}_q1']:.{digits}f}-{row[f'{key}_q3']:.{digits}f})"
+                if applies(row, key)
+                else "-"
             )
         cells.append("-" if math.isnan(row["ert"]) else "∞" if math.isinf(row["ert"]) else f"{row['ert']:.0f}")
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
+
+
+COUNTED_BY = {"generations": "max_generations", "steps": "max_steps"}
+"""The counts an algorithm keeps where it takes their budget (a GA's generations, a local search's steps)."""
+
+
+def applies(row: dict, column: str) -> bool:
+    """Whether a summary ``row``'s count ``column`` means something for its algorithm: generations
+    for one that takes ``--max-generations``, steps for ``--max-steps``, evaluations where a run
+    counted any (as for ERT); a count that is not zero always does.  Where it does not, the tables
+    print ``-``, not ``0 (0-0)``."""
+    if column == "evaluations":
+        return not math.isnan(row["ert"])
+    if column not in COUNTED_BY or row[f"{column}_q3"] or row[f"{column}_median"]:
+        return True
+    from ..runs import registry
+
+    record = registry.ALGORITHMS.get(row["algorithm"])
+    if record is None:
+        try:
+            record = registry.algorithm(row["algorithm"])
+        except ValueError:
+            return False
+    return COUNTED_BY[column] in record.options
 
 
 def report_json(

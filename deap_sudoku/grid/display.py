@@ -8,6 +8,7 @@ holds) are marked, so the best grid of a run shows at a glance where it is wrong
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,19 +23,33 @@ CLASH_BACKGROUND = "#f6c4c4"
 """The HTML background of a clashing cell (its value is also dark red, and the cell is described in its title)."""
 
 
-def format_grid(shape: Shape, cells: np.ndarray, *, empty: str = ".", marks: np.ndarray | None = None) -> str:
+def format_grid(
+    shape: Shape,
+    cells: np.ndarray,
+    *,
+    empty: str = ".",
+    marks: np.ndarray | None = None,
+    highlight: Callable[[str], str] | None = None,
+) -> str:
     """An ASCII picture of a grid with box borders; values right-aligned, ``empty`` for 0.
 
-    With ``marks`` (one bool per cell), each marked cell is followed by ``*``.
+    With ``marks`` (one bool per cell), each marked cell is followed by ``*``, or, with
+    ``highlight``, drawn as ``highlight`` makes it (a terminal's colour, say) in the picture's own
+    layout.
     """
     n = shape.n
-    width = len(str(n)) + (marks is not None)
+    starred = marks is not None and highlight is None
+    width = len(str(n)) + starred
     values = np.asarray(cells).reshape(n, n).tolist()
     marked = np.zeros((n, n), dtype=bool) if marks is None else np.asarray(marks, dtype=bool).reshape(n, n)
 
     def text(value: int, mark: bool) -> str:
         shown = str(value) if value else empty
-        return (shown + ("*" if mark else " ")).rjust(width) if marks is not None else shown.rjust(width)
+        if starred:
+            return (shown + ("*" if mark else " ")).rjust(width)
+        if mark and highlight is not None:
+            return " " * (width - len(shown)) + highlight(shown)  # padded outside, so escapes do not count
+        return shown.rjust(width)
 
     text_rows = []
     for r, row in enumerate(values):
@@ -51,7 +66,7 @@ def format_grid(shape: Shape, cells: np.ndarray, *, empty: str = ".", marks: np.
             )
             for s in range(shape.box_rows)
         ]
-        text_rows.append(" | ".join(stacks).rstrip() if marks is not None else " | ".join(stacks))
+        text_rows.append(" | ".join(stacks).rstrip() if starred else " | ".join(stacks))
     return "\n".join(text_rows)
 
 

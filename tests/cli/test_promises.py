@@ -390,7 +390,7 @@ def test_bench_and_multi_puzzle_solve_show_a_progress_bar_only_on_a_terminal(tmp
         ["bench", str(REPO / "data" / "testdata" / "easy.txt"), "-a", "backtracking", "--runs", "2"]
     )
     assert re.search(r"20 runs .*20/20", terminal) and "runs/s" in terminal
-    assert stdout.startswith("| dataset |")
+    assert stdout.splitlines()[1].startswith("dataset  ")
     stdout, terminal = _on_a_terminal(["solve", NINE, "-a", "backtracking"])
     assert re.search(r"solving with backtracking .*5/5", terminal) and "puzzles/s" in terminal
     assert stdout.count("-+-") == 4 * 5 and "puzzle 5 of 5: solved" in terminal
@@ -595,7 +595,7 @@ def test_bench_workers_from_an_installed_wheel_in_a_fresh_venv_gives_the_serial_
     assert completed.returncode == 0, completed.stderr[-3000:]
     assert "Traceback" not in completed.stdout + completed.stderr
     assert "Launching 2 worker(s)" in completed.stderr  # SCOOP ran them
-    assert completed.stdout.startswith("| dataset |")
+    assert completed.stdout.splitlines()[1].startswith("dataset  ")
     assert _runs(serial) == _runs(parallel) and len(_runs(serial)) == 8
 
 

@@ -1,5 +1,7 @@
 """The bundled puzzle files from the command line: ``data/NAME`` from any folder, ``deap-sudoku samples``."""
 
+import re
+
 import pytest
 from click.testing import CliRunner
 
@@ -30,7 +32,7 @@ def test_a_bundled_file_is_read_as_data_name_from_any_folder(tmp_path, monkeypat
     converted = run("convert", "data/4x4.txt", str(tmp_path / "4x4.lines"), "--to", "line")
     assert converted.exit_code == 0 and len(read(tmp_path / "4x4.lines")) == 3
     benched = run("bench", "data/4x4.txt", "-a", "tabu", "--runs", "1", "--max-steps", "200", "--quiet")
-    assert benched.exit_code == 0 and "| 4x4.txt | tabu | 3/3 |" in benched.stdout
+    assert benched.exit_code == 0 and re.search(r"\n4x4\.txt +tabu +3/3 ", benched.stdout)
     assert load_puzzle("data/6x6.txt") == load_samples("6x6.txt")[0]  # the examples' [PUZZLE_FILE]
 
 
@@ -41,10 +43,10 @@ def test_a_wildcard_the_shell_left_alone_matches_the_bundled_files(tmp_path, mon
     result = run("bench", "data/testdata/*.txt", "-a", "backtracking", "--runs", "1", "--quiet")
     assert result.exit_code == 0, result.output
     assert "reading the 4 copies bundled with deap-sudoku" in result.stderr
-    rows = [line.split(" | ")[0].strip("| ") for line in result.stdout.splitlines()[2:] if line.startswith("|")]
+    rows = [line.split()[0] for line in result.stdout.splitlines()[2:]]
     assert rows == ["easy.txt", "expert.txt", "hard.txt", "medium.txt"]
     top = run("bench", "data/*.txt", "-a", "backtracking", "--runs", "1", "--quiet").stdout
-    assert sum(line.startswith("| ") and "backtracking" in line for line in top.splitlines()) == len(
+    assert sum("backtracking" in line for line in top.splitlines()) == len(
         [name for name in sample_names() if "/" not in name]
     )
 
@@ -63,7 +65,7 @@ def test_a_missing_file_says_how_to_reach_the_bundled_ones(tmp_path, monkeypatch
     for command in (["solve", "data/nope.txt"], ["check", "nope.txt"], ["bench", "data/9x9", "-a", "tabu"]):
         result = run(*command)
         assert result.exit_code == 2
-        assert "No such file or directory ('deap-sudoku samples' lists the puzzle files bundled" in result.stderr
+        assert "no such file ('deap-sudoku samples' lists the bundled ones" in result.stderr
 
 
 @pytest.mark.parametrize("command", [["bench", "-", "-a", "tabu"]])
