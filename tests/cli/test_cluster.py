@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -73,12 +74,12 @@ def _deap_sudoku(cluster, *arguments, cwd):
 def test_bench_over_ssh_gives_the_serial_runs_as_json_on_stdout_and_exit_0(first, cluster, serial, tmp_path):
     """Two hosts, 127.0.0.1 and 127.0.0.2: with this machine first SCOOP stopped with "Could not
     find route" where this machine's name resolves to 127.0.0.1 (the tunnel is chosen now); with the
-    other host first (a name only ssh knows) the command ran there, its JSON came back with the
-    remote workers' lines and CRLF ends, and the command exited 1 after a successful run."""
+    other host first the command ran there, its JSON came back after a remote worker's "Launching"
+    line and with CRLF ends, and the command exited 1 after a successful run."""
     if first == "this machine":
         hosts = ["--hosts", "127.0.0.1,127.0.0.2"]
     else:
-        (tmp_path / "hosts").write_text(f"{loopback_cluster.ALIAS} 1\n127.0.0.1 1\n")
+        (tmp_path / "hosts").write_text("127.0.0.2 1\n127.0.0.1 1\n")
         hosts = ["--hostfile", "hosts"]
     before = len(cluster.runs_over_ssh())
     completed = _deap_sudoku(cluster, *BENCH, "--workers", "2", *hosts, "--json", "-", cwd=tmp_path)
@@ -91,7 +92,8 @@ def test_bench_over_ssh_gives_the_serial_runs_as_json_on_stdout_and_exit_0(first
 
 @pytest.mark.slow
 def test_solve_over_ssh_with_the_other_host_first_exits_1_when_unsolved_and_prints_only_grids(cluster, tmp_path):
-    """The exit code crosses ssh: 1 for an unsolved puzzle, with its grid alone on standard output."""
+    """The exit code crosses ssh: 1 for an unsolved puzzle, with its grid alone on standard output;
+    the first host is a name only ssh knows (SCOOP's workers could not resolve it: a tunnel now)."""
     (tmp_path / "unsolvable.txt").write_text(unsolvable().format())
     (tmp_path / "hosts").write_text(f"{loopback_cluster.ALIAS} 1\n127.0.0.1 1\n")
     completed = _deap_sudoku(
@@ -112,39 +114,46 @@ def test_solve_over_ssh_with_the_other_host_first_exits_1_when_unsolved_and_prin
     assert "no solution found" in completed.stderr
 
 
-EXPERIMENT = """
-import json
-import sys
-
-from deap_sudoku import read
-from deap_sudoku.experiments import run_experiment
-
-if __name__ == "__main__":  # SCOOP's workers import this file too
-    puzzles = read({path!r})[:2]
-    results = run_experiment(
-        ["tabu"], {{"easy": puzzles}}, runs=3, options={{"tabu": {{"max_steps": 3000}}}}, parallel={parallel}
-    )
-    json.dump([[r.index, r.seed, r.solved, r.steps, r.evaluations] for r in results], sys.stdout)
-"""
+def _blocks(language: str) -> list[str]:
+    return re.findall(rf"```{language}\n(.*?)```", (REPO / "docs" / "cluster.md").read_text(), re.S)
 
 
 @pytest.mark.slow
-def test_run_experiment_parallel_over_ssh_gives_the_serial_runs(cluster, tmp_path):
-    """A user's script under ``python -m scoop`` across the two hosts (the alias over ssh)."""
-    path = str(REPO / "data" / "testdata" / "easy.txt")
-    (tmp_path / "serial.py").write_text(EXPERIMENT.format(path=path, parallel=False))
-    (tmp_path / "parallel.py").write_text(EXPERIMENT.format(path=path, parallel=True))
-    serial = subprocess.run(
-        [sys.executable, "serial.py"], capture_output=True, text=True, cwd=tmp_path, env=cluster.env, check=True
-    )
+def test_the_cluster_pages_job_script_runs_as_written_in_a_slurm_allocation_of_the_two_hosts(cluster, serial, tmp_path):
+    """docs/cluster.md's job script and experiment.py, in a simulated SLURM allocation of 127.0.0.1
+    and the ssh-only name (``scontrol`` answers for SLURM; SCOOP reads SLURM_NODELIST itself): bench
+    and run_experiment(parallel=True) give the serial runs, and workers started over ssh ran some."""
+    from deap_sudoku import load_sample
+    from deap_sudoku.experiments import run_experiment
+
+    (job,) = [block for block in _blocks("sh") if "#SBATCH" in block]
+    (experiment,) = _blocks("python")
+    (tmp_path / "job.sh").write_text(job)
+    (tmp_path / "experiment.py").write_text(experiment)
+    (tmp_path / ".venv" / "bin").mkdir(parents=True)
+    (tmp_path / ".venv" / "bin" / "activate").write_text(f'export PATH="{os.path.dirname(sys.executable)}:$PATH"\n')
+    scontrol = tmp_path / "slurm" / "scontrol"
+    scontrol.parent.mkdir()
+    scontrol.write_text('#!/bin/sh\necho "$3" | tr , "\\n"\n')  # scontrol show hostnames LIST
+    scontrol.chmod(0o755)
+    nodes = f"127.0.0.1,{loopback_cluster.ALIAS}"
+    env = {
+        **cluster.env,
+        "PATH": f"{scontrol.parent}{os.pathsep}{cluster.env['PATH']}",
+        "SLURM_NODELIST": nodes,
+        "SLURM_JOB_NODELIST": nodes,
+        "SLURM_TASKS_PER_NODE": "1(x2)",
+        "SLURM_NTASKS": "2",
+        "SLURM_SUBMIT_DIR": str(tmp_path),
+    }
     before = len(cluster.runs_over_ssh())
-    scoop = [sys.executable, "-m", "scoop", "--quiet", "--tunnel", "--hosts", "127.0.0.1", loopback_cluster.ALIAS]
-    parallel = subprocess.run(
-        [*scoop, "-n", "2", "parallel.py"], capture_output=True, text=True, cwd=tmp_path, env=cluster.env, timeout=180
-    )
-    assert parallel.returncode == 0, parallel.stderr[-3000:]
-    assert parallel.stdout.startswith("[["), parallel.stdout[:3000]
-    assert json.loads(parallel.stdout) == json.loads(serial.stdout)
+    completed = subprocess.run(["bash", "job.sh"], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300)
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    assert _runs(json.loads((tmp_path / "results.json").read_text())) == serial
+    puzzles = [load_sample("testdata/easy.txt", i) for i in range(2)]
+    alone = run_experiment(["tabu"], {"easy": puzzles}, runs=3, options={"tabu": {"max_steps": 3000}})
+    expected = [[r.index, r.seed, r.solved, r.evaluations] for r in alone]
+    assert json.loads((tmp_path / "experiment.json").read_text()) == expected
     assert len(cluster.runs_over_ssh()) > before, "no run was made by a process started over ssh"
 
 
