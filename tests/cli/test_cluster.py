@@ -155,6 +155,12 @@ def test_the_cluster_pages_job_script_runs_as_written_in_a_slurm_allocation_of_t
     expected = [[r.index, r.seed, r.solved, r.evaluations] for r in alone]
     assert json.loads((tmp_path / "experiment.json").read_text()) == expected
     assert len(cluster.runs_over_ssh()) > before, "no run was made by a process started over ssh"
+    (by_hand,) = [block for block in _blocks("sh") if "command -v deap-sudoku" in block]
+    completed = subprocess.run(
+        ["bash", "-c", by_hand], capture_output=True, text=True, cwd=tmp_path, env=cluster.env, timeout=300
+    )  # on this machine alone, outside the allocation
+    assert completed.returncode == 0 and completed.stdout.startswith("| dataset |"), completed.stderr[-3000:]
+    assert "Traceback" not in completed.stdout + completed.stderr  # the script's SystemExit, printed by SCOOP
 
 
 # -- the route SCOOP needs, chosen (no ssh) ------------------------------------------------------
