@@ -176,7 +176,12 @@ def rerun_under_scoop(
         # In a session of its own, SCOOP's launcher and workers do not see the terminal's Ctrl-C; this
         # process passes each SIGINT or SIGTERM to the command alone, which ends its runs and writes its
         # outputs as it does serially.
-        launched = subprocess.Popen(launcher + command, env=env, start_new_session=True, stdout=subprocess.PIPE)
+        # Not the terminal as standard input: SCOOP's ssh -tt would put it in raw mode for the run
+        # (this command's lines then stair-stepped across the screen).
+        stdin = subprocess.DEVNULL if _isatty(sys.stdin) else None
+        launched = subprocess.Popen(
+            launcher + command, env=env, start_new_session=True, stdout=subprocess.PIPE, stdin=stdin
+        )
         reading = unframer.start(launched.stdout)
         while True:
             try:
@@ -207,9 +212,9 @@ def _launcher(params: dict, workers: int, hosts: str | None, hostfile: str | Non
 
 def _ended(launched: subprocess.Popen, reading, unframer, exit_file: str) -> int:
     """The command's exit code, once SCOOP's launcher has ended: its last frame, else its exit file."""
-    # SCOOP's launcher ends its hosts' launch processes, not their workers: with the first host
-    # elsewhere, this machine's workers outlived it, waiting for a broker that had gone (and
-    # holding the pipe open).  Its session is SCOOP's alone.
+    # SCOOP's launcher ends its hosts' launch processes, not always their workers: a worker left
+    # (seen once with the first host elsewhere) waits for ever for a broker that has gone, holding
+    # the pipe open.  The launcher's session is SCOOP's alone.
     if launched.pid:
         with contextlib.suppress(OSError):
             os.killpg(launched.pid, signal.SIGTERM)

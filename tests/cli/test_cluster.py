@@ -5,11 +5,14 @@ worker really ran over ssh."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import subprocess
 import sys
+import time
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -88,6 +91,19 @@ def test_bench_over_ssh_gives_the_serial_runs_as_json_on_stdout_and_exit_0(first
     assert _runs(json.loads(completed.stdout)) == serial
     assert "INFO" not in completed.stderr and "Launching" not in completed.stderr  # SCOOP quiet without -v
     assert len(cluster.runs_over_ssh()) > before, "no run was made by a process started over ssh"
+    time.sleep(0.5)  # the ssh sessions' ends reach their processes
+    assert not _scoop_processes_in(tmp_path), "SCOOP's workers outlived the command"
+
+
+def _scoop_processes_in(folder) -> list[str]:
+    """SCOOP's processes working in ``folder`` (their command line names it; Linux's /proc)."""
+    found = []
+    for entry in Path("/proc").glob("[0-9]*"):
+        with contextlib.suppress(OSError):
+            line = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            if "scoop" in line and str(folder) in line:
+                found.append(line)
+    return found
 
 
 @pytest.mark.slow
@@ -189,7 +205,7 @@ def test_the_route_is_chosen_where_this_machines_name_is_a_loopback_one(external
 def test_the_launchers_options_reach_scoop_and_not_the_command(monkeypatch, tmp_path):
     """--tunnel, --python-interpreter, --remote-folder and --prolog go to SCOOP's launcher (its
     --path for the folder), quiet unless -v; the command SCOOP runs gets none of them, and its first
-    word carries the starter's variables."""
+    word carries the starter's variables; a terminal is never SCOOP's standard input."""
     from deap_sudoku.cli import channel
     from tests.conftest import scoop_exits_with
 
@@ -197,8 +213,11 @@ def test_the_launchers_options_reach_scoop_and_not_the_command(monkeypatch, tmp_
     monkeypatch.setattr(
         cli_scoop.subprocess,
         "Popen",
-        lambda command, env, **_: started.append(command) or scoop_exits_with(env, 0, command),
+        lambda command, env, **kw: (
+            started.append(command) or stdins.append(kw.get("stdin")) or scoop_exits_with(env, 0, command)
+        ),
     )
+    stdins: list = []
     data = str(REPO / "data" / "4x4.txt")
     common = [data, "-a", "tabu", "--runs", "2", "--workers", "2", "--hosts", "127.0.0.1,10.0.0.2"]
     result = CliRunner().invoke(
@@ -218,6 +237,10 @@ def test_the_launchers_options_reach_scoop_and_not_the_command(monkeypatch, tmp_
     assert program[0] == "bench" and not {"--tunnel", "--python-interpreter", "--remote-folder"} & set(program)
     CliRunner().invoke(main, ["bench", *common, "-vv"])
     assert started[-1][3:5] == ["-v", "--hosts"]  # SCOOP's launcher one step more verbose than its default
+    assert stdins[-1] is None  # a pipe or file stays SCOOP's standard input
+    monkeypatch.setattr(cli_scoop, "_isatty", lambda stream: stream is sys.stdin)
+    CliRunner().invoke(main, ["bench", *common])
+    assert stdins[-1] == subprocess.DEVNULL  # a terminal is not: ssh -tt would make it raw for the run
     refused = CliRunner().invoke(main, ["bench", data, "--tunnel"])
     assert refused.exit_code == 2 and "--tunnel needs --workers" in refused.output
 
