@@ -135,20 +135,24 @@ def _end_under_scoop(exc: SystemExit, frames) -> None:
 
 def _from_the_starter():
     """Under SCOOP, started by ``--workers``: the starter's variables put back into the environment
-    (they do not cross ssh), standard output sent as frames, and standard error seen as the
-    starter's (a remote pseudo-terminal is not the user's terminal); the frames' writer, or None
-    when SCOOP was started by hand."""
+    (they do not cross ssh), standard output and error sent as frames on standard output, in the
+    order written, each a terminal if the starter's is (and this is its machine: no progress bar is
+    drawn through ssh); the output's frames writer, or None when SCOOP was started by hand."""
     from deap_sudoku.cli.channel import FramedOutput, read_carried
 
     carried = read_carried(sys.argv)
     if carried is None:
         return None
     os.environ.update({k: v for k, v in carried["env"].items() if k.startswith("DEAP_SUDOKU_")})
-    framed = FramedOutput(sys.stdout.fileno(), carried["token"], tty=carried["stdout_tty"])
-    sys.stdout = io.TextIOWrapper(io.BufferedWriter(framed), encoding="utf-8", line_buffering=True)
-    terminal = carried["stderr_tty"] and _starters_host()  # no progress bar drawn through ssh
-    if not terminal and sys.stderr is not None and sys.stderr.isatty():
-        sys.stderr = _NotATerminal(sys.stderr)
+    fd, token = sys.stdout.fileno(), carried["token"]
+    framed = FramedOutput(fd, token, tty=bool(carried["stdout_tty"]))
+    # Line by line for a terminal, as Python's own standard output; in blocks for a file or a pipe.
+    lines = bool(carried["stdout_tty"])
+    sys.stdout = io.TextIOWrapper(io.BufferedWriter(framed), encoding="utf-8", line_buffering=lines)
+    errors = FramedOutput(fd, token, tty=bool(carried["stderr_tty"]) and _starters_host(), kind=b"e")
+    sys.stderr = io.TextIOWrapper(
+        io.BufferedWriter(errors), encoding="utf-8", errors="backslashreplace", line_buffering=True, write_through=True
+    )
     return framed
 
 
@@ -157,16 +161,6 @@ def _starters_host() -> bool:
     import socket
 
     return os.environ.get("DEAP_SUDOKU_PARENT_HOST", socket.gethostname()) == socket.gethostname()
-
-
-class _NotATerminal(io.TextIOWrapper):
-    """Standard error that does not claim to be a terminal."""
-
-    def __init__(self, stream) -> None:
-        super().__init__(stream.buffer, encoding=stream.encoding, errors="replace", line_buffering=True)
-
-    def isatty(self) -> bool:
-        return False
 
 
 if __name__ == "__main__":

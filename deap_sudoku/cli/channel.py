@@ -4,10 +4,11 @@ SCOOP runs the command on its first host, over ``ssh -tt`` when that host is ano
 every remote worker's output arrives on SCOOP's standard output too (a terminal's: stdout and stderr
 merged, CRLF line ends).  So the command's standard output travels framed, one line per chunk of at
 most :data:`CHUNK` bytes (``@@<token> o <base64>``; a line that short is written whole even when
-other processes write to the same pipe), its exit code as ``@@<token> x <code>``, and the starter
-(:class:`Unframer`) puts the frames' bytes on its standard output and everything else, line ends
-mended, on standard error.  What the command needs from its starter's environment travels in one word
-of its command line (:func:`carried_word`, :func:`read_carried`): the environment does not cross ssh.
+other processes write to the same pipe), its standard error beside it (``e``), its exit code as
+``@@<token> x <code>``; the starter (:class:`Unframer`) puts the frames' bytes on its standard output
+and error, and everything else, line ends mended, on standard error.  What the command needs from
+its starter's environment travels in one word of its command line (:func:`carried_word`,
+:func:`read_carried`): the environment does not cross ssh.
 """
 
 from __future__ import annotations
@@ -47,10 +48,12 @@ def read_carried(argv: list[str]) -> dict | None:
 
 
 class FramedOutput(io.RawIOBase):
-    """The command's standard output as frames on file descriptor ``fd``."""
+    """The command's standard output (``kind`` ``o``) or error (``e``) as frames on file descriptor
+    ``fd``: both on the same one keep the order the command wrote them in (a grid, then the progress
+    bar drawn again below it)."""
 
-    def __init__(self, fd: int, token: str, *, tty: bool) -> None:
-        self.fd, self.prefix, self.tty = fd, f"@@{token} ".encode(), tty
+    def __init__(self, fd: int, token: str, *, tty: bool, kind: bytes = b"o") -> None:
+        self.fd, self.prefix, self.tty, self.kind = fd, f"@@{token} ".encode(), tty, kind + b" "
 
     def writable(self) -> bool:
         return True
@@ -64,7 +67,7 @@ class FramedOutput(io.RawIOBase):
     def write(self, data) -> int:
         data = bytes(data)
         for start in range(0, len(data), CHUNK):
-            self._line(b"o " + base64.b64encode(data[start : start + CHUNK]))
+            self._line(self.kind + base64.b64encode(data[start : start + CHUNK]))
         return len(data)
 
     def exit(self, code: int) -> None:
@@ -107,6 +110,8 @@ class Unframer:
             self.message(text.replace(b"\r\n", b"\n") + (b"" if text.endswith(b"\n") else b"\n"))
         if frame.startswith(b"o "):
             self.data(base64.b64decode(frame[2:]))
+        elif frame.startswith(b"e "):
+            self.message(base64.b64decode(frame[2:]))
         elif frame.startswith(b"x "):
             self.exit_code = int(frame[2:])
 

@@ -259,6 +259,7 @@ def test_frames_carry_the_data_and_the_exit_code_through_any_noise():
     os.write(write, b"Launching 1 worker(s) using /bin/bash.\r\n")
     framed.write(payload)
     os.write(write, b"\r[###     ] 3/8")
+    channel.FramedOutput(write, unframer.token, tty=False, kind=b"e").write(b"\r[####    ] 4/8")
     framed.exit(7)
     os.close(write)
     out, err = io.BytesIO(), []
@@ -267,4 +268,4 @@ def test_frames_carry_the_data_and_the_exit_code_through_any_noise():
     with os.fdopen(read, "rb") as pipe:
         unframer.read(pipe)
     assert out.getvalue() == payload and unframer.exit_code == 7
-    assert b"".join(err) == b"Launching 1 worker(s) using /bin/bash.\n\r[###     ] 3/8\n"
+    assert b"".join(err) == b"Launching 1 worker(s) using /bin/bash.\n\r[###     ] 3/8\n\r[####    ] 4/8"
