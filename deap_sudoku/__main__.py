@@ -19,6 +19,7 @@ SIGINT, whatever the exit code (1 in about 40 Ctrl-Cs of ``bench`` with plug-ins
 
 import atexit
 import contextlib
+import io
 import os
 import signal
 import sys
@@ -81,11 +82,12 @@ def launch() -> None:
     from deap_sudoku.cli import main
     from deap_sudoku.runs.task import scoop_is_running
 
-    if scoop_is_running() and os.environ.get(ROOT_PID_FILE):  # where the starting command sends a Ctrl-C
-        with open(os.environ[ROOT_PID_FILE], "w") as handle:
+    frames = _from_the_starter() if scoop_is_running() else None
+    if scoop_is_running() and os.environ.get(ROOT_PID_FILE) and _starters_host():  # where a Ctrl-C is sent
+        with contextlib.suppress(OSError), open(os.environ[ROOT_PID_FILE], "w") as handle:
             handle.write(f"{os.getpid()}\n")
     try:
-        main()
+        _run_under_scoop(main) if scoop_is_running() else main()
     except SystemExit as exc:
         # The command has ended and written what it writes: a signal now would only kill the
         # interpreter as it shuts down and change the exit code.  Ignored, not just blocked in this
@@ -93,19 +95,72 @@ def launch() -> None:
         # thread, but leaves an ignored signal ignored.
         for signum in (signal.SIGINT, signal.SIGTERM):
             signal.signal(signum, signal.SIG_IGN)
-        if not scoop_is_running():
-            stopped = exc.code in (128 + signal.SIGINT, 128 + signal.SIGTERM)
-            if ("numba" in sys.modules or stopped) and (exc.code is None or isinstance(exc.code, int)):
-                _end(exc.code or 0)
-            raise
-        code = exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 1
-        if os.environ.get(EXIT_FILE):
-            with open(os.environ[EXIT_FILE], "w") as handle:
-                handle.write(f"{code}\n")
-        if code:
-            sys.stdout.flush()
-            sys.stderr.flush()
-            os._exit(code)
+        if scoop_is_running():
+            _end_under_scoop(exc, frames)
+        stopped = exc.code in (128 + signal.SIGINT, 128 + signal.SIGTERM)
+        if ("numba" in sys.modules or stopped) and (exc.code is None or isinstance(exc.code, int)):
+            _end(exc.code or 0)
+        raise
+
+
+def _run_under_scoop(main) -> None:
+    """The command, under SCOOP: an unexpected error's traceback goes to standard error and the
+    command exits 1 (SCOOP would print it on standard output, the data's)."""
+    try:
+        main()
+    except Exception:
+        import traceback
+
+        traceback.print_exc()
+        sys.exit(1)
+
+
+def _end_under_scoop(exc: SystemExit, frames) -> None:
+    """End the command SCOOP runs: its exit code to the starter (the exit file on its machine, the
+    last frame on any), then the process, whatever the code: SCOOP would print the SystemExit of the
+    deap-sudoku script (``python -m scoop $(command -v deap-sudoku) ...``) as a traceback on its
+    standard output."""
+    code = exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 1
+    if os.environ.get(EXIT_FILE) and _starters_host():
+        with contextlib.suppress(OSError), open(os.environ[EXIT_FILE], "w") as handle:
+            handle.write(f"{code}\n")
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            stream.flush()
+    if frames is not None:
+        frames.exit(code)
+    atexit._run_exitfuncs()
+    os._exit(code)
+
+
+def _from_the_starter():
+    """Under SCOOP, started by ``--workers``: the starter's variables put back into the environment
+    (they do not cross ssh), standard output and error sent as frames on standard output, in the
+    order written, each a terminal if the starter's is (and this is its machine: no progress bar is
+    drawn through ssh); the output's frames writer, or None when SCOOP was started by hand."""
+    from deap_sudoku.cli.channel import FramedOutput, read_carried
+
+    carried = read_carried(sys.argv)
+    if carried is None:
+        return None
+    os.environ.update({k: v for k, v in carried["env"].items() if k.startswith("DEAP_SUDOKU_")})
+    fd, token = sys.stdout.fileno(), carried["token"]
+    framed = FramedOutput(fd, token, tty=bool(carried["stdout_tty"]))
+    # Line by line for a terminal, as Python's own standard output; in blocks for a file or a pipe.
+    lines = bool(carried["stdout_tty"])
+    sys.stdout = io.TextIOWrapper(io.BufferedWriter(framed), encoding="utf-8", line_buffering=lines)
+    errors = FramedOutput(fd, token, tty=bool(carried["stderr_tty"]) and _starters_host(), kind=b"e")
+    sys.stderr = io.TextIOWrapper(
+        io.BufferedWriter(errors), encoding="utf-8", errors="backslashreplace", line_buffering=True, write_through=True
+    )
+    return framed
+
+
+def _starters_host() -> bool:
+    """Whether this is the machine of the command that started SCOOP (its files are here)."""
+    import socket
+
+    return os.environ.get("DEAP_SUDOKU_PARENT_HOST", socket.gethostname()) == socket.gethostname()
 
 
 if __name__ == "__main__":

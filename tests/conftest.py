@@ -121,8 +121,9 @@ def scoop_exits_with(env: dict, code: int, command: list) -> subprocess.Complete
     exits 0), and a finished launch to wait for."""
     with open(env["DEAP_SUDOKU_EXIT_FILE"], "w") as handle:
         handle.write(f"{code}\n")
-    launched = subprocess.CompletedProcess(command, 0)
+    launched = subprocess.CompletedProcess(command, 0)  # stdout None: nothing to read
     launched.wait = lambda: 0
+    launched.pid = None  # no session of SCOOP's to end
     return launched
 
 

@@ -93,6 +93,7 @@ def test_every_page_with_python_blocks_is_run_here():
         "docs/guide.md",
         "docs/tutorial.md",
         "docs/literature.md",
+        "docs/cluster.md",  # its script runs under SCOOP across two hosts: tests/cli/test_cluster.py
     }
 
 

@@ -38,7 +38,7 @@ from .bench_inputs import (
     open_results,
 )
 from .progress import Progress, warm_up_announced
-from .scoop import check_scoop, rerun_under_scoop, scoop_options, started_as, starter_gone
+from .scoop import LAUNCH_OPTIONS, check_scoop, rerun_under_scoop, scoop_options, started_as, starter_gone
 
 if TYPE_CHECKING:
     from ..experiments import Experiment
@@ -54,7 +54,7 @@ SECTIONS = (
     ("Experiment", ("algorithms", "runs", "seed", "limit", "baseline", "results_path")),
     ("Algorithm settings (default: the algorithm's own)", tuple(o for o in registry.OPTIONS if "max_" not in o)),
     ("Budget per run (default: the algorithm's own)", tuple(o for o in registry.OPTIONS if o.startswith("max_"))),
-    ("Parallel (SCOOP)", ("workers", "hosts", "hostfile")),
+    ("Parallel (SCOOP)", ("workers", "hosts", "hostfile", *LAUNCH_OPTIONS)),
     ("Output", (*OUTPUTS, "ioh_folder", "force")),
     ("Messages", ("quiet",)),
 )

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import contextlib
 import importlib.util
+import ipaddress
 import os
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -15,12 +17,20 @@ import click
 
 from ..io.fileio import process_runs
 from ..runs.record import Algorithm
+from .options import count
+
+
+LAUNCH_OPTIONS = ("tunnel", "external_hostname", "python_interpreter", "remote_folder", "prolog", "verbose")
+"""The options for SCOOP's launcher alone: the command SCOOP runs gets them no more."""
 
 
 def scoop_options(workers_help: str):
-    """``--workers``, ``--hosts`` and ``--hostfile``, for the commands that spread work over SCOOP."""
+    """``--workers``, ``--hosts`` and ``--hostfile``, for the commands that spread work over SCOOP,
+    and the launcher's options a cluster needs (routing, another interpreter or folder, a prolog)."""
 
     def decorate(command):
+        for option in reversed(_LAUNCH):
+            command = option(command)
         command = click.option(
             "--hostfile",
             type=click.Path(exists=True, dir_okay=False),
@@ -35,19 +45,68 @@ def scoop_options(workers_help: str):
             "package installed on each); 127.0.0.1 runs the multi-host code path "
             "locally.",
         )(command)
-        return click.option(
-            "--workers", "-n", type=click.IntRange(min=1, max=MAX_WORKERS), default=None, help=workers_help
-        )(command)
+        return click.option("--workers", "-n", type=count(1, MAX_WORKERS), default=None, help=workers_help)(command)
 
     return decorate
 
 
+_LAUNCH = (
+    click.option(
+        "--tunnel",
+        is_flag=True,
+        default=None,
+        help="With --workers on several hosts: the workers reach this machine through ssh tunnels "
+        "(chosen by itself when this machine's name resolves to a loopback address and no route is known).",
+    ),
+    click.option(
+        "--external-hostname",
+        default=None,
+        metavar="HOST",
+        help="With --workers on several hosts: the name or address the other hosts reach this one by "
+        "(default: the address that routes to them).",
+    ),
+    click.option(
+        "--python-interpreter",
+        default=None,
+        metavar="PATH",
+        help="With --workers: the Python on the other hosts (default: this one's path).",
+    ),
+    click.option(
+        "--remote-folder",
+        default=None,
+        metavar="DIR",
+        help="With --workers: the working folder on the other hosts (default: this one).",
+    ),
+    click.option(
+        "--prolog",
+        default=None,
+        metavar="SCRIPT",
+        help="With --workers: a shell script every host sources before its workers start "
+        "(module load, a virtual environment).",
+    ),
+    click.option(
+        "--verbose",
+        "-v",
+        count=True,
+        help="With --workers: SCOOP's own messages (-vv: its debugging ones); quiet without.",
+    ),
+)
+
+
 def check_scoop(workers: int | None, hosts: str | None, hostfile: str | None) -> None:
-    """Refuse, before any work, hosts without workers and both ways of naming hosts at once."""
+    """Refuse, before any work, hosts or launcher options without workers and both ways of naming
+    hosts at once."""
     if (hosts or hostfile) and workers is None:
         raise click.UsageError("--hosts and --hostfile need --workers")
     if hosts and hostfile:
         raise click.UsageError("give --hosts or --hostfile, not both")
+    context = click.get_current_context(silent=True)
+    given = context.params if context is not None else {}
+    for name in LAUNCH_OPTIONS:
+        if given.get(name) and workers is None:
+            raise click.UsageError(f"--{name.replace('_', '-')} needs --workers")
+    if given.get("tunnel") and given.get("external_hostname"):
+        raise click.UsageError("give --tunnel or --external-hostname, not both")
 
 
 COMMAND = "DEAP_SUDOKU_COMMAND"
@@ -56,6 +115,8 @@ MAX_WORKERS = 4096
 """The most workers ``--workers`` starts (SCOOP would try to start any number)."""
 PARENT_PID = "DEAP_SUDOKU_PARENT_PID"
 """The pid of the command that started SCOOP, for the command it runs there (:func:`starter_gone`)."""
+PARENT_HOST = "DEAP_SUDOKU_PARENT_HOST"
+"""The machine of that command: its pid means something only there."""
 
 
 def started_as() -> str:
@@ -69,8 +130,11 @@ def started_as() -> str:
 def starter_gone() -> bool:
     """Whether, under SCOOP, the command that started it has died (a SIGKILL, a closed terminal):
     the run there then stops, writes nothing a rerun may already be writing, and SCOOP's launcher
-    ends the workers as the run ends."""
+    ends the workers as the run ends.  On another host than the starter's this cannot be known
+    (False): there the end of the ssh session ends the run."""
     pid = os.environ.get(PARENT_PID, "")
+    if os.environ.get(PARENT_HOST, socket.gethostname()) != socket.gethostname():
+        return False
     return pid.isdigit() and not process_runs(int(pid))
 
 
@@ -78,43 +142,169 @@ def rerun_under_scoop(
     ctx: click.Context, workers: int, hosts: str | None, hostfile: str | None, *, drop: tuple[str, ...]
 ) -> int:
     """Run this very command again under ``python -m scoop`` (which starts a file, so it is given the
-    installed package's ``__main__.py``), without the options in ``drop``; its exit code."""
+    installed package's ``__main__.py``), without the options in ``drop`` and the launcher's own; its
+    exit code.
+
+    The first host SCOOP names runs the command, here or over ssh, whose environment and files do
+    not cross: the variables it needs travel in one word of its command line (:mod:`deap_sudoku.__main__`
+    reads it), and its standard output comes back framed (:mod:`deap_sudoku.cli.channel`) in SCOOP's,
+    where everything else (remote workers' messages, with ``ssh -tt``'s CRLF line ends) is sent to
+    standard error."""
+    from .channel import Unframer, carried_word
+
     spec = importlib.util.find_spec("deap_sudoku.__main__")  # found, not imported
     entry = spec.origin if spec is not None else None
     if entry is None:
         raise click.ClickException("cannot find deap_sudoku's __main__ module to start under SCOOP")
-    launcher = [sys.executable, "-m", "scoop"]
-    if hosts:
-        launcher += ["--hosts", *hosts.split(",")]
-    if hostfile:
-        launcher += ["--hostfile", hostfile]
-    launcher += ["-n", str(workers)]  # after the hosts, which would take every word up to the next option
-    command = [entry, *_command_line(ctx, drop=drop)]
+    launcher = _launcher(ctx.params, workers, hosts, hostfile)
     with tempfile.TemporaryDirectory() as folder:
         exit_file = os.path.join(folder, "exit-code")  # SCOOP's launcher does not pass the code on
         pid_file = os.path.join(folder, "root-pid")
-        env = {
-            **os.environ,
+        variables = {
             "DEAP_SUDOKU_EXIT_FILE": exit_file,
             "DEAP_SUDOKU_ROOT_PID_FILE": pid_file,
             PARENT_PID: str(os.getpid()),
+            PARENT_HOST: socket.gethostname(),
             COMMAND: started_as(),
         }
+        env = {**os.environ, **variables}
+        carried = {k: v for k, v in env.items() if k.startswith("DEAP_SUDOKU_")}
+        unframer = Unframer()
+        word = carried_word(carried, unframer.token, stdout_tty=_isatty(sys.stdout), stderr_tty=_isatty(sys.stderr))
+        command = [entry, word, *_command_line(ctx, drop=(*drop, *LAUNCH_OPTIONS))]
         # In a session of its own, SCOOP's launcher and workers do not see the terminal's Ctrl-C; this
         # process passes each SIGINT or SIGTERM to the command alone, which ends its runs and writes its
         # outputs as it does serially.
-        launched = subprocess.Popen(launcher + command, env=env, start_new_session=True)
+        # Not the terminal as standard input: SCOOP's ssh -tt would put it in raw mode for the run
+        # (this command's lines then stair-stepped across the screen).
+        stdin = subprocess.DEVNULL if _isatty(sys.stdin) else None
+        launched = subprocess.Popen(
+            launcher + command, env=env, start_new_session=True, stdout=subprocess.PIPE, stdin=stdin
+        )
+        reading = unframer.start(launched.stdout)
         while True:
             try:
                 launched.wait()
                 break
             except KeyboardInterrupt as exc:
                 _forward(getattr(exc, "signum", signal.SIGINT), pid_file, launched)
-        try:
-            with open(exit_file) as handle:
-                return int(handle.read())
-        except (OSError, ValueError):
-            return launched.returncode or 1  # the command never got to say: it did not end well
+        return _ended(launched, reading, unframer, exit_file)
+
+
+def _launcher(params: dict, workers: int, hosts: str | None, hostfile: str | None) -> list[str]:
+    """``python -m scoop`` with its options: verbosity, hosts, routing, the other hosts' interpreter,
+    folder and prolog, and the number of workers."""
+    launch = {name: params.get(name) for name in LAUNCH_OPTIONS}
+    launcher = [sys.executable, "-m", "scoop", *_verbosity(launch["verbose"] or 0)]
+    if hosts:
+        launcher += ["--hosts", *hosts.split(",")]
+    if hostfile:
+        launcher += ["--hostfile", hostfile]
+    launcher += _routing(launch, hosts, hostfile, verbose=bool(launch["verbose"]))
+    for name, flag in (("python_interpreter", "--python-interpreter"), ("remote_folder", "--path")):
+        if launch[name]:
+            launcher += [flag, str(launch[name])]
+    if launch["prolog"]:
+        launcher += ["--prolog", os.path.abspath(launch["prolog"])]
+    return launcher + ["-n", str(workers)]  # after the hosts, which would take every word up to the next option
+
+
+def _ended(launched: subprocess.Popen, reading, unframer, exit_file: str) -> int:
+    """The command's exit code, once SCOOP's launcher has ended: its last frame, else its exit file."""
+    # SCOOP's launcher ends its hosts' launch processes, not always their workers: a worker left
+    # (seen once with the first host elsewhere) waits for ever for a broker that has gone, holding
+    # the pipe open.  The launcher's session is SCOOP's alone.
+    if launched.pid:
+        with contextlib.suppress(OSError):
+            os.killpg(launched.pid, signal.SIGTERM)
+    if reading is not None:
+        reading.join(timeout=10)
+    if unframer.failed is not None:
+        raise unframer.failed  # a StandardOutputError: the guard says so in one line
+    if unframer.exit_code is not None:
+        return unframer.exit_code
+    try:
+        with open(exit_file) as handle:
+            return int(handle.read())
+    except (OSError, ValueError):
+        return launched.returncode or 1  # the command never got to say: it did not end well
+
+
+def _isatty(stream) -> bool:
+    try:
+        return stream is not None and stream.isatty()
+    except (OSError, ValueError):
+        return False
+
+
+def _verbosity(verbose: int) -> list[str]:
+    """SCOOP's launcher's verbosity: quiet (no INFO lines, no workers' "Launching" lines) unless -v;
+    -vv its debugging."""
+    return ["--quiet"] if verbose == 0 else ["-v"] * (verbose - 1)
+
+
+def _routing(launch: dict, hosts: str | None, hostfile: str | None, *, verbose: bool) -> list[str]:
+    """``--tunnel`` or ``--external-hostname`` as given, or as chosen (:func:`route`)."""
+    if launch["tunnel"]:
+        return ["--tunnel"]
+    if launch["external_hostname"]:
+        return ["--external-hostname", str(launch["external_hostname"])]
+    chosen = route(hosts.split(",") if hosts else None, hostfile)
+    if chosen and verbose:
+        click.echo(f"SCOOP: {' '.join(chosen)} (this machine's name leads to a loopback address)", err=True)
+    return chosen
+
+
+def route(hosts: list[str] | None, hostfile: str | None) -> list[str]:
+    """The routing SCOOP needs that it would not find: where the name SCOOP gives the other hosts for
+    this machine is a loopback one (``localhost``, or a name that resolves to 127.0.0.1, Debian's
+    default), the address this machine reaches the first other host from, else ssh tunnels; where
+    the first host, which SCOOP gives its broker, is a name this machine cannot resolve (an ssh
+    alias), ssh tunnels.  Nothing for one host or hosts that are all this machine."""
+    try:
+        from scoop import utils
+
+        listed = utils.getHosts(hostfile, hosts)  # SCOOP's own reading, the batch scheduler's included
+        others = [name for name, _ in listed if name not in utils.localHostnames]
+        if len(listed) < 2 or not others:
+            return []
+        if listed[0][0] in others:
+            return ["--tunnel"] if _unresolved(listed[0][0]) else []
+        external = utils.externalHostname(listed)
+    except Exception:  # noqa: BLE001 - SCOOP will say what is wrong with the hosts itself
+        return []
+    if not _loopback(external):
+        return []
+    address = _address_towards(others[0])
+    return ["--external-hostname", address] if address and not _loopback(address) else ["--tunnel"]
+
+
+def _unresolved(name: str) -> bool:
+    try:
+        socket.getaddrinfo(name, None)
+    except (OSError, UnicodeError):
+        return True
+    return False
+
+
+def _loopback(name: str) -> bool:
+    """Whether ``name`` resolves here to loopback addresses only (or not at all)."""
+    try:
+        addresses = {info[4][0] for info in socket.getaddrinfo(name, None)}
+    except (OSError, UnicodeError):
+        return True
+    return all(ipaddress.ip_address(str(address).split("%")[0]).is_loopback for address in addresses)
+
+
+def _address_towards(host: str) -> str | None:
+    """The address of this machine that the route to ``host`` leaves from (no packet is sent)."""
+    try:
+        family, _, _, _, where = socket.getaddrinfo(host, 9, type=socket.SOCK_DGRAM)[0]
+        with socket.socket(family, socket.SOCK_DGRAM) as probe:
+            probe.connect(where)
+            return str(probe.getsockname()[0])
+    except (OSError, UnicodeError, IndexError):
+        return None
 
 
 def _forward(signum: int, pid_file: str, launched: subprocess.Popen) -> None:

@@ -37,7 +37,7 @@ from .options import (
 )
 from .outputs import check_format, check_outputs, check_plot, grid_picture, open_checkpoint, write_puzzles, writing
 from .progress import Progress, warm_up_announced
-from .scoop import check_scoop, rerun_under_scoop, scoop_options
+from .scoop import LAUNCH_OPTIONS, check_scoop, rerun_under_scoop, scoop_options
 
 POSEDNESS_NODES = 1000
 POSEDNESS_SECONDS = 0.1
@@ -52,7 +52,7 @@ SECTIONS = (
     ("Algorithm", ("algorithm", "seed", "population_size", "cxpb", "mutpb", "select", "fitness", "tournsize")),
     ("Budget per puzzle (default: the algorithm's own)", tuple(o for o in registry.OPTIONS if o.startswith("max_"))),
     ("Input", ("fmt", "box", "alphabet")),
-    ("Parallel (SCOOP)", ("workers", "hosts", "hostfile")),
+    ("Parallel (SCOOP)", ("workers", "hosts", "hostfile", *LAUNCH_OPTIONS)),
     ("Output", ("out", "out_format", "plot", "force", "checkpoint", "checkpoint_every")),
     ("Messages", ("unique", "progress_every", "quiet")),
 )

@@ -72,7 +72,7 @@ def test_solve_workers_returns_the_first_verified_solution_of_every_puzzle(tmp_p
         timeout=300,
     )
     assert done.returncode == 0, done.stderr[-3000:]
-    assert "Launching 2 worker(s)" in done.stderr and "Traceback" not in done.stderr
+    assert "Launching" not in done.stderr and "Traceback" not in done.stderr  # SCOOP quiet without -v
     assert done.stderr.count("solved in") == 2
     assert all(verify(solution, Puzzle.parse(FORUM_HARDEST)) for solution in read(out))
 
@@ -150,8 +150,8 @@ def test_solve_workers_starts_scoop_keeping_the_number_of_chains_and_dropping_th
     )
     assert result.exit_code == 0 and len(started) == 1
     command = started[0]
-    assert command[:7] == [sys.executable, "-m", "scoop", "--hostfile", str(hosts), "-n", "3"]
-    options = command[8:]
+    assert command[:8] == [sys.executable, "-m", "scoop", "--quiet", "--hostfile", str(hosts), "-n", "3"]
+    options = command[10:]  # after the entry and the word that carries the starter's variables
     assert options[0] == "solve" and options[options.index("--workers") + 1] == "3"
     assert "--hostfile" not in options and options[-2:] == ["--", str(path)]
     for refused in (["--checkpoint", str(tmp_path / "c.ckpt")], ["--progress"], ["-a", "backtracking"]):

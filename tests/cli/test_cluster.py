@@ -1,0 +1,271 @@
+"""SCOOP across hosts, over ssh (issue 53): an sshd on the loopback interface (tests/loopback_cluster.py)
+plays the second machine; bench and run_experiment(parallel=True) give the serial runs, their standard
+output holds their data alone, the exit code is the command's whichever host comes first, and a
+worker really ran over ssh."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from deap_sudoku.cli import main
+from deap_sudoku.cli import scoop as cli_scoop
+from tests import loopback_cluster
+from tests.conftest import REPO, unsolvable
+
+BENCH = [
+    "bench",
+    str(REPO / "data" / "testdata" / "easy.txt"),
+    "-a",
+    "tabu",
+    "--limit",
+    "2",
+    "--runs",
+    "3",
+    "--max-steps",
+    "3000",
+]
+KEYS = ("dataset", "algorithm", "index", "seed", "solved", "steps", "evaluations", "fitness")
+
+
+def _runs(report: dict) -> list[dict]:
+    return [{k: r[k] for k in KEYS} for r in report["runs"]]
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    why = loopback_cluster.unavailable()
+    if why:
+        if os.environ.get("CI"):
+            pytest.fail(why)
+        pytest.skip(why)
+    started = loopback_cluster.start(tmp_path_factory.mktemp("cluster"), str(REPO))
+    yield started
+    started.stop()
+
+
+@pytest.fixture(scope="module")
+def serial(tmp_path_factory) -> list[dict]:
+    path = tmp_path_factory.mktemp("serial") / "serial.json"
+    result = CliRunner().invoke(main, [*BENCH, "--json", str(path)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return _runs(json.loads(path.read_text()))
+
+
+def _deap_sudoku(cluster, *arguments, cwd):
+    return subprocess.run(
+        [sys.executable, "-m", "deap_sudoku", *arguments],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        cwd=cwd,
+        env=cluster.env,
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("first", ["this machine", "the other host"])
+def test_bench_over_ssh_gives_the_serial_runs_as_json_on_stdout_and_exit_0(first, cluster, serial, tmp_path):
+    """Two hosts, 127.0.0.1 and 127.0.0.2: with this machine first SCOOP stopped with "Could not
+    find route" where this machine's name resolves to 127.0.0.1 (the tunnel is chosen now); with the
+    other host first the command ran there, its JSON came back after a remote worker's "Launching"
+    line and with CRLF ends, and the command exited 1 after a successful run."""
+    if first == "this machine":
+        hosts = ["--hosts", "127.0.0.1,127.0.0.2"]
+    else:
+        (tmp_path / "hosts").write_text("127.0.0.2 1\n127.0.0.1 1\n")
+        hosts = ["--hostfile", "hosts"]
+    before = len(cluster.runs_over_ssh())
+    completed = _deap_sudoku(cluster, *BENCH, "--workers", "2", *hosts, "--json", "-", cwd=tmp_path)
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    assert "\r" not in completed.stdout and "Traceback" not in completed.stdout + completed.stderr
+    assert _runs(json.loads(completed.stdout)) == serial
+    assert "INFO" not in completed.stderr and "Launching" not in completed.stderr  # SCOOP quiet without -v
+    assert len(cluster.runs_over_ssh()) > before, "no run was made by a process started over ssh"
+    time.sleep(0.5)  # the ssh sessions' ends reach their processes
+    assert not _scoop_processes_in(tmp_path), "SCOOP's workers outlived the command"
+
+
+def _scoop_processes_in(folder) -> list[str]:
+    """SCOOP's processes working in ``folder`` (their command line names it; Linux's /proc)."""
+    found = []
+    for entry in Path("/proc").glob("[0-9]*"):
+        with contextlib.suppress(OSError):
+            line = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            if "scoop" in line and str(folder) in line:
+                found.append(line)
+    return found
+
+
+@pytest.mark.slow
+def test_solve_over_ssh_with_the_other_host_first_exits_1_when_unsolved_and_prints_only_grids(cluster, tmp_path):
+    """The exit code crosses ssh: 1 for an unsolved puzzle, with its grid alone on standard output;
+    the first host is a name only ssh knows (SCOOP's workers could not resolve it: a tunnel now)."""
+    (tmp_path / "unsolvable.txt").write_text(unsolvable().format())
+    (tmp_path / "hosts").write_text(f"{loopback_cluster.ALIAS} 1\n127.0.0.1 1\n")
+    completed = _deap_sudoku(
+        cluster,
+        "solve",
+        "unsolvable.txt",
+        "--max-generations",
+        "3",
+        "--workers",
+        "2",
+        "--hostfile",
+        "hosts",
+        cwd=tmp_path,
+    )
+    assert completed.returncode == 1, completed.stderr[-3000:]
+    lines = completed.stdout.splitlines()
+    assert len(lines) == 11 and "\r" not in completed.stdout, completed.stdout  # 9 rows, 2 box rules
+    assert "no solution found" in completed.stderr
+
+
+def _blocks(language: str) -> list[str]:
+    return re.findall(rf"```{language}\n(.*?)```", (REPO / "docs" / "cluster.md").read_text(), re.S)
+
+
+@pytest.mark.slow
+def test_the_cluster_pages_job_script_runs_as_written_in_a_slurm_allocation_of_the_two_hosts(cluster, serial, tmp_path):
+    """docs/cluster.md's job script and experiment.py, in a simulated SLURM allocation of 127.0.0.1
+    and the ssh-only name (``scontrol`` answers for SLURM; SCOOP reads SLURM_NODELIST itself): bench
+    and run_experiment(parallel=True) give the serial runs, and workers started over ssh ran some."""
+    from deap_sudoku import load_sample
+    from deap_sudoku.experiments import run_experiment
+
+    (job,) = [block for block in _blocks("sh") if "#SBATCH" in block]
+    (experiment,) = _blocks("python")
+    (tmp_path / "job.sh").write_text(job)
+    (tmp_path / "experiment.py").write_text(experiment)
+    (tmp_path / ".venv" / "bin").mkdir(parents=True)
+    (tmp_path / ".venv" / "bin" / "activate").write_text(f'export PATH="{os.path.dirname(sys.executable)}:$PATH"\n')
+    scontrol = tmp_path / "slurm" / "scontrol"
+    scontrol.parent.mkdir()
+    scontrol.write_text('#!/bin/sh\necho "$3" | tr , "\\n"\n')  # scontrol show hostnames LIST
+    scontrol.chmod(0o755)
+    nodes = f"127.0.0.1,{loopback_cluster.ALIAS}"
+    env = {
+        **cluster.env,
+        "PATH": f"{scontrol.parent}{os.pathsep}{cluster.env['PATH']}",
+        "SLURM_NODELIST": nodes,
+        "SLURM_JOB_NODELIST": nodes,
+        "SLURM_TASKS_PER_NODE": "1(x2)",
+        "SLURM_NTASKS": "2",
+        "SLURM_SUBMIT_DIR": str(tmp_path),
+    }
+    before = len(cluster.runs_over_ssh())
+    completed = subprocess.run(["bash", "job.sh"], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300)
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    assert _runs(json.loads((tmp_path / "results.json").read_text())) == serial
+    puzzles = [load_sample("testdata/easy.txt", i) for i in range(2)]
+    alone = run_experiment(["tabu"], {"easy": puzzles}, runs=3, options={"tabu": {"max_steps": 3000}})
+    expected = [[r.index, r.seed, r.solved, r.evaluations] for r in alone]
+    assert json.loads((tmp_path / "experiment.json").read_text()) == expected
+    assert len(cluster.runs_over_ssh()) > before, "no run was made by a process started over ssh"
+    (by_hand,) = [block for block in _blocks("sh") if "command -v deap-sudoku" in block]
+    completed = subprocess.run(
+        ["bash", "-c", by_hand], capture_output=True, text=True, cwd=tmp_path, env=cluster.env, timeout=300
+    )  # on this machine alone, outside the allocation
+    assert completed.returncode == 0 and completed.stdout.startswith("| dataset |"), completed.stderr[-3000:]
+    assert "Traceback" not in completed.stdout + completed.stderr  # the script's SystemExit, printed by SCOOP
+
+
+# -- the route SCOOP needs, chosen (no ssh) ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "external, towards, chosen",
+    [
+        ("localhost", "127.0.0.1", ["--tunnel"]),  # the other host is reached over loopback: a tunnel
+        ("localhost", "192.0.2.7", ["--external-hostname", "192.0.2.7"]),  # the address that routes there
+        ("localhost", None, ["--tunnel"]),  # no route known (a name only ssh resolves)
+        ("192.0.2.7", "192.0.2.7", []),  # SCOOP's own choice routes: nothing to add
+    ],
+)
+def test_the_route_is_chosen_where_this_machines_name_is_a_loopback_one(external, towards, chosen, monkeypatch):
+    from scoop import utils
+
+    monkeypatch.setattr(utils, "externalHostname", lambda hosts: external)
+    monkeypatch.setattr(cli_scoop, "_address_towards", lambda host: towards)
+    assert cli_scoop.route(["127.0.0.1", "node-b"], None) == chosen
+    assert cli_scoop.route(["127.0.0.2", "127.0.0.1"], None) == []  # SCOOP's broker goes to the first host
+    assert cli_scoop.route(["node-b", "127.0.0.1"], None) == ["--tunnel"]  # a name only ssh knows
+    assert cli_scoop.route(["127.0.0.1"], None) == []
+
+
+def test_the_launchers_options_reach_scoop_and_not_the_command(monkeypatch, tmp_path):
+    """--tunnel, --python-interpreter, --remote-folder and --prolog go to SCOOP's launcher (its
+    --path for the folder), quiet unless -v; the command SCOOP runs gets none of them, and its first
+    word carries the starter's variables; a terminal is never SCOOP's standard input."""
+    from deap_sudoku.cli import channel
+    from tests.conftest import scoop_exits_with
+
+    started = []
+    monkeypatch.setattr(
+        cli_scoop.subprocess,
+        "Popen",
+        lambda command, env, **kw: (
+            started.append(command) or stdins.append(kw.get("stdin")) or scoop_exits_with(env, 0, command)
+        ),
+    )
+    stdins: list = []
+    data = str(REPO / "data" / "4x4.txt")
+    common = [data, "-a", "tabu", "--runs", "2", "--workers", "2", "--hosts", "127.0.0.1,10.0.0.2"]
+    result = CliRunner().invoke(
+        main,
+        ["bench", *common, "--tunnel", "--python-interpreter", "/opt/py", "--remote-folder", "/scratch", "-q"],
+    )
+    assert result.exit_code == 0, result.output
+    command = started[-1]
+    assert command[:4] == [sys.executable, "-m", "scoop", "--quiet"]
+    launcher = command[: command.index("-n")]
+    assert "--tunnel" in launcher and launcher[launcher.index("--path") + 1] == "/scratch"
+    assert launcher[launcher.index("--python-interpreter") + 1] == "/opt/py"
+    word = command[command.index("-n") + 3]
+    carried = channel.read_carried(["entry", word])
+    assert carried is not None and carried["env"]["DEAP_SUDOKU_PARENT_PID"] == str(os.getpid())
+    program = command[command.index("-n") + 4 :]
+    assert program[0] == "bench" and not {"--tunnel", "--python-interpreter", "--remote-folder"} & set(program)
+    CliRunner().invoke(main, ["bench", *common, "-vv"])
+    assert started[-1][3:5] == ["-v", "--hosts"]  # SCOOP's launcher one step more verbose than its default
+    assert stdins[-1] is None  # a pipe or file stays SCOOP's standard input
+    monkeypatch.setattr(cli_scoop, "_isatty", lambda stream: stream is sys.stdin)
+    CliRunner().invoke(main, ["bench", *common])
+    assert stdins[-1] == subprocess.DEVNULL  # a terminal is not: ssh -tt would make it raw for the run
+    refused = CliRunner().invoke(main, ["bench", data, "--tunnel"])
+    assert refused.exit_code == 2 and "--tunnel needs --workers" in refused.output
+
+
+def test_frames_carry_the_data_and_the_exit_code_through_any_noise():
+    """What the starter reads from SCOOP's standard output: frames (after a remote message without
+    its line end, with a pseudo-terminal's CRLF) to stdout, everything else to stderr."""
+    import io
+
+    from deap_sudoku.cli import channel
+
+    unframer = channel.Unframer()
+    read, write = os.pipe()
+    framed = channel.FramedOutput(write, unframer.token, tty=False)
+    payload = ("{\n" + "x" * 5000 + "\r\n}\n").encode()
+    os.write(write, b"Launching 1 worker(s) using /bin/bash.\r\n")
+    framed.write(payload)
+    os.write(write, b"\r[###     ] 3/8")
+    channel.FramedOutput(write, unframer.token, tty=False, kind=b"e").write(b"\r[####    ] 4/8")
+    framed.exit(7)
+    os.close(write)
+    out, err = io.BytesIO(), []
+    unframer.data = out.write  # type: ignore[method-assign]
+    unframer.message = err.append  # type: ignore[method-assign]
+    with os.fdopen(read, "rb") as pipe:
+        unframer.read(pipe)
+    assert out.getvalue() == payload and unframer.exit_code == 7
+    assert b"".join(err) == b"Launching 1 worker(s) using /bin/bash.\n\r[###     ] 3/8\n\r[####    ] 4/8"
