@@ -54,7 +54,7 @@ SECTIONS = (
     ("Experiment", ("algorithms", "runs", "seed", "limit", "baseline", "results_path")),
     ("Algorithm settings (default: the algorithm's own)", tuple(o for o in registry.OPTIONS if "max_" not in o)),
     ("Budget per run (default: the algorithm's own)", tuple(o for o in registry.OPTIONS if o.startswith("max_"))),
-    ("Parallel (SCOOP)", ("workers", "hosts", "hostfile", *LAUNCH_OPTIONS)),
+    ("Parallel (SCOOP; the others need --workers)", ("workers", "hosts", "hostfile", *LAUNCH_OPTIONS)),
     ("Output", (*OUTPUTS, "ioh_folder", "force")),
     ("Messages", ("quiet",)),
 )

@@ -35,15 +35,13 @@ def scoop_options(workers_help: str):
             "--hostfile",
             type=click.Path(exists=True, dir_okay=False),
             default=None,
-            help="With --workers: a SCOOP hostfile, one 'host workers' line per host.",
+            help="A SCOOP hostfile, one 'host workers' line per host.",
         )(command)
         command = click.option(
             "--hosts",
             default=None,
             metavar="HOST[,HOST...]",
-            help="With --workers: the hosts SCOOP starts workers on (password-less ssh; the "
-            "package installed on each); 127.0.0.1 runs the multi-host code path "
-            "locally.",
+            help="Hosts to start the workers on (password-less ssh, the package on each; docs/cluster.md).",
         )(command)
         return click.option("--workers", "-n", type=count(1, MAX_WORKERS), default=None, help=workers_help)(command)
 
@@ -55,40 +53,37 @@ _LAUNCH = (
         "--tunnel",
         is_flag=True,
         default=None,
-        help="With --workers on several hosts: the workers reach this machine through ssh tunnels "
-        "(chosen by itself when this machine's name resolves to a loopback address and no route is known).",
+        help="Workers reach this machine through ssh tunnels (chosen by itself where no route is known).",
     ),
     click.option(
         "--external-hostname",
         default=None,
         metavar="HOST",
-        help="With --workers on several hosts: the name or address the other hosts reach this one by "
-        "(default: the address that routes to them).",
+        help="The name other hosts reach this one by (default: this machine's address towards them).",
     ),
     click.option(
         "--python-interpreter",
         default=None,
         metavar="PATH",
-        help="With --workers: the Python on the other hosts (default: this one's path).",
+        help="The Python on the other hosts (default: this one's path).",
     ),
     click.option(
         "--remote-folder",
         default=None,
         metavar="DIR",
-        help="With --workers: the working folder on the other hosts (default: this one).",
+        help="The working folder on the other hosts (default: this one).",
     ),
     click.option(
         "--prolog",
         default=None,
         metavar="SCRIPT",
-        help="With --workers: a shell script every host sources before its workers start "
-        "(module load, a virtual environment).",
+        help="A shell script each host sources before its workers start (module load, a venv).",
     ),
     click.option(
         "--verbose",
         "-v",
         count=True,
-        help="With --workers: SCOOP's own messages (-vv: its debugging ones); quiet without.",
+        help="SCOOP's own messages (-vv: its debugging ones); quiet without.",
     ),
 )
 

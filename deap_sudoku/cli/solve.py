@@ -52,7 +52,7 @@ SECTIONS = (
     ("Algorithm", ("algorithm", "seed", "population_size", "cxpb", "mutpb", "select", "fitness", "tournsize")),
     ("Budget per puzzle (default: the algorithm's own)", tuple(o for o in registry.OPTIONS if o.startswith("max_"))),
     ("Input", ("fmt", "box", "alphabet")),
-    ("Parallel (SCOOP)", ("workers", "hosts", "hostfile", *LAUNCH_OPTIONS)),
+    ("Parallel (SCOOP; the others need --workers)", ("workers", "hosts", "hostfile", *LAUNCH_OPTIONS)),
     ("Output", ("out", "out_format", "plot", "force", "checkpoint", "checkpoint_every")),
     ("Messages", ("unique", "progress_every", "quiet")),
 )

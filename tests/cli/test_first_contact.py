@@ -46,7 +46,7 @@ def test_the_root_help_gives_every_command_its_first_sentence_whole():
 def test_solve_help_is_in_sections_with_examples_wrapped_to_the_terminal():
     wide = run("solve", "--help", terminal_width=120).output
     lines = wide.splitlines()
-    assert len(lines) <= 60
+    assert len(lines) <= 68  # 134 before; 60 plus the seven cluster launcher options of issue 53
     assert max(map(len, lines)) <= 120 and max(map(len, lines)) > 100  # the terminal's width, not 80
     headings = [line for line in lines if re.fullmatch(r"[A-Z][^ ].*:", line)]
     assert headings[:3] == ["Algorithm:", "Budget per puzzle (default: the algorithm's own):", "Input:"]
