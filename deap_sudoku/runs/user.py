@@ -74,6 +74,7 @@ def from_toolbox(
         max_seconds: float | None = None,
         max_evaluations: int | None = None,
         started: float | None = None,
+        watch=None,
     ) -> Outcome:
         started = time.perf_counter() if started is None else started
         with seeded_globals(seed):
@@ -98,7 +99,7 @@ def from_toolbox(
                 stats=fitness_statistics(),
                 halloffame=hof,
                 stop=stop,
-                callback=generation_progress(progress, progress_every),
+                callback=generation_progress(progress, progress_every, watch),
             )
         return Outcome(
             np.asarray(hof[0]),
