@@ -12,7 +12,8 @@ from collections.abc import Callable
 
 import click
 
-from ..grid import Puzzle, show
+from ..grid import Puzzle, format_grid, show
+from .errors import plural
 from .options import count
 
 __all__ = ["Watch", "WATCH_EVERY", "watch_option"]
@@ -31,12 +32,28 @@ class Watch:
     def __call__(self, generation: int, population: list, logbook) -> None:
         best = max(population, key=lambda individual: individual.fitness)
         evaluations = sum(n for n in logbook.select("nevals") if n is not None)
-        caption = f"generation {generation}: {evaluations:,} evaluations, best fitness {best.fitness.values[0]:g}"
-        view = show(best, self.puzzle, caption=caption)
-        if not (view.clash_count or view.changed_count or view.empty_count):
-            self.echo(f"{caption}, no clashes: solved")
+        if generation == 0:
+            direction = "higher" if best.fitness.weights[0] > 0 else "lower"
+            self.echo(
+                f"the best grid every {_nth(self.every)}generation, clashes marked *; {direction} fitness is better"
+            )
+        line = f"generation {generation}: {evaluations:,} evaluation{'s' * (evaluations != 1)}, best fitness"
+        line += f" {best.fitness.values[0]:g}"
+        view = show(best, self.puzzle)
+        marks = view.clashes if view.changed is None else view.clashes | view.changed
+        if not (marks.any() or view.empty_count):
+            self.echo(f"{line}, no clashes: solved")
         elif generation % self.every == 0:
-            self.echo(f"{view}\n")
+            grid = format_grid(view.shape, view.cells, marks=marks)
+            self.echo(f"{line}, {plural(view.clash_count, 'cell')} clash\n{grid}\n")
+
+
+def _nth(every: int) -> str:
+    """``10th ``, ``2nd ``; nothing for 1 (every generation)."""
+    if every == 1:
+        return ""
+    suffix = "th" if every % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(every % 10, "th")
+    return f"{every}{suffix} "
 
 
 watch_option = click.option(
