@@ -35,7 +35,9 @@ CANDIDATES = ("memetic", "backtracking", "cdcl")
 SAMPLES = ("9x9.txt", "9x9-easy.txt", "16x16.txt", "25x25.txt")
 
 
-def datasets(data: Path, sets36: Path | None, instances: int, instances36: int) -> dict[str, list]:
+def datasets(
+    data: Path, sets36: Path | None, instances: int, instances36: int, shares36: tuple[int, ...] = (40, 45, 50, 55, 60)
+) -> dict[str, list]:
     """The benchmark's puzzles by set name."""
     sets: dict[str, list] = {f"sample {name}": load_samples(name) for name in SAMPLES}
     general = data / "lloyd_amos_aco" / "general"
@@ -46,7 +48,7 @@ def datasets(data: Path, sets36: Path | None, instances: int, instances36: int) 
             sets[f"lloyd-amos {n}x{n} {share}%"] = [p for f in files for p in read(f)]
     sets["forum_hardest_1106"] = read(data / "tdoku_data" / "forum_hardest_1106.txt")[:instances]
     if sets36 is not None:
-        for share in (40, 45, 50, 55, 60):
+        for share in shares36:
             sets[f"36x36 {share}%"] = read(sets36 / f"inst36x36_{share}.txt")[:instances36]
     return sets
 
@@ -73,13 +75,16 @@ def summary(results, limit: float) -> list[dict]:
     return rows
 
 
-def command_files(data: Path, sets36: Path | None, folder: Path) -> list[tuple[str, Path]]:
+def command_files(
+    data: Path, sets36: Path | None, folder: Path, shares25: tuple[int, ...], samples: bool = True
+) -> list[tuple[str, Path]]:
     """(label, one-puzzle-or-sample file) for the whole-command comparison: the bundled samples, the
-    first five 25x25 puzzles at 45 % givens (the hardest share at that size above), and the first
+    first four 25x25 puzzles of Lloyd & Amos at each of ``shares25`` (% givens), and the first
     three 36x36 at 55 and 60 %, each written to a file of its own in ``folder``."""
-    files = [(f"sample {name}", Path(f"data/{name}")) for name in SAMPLES]
-    general = sorted((data / "lloyd_amos_aco" / "general").glob("inst25x25_45_*.txt"), key=_number)[:5]
-    files += [(f"lloyd-amos 25x25 45% {f.stem.rsplit('_', 1)[1]}", f) for f in general]
+    files = [(f"sample {name}", Path(f"data/{name}")) for name in SAMPLES] if samples else []
+    for share in shares25:
+        general = sorted((data / "lloyd_amos_aco" / "general").glob(f"inst25x25_{share}_*.txt"), key=_number)[:4]
+        files += [(f"lloyd-amos 25x25 {share}% {f.stem.rsplit('_', 1)[1]}", f) for f in general]
     if sets36 is not None:
         folder.mkdir(parents=True, exist_ok=True)
         for share in (55, 60):
@@ -121,10 +126,17 @@ def main() -> None:
     parser.add_argument("--max-seconds", type=float, default=20.0)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--shares36", default="40,45,50,55,60", help="the 36x36 shares of givens (%%)")
+    parser.add_argument("--only", default="", help="run only the sets whose name this regular expression finds")
     parser.add_argument("--folder", type=Path, default=Path("solve_default_files"), help="for one-puzzle files")
-    parser.add_argument("--commands-only", action="store_true", help="skip the runs: whole commands only")
+    parser.add_argument("--commands-only", action="store_true", help="no runs and no samples: whole commands only")
+    parser.add_argument("--no-commands", action="store_true", help="the runs only")
+    parser.add_argument("--shares25", default="45", help="the 25x25 shares of givens for whole commands (%%)")
+    parser.add_argument("--algorithms", default=",".join((*CANDIDATES, "auto")), help="for the whole commands")
     args = parser.parse_args()
-    sets = datasets(args.data, args.sets36, args.instances, args.instances36)
+    shares36 = tuple(int(share) for share in args.shares36.split(","))
+    sets = datasets(args.data, args.sets36, args.instances, args.instances36, shares36)
+    sets = {name: puzzles for name, puzzles in sets.items() if re.search(args.only, name)}
     options = {name: {"max_seconds": args.max_seconds} for name in CANDIDATES}
     started = time.perf_counter()
     results = [] if args.commands_only else run_experiment(CANDIDATES, sets, runs=1, seed=0, options=options)
@@ -134,8 +146,9 @@ def main() -> None:
             f"{row['dataset']:24} {row['algorithm']:13} {row['solved']}/{row['runs']}  "
             f"median {row['median']:8.4f} s  worst {row['worst']:8.4f} s  {','.join(row['found_by'])}"
         )
-    files = command_files(args.data, args.sets36, args.folder)
-    commands = whole_commands(files, (*CANDIDATES, "auto"), args.repeat)
+    shares25 = tuple(int(share) for share in args.shares25.split(",") if share)
+    files = command_files(args.data, args.sets36, args.folder, shares25, not args.commands_only)
+    commands = [] if args.no_commands else whole_commands(files, tuple(args.algorithms.split(",")), args.repeat)
     for row in commands:
         chose = f" (chose {row['chose']})" if row["chose"] else ""
         print(f"solve {row['file']:26} -a {row['algorithm']:13} {row['seconds']:.3f} s (whole command){chose}")

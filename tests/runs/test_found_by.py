@@ -6,7 +6,7 @@ import pytest
 from deap_sudoku import load_sample
 from deap_sudoku.experiments.store import _record, _result
 from deap_sudoku.runs import Task, run_task
-from deap_sudoku.runs.auto import EASY_SHARE, choose_algorithm
+from deap_sudoku.runs.auto import EASY_SHARE, PHASE_BAND, choose_algorithm
 from deap_sudoku.runs.record import FOUND_BY
 
 from tests.conftest import pattern_puzzle, unsolvable
@@ -44,7 +44,11 @@ def test_an_unsolved_run_names_nothing():
     [
         (3, 0.3, "backtracking"),
         (4, 0.45, "backtracking"),
-        (5, 0.45, "backtracking"),  # at 25x25 clause learning's kernels cost more than they save
+        (5, 0.3, "backtracking"),
+        (5, PHASE_BAND[0], "cdcl"),  # 25x25 near the phase transition
+        (5, 0.45, "cdcl"),
+        (5, PHASE_BAND[1], "backtracking"),  # easier: clause learning's kernels cost more than they save
+        (6, 0.3, "cdcl"),
         (6, 0.45, "cdcl"),
         (6, 0.5, "cdcl"),
         (6, EASY_SHARE, "backtracking"),
