@@ -113,7 +113,8 @@ def whole_commands(files: list[tuple[str, Path]], algorithms: tuple[str, ...], r
                 done = subprocess.run(command, check=True, capture_output=True, text=True)
                 took = time.perf_counter() - start
                 best[label, name] = min(took, best.get((label, name), took))
-                chose[label, name] = " ".join(sorted(set(re.findall(r"auto chose ([\w-]+)", done.stderr))))
+                found = re.findall(r"by ([\w-]+) \(auto: |auto ran ([\w-]+):", done.stderr)
+                chose[label, name] = " ".join(sorted({by or ran for by, ran in found}))
     return [dict(file=f, algorithm=a, seconds=t, chose=chose[f, a]) for (f, a), t in best.items()]
 
 

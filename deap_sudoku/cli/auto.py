@@ -17,7 +17,7 @@ from ..runs.auto import AUTO, AUTO_RULE
 from ..runs.task import RunResult
 from .options import AlgorithmName, flag
 
-__all__ = ["AUTO_RECORD", "FOUND_BY", "SolveAlgorithm", "found_by", "named", "refuse_for_auto", "size"]
+__all__ = ["AUTO_RECORD", "FOUND_BY", "SolveAlgorithm", "auto_says", "found_by", "named", "refuse_for_auto", "size"]
 
 
 def _chooses(puzzle: Puzzle, **_: object) -> registry.Outcome:
@@ -71,7 +71,17 @@ FOUND_BY = {
 """How the result line says which part found the answer (``RunResult.found_by``)."""
 
 
-def found_by(result: RunResult) -> str:
-    """`` by evolution``: which part found a solved run's answer, for its line (nothing where unknown)."""
+def found_by(result: RunResult, chosen: str = "") -> str:
+    """`` by evolution``: which part found a solved run's answer, for its line (nothing where unknown);
+    `` by cdcl`` for the exact search ``auto`` ``chosen``."""
+    if chosen and result.found_by == "exact search":
+        return f" by {chosen}"
     phrase = FOUND_BY.get(result.found_by, "")
     return f" {phrase}" if phrase else ""
+
+
+def auto_says(result: RunResult, puzzle: Puzzle) -> str:
+    """What ends the line of a puzzle ``auto`` ran: what it chose by, `` (auto: 9x9, 32% givens)``,
+    naming the algorithm too where the line does not (`` (auto ran cdcl: ...)``)."""
+    named_already = result.solved and result.found_by == "exact search"
+    return f" (auto: {size(puzzle)})" if named_already else f" (auto ran {result.algorithm}: {size(puzzle)})"

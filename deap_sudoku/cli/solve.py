@@ -35,7 +35,7 @@ from .options import (
 from .outputs import check_format, check_outputs, check_plot, open_checkpoint, write_puzzles, writing
 from .progress import Progress, warm_up_announced
 from .scoop import check_scoop, rerun_under_scoop, scoop_options
-from .auto import AUTO_RECORD, SolveAlgorithm, found_by, named, refuse_for_auto, size
+from .auto import AUTO_RECORD, SolveAlgorithm, auto_says, found_by, named, refuse_for_auto
 from .watch import Watch, watch_option
 
 POSEDNESS_NODES = 1000
@@ -330,16 +330,17 @@ class _Solving:
             saved = f"; checkpoint in {self.checkpoint}" if self.checkpoint and os.path.exists(self.checkpoint) else ""
             self.bar.echo(f"interrupted after {_count(result)}: best so far above, {_fitness(result)}{saved}", err=True)
             return False
+        ran, chosen = (registry.algorithm(task.algorithm), task.algorithm) if self.auto else (self.record, "")
         if kept is None:
-            ran = registry.algorithm(task.algorithm) if self.auto else self.record
             searched = ran.kind == "exact" and bool(registry.budgets(ran))  # a complete search
-            status = _status(result) + _posedness(puzzle, result, "max_seconds" in self.options, self.unique, searched)
-            if self.auto:
-                status += f" (auto chose {task.algorithm}: {size(puzzle)})"
+            status = _status(result, chosen) + _posedness(
+                puzzle, result, "max_seconds" in self.options, self.unique, searched
+            )
             if self.journal is not None:
                 self.journal.keep(task, result)
         else:
-            status = f"{_status(result)} (kept in {self.journal.path} by an earlier run)"
+            status = f"{_status(result, chosen)} (kept in {self.journal.path} by an earlier run)"
+        status += auto_says(result, puzzle) if self.auto else ""
         self.bar.echo(f"{name + ': ' if several else ''}{status}", err=True)
         self.unsolved += not result.solved
         self.done += 1
@@ -422,12 +423,12 @@ def _count(result: RunResult) -> str:
     return f"{plural(result.generations, 'generation')}, {plural(result.evaluations, 'evaluation')}"
 
 
-def _status(result: RunResult) -> str:
-    """One line on how the run ended."""
+def _status(result: RunResult, chosen: str = "") -> str:
+    """One line on how the run ended (``chosen``: the algorithm ``auto`` ran, to name in it)."""
     seconds = f"{result.seconds:.3f} s"
     spent = f" ({_count(result)})" if result.objective is not None else ""
     if result.solved:
-        return f"solved in {seconds}{found_by(result)}{spent}"
+        return f"solved in {seconds}{found_by(result, chosen)}{spent}"
     if result.note == "exhausted":  # a complete search proved it
         return f"no solution: the search found none in {seconds}"
     if result.note.startswith("no solution"):

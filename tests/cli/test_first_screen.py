@@ -22,7 +22,7 @@ def test_the_default_chooses_per_puzzle_and_each_line_says_what_ran_and_found_it
     assert result.exit_code == 0
     lines = [line for line in result.stderr.splitlines() if "solved in" in line]
     assert len(lines) == 5
-    assert all(line.endswith("by exact search (auto chose backtracking: 9x9, 32% givens)") for line in lines), lines
+    assert all(line.endswith("by backtracking (auto: 9x9, 32% givens)") for line in lines), lines
     memetic = run("solve", NINE, "-a", "memetic")
     assert "by the GA's exact-search seed (0 generations, 1 evaluation)" in memetic.stderr
 
