@@ -4,6 +4,7 @@ chooses the algorithm by a puzzle's size and share of givens (item 4)."""
 import pytest
 
 from deap_sudoku import load_sample
+from deap_sudoku.io import load_samples
 from deap_sudoku.experiments.store import _record, _result
 from deap_sudoku.runs import Task, run_task
 from deap_sudoku.runs.auto import EASY_SHARE, PHASE_BAND, choose_algorithm
@@ -58,3 +59,25 @@ def test_an_unsolved_run_names_nothing():
 def test_auto_chooses_by_size_and_share_of_givens(box, share, chosen):
     cells = box**4
     assert choose_algorithm(pattern_puzzle(box, round(cells * (1 - share)))) == chosen
+
+
+def test_a_ga_of_yours_says_whether_its_first_population_or_evolution_found_it():
+    from deap_sudoku.algorithms import ea_simple
+    from deap_sudoku.runs.user import from_toolbox
+    from deap_sudoku.tools import make_toolbox
+
+    mine = from_toolbox(lambda puzzle, rng: make_toolbox(puzzle, rng=rng), name="mine", population_size=20)
+    results = [
+        run_task(Task("mine", p, options=dict(max_generations=300), record=mine)) for p in load_samples("4x4.txt")
+    ]
+    assert all(r.solved for r in results) and {r.generations > 0 for r in results} == {True, False}, results
+    assert all(r.found_by == ("evolution" if r.generations else "first population") for r in results)
+
+    def seeded_loop(population, toolbox, **options):  # a loop that knows better says so in its logbook
+        population, logbook = ea_simple(population, toolbox, **options)
+        logbook.found_by = "seed search"
+        return population, logbook
+
+    seeded = from_toolbox(lambda puzzle, rng: make_toolbox(puzzle, rng=rng), name="seeded", loop=seeded_loop)
+    four = load_samples("4x4.txt")[0]
+    assert run_task(Task("seeded", four, options=dict(max_generations=300), record=seeded)).found_by == "seed search"
