@@ -723,7 +723,14 @@ def test_force_never_replaces_a_device_or_pipe_and_checkpoint_and_out_must_diffe
     assert refused.exit_code == 2 and "not a regular file" in refused.output
     assert fifo.exists() and not fifo.is_file()
     same = run(
-        "solve", str(one), "-a", "memetic", "--out", str(tmp_path / "run.ckpt"), "--checkpoint", str(tmp_path / "run.ckpt")
+        "solve",
+        str(one),
+        "-a",
+        "memetic",
+        "--out",
+        str(tmp_path / "run.ckpt"),
+        "--checkpoint",
+        str(tmp_path / "run.ckpt"),
     )
     assert same.exit_code == 2 and "--out and --checkpoint name the same file" in same.output
     assert not (tmp_path / "run.ckpt").exists()
