@@ -136,7 +136,8 @@ def ea_memetic(
 
     A fresh run first gives its first individual to ``toolbox.seed`` when the toolbox has one
     (:func:`~deap_sudoku.tools.seed_from_search`, within what is left of ``stop.max_seconds``); a
-    seed that solves the puzzle ends the run at generation 0, with that individual alone.
+    seed that solves the puzzle ends the run at generation 0, with that individual alone, and
+    ``logbook.found_by`` says ``"seed search"``.
 
     A generation gives every slot one child: with ``cxpb`` a crossover of the
     slot with a mate from ``toolbox.select`` followed by ``toolbox.repair``,
@@ -176,6 +177,7 @@ def _first_generation(toolbox: base.Toolbox, population: list, run: Run) -> None
     evaluation budget ends it)."""
     if _seeded_answer(toolbox, population, run):
         run.population = population[:1]  # an answer: nothing to repair or evolve
+        run.logbook.found_by = "seed search"  # what found it, for the run's result (runs.record.found_by)
     else:
         try:
             for ind in run.each(population, first=True):

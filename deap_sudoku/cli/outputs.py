@@ -273,14 +273,14 @@ def colour(stream) -> bool:
         return False
 
 
-def grid_picture(puzzle: Puzzle, grid) -> str:
+def grid_picture(puzzle: Puzzle, grid, stream=None) -> str:
     """The picture of a run's grid that ``solve`` prints: its clashing cells, and givens it changed,
-    marked, red where standard output is a terminal that takes colour, else with ``*`` beside the
-    value (which the grid reader skips, so the picture still reads back); a grid without either
-    is the plain picture."""
+    marked, red where ``stream`` (standard output by default) is a terminal that takes colour, else
+    with ``*`` beside the value (which the grid reader skips, so the picture still reads back); a grid
+    without either is the plain picture."""
     cells = np.asarray(grid).ravel()
     marks = clashing_cells(puzzle.shape, cells) | (puzzle.givens & (cells != puzzle.cells))
     if not marks.any():
         return format_grid(puzzle.shape, cells)
-    red = (lambda text: click.style(text, fg="red", bold=True)) if colour(sys.stdout) else None
+    red = (lambda text: click.style(text, fg="red", bold=True)) if colour(stream or sys.stdout) else None
     return format_grid(puzzle.shape, cells, marks=marks, highlight=red)

@@ -19,15 +19,14 @@ from ..runs import plots, registry
 from ..algorithms.run import ResumeError
 from ..runs.checkpoint import Checkpoint, run_identity
 from ..runs.interrupt import INTERRUPTED, exit_code, graceful, requested
+from ..runs.auto import AUTO, choose_algorithm
 from ..runs.portfolio import portfolio
 from ..runs.task import RunResult, Task, run_task, scoop_is_running
 from .errors import InputError, StandardOutputError, plural
 from .inputs import PUZZLE_FILE, PuzzleInput, input_options
 from .help import Sectioned
 from .options import (
-    ALGORITHM,
     ALGORITHM_HELP,
-    DEFAULT_ALGORITHM,
     SEED,
     count,
     given,
@@ -38,6 +37,8 @@ from .options import (
 from .outputs import check_format, check_outputs, check_plot, grid_picture, open_checkpoint, write_puzzles, writing
 from .progress import Progress, warm_up_announced
 from .scoop import LAUNCH_OPTIONS, check_scoop, rerun_under_scoop, scoop_options
+from .auto import AUTO_RECORD, SolveAlgorithm, auto_says, found_by, named, refuse_for_auto
+from .watch import Watch, watch_option
 
 POSEDNESS_NODES = 1000
 POSEDNESS_SECONDS = 0.1
@@ -54,12 +55,13 @@ SECTIONS = (
     ("Input", ("fmt", "box", "alphabet")),
     ("Parallel (SCOOP; the others need --workers)", ("workers", "hosts", "hostfile", *LAUNCH_OPTIONS)),
     ("Output", ("out", "out_format", "plot", "force", "checkpoint", "checkpoint_every")),
-    ("Messages", ("unique", "progress_every", "quiet")),
+    ("Messages", ("unique", "progress_every", "watch", "quiet")),
 )
 """``solve --help``'s sections (the run options say in brackets which algorithms take them)."""
 
 EXAMPLES = (
-    ("data/9x9.txt", "the memetic GA on 5 bundled puzzles"),
+    ("data/9x9.txt", "the fastest answer for each of 5 bundled puzzles"),
+    ("data/9x9-easy.txt -a restart-ga --watch", "watch a GA evolve, clashes marked"),
     ("data/25x25.txt -a cdcl --max-seconds 10", "clause learning, 10 s per puzzle"),
     ("data/9x9.txt -a block-ga --population 200 --progress 50", "a GA, every 50th generation"),
     ("- --out - < puzzles.txt > answers.txt", "the answers alone, in a pipe"),
@@ -72,11 +74,12 @@ EXAMPLES = (
 @click.option(
     "--algorithm",
     "-a",
-    type=ALGORITHM,
-    default=DEFAULT_ALGORITHM,
+    type=SolveAlgorithm(),
+    default=AUTO,
     show_default=True,
     metavar="NAME",
-    help=f"{ALGORITHM_HELP}.",
+    help=f"auto: the fastest exact search for the puzzle's size and givens (its line says which ran); "
+    f"{ALGORITHM_HELP}.",
 )
 @input_options
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the run.")
@@ -114,6 +117,7 @@ EXAMPLES = (
     metavar="[N]",
     help="Show every N-th generation or step (no N: each generation, every 1000th step).",
 )
+@watch_option
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no compilation notice.")
 @click.option(
     "--checkpoint",
@@ -165,6 +169,7 @@ class _Solving:
     force: bool
     unique: bool
     progress_every: int | None
+    watch_every: int | None
     quiet: bool
     checkpoint: str | None
     checkpoint_every: int | None
@@ -192,15 +197,22 @@ class _Solving:
         puzzles, or refused with one line before any work."""
         p = ctx.params
         record, workers, checkpoint, out = p["algorithm"], p["workers"], p["checkpoint"], p["out"]
+        if record is AUTO_RECORD:
+            refuse_for_auto(given(p))
         options = options_for(record, given(p))
         _applies("--progress", p["progress_every"], record, "stoppable")
+        _applies("--watch", p["watch_every"], record, "watchable")
         _applies("--plot", p["plot"], record, "traced")
         _applies("--checkpoint", checkpoint, record, "checkpointable")
         _applies("--workers", workers, record, "stoppable")
         if p["checkpoint_every"] is not None and checkpoint is None:
             raise click.UsageError("--checkpoint-every needs --checkpoint")
         check_scoop(workers, p["hosts"], p["hostfile"])
-        for option, value in (("--checkpoint", checkpoint), ("--progress", p["progress_every"])):
+        for option, value in (
+            ("--checkpoint", checkpoint),
+            ("--progress", p["progress_every"]),
+            ("--watch", p["watch_every"]),
+        ):
             if workers is not None and value is not None:
                 raise click.UsageError(f"{option} does not apply to --workers: the chains run on other processes")
         journal_file = None if out is None or out == "-" else out + ".journal"  # cli.journal.journal_path's name
@@ -239,15 +251,8 @@ class _Solving:
         # Small grids start in Python and load numba only if the run lasts (propagation.choice).  A
         # time budget is the wall time a user sees: loading the kernels counts in the first puzzle's,
         # only a first-ever compilation (announced) does not.
-        loading = time.perf_counter()
-        compiled_first = warm_up_announced(
-            self.record,
-            self.puzzles.examples.values(),
-            quiet=self.quiet,
-            compiled=None,
-            budgeted="max_seconds" in self.options,
-        )
-        self.started = None if compiled_first else loading
+        if not self.auto:  # auto loads each puzzle's algorithm's kernels when it comes to it (solved)
+            self.started = self.warmed_up(self.record, self.puzzles.examples.values())
         if self.journal_file is not None and self.out is not None:
             from .journal import Journal  # here, not at start-up: it brings the experiments layer along
 
@@ -259,12 +264,33 @@ class _Solving:
                     err=True,
                 )
 
+    def warmed_up(self, record: registry.Algorithm, puzzles) -> float | None:
+        """Load (or have compiled) ``record``'s kernels for ``puzzles``; when the first puzzle's time
+        budget starts: the loading's start, or None after a first-ever compilation (announced)."""
+        loading = time.perf_counter()
+        compiled_first = warm_up_announced(
+            record, puzzles, quiet=self.quiet, compiled=None, budgeted="max_seconds" in self.options
+        )
+        return None if compiled_first else loading
+
     def task_of(self, index: int, puzzle: Puzzle) -> Task:
         dataset = "solve" if self.workers is None else f"solve on {self.workers} workers"
+        if self.auto:
+            return Task(
+                choose_algorithm(puzzle), puzzle, seed=self.seed, dataset=dataset, index=index, options=self.options
+            )
         record = self.record if self.workers is None else None  # SCOOP's workers find it by its name
         return Task(
             self.algorithm, puzzle, seed=self.seed, dataset=dataset, index=index, options=self.options, record=record
         )
+
+    @property
+    def auto(self) -> bool:
+        """Whether each puzzle's algorithm is chosen for it (``-a auto``)."""
+        return self.record is AUTO_RECORD
+
+    def _message(self, text: str) -> None:
+        click.echo(text, err=True)
 
     def show_data(self, text: str) -> None:
         """Print ``text`` on standard output, unless standard output has failed already."""
@@ -276,7 +302,7 @@ class _Solving:
 
     def run(self) -> None:
         """Every puzzle in turn, until they are done or a signal comes."""
-        quiet = self.quiet or self.progress_every is not None
+        quiet = self.quiet or self.progress_every is not None or self.watch_every is not None
         with (
             graceful(cooperative=self.record.stoppable),
             Progress(len(self.puzzles), f"solving with {self.algorithm}", "puzzles", quiet=quiet) as self.bar,
@@ -310,13 +336,17 @@ class _Solving:
             saved = f"; checkpoint in {self.checkpoint}" if self.checkpoint and os.path.exists(self.checkpoint) else ""
             self.bar.echo(f"interrupted after {_count(result)}: best so far above, {_fitness(result)}{saved}", err=True)
             return False
+        ran, chosen = (registry.algorithm(task.algorithm), task.algorithm) if self.auto else (self.record, "")
         if kept is None:
-            searched = self.record.kind == "exact" and bool(registry.budgets(self.record))  # a complete search
-            status = _status(result) + _posedness(puzzle, result, "max_seconds" in self.options, self.unique, searched)
+            searched = ran.kind == "exact" and bool(registry.budgets(ran))  # a complete search
+            status = _status(result, chosen) + _posedness(
+                puzzle, result, "max_seconds" in self.options, self.unique, searched
+            )
             if self.journal is not None:
                 self.journal.keep(task, result)
         else:
-            status = f"{_status(result)} (kept in {self.journal.path} by an earlier run)"
+            status = f"{_status(result, chosen)} (kept in {self.journal.path} by an earlier run)"
+        status += auto_says(result, puzzle) if self.auto else ""
         self.bar.echo(f"{name + ': ' if several else ''}{status}", err=True)
         self.unsolved += not result.solved
         self.done += 1
@@ -329,6 +359,9 @@ class _Solving:
         from the kernels' loading)."""
         if self.workers is not None:
             return portfolio(task, self.workers, requested=requested)
+        started = self.started if number == 1 else None
+        if self.auto:
+            started = self.warmed_up(registry.algorithm(task.algorithm), [task.puzzle])
         try:
             return run_task(
                 task,
@@ -337,7 +370,8 @@ class _Solving:
                 progress_every=self.progress_every or None,
                 checkpoint=self.saving,
                 censor=False,  # an answer found late is still the answer asked for
-                started=self.started if number == 1 else None,
+                started=started,
+                watch=None if self.watch_every is None else Watch(task.puzzle, self.watch_every, self._message),
             )
         except ResumeError as exc:
             raise InputError(f"{self.checkpoint}: {exc}") from None
@@ -381,7 +415,7 @@ def _applies(option: str, value: object, record: registry.Algorithm, ability: st
     """Refuse ``option`` for an algorithm without ``ability`` (``stoppable``, ``traced``, ...)."""
     if value is not None and not getattr(record, ability):
         takers = ", ".join(a.name for a in registry.ALGORITHMS.values() if getattr(a, ability))
-        raise click.UsageError(f"{option} does not apply to {record.name}; it applies to {takers}")
+        raise click.UsageError(f"{option} does not apply to {named(record)}; it applies to {takers}")
 
 
 def _short_name(path: str) -> str:
@@ -395,12 +429,12 @@ def _count(result: RunResult) -> str:
     return f"{plural(result.generations, 'generation')}, {plural(result.evaluations, 'evaluation')}"
 
 
-def _status(result: RunResult) -> str:
-    """One line on how the run ended."""
+def _status(result: RunResult, chosen: str = "") -> str:
+    """One line on how the run ended (``chosen``: the algorithm ``auto`` ran, to name in it)."""
     seconds = f"{result.seconds:.3f} s"
     spent = f" ({_count(result)})" if result.objective is not None else ""
     if result.solved:
-        return f"solved in {seconds}{spent}"
+        return f"solved in {seconds}{found_by(result, chosen)}{spent}"
     if result.note == "exhausted":  # a complete search proved it
         return f"no solution: the search found none in {seconds}"
     if result.note.startswith("no solution"):

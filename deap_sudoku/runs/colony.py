@@ -92,5 +92,5 @@ def ant_colony(
         callback=callback,
         checkpoint=checkpoint,
     )
-    logbook.fitness, logbook.target = "collisions", 0
+    logbook.fitness, logbook.target, logbook.found_by = "collisions", 0, "ant colony"
     return colony, logbook, hof

@@ -75,11 +75,11 @@ def _analyzer(puzzle: Puzzle, **_: object) -> Outcome:
         if result.contradiction
         else f"the analyzer filled {result.filled} cells in {result.sweeps} sweep{'s' * (result.sweeps != 1)}"
     )
-    return Outcome(result.values, 0.0 if result.solved else math.nan, 0, 0, 0, note)
+    return Outcome(result.values, 0.0 if result.solved else math.nan, 0, 0, 0, note, found_by="propagation")
 
 
 @bundled("propagation", "exact", "constraint propagation only: naked and hidden singles")
 def _propagation(puzzle: Puzzle, **_: object) -> Outcome:
     result = propagate(puzzle)
     note = "propagation found a contradiction" if result.contradiction else f"propagation filled {result.filled} cells"
-    return Outcome(result.values, 0.0 if result.solved else math.nan, 0, 0, 0, note)
+    return Outcome(result.values, 0.0 if result.solved else math.nan, 0, 0, 0, note, found_by="propagation")

@@ -103,7 +103,7 @@ def warm_up_memetic(puzzle: Puzzle, compiled: bool | None) -> None:
 
 @_bundled_ga(
     "memetic",
-    "the project's best solver: memetic GA with propagation repair",
+    "the evolutionary flagship: memetic GA with propagation repair",
     ("cxpb",),
     example="memetic",
     operators=MEMETIC_ALIASES,
@@ -127,7 +127,7 @@ def memetic(
     checkpoint: Checkpointer | None = None,
     callback: Callback | None = None,
 ):
-    """The project's best solver: the memetic GA of :mod:`deap_sudoku.algorithms.memetic`
+    """The project's best GA, its evolutionary flagship: the memetic GA of :mod:`deap_sudoku.algorithms.memetic`
     (block-permutations, block-uniform crossover, propagation repair as local search, restarts of
     stalled slots), its first individual seeded by an exact search of ``seed_nodes`` nodes (``None``
     or 0: no seed), until solved or ``stop`` ends it: by default a minute of wall time, not a number of

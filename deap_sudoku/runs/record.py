@@ -38,6 +38,7 @@ __all__ = [
     "STOP_OPTIONS",
     "recipe_stop",
     "COMPILING",
+    "FOUND_BY",
 ]
 
 OPTIONS = (
@@ -60,6 +61,10 @@ GA_OPTIONS = ("population_size", "max_generations", "max_seconds", "max_evaluati
 STOP_OPTIONS = ("max_generations", "max_seconds", "max_evaluations")
 """The options a GA recipe takes as fields of its ``stop``
 (:class:`~deap_sudoku.algorithms.stop.Stop`), not as keywords."""
+FOUND_BY = ("seed search", "first population", "evolution", "propagation", "exact search", "local search", "ant colony")
+"""What can find a run's answer: the memetic GA's exact-search seed (before any generation), a GA's
+first population (the memetic GA's repaired by propagation), a GA's generations, propagation
+alone, an exact search, a local search, an ant colony."""
 COMPILING = "compiling the {name} kernels (first run only; later runs load them from numba's cache)"
 """A record's ``warm_up_message``, with ``name`` the kernels'."""
 
@@ -152,6 +157,9 @@ class Outcome:
     first_hit: int | None = None
     """The evaluation that first scored a solved grid's fitness (the first hitting time), counted from
     1; None when none did or the algorithm does not say."""
+    found_by: str = ""
+    """Which part of the algorithm found the answer, where it says (one of :data:`FOUND_BY`); left
+    empty, :func:`~deap_sudoku.runs.task.run_task` tells it from the algorithm's kind."""
 
 
 @dataclass(frozen=True)
@@ -191,19 +199,34 @@ class Algorithm:
     """A GA recipe's toolbox aliases, those :func:`~deap_sudoku.runs.user.with_operators` may replace."""
 
     @property
+    def watchable(self) -> bool:
+        """Whether a run takes ``watch=``, a hook called as ``watch(generation, population, logbook)``
+        after every generation (the GAs and the ant colonies), to show the population evolving."""
+        try:
+            return "watch" in inspect.signature(self.run).parameters
+        except (TypeError, ValueError):
+            return False
+
+    @property
     def traced(self) -> bool:
         """Whether a run's :class:`Outcome` has an objective and a trace to plot (GAs and tabu search)."""
         return self.kind != "exact"
 
 
-def generation_progress(progress: Callable[[str], None] | None, every: int) -> Callable | None:
-    """A loop's ``callback`` that hands ``progress`` a line every ``every`` generations (None without one)."""
-    if progress is None:
+def generation_progress(
+    progress: Callable[[str], None] | None, every: int, watch: Callable[[int, list, object], object] | None = None
+) -> Callable | None:
+    """A loop's ``callback`` that hands ``progress`` a line every ``every`` generations and ``watch``
+    (a DEAP-style hook, ``watch(generation, population, logbook)``) every generation; None without
+    either."""
+    if progress is None and watch is None:
         return None
 
     def callback(generation, population, logbook):
-        if generation % every == 0:
+        if progress is not None and generation % every == 0:
             progress(f"generation {generation}: best fitness {max(i.fitness for i in population).values[0]:g}")
+        if watch is not None:
+            watch(generation, population, logbook)
 
     return callback
 
@@ -221,8 +244,9 @@ def recipe_stop(recipe: Callable, **fields) -> Stop:
 
 def ga_run(recipe: Callable) -> Callable[..., Outcome]:
     """A GA recipe's ``run``: the budgets among the run options (:data:`STOP_OPTIONS`) replace those
-    of the recipe's default ``stop``, with ``requested`` asked between generations; the other run
-    options are the recipe's keywords."""
+    of the recipe's default ``stop``, with ``requested`` asked between generations; ``progress`` and
+    ``watch`` make the recipe's ``callback`` (:func:`generation_progress`); the other run options
+    are the recipe's keywords."""
 
     def run(
         puzzle: Puzzle,
@@ -233,6 +257,7 @@ def ga_run(recipe: Callable) -> Callable[..., Outcome]:
         progress_every: int = 1,
         checkpoint=None,
         started: float | None = None,
+        watch=None,
         **options,
     ) -> Outcome:
         budgets = {name: options.pop(name) for name in STOP_OPTIONS if name in options}
@@ -241,7 +266,7 @@ def ga_run(recipe: Callable) -> Callable[..., Outcome]:
             seed=seed,
             stop=recipe_stop(recipe, requested=requested, started=started, **budgets),
             checkpoint=checkpoint,
-            callback=generation_progress(progress, progress_every),
+            callback=generation_progress(progress, progress_every, watch),
             **options,
         )
         lower = hof[0].fitness.weights[0] < 0
@@ -257,10 +282,17 @@ def ga_run(recipe: Callable) -> Callable[..., Outcome]:
             objective,
             trace,
             getattr(logbook, "first_hit", None),
+            found_by(logbook),
         )
 
     run.__doc__ = f"Run :func:`{recipe.__module__}.{recipe.__name__}` and summarise it as an :class:`Outcome`."
     return run
+
+
+def found_by(logbook) -> str:
+    """What found a GA run's answer, from its logbook: what the loop says (``logbook.found_by``,
+    the memetic GA's ``"seed search"``), else the first population (generation 0) or evolution."""
+    return getattr(logbook, "found_by", "") or ("evolution" if logbook[-1]["gen"] else "first population")
 
 
 def tabu_run(recipe: Callable, **variant) -> Callable[..., Outcome]:

@@ -99,6 +99,10 @@ class RunResult:
     censored: str = ""
     """How the run went past a budget, in a sentence, when it did: it then counts as unsolved, its
     ``evaluations`` or ``seconds`` cut to the budget."""
+    found_by: str = ""
+    """Which part of the algorithm found the answer of a solved run (one of
+    :data:`~deap_sudoku.runs.record.FOUND_BY`: ``"seed search"``, ``"evolution"``, ``"exact
+    search"``, ...), what the algorithm says or else what its kind implies; empty when unsolved."""
 
     @property
     def evaluations_to_solve(self) -> int | None:
@@ -185,6 +189,7 @@ def run_task(
     checkpoint=None,
     censor: bool = True,
     started: float | None = None,
+    watch: Callable[[int, list, object], object] | None = None,
 ) -> RunResult:
     """Do one run with the registry's record of ``task.algorithm``, the ``random`` module and numpy's
     global generator seeded with ``task.seed`` (:func:`~deap_sudoku.runs.record.seeded_globals`), so
@@ -198,6 +203,8 @@ def run_task(
     them (see :class:`~deap_sudoku.runs.registry.Algorithm`).  ``started``, a :func:`time.perf_counter`
     reading, is when the task's ``max_seconds`` began, if before the run: ``deap-sudoku solve``
     counts the loading of the kernels in the first puzzle's budget, the wall time its user waits.
+    ``watch(generation, population, logbook)``, for an algorithm that takes it
+    (:attr:`~deap_sudoku.runs.record.Algorithm.watchable`), is called after every generation.
     """
     record = task.record or algorithm(task.algorithm)
     warm_up(task.algorithm, task.puzzle, record=record)
@@ -212,13 +219,17 @@ def run_task(
         extras["checkpoint"] = checkpoint
     if started is not None:
         extras["started"] = started
+    if watch is not None:
+        if not record.watchable:
+            raise ValueError(f"{task.algorithm} takes no watch (it has no generations to show)")
+        extras["watch"] = watch
     start = time.perf_counter()
     try:
         with seeded_globals(task.seed), _kept_apart(record.source != "bundled"):
             start = time.perf_counter()  # the seeding off the run's clock, as the warm-up is
             outcome = record.run(task.puzzle, seed=task.seed, **extras, **task.options)
             seconds = time.perf_counter() - start
-        result = _judged(task, outcome, seconds, censor)
+        result = _judged(task, outcome, seconds, censor, kind=record.kind)
     except (Exception, SystemExit) as exc:  # a user's sys.exit() ends the run, not the experiment
         if record.source == "bundled":
             raise  # a bundled algorithm that fails is a bug of this package: never hidden
@@ -293,7 +304,7 @@ def _caught_file() -> IO[bytes]:
     return _CAUGHT[os.getpid()]
 
 
-def _judged(task: Task, outcome: Outcome, seconds: float, censor: bool = True) -> RunResult:
+def _judged(task: Task, outcome: Outcome, seconds: float, censor: bool = True, *, kind: str = "") -> RunResult:
     """The run's result: solved if verification says so, within the budgets ``task.options`` gives.
 
     A claim of a solution (note ``solved``, or the objective's target as fitness) that verification
@@ -301,7 +312,8 @@ def _judged(task: Task, outcome: Outcome, seconds: float, censor: bool = True) -
     (its :attr:`~Outcome.first_hit`, or, where the algorithm does not record it, its evaluations),
     or a run that returned more than :data:`TIME_TOLERANCE` after ``max_seconds``, is censored at
     the budget: unsolved, its cost cut to the budget, and ``censored`` says what happened; unless
-    ``censor`` is false (``deap-sudoku solve``, which wants the answer, late or not)."""
+    ``censor`` is false (``deap-sudoku solve``, which wants the answer, late or not).  ``found_by``
+    is the outcome's, or what the algorithm's ``kind`` implies."""
     puzzle = task.puzzle
     cells = np.asarray(outcome.grid)
     why = unsolved_because(cells, puzzle)
@@ -360,7 +372,15 @@ def _judged(task: Task, outcome: Outcome, seconds: float, censor: bool = True) -
         trace,
         first_hit=first_hit,
         censored="; ".join(censored) + ("; counted unsolved at the budget" if censored else ""),
+        found_by=(outcome.found_by or _found_by(kind, outcome)) if solved else "",
     )
+
+
+def _found_by(kind: str, outcome: Outcome) -> str:
+    """What found the answer of a run whose algorithm does not say: what its ``kind`` implies."""
+    if kind == "ga":
+        return "evolution" if outcome.generations else "first population"
+    return {"exact": "exact search", "local search": "local search", "colony": "ant colony"}.get(kind, "")
 
 
 def run_all(

@@ -28,7 +28,7 @@ from ..grid.puzzle import Puzzle
 from ..tools import HallOfFame, fitness_statistics, optimum
 
 # from_function lives in the registry, which needs it to turn an imported function into a record.
-from .record import Algorithm, Objective, Outcome, Trace, generation_progress, seeded_globals
+from .record import Algorithm, Objective, Outcome, Trace, found_by, generation_progress, seeded_globals
 from .registry import algorithm, from_function
 
 __all__ = ["from_toolbox", "from_function", "with_operators", "variant"]
@@ -74,6 +74,7 @@ def from_toolbox(
         max_seconds: float | None = None,
         max_evaluations: int | None = None,
         started: float | None = None,
+        watch=None,
     ) -> Outcome:
         started = time.perf_counter() if started is None else started
         with seeded_globals(seed):
@@ -98,7 +99,7 @@ def from_toolbox(
                 stats=fitness_statistics(),
                 halloffame=hof,
                 stop=stop,
-                callback=generation_progress(progress, progress_every),
+                callback=generation_progress(progress, progress_every, watch),
             )
         return Outcome(
             np.asarray(hof[0]),
@@ -110,6 +111,7 @@ def from_toolbox(
             objective,
             Trace.from_logbook(logbook, objective.lower_is_better),
             getattr(logbook, "first_hit", None),
+            found_by(logbook),
         )
 
     summary = f"{getattr(make_toolbox, '__name__', 'a toolbox')} with {getattr(loop, '__name__', 'a loop')}"

@@ -81,7 +81,7 @@ def test_unsolvable_puzzle_exits_1():
 def test_solve_says_when_a_puzzle_has_no_solution_or_several(tmp_path):
     from tests.conftest import unsolvable
 
-    none = run("solve", "-", "--max-generations", "20", input=unsolvable().format())
+    none = run("solve", "-", "-a", "memetic", "--max-generations", "20", input=unsolvable().format())
     assert none.exit_code == 1
     assert "no solution found within the budget" in none.output
     assert "the puzzle has no solution (an exact search proves it)" in none.output
@@ -99,18 +99,18 @@ def test_solve_says_when_a_puzzle_has_no_solution_or_several(tmp_path):
 
 def test_checkpoint_misuse_and_other_runs_files_are_refused_with_exit_2(tmp_path):
     path = tmp_path / "run.ckpt"
-    several = run("solve", str(REPO / "data" / "9x9.txt"), "--checkpoint", str(path))
+    several = run("solve", str(REPO / "data" / "9x9.txt"), "-a", "memetic", "--checkpoint", str(path))
     assert several.exit_code == 2 and "needs a file with one puzzle; this one has 5" in several.output
     exact = run("solve", str(REPO / "data" / "4x4.txt"), "-a", "backtracking", "--checkpoint", str(path))
     assert exact.exit_code == 2 and "--checkpoint does not apply to backtracking; it applies to memetic" in exact.output
     one = tmp_path / "one.txt"
     one.write_text(EASY + "\n")
-    assert run("solve", str(one), "--checkpoint", str(path)).exit_code == 0
+    assert run("solve", str(one), "-a", "memetic", "--checkpoint", str(path)).exit_code == 0
     other = tmp_path / "other.txt"
     other.write_text(read(REPO / "data" / "9x9.txt")[0].format())
-    refused = run("solve", str(other), "--checkpoint", str(path))
+    refused = run("solve", str(other), "-a", "memetic", "--checkpoint", str(path))
     assert refused.exit_code == 2 and "belongs to another run: its puzzle is" in refused.output
-    seed = run("solve", str(one), "--checkpoint", str(path), "--seed", "9")
+    seed = run("solve", str(one), "-a", "memetic", "--checkpoint", str(path), "--seed", "9")
     assert seed.exit_code == 2 and "its seed is 0, this run's is 9" in seed.output
 
 
@@ -722,7 +722,16 @@ def test_force_never_replaces_a_device_or_pipe_and_checkpoint_and_out_must_diffe
     refused = run("convert", str(one), str(fifo), "--to", "line", "--force")
     assert refused.exit_code == 2 and "not a regular file" in refused.output
     assert fifo.exists() and not fifo.is_file()
-    same = run("solve", str(one), "--out", str(tmp_path / "run.ckpt"), "--checkpoint", str(tmp_path / "run.ckpt"))
+    same = run(
+        "solve",
+        str(one),
+        "-a",
+        "memetic",
+        "--out",
+        str(tmp_path / "run.ckpt"),
+        "--checkpoint",
+        str(tmp_path / "run.ckpt"),
+    )
     assert same.exit_code == 2 and "--out and --checkpoint name the same file" in same.output
     assert not (tmp_path / "run.ckpt").exists()
 

@@ -178,7 +178,7 @@ def test_one_writer_per_results_file_and_checkpoint_and_a_killed_holder_leaves_n
     one.write_text(puzzles.read_text().splitlines()[0] + "\n")
     for target, args in (
         (tmp_path / "runs.jsonl", ("bench", str(puzzles), "-a", "backtracking", "--results")),
-        (tmp_path / "run.ckpt", ("solve", str(one), "--max-generations", "5", "--checkpoint")),
+        (tmp_path / "run.ckpt", ("solve", str(one), "-a", "memetic", "--max-generations", "5", "--checkpoint")),
     ):
         holder = subprocess.Popen([sys.executable, "-c", HOLD, str(target)], stdout=subprocess.PIPE, text=True)
         assert holder.stdout.readline() == "held\n"

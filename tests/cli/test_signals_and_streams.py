@@ -158,13 +158,15 @@ def test_under_scoop_the_commands_exit_code_comes_back_without_a_traceback(tmp_p
     puzzle = tmp_path / "unsolvable.txt"
     puzzle.write_text(unsolvable().format())
     unsolved = subprocess.run(
-        _command("solve", str(puzzle), "--workers", "1", "--max-generations", "3"),
+        _command("solve", str(puzzle), "-a", "memetic", "--workers", "1", "--max-generations", "3"),
         capture_output=True,
         text=True,
         timeout=300,
     )
     assert unsolved.returncode == 1 and "Traceback" not in unsolved.stderr, unsolved.stderr
-    solved = subprocess.run(_command("solve", NINE, "--workers", "1"), capture_output=True, text=True, timeout=300)
+    solved = subprocess.run(
+        _command("solve", NINE, "-a", "memetic", "--workers", "1"), capture_output=True, text=True, timeout=300
+    )
     assert solved.returncode == 0 and "Traceback" not in solved.stderr, solved.stderr
 
 

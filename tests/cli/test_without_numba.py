@@ -12,7 +12,8 @@ NOTICE = "numba is not installed"
 COMMANDS = {
     "solve 9x9": ["solve", "data/9x9.txt"],
     "solve 16x16 with a budget": ["solve", "data/16x16.txt", "--max-seconds", "30"],
-    "solve 25x25 with a budget": ["solve", "data/25x25.txt", "--max-seconds", "60"],
+    "memetic 16x16 with a budget": ["solve", "data/16x16.txt", "-a", "memetic", "--max-seconds", "30"],
+    "memetic 25x25 with a budget": ["solve", "data/25x25.txt", "-a", "memetic", "--max-seconds", "60"],
     "bench 16x16": ["bench", "data/16x16-lloyd.txt", "--runs", "2", "--max-seconds", "30"],
     "backtracking 25x25": ["solve", "data/25x25.txt", "-a", "backtracking"],
     "bench the ant colony": ["bench", "data/16x16-lloyd.txt", "data/25x25.txt", "-a", "acs", "--runs", "1"],

@@ -162,7 +162,9 @@ def test_a_malicious_pickle_at_the_checkpoint_path_is_refused_without_running(tm
     path.write_bytes(pickle.dumps({"format": "deap_sudoku checkpoint 2", "state": _Payload(marker)}))
     puzzle = tmp_path / "one.txt"
     puzzle.write_text(unsolvable().format())
-    result = CliRunner().invoke(main, ["solve", str(puzzle), "--checkpoint", str(path), "--max-generations", "2"])
+    result = CliRunner().invoke(
+        main, ["solve", str(puzzle), "-a", "memetic", "--checkpoint", str(path), "--max-generations", "2"]
+    )
     assert result.exit_code == 2
     assert "a checkpoint of an older deap_sudoku (a pickle); it is never loaded" in result.output
     assert not marker.exists()
@@ -232,7 +234,18 @@ def test_a_crafted_checkpoint_that_fits_no_run_is_refused_by_the_cli_not_run(tmp
     """Out-of-range values used to reach the compiled repair and segfault (exit 139)."""
     puzzle, path = tmp_path / "one.txt", tmp_path / "run.ckpt"
     puzzle.write_text(unsolvable().format())
-    args = ["solve", str(puzzle), "--checkpoint", str(path), "--max-generations", "3", "--population", "2"]
+    args = [
+        "solve",
+        str(puzzle),
+        "-a",
+        "memetic",
+        "--checkpoint",
+        str(path),
+        "--max-generations",
+        "3",
+        "--population",
+        "2",
+    ]
     assert CliRunner().invoke(main, args).exit_code == 1
     good = path.read_bytes()
     _forge(path, CRAFTED["out-of-range values"][0])
@@ -317,7 +330,19 @@ def test_a_full_disk_mid_run_is_a_warning_on_stderr_and_the_result_is_still_writ
     monkeypatch.setattr(checkpoint_module.Checkpoint, "_append", full)
     monkeypatch.setattr(checkpoint_module, "write_atomic", lambda *a, **k: full(None, None, None))
     result = CliRunner().invoke(
-        main, ["solve", str(puzzle), "--checkpoint", str(path), "--checkpoint-every", "1", "--out", str(out)]
+        main,
+        [
+            "solve",
+            str(puzzle),
+            "-a",
+            "memetic",
+            "--checkpoint",
+            str(path),
+            "--checkpoint-every",
+            "1",
+            "--out",
+            str(out),
+        ],
     )
     assert result.exit_code == 0
     assert result.stderr.count("warning: could not save the checkpoint") == 1

@@ -60,6 +60,8 @@ def test_solve_workers_returns_the_first_verified_solution_of_every_puzzle(tmp_p
             "deap_sudoku",
             "solve",
             str(path),
+            "-a",
+            "memetic",
             "--workers",
             "2",
             "--out",
@@ -113,7 +115,19 @@ def test_the_chains_of_a_portfolio_run_at_once_in_different_processes(tmp_path):
     log = tmp_path / "chains.log"
     env = sitecustomize_env(tmp_path, LOG_CHAINS, DEAP_SUDOKU_TEST_CHAIN_LOG=str(log))
     done = subprocess.run(
-        [sys.executable, "-m", "deap_sudoku", "solve", str(path), "--workers", "2", "--max-seconds", "20"],
+        [
+            sys.executable,
+            "-m",
+            "deap_sudoku",
+            "solve",
+            str(path),
+            "-a",
+            "memetic",
+            "--workers",
+            "2",
+            "--max-seconds",
+            "20",
+        ],
         capture_output=True,
         text=True,
         timeout=300,
@@ -146,7 +160,7 @@ def test_solve_workers_starts_scoop_keeping_the_number_of_chains_and_dropping_th
     path = tmp_path / "hard.txt"
     path.write_text(FORUM_HARDEST + "\n")
     result = CliRunner().invoke(
-        main, ["solve", str(path), "--workers", "3", "--hostfile", str(hosts), "--max-seconds", "5"]
+        main, ["solve", str(path), "-a", "memetic", "--workers", "3", "--hostfile", str(hosts), "--max-seconds", "5"]
     )
     assert result.exit_code == 0 and len(started) == 1
     command = started[0]
@@ -155,5 +169,7 @@ def test_solve_workers_starts_scoop_keeping_the_number_of_chains_and_dropping_th
     assert options[0] == "solve" and options[options.index("--workers") + 1] == "3"
     assert "--hostfile" not in options and options[-2:] == ["--", str(path)]
     for refused in (["--checkpoint", str(tmp_path / "c.ckpt")], ["--progress"], ["-a", "backtracking"]):
-        assert CliRunner().invoke(main, ["solve", str(path), "--workers", "2", *refused]).exit_code == 2
+        assert (
+            CliRunner().invoke(main, ["solve", str(path), "-a", "memetic", "--workers", "2", *refused]).exit_code == 2
+        )
     assert len(started) == 1  # refused before anything started
