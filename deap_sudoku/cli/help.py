@@ -18,6 +18,18 @@ FIRST_COLUMN = 36
 a longer one has its help below."""
 
 
+NO_BREAK = "\u2011"
+"""A non-breaking hyphen: stands in for ``-`` while a help text is wrapped, so that ``sa-lewis-cp``
+or ``--max-seconds`` is never cut at a hyphen."""
+
+
+def write_unbroken(formatter: click.HelpFormatter, rows: list[tuple[str, str]], **kwargs) -> None:
+    """``formatter.write_dl(rows)``, wrapping the help texts at spaces only."""
+    start = len(formatter.buffer)
+    formatter.write_dl([(name, text.replace("-", NO_BREAK)) for name, text in rows], **kwargs)
+    formatter.buffer[start:] = [part.replace(NO_BREAK, "-") for part in formatter.buffer[start:]]
+
+
 class Sectioned(click.Command):
     """A command whose ``--help`` lists its options in ``sections`` (title, parameter names), the
     rest under "Other options" (``--help`` alone ends the last section), then its ``examples``
@@ -57,7 +69,7 @@ class Sectioned(click.Command):
             placed.update(names)
             if rows:
                 with formatter.section(title):
-                    formatter.write_dl([(name.ljust(first), text) for name, text in rows], col_max=first)
+                    write_unbroken(formatter, [(name.ljust(first), text) for name, text in rows], col_max=first)
 
     def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         if self.examples:

@@ -41,7 +41,7 @@ def scoop_options(workers_help: str):
             "--hosts",
             default=None,
             metavar="HOST[,HOST...]",
-            help="Hosts to start the workers on (password-less ssh, the package on each; docs/cluster.md).",
+            help="Hosts to run workers on (password-less ssh; see docs/cluster.md).",
         )(command)
         return click.option("--workers", "-n", type=count(1, MAX_WORKERS), default=None, help=workers_help)(command)
 
@@ -53,13 +53,13 @@ _LAUNCH = (
         "--tunnel",
         is_flag=True,
         default=None,
-        help="Workers reach this machine through ssh tunnels (chosen by itself where no route is known).",
+        help="Workers reach this machine by ssh tunnels (chosen by itself without a route).",
     ),
     click.option(
         "--external-hostname",
         default=None,
         metavar="HOST",
-        help="The name other hosts reach this one by (default: this machine's address towards them).",
+        help="The name other hosts reach this one by (default: its address towards them).",
     ),
     click.option(
         "--python-interpreter",

@@ -55,12 +55,12 @@ SECTIONS = (
     ("Input", ("fmt", "box", "alphabet")),
     ("Parallel (SCOOP; the others need --workers)", ("workers", "hosts", "hostfile", *LAUNCH_OPTIONS)),
     ("Output", ("out", "out_format", "plot", "force", "checkpoint", "checkpoint_every")),
-    ("Messages", ("unique", "progress_every", "watch", "quiet")),
+    ("Messages", ("unique", "progress_every", "watch_every", "quiet")),
 )
 """``solve --help``'s sections (the run options say in brackets which algorithms take them)."""
 
 EXAMPLES = (
-    ("data/9x9.txt", "the fastest answer for each of 5 bundled puzzles"),
+    ("data/9x9.txt", "5 bundled puzzles, the fastest way"),
     ("data/9x9-easy.txt -a restart-ga --watch", "watch a GA evolve, clashes marked"),
     ("data/25x25.txt -a cdcl --max-seconds 10", "clause learning, 10 s per puzzle"),
     ("data/9x9.txt -a block-ga --population 200 --progress 50", "a GA, every 50th generation"),
@@ -76,10 +76,8 @@ EXAMPLES = (
     "-a",
     type=SolveAlgorithm(),
     default=AUTO,
-    show_default=True,
     metavar="NAME",
-    help=f"auto: the fastest exact search for the puzzle's size and givens (its line says which ran); "
-    f"{ALGORITHM_HELP}.",
+    help=f"auto (default): the fastest exact search for the puzzle, named in its line; {ALGORITHM_HELP}.",
 )
 @input_options
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the run.")

@@ -66,7 +66,6 @@ watch_option = click.option(
     flag_value=WATCH_EVERY,
     default=None,
     metavar="[N]",
-    help=f"Watch a GA evolve on standard error: every N-th generation (default {WATCH_EVERY}th), the best "
-    "fitness and the best grid, clashes marked.",
+    help=f"Watch a GA evolve: best fitness and grid every N-th generation ({WATCH_EVERY}th), on stderr.",
 )
 """``--watch [N]``, which ``solve`` hands to runs that take it as a :class:`Watch`."""
