@@ -159,3 +159,5 @@ def test_the_site_builds_with_warnings_as_errors(tmp_path):
     tutorial = (tmp_path / "html" / "tutorial.html").read_text()
     assert "tutorial-convergence.png" in tutorial and "tutorial-best.png" in tutorial
     assert (tmp_path / "html" / "_images" / "tutorial-convergence.png").exists()
+    # Furo with the wide column (docs/_static/wide.css): code lines use the window's width
+    assert 'href="_static/wide.css' in tutorial and "furo" in tutorial
