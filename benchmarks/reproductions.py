@@ -30,7 +30,7 @@ from deap_sudoku.exact import search
 from deap_sudoku.experiments import run_experiment, wilson_interval
 from deap_sudoku.io.fileio import write_atomic
 from deap_sudoku.propagation import analyze
-from deap_sudoku.runs import recipes
+from deap_sudoku.runs import local_search, recipes
 from deap_sudoku.runs.registry import Outcome, from_function
 from deap_sudoku.runs.user import variant
 
@@ -45,7 +45,7 @@ RECIPES = {
     "restart-ga": recipes.block_ga_restart,
     "cell-ga": recipes.cell_ga,
     "row-ga": recipes.row_permutation_ga,
-    "tabu": recipes.tabu,
+    "tabu": local_search.tabu,
 }
 EXAMPLES = {
     "block-ga": "block_ga",
@@ -78,49 +78,49 @@ def _exact_ours(puzzle, *, rng) -> Outcome:
 TABU = {"max_steps": TABU_STEPS}
 # (source, mode, algorithm: a name or a record, its options, data sets)
 COMPARISON = [
-    ("000 C++ block GA", "documented", "block-ga", {}, TESTDATA),
+    ("C++ block GA", "documented", "block-ga", {}, TESTDATA),
     (
-        "000 C++ block GA",
+        "C++ block GA",
         "ours",
         variant("block-ga", name="block-ga ours", mutation_threshold=0, in_box_pairs=True, init="smart"),
         {},
         TESTDATA,
     ),
-    ("003 Python block GA", "documented", "restart-ga", {}, TESTDATA[:3]),
+    ("Python block GA, restarts", "documented", "restart-ga", {}, TESTDATA[:3]),
     (
-        "003 Python block GA",
+        "Python block GA, restarts",
         "ours",
         variant("restart-ga", name="restart-ga ours", normalised_roulette=True, restart_after=100),
         {},
         TESTDATA[:3],
     ),
-    ("001 Implementation 1", "documented", "cell-ga", {}, ("report's puzzle",)),
+    ("report's cell GA", "documented", "cell-ga", {}, ("report's puzzle",)),
     (
-        "001 Implementation 1",
+        "report's cell GA",
         "ours",
         variant("cell-ga", name="cell-ga ours", free_cells_only=True),
         {},
         ("report's puzzle",),
     ),
-    ("001 Implementation 2", "documented", "row-ga", {}, ("report's puzzle", "easy")),
+    ("report's row GA", "documented", "row-ga", {}, ("report's puzzle", "easy")),
     (
-        "001 Implementation 2",
+        "report's row GA",
         "ours",
         variant("row-ga", name="row-ga ours", restrict=True),
         {},
         ("report's puzzle", "easy"),
     ),
-    ("004 tabu search", "documented", "tabu", TABU, ("analyzer's puzzle",) + TESTDATA),
-    ("004 tabu search", "ours", "tabu-swap", TABU, ("analyzer's puzzle",) + TESTDATA),
+    ("alldifferent tabu search", "documented", "tabu", TABU, ("analyzer's puzzle",) + TESTDATA),
+    ("alldifferent tabu search", "ours", "tabu-swap", TABU, ("analyzer's puzzle",) + TESTDATA),
     (
-        "002/004 exact",
+        "backtracking, analyzer",
         "documented",
         from_function(exact_baseline, name="exact", kind="exact"),
         {},
         ("analyzer's puzzle", "report's puzzle") + TESTDATA,
     ),
     (
-        "002/004 exact",
+        "backtracking, analyzer",
         "ours",
         from_function(_exact_ours, name="exact+propagation", kind="exact"),
         {},

@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from deap_sudoku import __version__
 from deap_sudoku.exact import verify
 from deap_sudoku.grid.formats import FORMAT_RECORDS
 from tests.conftest import REPO
@@ -160,3 +161,15 @@ def test_the_site_builds_with_warnings_as_errors(tmp_path):
     tutorial = (tmp_path / "html" / "tutorial.html").read_text()
     assert "tutorial-convergence.png" in tutorial and "tutorial-best.png" in tutorial
     assert (tmp_path / "html" / "_images" / "tutorial-convergence.png").exists()
+    # Furo with the wide column (docs/_static/wide.css): code lines use the window's width
+    assert 'href="_static/wide.css' in tutorial and "furo" in tutorial
+
+
+def test_the_citation_names_this_version_everywhere_it_is_given():
+    """CITATION.cff (CFF 1.2.0: ``cffconvert --validate``) and the BibTeX of README and the docs'
+    front page cite the version the package reports."""
+    citation = (REPO / "CITATION.cff").read_text()
+    assert citation.startswith("cff-version: 1.2.0\n") and f"\nversion: {__version__}\n" in citation
+    for page in ("README.md", "docs/index.md"):
+        versions = re.findall(r"version = \{([^}]*)\}", (REPO / page).read_text())
+        assert versions == [__version__], page
