@@ -18,4 +18,4 @@ class StandardOutputError(OSError):
 
 def plural(count: int, word: str, many: str | None = None) -> str:
     """``1 puzzle``, ``2 puzzles``; ``many`` for irregular plurals."""
-    return f"{count} {word if count == 1 else many or word + 's'}"
+    return f"{count:,} {word if count == 1 else many or word + 's'}"
