@@ -49,7 +49,7 @@ peaks = {}
 for population in (small, 2 * small) * 2:  # the first pair may still compile a kernel a path needs
     tracemalloc.start()
     before = tracemalloc.get_traced_memory()[0]
-    algorithm.run(puzzle, seed=0, population=population, max_generations=2)
+    algorithm.run(puzzle, seed=0, population_size=population, max_generations=2)
     peaks[population] = tracemalloc.get_traced_memory()[1] - before
     tracemalloc.stop()
 print((peaks[2 * small] - peaks[small]) / small)

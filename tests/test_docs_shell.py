@@ -9,6 +9,10 @@ The page says what the test cannot do, in the command's own comment, where a rea
 - ``exit 1`` in the comment: the exit code the command ends with, as documented (a puzzle left
   unsolved within its budget); any other command must end with 0.
 - ``pip install``: not run (the test runs installed); the extras it names must exist.
+
+A block that starts with ``#!`` is a script to save, not lines to type (the cluster page's SLURM job
+script, which tests/cli/test_cluster.py runs in a simulated allocation). Commands run with ``HOME``
+in the test's folder, so the completion lines write no real shell's start-up files.
 """
 
 from __future__ import annotations
@@ -120,6 +124,8 @@ def blocks(text: str) -> list[list[Command]]:
     spread over the test workers; a file a block reads is the bundled one or made in the block."""
     found: list[list[Command]] = []
     for block in re.finditer(r"^```(?:sh|console|bash)\n.*?^```$", text, flags=re.M | re.S):
+        if block.group(0).split("\n", 2)[1].startswith("#!"):
+            continue  # a script to save (a job script): its own test runs it
         offset = text.count("\n", 0, block.start())
         found.append([dataclasses.replace(c, line=c.line + offset) for c in commands(block.group(0))])
     return found
@@ -134,7 +140,11 @@ RUNNABLE = [
 @pytest.mark.parametrize("page, block", RUNNABLE, ids=[f"{p.stem}:{b[0].line}" for p, b in RUNNABLE])
 def test_every_command_of_the_block_runs_from_an_empty_folder(page, block, tmp_path):
     """In the page's order, from a new folder; `deap-sudoku` and `python` are this environment's."""
-    env = {**os.environ, "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ["PATH"]])}
+    env = {
+        **os.environ,
+        "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ["PATH"]]),
+        "HOME": str(tmp_path),  # the completion lines append to ~/.bashrc: never the real one
+    }
     ran = []
     for command in block:
         if command.skip:
