@@ -241,6 +241,7 @@ class _Solving:
             quiet=self.quiet,
             compiled=None,
             budgeted="max_seconds" in self.options,
+            echo=lambda line: self.bar.echo(line, err=True),  # said while the puzzles run
         )
         self.started = None if compiled_first else loading
         if self.journal_file is not None and self.out is not None:
