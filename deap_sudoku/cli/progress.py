@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 
 import click
 
-from ..grid import Puzzle
+from ..grid import Puzzle, Shape
 from ..propagation.choice import NumbaUnavailable, compiled_from_the_start, numba_available, numba_trouble
 from ..runs import registry
 from ..runs.task import warm_up
@@ -65,10 +65,19 @@ _told_without_numba: list[bool] = []  # not empty once the notice has been given
 
 def _say_without_numba(record, shapes: dict, compiled: bool | None, quiet: bool) -> None:
     """One line, once per process, where numba would have been used: the Python twins run instead."""
+    if record.warm_up is not None:
+        say_without_numba(shapes, quiet=quiet, compiled=compiled)
+
+
+def say_without_numba(shapes: Iterable[Shape], *, quiet: bool = False, compiled: bool | None = None) -> None:
+    """Where numba is missing or cannot be loaded and a kernel call on one of ``shapes`` would have
+    been compiled (``compiled=True``: on any), one line, once per process: the Python twins run
+    instead.  ``solve`` and ``bench`` say it through their warm-up, ``check`` and ``generate``
+    (whose exact searches use the kernels) here."""
     if (
-        record.warm_up is not None
-        and not quiet
+        not quiet
         and not _told_without_numba
+        and not numba_available()
         and (compiled or any(compiled_from_the_start(shape.cells, shape.n) for shape in shapes))
     ):
         _told_without_numba.append(True)
@@ -125,8 +134,11 @@ class _Compiling:
             sys.stderr.write("\r\033[K")
             sys.stderr.flush()
         if kind is None:
-            rest = self.message[len(self.head) :]
-            click.echo(f"{self.head}: done in {time.perf_counter() - self.started:.1f} s{rest}", err=True)
+            done = f"{self.head}: done in {time.perf_counter() - self.started:.1f} s"
+            rest = self.message[len(self.head) :]  # " (first run only; later runs load them ...)"
+            if self.live and len(done + rest) > shutil.get_terminal_size().columns:  # one line, not wrapped
+                rest = rest.split(";")[0] + ")" if ";" in rest else ""
+            click.echo(done + rest, err=True)
 
 
 def warm_up_announced(
