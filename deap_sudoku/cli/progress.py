@@ -168,8 +168,8 @@ def warm_up_announced(
     def taken_up(after: float, loading: float) -> None:
         if not quiet:
             say(
-                f"{message.split(' (')[0]}: done in the background, taken up {after:.1f} s into the command "
-                f"(loading them took {loading:.2f} s)"
+                f"{message.split(' (')[0]}: done, taken up after {after:.1f} s on the Python twins "
+                f"({loading:.2f} s to load)"
             )
 
     told_elsewhere, shown = False, False

@@ -77,11 +77,12 @@ within it; the probe costs at most this much where they are not)."""
 HOLD_POLL_SECONDS = 0.25
 """How often a run held on the Python twins (:func:`hold_compiled`) asks whether it may stop."""
 
-TAKE_UP_SECONDS = 2.0
+TAKE_UP_SECONDS = 3.0
 """The time budget a run must have left to take the compiled kernels up (:func:`take_up_compiled`):
 loading numba and an algorithm's cached kernels took 0.65-0.7 s on a 36x36 (cdcl, the memetic GA,
-the ant colony; ``NUMBA_CACHE_DIR`` filled).  A run with less left keeps the Python twins to its
-end rather than end late."""
+the ant colony), and 1.0-1.8 s in a first ``cdcl`` run while the background process went on
+compiling the exact search beside it (``benchmarks/first_run.py``).  A run with less left keeps
+the Python twins to its end rather than end late."""
 
 _spent = [0.0]
 _held: list = []  # [until, when to ask next, load, budgeted] while compiled kernels are held back

@@ -78,7 +78,7 @@ def test_a_first_ever_budgeted_clause_learning_run_takes_the_compiled_kernels_up
         timeout=300,
     )
     assert done.returncode == 0, done.stderr
-    taken = re.search(r"done in the background, taken up ([0-9.]+) s into the command \(loading them took", done.stderr)
+    taken = re.search(r"done, taken up after ([0-9.]+) s on the Python twins \([0-9.]+ s to load\)", done.stderr)
     assert taken, done.stderr
     solved = float(re.search(r"solved in ([0-9.]+) s", done.stderr).group(1))
     assert solved - float(taken.group(1)) < 15, done.stderr  # compiled: 1.4 s warm; the twins: minutes
