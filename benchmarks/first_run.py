@@ -143,8 +143,9 @@ def main() -> None:
             "rounds": runs,
         }
         if name.startswith("cdcl"):
-            loops = [r["loop cached at (s)"] for r in runs]
-            summary[name]["loop cached median (s)"] = statistics.median(x for x in loops if x is not None)
+            loops = [r["loop cached at (s)"] for r in runs]  # None before the loop had its own stamp
+            cached = [x for x in loops if x is not None]
+            summary[name]["loop cached median (s)"] = statistics.median(cached) if cached else None
             summary[name]["first above second minus loop cached (each round)"] = [
                 r["first"] - r["second"] - x for r, x in zip(runs, loops) if x is not None
             ]

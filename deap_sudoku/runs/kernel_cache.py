@@ -1,10 +1,11 @@
 """What this machine has compiled into numba's cache, and compiling it in a background process.
 
-A first-ever compilation of an algorithm's kernels takes 10-20 s.  ``deap-sudoku solve`` does not
-make a user wait for it: :func:`compile_elsewhere` starts a background process that compiles the
-kernels and then leaves a stamp (:func:`compiled_before`), while the run goes on with the kernels'
-Python twins (:func:`~deap_sudoku.propagation.choice.hold_compiled`) and takes the compiled ones
-up once the stamp is there.  The background process is
+A first-ever compilation of an algorithm's kernels takes 15-70 s (``benchmarks/first_run.py``).
+``deap-sudoku solve`` does not make a user wait for it: :func:`compile_elsewhere` starts a
+background process that compiles the kernels and then leaves a stamp (:func:`compiled_before`;
+first one for the part a run needs from its start, where the algorithm names it), while the run
+goes on with the kernels' Python twins (:func:`~deap_sudoku.propagation.choice.hold_compiled`) and
+takes the compiled ones up once the stamp is there.  The background process is
 :func:`deap_sudoku.runs.task.compile_here`.  The exact searches' warm-ups (:func:`warm_up_search`,
 :func:`warm_up_learning`), which compile or load their kernels before a timed run, are here too.
 """
