@@ -183,5 +183,6 @@ def warm_up_announced(
         shown = shown or compiling.shown.is_set()
         if elsewhere and not quiet and not told_elsewhere:
             told_elsewhere = True
-            click.echo(f"{message}: in a background process, while the run goes on with their Python twins", err=True)
+            head = message.split(" (")[0]  # the reason in brackets left out: one line at 120 columns
+            click.echo(f"{head} in a background process, while the run goes on with their Python twins", err=True)
     return shown

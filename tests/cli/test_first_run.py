@@ -42,8 +42,7 @@ def test_a_first_ever_run_leaves_compiling_to_a_background_process_that_fills_th
     assert first.returncode == 0, first.stderr
     assert first.stdout.count("|") >= 2 * 32  # both puzzles solved and printed
     assert [line for line in first.stderr.splitlines() if "compiling" in line] == [
-        "compiling the propagation kernels (first run only; later runs load them from numba's cache): in a background "
-        "process, while the run goes on with their Python twins"
+        "compiling the propagation kernels in a background process, while the run goes on with their Python twins"
     ]  # both puzzles settled in Python before the kernels were cached: nothing taken up
     deadline = time.monotonic() + 240
     while not (list(cache.glob("deap-sudoku-backtracking-*.compiled")) and not list(cache.glob("*.compiling"))):
