@@ -89,3 +89,29 @@ def test_a_first_ever_budgeted_clause_learning_run_takes_the_compiled_kernels_up
     assert taken, done.stderr
     solved = float(re.search(r"solved in ([0-9.]+) s", done.stderr).group(1))
     assert solved - float(taken.group(1)) < 15, done.stderr  # compiled: 1.4 s warm; the twins: minutes
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "command", [["generate", "--box", "4x4", "--count", "1", "--seed", "0"], ["check", "data/25x25.txt"]]
+)
+def test_check_and_generate_leave_a_first_compile_to_the_background_too(tmp_path, command):
+    """A first 36x36 `generate` compiled the exact search in the foreground without a word (13 s);
+    check and generate now start the background compile as solve does and search on the twins."""
+    cache = tmp_path / "numba-cache"
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "deap_sudoku", *command],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "NUMBA_CACHE_DIR": str(cache)},
+            timeout=120,
+        )
+    finally:
+        for lock in cache.glob("*.compiling"):
+            with contextlib.suppress(ValueError, OSError):
+                os.kill(int(lock.read_text()), signal.SIGTERM)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines()[0] == (
+        "compiling the propagation kernels in a background process, while the run goes on with their Python twins"
+    )
