@@ -14,6 +14,7 @@ from typing import Protocol
 import numpy as np
 from deap import base, tools
 
+from ..propagation.choice import take_up_compiled
 from ..tools.individual import write_back
 from .stop import HALTED, INTERRUPTED, Abandoned, Stop, no_poll, stop_reason
 
@@ -190,7 +191,9 @@ class Run:
         self.population = [ind for ind in self.population if ind.fitness.valid]
 
     def finished(self) -> bool:
-        """Whether to stop now; sets ``logbook.stop_reason`` and writes the final checkpoint if so."""
+        """Whether to stop now; sets ``logbook.stop_reason`` and writes the final checkpoint if so.
+        A run that goes on and was held on the kernels' Python twins takes the compiled ones up here
+        once they are cached (:func:`~deap_sudoku.propagation.choice.take_up_compiled`)."""
         requested = self.stop.requested is not None and self.stop.requested()
         reason = (
             INTERRUPTED
@@ -213,6 +216,9 @@ class Run:
                 reason == INTERRUPTED and self.generation == 0 and not self.resumed
             ):
                 self.checkpoint.save(self._state())
+        else:
+            budget = self.stop.max_seconds
+            take_up_compiled(None if budget is None else self.started + budget)
         return bool(reason)
 
     def each(self, items: Iterable, *, first: bool = False) -> Iterator:

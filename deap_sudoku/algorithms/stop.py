@@ -8,6 +8,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..propagation.choice import take_up_compiled
+
 __all__ = ["Stop", "Abandoned", "stop_reason", "no_poll", "INTERRUPTED", "HALTED", "POLL_SECONDS"]
 
 INTERRUPTED = "interrupted"
@@ -87,7 +89,9 @@ class Stop:
         """A function to call between children: it raises :class:`Abandoned` once :attr:`requested`
         answers true, asking at most every :data:`POLL_SECONDS` (``requested`` may look at a file),
         and, given the run's ``started``, once ``max_seconds`` have passed since then, so that a time
-        budget is kept inside a long generation too."""
+        budget is kept inside a long generation too.  A run held on the kernels' Python twins takes
+        the compiled ones up here once they are cached
+        (:func:`~deap_sudoku.propagation.choice.take_up_compiled`)."""
         requested = self.requested
         deadline = started + self.max_seconds if started is not None and self.max_seconds is not None else None
         if requested is None and deadline is None:
@@ -102,6 +106,7 @@ class Stop:
                 due[0] = now + POLL_SECONDS
                 if requested():
                     raise Abandoned
+            take_up_compiled(deadline)
 
         return poll
 

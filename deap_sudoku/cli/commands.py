@@ -37,6 +37,7 @@ from .inputs import BUNDLED, PUZZLE_FILE, PUZZLE_FILE_HELP, PuzzleInput, input_o
 from ..propagation.choice import NumbaUnavailable
 from .options import Number, count, flag, memory_limits
 from .outputs import StandardOutput, check_format, check_outputs, write_puzzles
+from .progress import searched
 from .solve import solve
 
 
@@ -266,6 +267,7 @@ def check(
                 continue
             line, puzzle = item
             valid += 1
+            searched(puzzle.shape)  # the search's kernels: compiled in the background, or their twins said
             try:
                 count = count_solutions(puzzle, limit=2, max_nodes=max_nodes, max_seconds=max_seconds)
                 verdict = {0: "no solution", 1: "unique solution"}.get(count, "2 or more solutions")

@@ -25,7 +25,7 @@ from .errors import InputError, plural
 from .inputs import parse_box
 from .options import SEED, Number, count
 from .outputs import check_format, check_outputs, writing
-from .progress import Progress
+from .progress import Progress, searched
 
 __all__ = ["generate"]
 
@@ -130,6 +130,7 @@ def generate(
     shape, targets = _checked_targets(box, givens_text, difficulty, unique)
     path_of = _output_paths(out, targets, count, force)
     check_format("--format", fmt, alphabet, Puzzle([0] * shape.cells, box=shape))
+    searched(shape)  # the exact search draws the grids: its kernels compiled in the background, or its twin said
     if difficulty is not None and not quiet:
         click.echo(
             f"making {plural(count, f'{difficulty} {shape.name} puzzle')}, up to {max_seconds:g} s each", err=True

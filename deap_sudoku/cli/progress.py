@@ -3,14 +3,16 @@ kernels."""
 
 from __future__ import annotations
 
+import functools
+import shutil
 import sys
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import click
 
-from ..grid import Puzzle
+from ..grid import Puzzle, Shape
 from ..propagation.choice import NumbaUnavailable, compiled_from_the_start, numba_available, numba_trouble
 from ..runs import registry
 from ..runs.task import warm_up
@@ -61,12 +63,15 @@ class Progress:
 _told_without_numba: list[bool] = []  # not empty once the notice has been given in this process
 
 
-def _say_without_numba(record, shapes: dict, compiled: bool | None, quiet: bool) -> None:
-    """One line, once per process, where numba would have been used: the Python twins run instead."""
+def _say_without_numba(record, shapes: Iterable[Shape], compiled: bool | None, quiet: bool) -> None:
+    """One line, once per process, where numba is missing or cannot be loaded and a kernel call of
+    ``record``'s on one of ``shapes`` would have been compiled (``compiled=True``: on any): the
+    Python twins run instead."""
     if (
         record.warm_up is not None
         and not quiet
         and not _told_without_numba
+        and not numba_available()
         and (compiled or any(compiled_from_the_start(shape.cells, shape.n) for shape in shapes))
     ):
         _told_without_numba.append(True)
@@ -80,6 +85,56 @@ def _say_without_numba(record, shapes: dict, compiled: bool | None, quiet: bool)
         )
 
 
+class _Compiling:
+    """What a warm-up shows on standard error once it has taken a second (a compilation; loading
+    cached kernels takes less): on a terminal, a line that counts the seconds, "compiling the
+    clause-learning kernels ... 12 s", then the duration; elsewhere one line at the start and one
+    with the duration at the end.  Whether it showed anything: :attr:`shown`."""
+
+    def __init__(self, message: str, quiet: bool) -> None:
+        self.message, self.head, self.quiet = message, message.split(" (")[0], quiet
+        self.live = not quiet and sys.stderr is not None and sys.stderr.isatty()
+        self.shown, self.done = threading.Event(), threading.Event()
+        self.started = time.perf_counter()
+        self.thread = threading.Thread(target=self._tick, daemon=True)
+
+    def __enter__(self) -> _Compiling:
+        self.thread.start()
+        return self
+
+    def _tick(self) -> None:
+        if self.done.wait(1.0):
+            return
+        self.shown.set()
+        if self.quiet:
+            return
+        if not self.live:
+            click.echo(f"{self.message} ...", err=True)
+            return
+        width = shutil.get_terminal_size().columns
+        while True:
+            seconds = time.perf_counter() - self.started
+            sys.stderr.write(f"\r\033[K{self.head} ... {seconds:.0f} s"[: width + 3])  # + 3: the \r\033[K
+            sys.stderr.flush()
+            if self.done.wait(1.0 - seconds % 1.0):
+                return
+
+    def __exit__(self, kind, *_) -> None:
+        self.done.set()
+        self.thread.join()
+        if not self.shown.is_set() or self.quiet:
+            return
+        if self.live:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
+        if kind is None:
+            done = f"{self.head}: done in {time.perf_counter() - self.started:.1f} s"
+            rest = self.message[len(self.head) :]  # " (first run only; later runs load them ...)"
+            if self.live and len(done + rest) > shutil.get_terminal_size().columns:  # one line, not wrapped
+                rest = rest.split(";")[0] + ")" if ";" in rest else ""
+            click.echo(done + rest, err=True)
+
+
 def warm_up_announced(
     record: registry.Algorithm,
     puzzles: Iterable[Puzzle],
@@ -87,43 +142,52 @@ def warm_up_announced(
     quiet: bool = False,
     compiled: bool | None = True,
     budgeted: bool = False,
+    echo: Callable[[str], None] | None = None,
 ) -> bool:
     """Compile or load the kernels of ``record``'s algorithm for every shape in ``puzzles`` before
     any clock starts
-    (``compiled``: see :func:`~deap_sudoku.runs.task.warm_up`), saying so on standard error when it
-    takes longer than a second (a first compilation); whether it did.  A first compilation that a
-    background process does is said in one line.  Without numba there is nothing
-    to load: one line, once per process, says the Python twins run instead."""
+    (``compiled``: see :func:`~deap_sudoku.runs.task.warm_up`), showing what it does and for how long
+    on standard error when it takes longer than a second (a first compilation: see :class:`_Compiling`);
+    whether it did.  A first compilation that a background process does is said in one line, and
+    the run's taking the kernels up, once they are cached, in another (through ``echo``, which a
+    progress bar may give, by default to standard error).  Without numba there is nothing to load:
+    one line, once per process, says the Python twins run instead."""
     shapes = {p.shape: p for p in puzzles}
     if not numba_available():
         _say_without_numba(record, shapes, compiled, quiet)
         return False
     message = record.warm_up_message
-    shown = threading.Event()
+    say = echo if echo is not None else functools.partial(click.echo, err=True)
 
-    def announce() -> None:
-        if not shown.is_set():
-            shown.set()
-            if not quiet:
-                click.echo(f"{message} ...", err=True)
+    def taken_up(after: float, loading: float) -> None:
+        if not quiet:
+            say(
+                f"{message.split(' (')[0]}: done, taken up after {after:.1f} s on the Python twins "
+                f"({loading:.2f} s to load)"
+            )
 
-    told_elsewhere = False
+    told_elsewhere, shown = False, False
     for puzzle in shapes.values():
-        timer = threading.Timer(1.0, announce)
-        timer.daemon = True
-        timer.start()
         try:
-            elsewhere = warm_up(record.name, puzzle, compiled, record=record, budgeted=budgeted)
+            with _Compiling(message, quiet) as compiling:
+                elsewhere = warm_up(record.name, puzzle, compiled, record=record, budgeted=budgeted, taken_up=taken_up)
         except NumbaUnavailable:  # installed, but it cannot be loaded here (out of memory, say)
             _say_without_numba(record, shapes, compiled, quiet)
             return False
-        finally:
-            timer.cancel()
+        shown = shown or compiling.shown.is_set()
         if elsewhere and not quiet and not told_elsewhere:
             told_elsewhere = True
-            click.echo(
-                f"{message}: in a background process, while this "
-                f"{'command runs' if budgeted else 'run starts'} on their Python twins",
-                err=True,
-            )
-    return shown.is_set()
+            head = message.split(" (")[0]  # the reason in brackets left out: one line at 120 columns
+            click.echo(f"{head} in a background process, while the run goes on with their Python twins", err=True)
+    return shown
+
+
+def searched(shape: Shape) -> None:
+    """Before ``check`` or ``generate`` searches grids of ``shape``: what ``solve`` does for
+    ``backtracking``, whose kernels their exact search uses.  On a machine that never compiled them
+    a background process does (said in a line) while the search runs on the Python twins and takes
+    them up once they are cached, instead of compiling them in the foreground without a word
+    (13 s of a first 36x36 ``generate``, which now takes 4 s); without numba, one notice.  Both
+    commands give each puzzle a time budget: the kernels are taken up only where it is asked."""
+    puzzle = Puzzle([0] * shape.cells, box=shape)
+    warm_up_announced(registry.algorithm("backtracking"), [puzzle], compiled=None, budgeted=True)

@@ -267,7 +267,12 @@ class _Solving:
         budget starts: the loading's start, or None after a first-ever compilation (announced)."""
         loading = time.perf_counter()
         compiled_first = warm_up_announced(
-            record, puzzles, quiet=self.quiet, compiled=None, budgeted="max_seconds" in self.options
+            record,
+            puzzles,
+            quiet=self.quiet,
+            compiled=None,
+            budgeted="max_seconds" in self.options,
+            echo=lambda line: self.bar.echo(line, err=True),  # said while the puzzles run
         )
         return None if compiled_first else loading
 

@@ -16,7 +16,14 @@ import numpy as np
 from ..grid.conflicts import value_dtype
 from ..grid.puzzle import Puzzle
 from ..propagation import initial_masks, mask_values, propagate_masks, tables
-from ..propagation.choice import charged, check_compiled, interrupted_kernel, prefer_compiled, probe_seconds
+from ..propagation.choice import (
+    charged,
+    check_compiled,
+    interrupted_kernel,
+    prefer_compiled,
+    probe_seconds,
+    take_up_compiled,
+)
 
 __all__ = ["SearchResult", "SearchBudgetExceeded", "search", "solve", "count_solutions", "is_unique"]
 
@@ -128,6 +135,24 @@ class _Probe:
             raise _ProbeEnded
 
 
+class _TakenUp(Exception):
+    """The compiled kernels were taken up while a search ran in Python (:class:`_TakeUp`)."""
+
+
+class _TakeUp:
+    """The budget of a search left to choose its twin that runs in Python: the search's own, and,
+    between nodes, whether a hold on the compiled kernels has ended
+    (:func:`~deap_sudoku.propagation.choice.take_up_compiled`)."""
+
+    def __init__(self, budget: _Budget, puzzle: Puzzle) -> None:
+        self.budget, self.cells, self.n = budget, puzzle.shape.cells, puzzle.n
+
+    def check(self, nodes: int) -> None:
+        self.budget.check(nodes)
+        if take_up_compiled(self.budget.deadline) and prefer_compiled(self.cells, self.n):
+            raise _TakenUp
+
+
 def _answer(puzzle: Puzzle, cands: list[int] | np.ndarray) -> Puzzle:
     """The solution in ``cands``, every cell decided at a fixed point of propagation.
 
@@ -141,7 +166,7 @@ def _answer(puzzle: Puzzle, cands: list[int] | np.ndarray) -> Puzzle:
 
 
 def _search_python(
-    puzzle: Puzzle, limit: int, budget: _Budget | _Probe, hidden: bool, locked: bool, order: _Order
+    puzzle: Puzzle, limit: int, budget: _Budget | _Probe | _TakeUp, hidden: bool, locked: bool, order: _Order
 ) -> SearchResult:
     """Depth-first search on lists of Python ints, propagated by the reference kernel."""
     t = tables(puzzle.shape)
@@ -253,7 +278,8 @@ def search(
     constrained cells are drawn at random once, at the start; without it the
     search is deterministic.  ``compiled`` runs the whole search in the
     compiled loop (the same nodes and answers); by default it is used where it
-    pays (:mod:`deap_sudoku.propagation.choice`).
+    pays (:mod:`deap_sudoku.propagation.choice`), and a search in Python while another process
+    compiles the kernels starts over compiled once they are cached (the same nodes again, faster).
 
     :raises SearchBudgetExceeded: when ``max_nodes`` nodes or ``max_seconds`` seconds (wall time)
         did not settle the question.
@@ -274,8 +300,14 @@ def search(
             except _ProbeEnded:
                 pass
         return _search_compiled(puzzle, limit, budget, hidden_singles, locked_candidates, order)
-    with charged():
-        return _search_python(puzzle, limit, budget, hidden_singles, locked_candidates, order)
+    if compiled is not None:
+        with charged():
+            return _search_python(puzzle, limit, budget, hidden_singles, locked_candidates, order)
+    try:
+        with charged():
+            return _search_python(puzzle, limit, _TakeUp(budget, puzzle), hidden_singles, locked_candidates, order)
+    except _TakenUp:  # the kernels are loaded: the search starts over compiled, as after a probe
+        return _search_compiled(puzzle, limit, budget, hidden_singles, locked_candidates, order)
 
 
 def solve(

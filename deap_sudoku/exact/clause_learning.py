@@ -31,7 +31,7 @@ import time
 import numpy as np
 
 from ..grid.puzzle import Puzzle
-from ..propagation.choice import charged, check_compiled, interrupted_kernel, prefer_compiled
+from ..propagation.choice import charged, check_compiled, interrupted_kernel, prefer_compiled, take_up_compiled
 from . import clause_learning_kernel as kernel
 from . import clause_learning_state as search_state
 from .backtracking import SearchBudgetExceeded, check_budget, check_puzzle
@@ -143,7 +143,9 @@ def solve_learning(
 
     ``rng`` (a generator seeded with 0 when none is given) orders the first decisions; the search is
     otherwise deterministic.  ``compiled`` runs the loop compiled by numba (the same answers); by
-    default it is used where it pays, as for :func:`~deap_sudoku.exact.solve`.  ``target_phase=False``
+    default it is used where it pays, as for :func:`~deap_sudoku.exact.solve`, and a search that
+    began in Python while another process compiled the kernels goes on compiled once they are
+    cached (:func:`~deap_sudoku.propagation.choice.take_up_compiled`).  ``target_phase=False``
     sets every decision's variable false, MiniSat's default, instead of as it stood in the fullest
     assignment yet; ``rephase=False`` keeps that assignment for good instead of forgetting it now and
     then (the switches the ablation in ``docs/performance.md`` turns; without a target phase there is
@@ -158,6 +160,7 @@ def solve_learning(
     check_puzzle(puzzle)
     check_budget(max_conflicts, max_seconds, name="max_conflicts")
     deadline = None if max_seconds is None else (time.perf_counter() if started is None else started) + max_seconds
+    chosen = compiled is None  # the twin left to choose: it may change while the search goes on
     if compiled is None:
         compiled = prefer_compiled(puzzle.shape.cells, puzzle.n)
     check_compiled(compiled, puzzle.n)
@@ -172,7 +175,7 @@ def solve_learning(
     if not (target_phase and rephase):
         ctl[search_state.NEXT_REPHASE] = np.iinfo(np.int64).max
     try:
-        return _search(puzzle, state, run, compiled, max_conflicts, max_seconds, deadline)
+        return _search(puzzle, state, run, compiled, max_conflicts, max_seconds, deadline, chosen)
     finally:
         if statistics is not None:
             ctl = state.ctl
@@ -185,9 +188,11 @@ def solve_learning(
             )
 
 
-def _search(puzzle, state, run, compiled, max_conflicts, max_seconds, deadline) -> Puzzle | None:
+def _search(puzzle, state, run, compiled, max_conflicts, max_seconds, deadline, chosen) -> Puzzle | None:
     """The loop of :func:`solve_learning`: calls of the kernel until it settles the puzzle or a
-    budget ends, each call given as much work as takes about :data:`PAUSE_SECONDS`."""
+    budget ends, each call given as much work as takes about :data:`PAUSE_SECONDS`.  Where the twin
+    was ``chosen`` (not asked for), the Python one gives way to the compiled one once a hold on
+    them ends between two calls: the same state, the same search from there on."""
     ctl, chunk, work = state.ctl, 16, 64  # both grow while a call takes less than PAUSE_SECONDS
     while True:
         conflicts = int(ctl[search_state.CONFLICTS])
@@ -205,6 +210,10 @@ def _search(puzzle, state, run, compiled, max_conflicts, max_seconds, deadline) 
             state = _grow(state)
             continue
         _check_budgets(int(ctl[search_state.CONFLICTS]), max_conflicts, max_seconds, deadline)
+        if chosen and not compiled and take_up_compiled(deadline):
+            compiled = prefer_compiled(puzzle.shape.cells, puzzle.n)
+            if compiled:
+                from .clause_learning_compiled import run  # loaded by the take-up
         chunk, work = _paced(chunk, work, took)
 
 

@@ -19,7 +19,8 @@ answer is the same either way.
 Without numba (a Python it has no wheel for yet, an install without it) every kernel runs its
 Python twin: :func:`numba_available` says so, and ``compiled=True`` is refused.  While another
 process compiles the kernels into numba's cache, :func:`hold_compiled` keeps a run on the Python
-twins until they are there.
+twins until they are there, and the run takes them up where it asks its budget
+(:func:`take_up_compiled`): the exact searches between nodes or conflicts, the GAs between children.
 
 This module is the one place where the choice is made: :func:`prefer_compiled` for each kernel
 call, :func:`compilable` and :func:`compiled_from_the_start` for what a warm-up loads before a run
@@ -50,6 +51,8 @@ __all__ = [
     "compilable",
     "compiled_from_the_start",
     "hold_compiled",
+    "take_up_compiled",
+    "TAKE_UP_SECONDS",
     "probe_seconds",
     "check_compiled",
     "charged",
@@ -74,8 +77,15 @@ within it; the probe costs at most this much where they are not)."""
 HOLD_POLL_SECONDS = 0.25
 """How often a run held on the Python twins (:func:`hold_compiled`) asks whether it may stop."""
 
+TAKE_UP_SECONDS = 3.0
+"""The time budget a run must have left to take the compiled kernels up (:func:`take_up_compiled`):
+loading numba and an algorithm's cached kernels took 0.65-0.7 s on a 36x36 (cdcl, the memetic GA,
+the ant colony), and 1.0-1.8 s in a first ``cdcl`` run while the background process went on
+compiling the exact search beside it (``benchmarks/first_run.py``).  A run with less left keeps
+the Python twins to its end rather than end late."""
+
 _spent = [0.0]
-_held: list = []  # [until, when to ask next] while compiled kernels are held back
+_held: list = []  # [until, when to ask next, load, budgeted] while compiled kernels are held back
 
 
 def python_seconds() -> float:
@@ -174,26 +184,59 @@ def compiled_from_the_start(cells: int, side: int) -> bool:
     return cells >= COMPILED_FROM_CELLS and side <= MAX_COMPILED_SIDE
 
 
-def hold_compiled(until: Callable[[], bool] | None) -> None:
+def hold_compiled(
+    until: Callable[[], bool] | None, *, load: Callable[[], None] | None = None, budgeted: bool = False
+) -> None:
     """Run the Python twins, even where the compiled ones would pay, until ``until()`` is true (asked
     at most every :data:`HOLD_POLL_SECONDS`); ``None`` lifts the hold.  While another process
     compiles the kernels into numba's cache, a run neither compiles them itself nor waits for them,
     and takes them up, loaded from the cache, once they are there.  The twins give the same answers,
-    so a hold changes how long a run takes, never what it finds."""
-    _held[:] = [] if until is None else [until, 0.0]
+    so a hold changes how long a run takes, never what it finds.
+
+    A run takes the kernels up where it asks its budget (:func:`take_up_compiled`), which calls
+    ``load`` (numba and the kernels loaded there, on the run's clock); without ``budgeted`` the first
+    kernel call after ``until()`` turns true may take them up too, loading them inside that call.  A
+    ``budgeted`` hold (runs under a time budget) waits for :func:`take_up_compiled`: loading numba
+    inside a kernel call, where no budget check reaches, made a 0.5 s budget run 0.35 s over."""
+    _held[:] = [] if until is None else [until, 0.0, load, budgeted]
 
 
 def _holding() -> bool:
     if not _held:
         return False
-    until, ask_at = _held
+    until, ask_at, _, budgeted = _held
     now = time.perf_counter()
-    if now < ask_at:
+    if budgeted or now < ask_at:
         return True
     if until():
         _held.clear()
         return False
     _held[1] = now + HOLD_POLL_SECONDS
+    return True
+
+
+def take_up_compiled(deadline: float | None = None) -> bool:
+    """Where a run asks its budget, between two kernel calls: end a hold (:func:`hold_compiled`)
+    whose kernels are now in the cache, loading them here, and say whether it did, so that a search
+    that chose its twin when it began can go on with the compiled one.  Nothing happens (False) more
+    often than every :data:`HOLD_POLL_SECONDS`, nor with less than :data:`TAKE_UP_SECONDS` left
+    before ``deadline`` (a :func:`time.perf_counter` reading): the loading counts in the run's
+    budget, and the run still ends in time."""
+    if not _held:
+        return False
+    until, ask_at, load, _ = _held
+    now = time.perf_counter()
+    if now < ask_at:
+        return False
+    _held[1] = now + HOLD_POLL_SECONDS
+    if (deadline is not None and deadline - now < TAKE_UP_SECONDS) or not until():
+        return False
+    _held.clear()  # before loading: a load that runs a search must not take them up again
+    if load is not None:
+        try:
+            load()
+        except NumbaUnavailable:  # it cannot be loaded here after all: the twins go on
+            return False
     return True
 
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from ..exact import SearchBudgetExceeded, solve, solve_learning
 from ..grid.puzzle import Puzzle
 from ..propagation import analyze, propagate
-from .kernel_cache import warm_up_learning, warm_up_search
+from .kernel_cache import warm_up_clause_learning, warm_up_learning, warm_up_search
 from .record import COMPILING, Outcome, bundled
 
 __all__: list[str] = []  # its records are the registry's
@@ -59,6 +59,7 @@ def _exact_outcome(puzzle: Puzzle, search: Callable[[], Puzzle | None]) -> Outco
     ("max_seconds",),
     warm_up=warm_up_learning,
     warm_up_message=COMPILING.format(name="clause-learning"),
+    warm_up_first=warm_up_clause_learning,
 )
 def _cdcl(
     puzzle: Puzzle, *, seed: int, max_seconds: float | None = None, started: float | None = None, **_: object

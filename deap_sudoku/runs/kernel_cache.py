@@ -1,10 +1,11 @@
 """What this machine has compiled into numba's cache, and compiling it in a background process.
 
-A first-ever compilation of an algorithm's kernels takes 10-20 s.  ``deap-sudoku solve`` does not
-make a user wait for it: :func:`compile_elsewhere` starts a background process that compiles the
-kernels and then leaves a stamp (:func:`compiled_before`), while the run goes on with the kernels'
-Python twins (:func:`~deap_sudoku.propagation.choice.hold_compiled`) and takes the compiled ones
-up once the stamp is there.  The background process is
+A first-ever compilation of an algorithm's kernels takes 15-70 s (``benchmarks/first_run.py``).
+``deap-sudoku solve`` does not make a user wait for it: :func:`compile_elsewhere` starts a
+background process that compiles the kernels and then leaves a stamp (:func:`compiled_before`;
+first one for the part a run needs from its start, where the algorithm names it), while the run
+goes on with the kernels' Python twins (:func:`~deap_sudoku.propagation.choice.hold_compiled`) and
+takes the compiled ones up once the stamp is there.  The background process is
 :func:`deap_sudoku.runs.task.compile_here`.  The exact searches' warm-ups (:func:`warm_up_search`,
 :func:`warm_up_learning`), which compile or load their kernels before a timed run, are here too.
 """
@@ -32,6 +33,7 @@ __all__ = [
     "cache_folder",
     "warm_up_search",
     "warm_up_learning",
+    "warm_up_clause_learning",
 ]
 
 STALE_SECONDS = 60.0
@@ -68,28 +70,29 @@ def _facts() -> str | None:
     return hashlib.sha256("\n".join(facts).encode()).hexdigest()[:16]
 
 
-def _stamp(name: str) -> Path | None:
-    """The file whose presence says that ``name``'s kernels are in numba's cache for this numba,
-    this Python and the kernels' sources as they are; ``None`` where it cannot be kept.  It lives
-    in :func:`cache_folder`, so clearing that cache clears it too."""
+def _stamp(name: str, part: str = "") -> Path | None:
+    """The file whose presence says that ``name``'s kernels (its ``part`` of them, where given) are
+    in numba's cache for this numba, this Python and the kernels' sources as they are; ``None``
+    where it cannot be kept.  It lives in :func:`cache_folder`, so clearing that cache clears it
+    too."""
     digest = _facts()
     if digest is None:
         return None
-    safe = "".join(c if c.isalnum() or c in "-_" else "_" for c in name)
+    safe = "".join(c if c.isalnum() or c in "-_" else "_" for c in name + (f"-{part}" if part else ""))
     return cache_folder() / f"deap-sudoku-{safe}-{digest}.compiled"
 
 
-def compiled_before(name: str) -> bool:
+def compiled_before(name: str, part: str = "") -> bool:
     """Whether this machine has compiled ``name``'s kernels before (into numba's cache, which a
     run then loads in well under a second), so that a first run need not compile them, which
-    takes many seconds, on its own clock."""
-    stamp = _stamp(name)
+    takes many seconds, on its own clock; with ``part`` (``"first"``), that part of them."""
+    stamp = _stamp(name, part)
     return stamp is not None and stamp.exists()
 
 
-def mark_compiled(name: str) -> None:
+def mark_compiled(name: str, part: str = "") -> None:
     """Leave the stamp of :func:`compiled_before` (nothing where the cache folder is read-only)."""
-    stamp = _stamp(name)
+    stamp = _stamp(name, part)
     if stamp is not None:
         try:
             stamp.parent.mkdir(parents=True, exist_ok=True)
@@ -183,12 +186,19 @@ def warm_up_search(puzzle: Puzzle, compiled: bool | None) -> None:
 
 
 def warm_up_learning(puzzle: Puzzle, compiled: bool | None) -> None:
-    """Compile or load the clause-learning search's kernel (a search of one conflict at most), and
+    """Compile or load the clause-learning search's kernel (:func:`warm_up_clause_learning`), and
     the exact search's: ``solve --unique`` asks it whether a puzzle ``cdcl`` solved has another
     solution.  (It never asks whether one ``cdcl`` left unsolved has a solution: the run proved
     there is none, or its time budget is spent.)"""
+    warm_up_clause_learning(puzzle, compiled)
+    warm_up_search(puzzle, compiled)
+
+
+def warm_up_clause_learning(puzzle: Puzzle, compiled: bool | None) -> None:
+    """Compile or load the clause-learning search's kernel alone (a search of one conflict at most):
+    what a ``cdcl`` run needs from its start (compiling it took 25 s of the 59 s the whole
+    warm-up took, a machine busy with other work)."""
     try:
         solve_learning(puzzle, max_conflicts=1, compiled=compiled)
     except SearchBudgetExceeded:
         pass
-    warm_up_search(puzzle, compiled)

@@ -174,7 +174,10 @@ class Algorithm:
     ``progress_every`` generations (GAs) or steps (tabu).  ``warm_up(puzzle, compiled)`` compiles
     or loads the compiled kernels a run on such a puzzle needs (``compiled=None``: only those
     :mod:`~deap_sudoku.propagation.choice` would use from the start), so that the run's clock does
-    not count them; ``warm_up_message`` says what it does.  A run given ``started=`` (a
+    not count them; ``warm_up_message`` says what it does.  ``warm_up_first``, where a run needs only
+    part of those kernels from its start (cdcl: its loop, not the exact search ``--unique`` asks
+    after it), warms that part up: a first-ever compilation in the background does it first, and a
+    run under a time budget takes those kernels up as soon as they are cached.  A run given ``started=`` (a
     :func:`time.perf_counter` reading; only when a caller of
     :func:`~deap_sudoku.runs.task.run_task` gives one) counts ``max_seconds`` from then.
     """
@@ -189,6 +192,7 @@ class Algorithm:
     stoppable: bool = False
     warm_up: Callable[[Puzzle, bool | None], None] | None = None
     warm_up_message: str = ""
+    warm_up_first: Callable[[Puzzle, bool | None], None] | None = None
     source: str = "bundled"
     """Where the record comes from, ``bundled``, ``plug-in <distribution>`` or ``import path``."""
     function: Callable | None = None

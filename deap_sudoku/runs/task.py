@@ -127,7 +127,13 @@ _WARM: set[tuple[str, str]] = set()
 
 
 def warm_up(
-    name: str, puzzle: Puzzle, compiled: bool | None = True, *, record: Algorithm | None = None, budgeted: bool = False
+    name: str,
+    puzzle: Puzzle,
+    compiled: bool | None = True,
+    *,
+    record: Algorithm | None = None,
+    budgeted: bool = False,
+    taken_up: Callable[[float, float], None] | None = None,
 ) -> bool:
     """Compile or load the kernels ``name`` needs for ``puzzle``'s shape (its ``record``, where the
     caller has it), once per process; whether a background process compiles them instead (only for a
@@ -138,10 +144,12 @@ def warm_up(
     one puzzle then never waits for numba unless its run needs the kernels, and loads them on its
     own clock (``deap-sudoku solve``).  On a machine that never compiled them, a background process
     does (:func:`~deap_sudoku.runs.kernel_cache.compile_elsewhere`) while this process's runs use
-    the Python twins until the kernels are in the cache; with ``budgeted`` (runs under a time budget)
-    for the whole process, since taking the kernels up would load numba, half a second, inside a
-    kernel call, where no budget check reaches.  ``compiled=True`` (a benchmark) compiles
-    or loads everything here, before its first clock starts.  A grid wider than
+    the Python twins until the kernels are in the cache, then take them up where they ask their
+    budget (:func:`~deap_sudoku.propagation.choice.take_up_compiled`), loading them on their clock;
+    ``taken_up(after, loading)`` is then called with the seconds since this warm-up and those the
+    loading took.  With ``budgeted`` (runs under a time budget) only there: loading numba inside a
+    kernel call, where no budget check reaches, would overrun the budget.  ``compiled=True`` (a
+    benchmark) compiles or loads everything here, before its first clock starts.  A grid wider than
     :data:`~deap_sudoku.propagation.choice.MAX_COMPILED_SIDE` runs in Python: nothing to load; so
     does every grid where numba is not installed.
     """
@@ -155,9 +163,7 @@ def warm_up(
         )
         if wanted:
             if compiled is None and named and compile_elsewhere(name, puzzle):
-                hold_compiled(
-                    (lambda: False) if budgeted else (lambda: compiled_before(name) or not compiling_elsewhere(name))
-                )
+                _hold(name, puzzle, record, budgeted, taken_up)
                 elsewhere = True
             else:
                 # the compiled twins, which runs will use: left to choose, a search would try Python first
@@ -169,13 +175,46 @@ def warm_up(
     return elsewhere
 
 
+def _hold(
+    name: str, puzzle: Puzzle, record: Algorithm, budgeted: bool, taken_up: Callable[[float, float], None] | None
+) -> None:
+    """Hold runs on the Python twins while a background process compiles ``name``'s kernels; they
+    are taken up, loaded by ``record``'s warm-up, once its stamp is there.  Unbudgeted, also when the
+    background process died without one (the kernels are then compiled here, as before it existed);
+    ``budgeted``, never compiled on a run's clock, and taken up as soon as the part a run needs from
+    its start is cached (``record.warm_up_first``: the background process compiles it first)."""
+    since = time.perf_counter()
+    first = record.warm_up_first
+    whole = record.warm_up
+    assert whole is not None  # only an algorithm with a warm-up is held
+
+    def load() -> None:
+        start = time.perf_counter()
+        with seeded_globals(0):  # a warm-up that draws from them leaves the run's draws as they were
+            (whole if compiled_before(name) or first is None else first)(puzzle, True)
+        if taken_up is not None:
+            taken_up(start - since, time.perf_counter() - start)
+
+    if budgeted:
+        ready = (lambda: compiled_before(name)) if first is None else (lambda: compiled_before(name, "first"))
+        hold_compiled(ready, load=load, budgeted=True)
+    else:
+        hold_compiled(lambda: compiled_before(name) or not compiling_elsewhere(name), load=load)
+
+
 def compile_here(name: str, box: str, cells: str) -> None:
     """The background process of :func:`~deap_sudoku.runs.kernel_cache.compile_elsewhere`: warm
     ``name``'s kernels up compiled on the puzzle of ``box`` (``3x3``) and ``cells``
-    (comma-separated), which leaves the stamp, then drop the lock."""
+    (comma-separated), the part its runs need first (``warm_up_first``) first, each part leaving
+    its stamp, then drop the lock."""
     rows, cols = (int(part) for part in box.split("x"))
+    puzzle = Puzzle([int(c) for c in cells.split(",")], box=(rows, cols))
     try:
-        warm_up(name, Puzzle([int(c) for c in cells.split(",")], box=(rows, cols)), True)
+        first = algorithm(name).warm_up_first
+        if first is not None:
+            first(puzzle, True)
+            mark_compiled(name, "first")
+        warm_up(name, puzzle, True)
     finally:
         release(name)
 

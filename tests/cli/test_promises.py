@@ -195,7 +195,8 @@ def test_max_seconds_stops_backtracking_within_the_tolerance(tmp_path, watchdog)
 
 
 def test_kernel_warm_up_is_announced_and_never_counted(monkeypatch):
-    """A warm-up that takes 1.5 s is announced once on stderr and kept out of the reported time."""
+    """A warm-up that takes 1.5 s is announced on stderr, where it is no terminal in a line when it
+    starts and one with its duration when it ends, and kept out of the reported time."""
     record = registry.ALGORITHMS["backtracking"]
     record.warm_up(read(NINE)[0], True)  # the real kernels loaded: the runs below time solving alone
     calls = []
@@ -215,7 +216,9 @@ def test_kernel_warm_up_is_announced_and_never_counted(monkeypatch):
     monkeypatch.setattr(choice, "_spent", [choice.LOADING_SECONDS])  # a 9x9 that would run compiled
     result = run("solve", NINE, "-a", "backtracking", "--max-seconds", "60")  # a time budget: warm up all
     assert result.exit_code == 0 and len(calls) == 1
-    assert result.stderr.count("compiling the test kernel") == 1
+    said = [line for line in result.stderr.splitlines() if "compiling the test kernel" in line]
+    assert said[0] == "compiling the test kernel ..." and len(said) == 2
+    assert 1.5 <= float(re.fullmatch(r"compiling the test kernel: done in ([0-9.]+) s", said[1]).group(1)) < 3
     times = [float(t) for t in re.findall(r"solved in ([0-9.]+) s", result.stderr)]
     assert len(times) == 5 and max(times) < 0.5
     quiet = run("solve", NINE, "-a", "backtracking", "--quiet")  # warmed up already in this process
@@ -262,14 +265,39 @@ def test_a_first_ever_run_leaves_the_compiling_to_a_background_process_and_runs_
     assert choice.prefer_compiled(256, 16) and not task.compiled_before("memetic")
 
 
-def test_a_first_ever_command_under_a_time_budget_stays_on_the_python_twins(warm_ups):
-    """Taking the compiled kernels up mid-run would load numba inside a kernel call, where no budget
-    check reaches (a 0.5 s budget ran 0.35 s over): a budgeted command keeps the twins to its end."""
-    assert task.warm_up("backtracking", read(REPO / "data" / "16x16.txt")[0], None, budgeted=True)
+def test_a_first_ever_command_under_a_time_budget_takes_the_kernels_up_only_where_it_asks_its_budget(warm_ups):
+    """Taking the compiled kernels up in a kernel call would load numba where no budget check
+    reaches (a 0.5 s budget ran 0.35 s over): a budgeted run takes them up where it asks its
+    budget, with time left to load them, and says when."""
+    calls, told = warm_ups, []
+    sixteen = read(REPO / "data" / "16x16.txt")[0]
+    assert task.warm_up("backtracking", sixteen, None, budgeted=True, taken_up=lambda *seconds: told.append(seconds))
+    assert not choice.take_up_compiled(None) and calls == [("elsewhere", 16)]  # not cached yet
     task.mark_compiled("backtracking")
-    assert not choice.prefer_compiled(256, 16)
-    choice.hold_compiled(None)  # the next command
+    assert not choice.prefer_compiled(256, 16)  # a kernel call does not take them up
+    assert not choice.take_up_compiled(time.perf_counter() + choice.TAKE_UP_SECONDS / 2)  # too late to load
+    assert choice.take_up_compiled(time.perf_counter() + 60)
+    assert calls == [("elsewhere", 16), (16, True)] and len(told) == 1  # loaded by the warm-up, and said
     assert choice.prefer_compiled(256, 16)
+
+
+def test_a_budgeted_clause_learning_run_takes_up_its_own_kernel_before_the_exact_search_is_cached(
+    warm_ups, monkeypatch
+):
+    """cdcl's background compile does its loop first (25 s of 59 s) and stamps it: a run under a
+    budget takes that up and loads the loop alone; ``--unique``'s exact search comes later."""
+    calls = []
+    record = dataclasses.replace(
+        registry.ALGORITHMS["cdcl"],
+        warm_up=lambda puzzle, compiled: calls.append(("all", compiled)),
+        warm_up_first=lambda puzzle, compiled: calls.append(("first", compiled)),
+    )
+    monkeypatch.setitem(registry.ALGORITHMS, "cdcl", record)
+    monkeypatch.setattr(task, "compile_elsewhere", lambda name, puzzle: True)
+    assert task.warm_up("cdcl", read(REPO / "data" / "16x16.txt")[0], None, budgeted=True)
+    assert not choice.take_up_compiled(None)
+    task.mark_compiled("cdcl", "first")
+    assert choice.take_up_compiled(None) and calls == [("first", True)]
 
 
 def test_a_first_ever_run_that_cannot_compile_elsewhere_compiles_here(warm_ups, monkeypatch):
