@@ -116,6 +116,8 @@ def test_solve_over_ssh_with_the_other_host_first_exits_1_when_unsolved_and_prin
         cluster,
         "solve",
         "unsolvable.txt",
+        "-a",
+        "memetic",
         "--max-generations",
         "3",
         "--workers",

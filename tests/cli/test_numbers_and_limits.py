@@ -94,7 +94,7 @@ def test_check_says_what_it_found_when_its_time_runs_out(tmp_path):
     write(path, [pattern_puzzle(10, 5000)], format="lloyd")
     done = CliRunner().invoke(main, ["check", str(path), "--max-seconds", "0.5"])
     assert done.exit_code == 1
-    assert "100x100 (10x10 boxes), 5000 givens (50 %), undecided: no answer within 0.5 s (" in done.stdout
+    assert "100x100 (10x10 boxes), 5,000 givens (50 %), undecided: no answer within 0.5 s (" in done.stdout
 
 
 def test_generate_takes_a_time_budget_for_any_puzzle_and_says_how_far_it_got(tmp_path):
