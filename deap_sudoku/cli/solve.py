@@ -37,7 +37,8 @@ from .options import (
 from .outputs import check_format, check_outputs, check_plot, grid_picture, open_checkpoint, write_puzzles, writing
 from .progress import Progress, warm_up_announced
 from .scoop import LAUNCH_OPTIONS, check_scoop, rerun_under_scoop, scoop_options
-from .auto import AUTO_RECORD, SolveAlgorithm, auto_says, found_by, named, refuse_for_auto
+from .auto import AUTO_RECORD, SolveAlgorithm, auto_says, named, refuse_for_auto
+from .status import best_fitness, ending, spending
 from .watch import Watch, watch_option
 
 POSEDNESS_NODES = 1000
@@ -337,18 +338,20 @@ class _Solving:
         if result.note == INTERRUPTED:
             self.signum = requested()
             saved = f"; checkpoint in {self.checkpoint}" if self.checkpoint and os.path.exists(self.checkpoint) else ""
-            self.bar.echo(f"interrupted after {_count(result)}: best so far above, {_fitness(result)}{saved}", err=True)
+            self.bar.echo(
+                f"interrupted after {spending(result)}: best so far above, {best_fitness(result)}{saved}", err=True
+            )
             return False
         ran, chosen = (registry.algorithm(task.algorithm), task.algorithm) if self.auto else (self.record, "")
         if kept is None:
             searched = ran.kind == "exact" and bool(registry.budgets(ran))  # a complete search
-            status = _status(result, chosen) + _posedness(
+            status = ending(result, chosen) + _posedness(
                 puzzle, result, "max_seconds" in self.options, self.unique, searched
             )
             if self.journal is not None:
                 self.journal.keep(task, result)
         else:
-            status = f"{_status(result, chosen)} (kept in {self.journal.path} by an earlier run)"
+            status = f"{ending(result, chosen)} (kept in {self.journal.path} by an earlier run)"
         status += auto_says(result, puzzle) if self.auto else ""
         self.bar.echo(f"{name + ': ' if several else ''}{status}", err=True)
         self.unsolved += not result.solved
@@ -404,11 +407,6 @@ class _Solving:
         self.signum = self.signum or requested()
 
 
-def _fitness(result: RunResult) -> str:
-    """The best fitness of a run, with what it measures where the run says."""
-    return result.objective.describe(result.fitness) if result.objective is not None else f"fitness {result.fitness:g}"
-
-
 def _answer(puzzle: Puzzle, result: RunResult) -> Puzzle:
     """What --out holds for a puzzle: its solution, or the puzzle as given when unsolved."""
     return puzzle.filled(np.asarray(result.grid)) if result.solved else puzzle
@@ -423,43 +421,6 @@ def _applies(option: str, value: object, record: registry.Algorithm, ability: st
 
 def _short_name(path: str) -> str:
     return "standard input" if path == "-" else os.path.basename(path)
-
-
-def _count(result: RunResult) -> str:
-    """What the run spent: generations and evaluations (GAs), steps and moves scored (tabu)."""
-    if result.steps:
-        return f"{plural(result.steps, 'step')}, {plural(result.evaluations, 'move')} scored"
-    return f"{plural(result.generations, 'generation')}, {plural(result.evaluations, 'evaluation')}"
-
-
-def _status(result: RunResult, chosen: str = "") -> str:
-    """One line on how the run ended (``chosen``: the algorithm ``auto`` ran, to name in it)."""
-    seconds = f"{result.seconds:.3f} s"
-    spent = f" ({_count(result)})" if result.objective is not None else ""
-    if result.solved:
-        return f"solved in {seconds}{found_by(result, chosen)}{spent}"
-    if result.note == "exhausted":  # a complete search proved it
-        return f"no solution: the search found none in {seconds}"
-    if result.note.startswith("no solution"):
-        return result.note
-    if result.objective is None:
-        return f"not solved after {seconds}: {result.note}"
-    why = STOP_REASONS.get(result.note, result.note)
-    return (
-        f"no solution found within the budget: stopped by {why} after {seconds} ({_count(result)}); "
-        f"best fitness: {result.objective.describe(result.fitness)}"
-    )
-
-
-STOP_REASONS = {
-    "generations": "the generation budget",
-    "time": "the time budget",
-    "steps": "the step budget",
-    "evaluations": "the evaluation budget",
-    "stagnation": "stagnation (the best equals the mean)",
-    "no improvement": "a run without improvement",
-    "no moves": "a board with no move left",
-}
 
 
 def _posedness(

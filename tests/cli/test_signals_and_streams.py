@@ -371,5 +371,5 @@ def test_an_interrupted_generate_never_replaces_an_old_file_with_a_part(tmp_path
     assert out.read_text() == "my old puzzles\n"
     part = tmp_path / "made.txt.partial"
     made = read(part)
-    assert f"{out} is left as it was; the {len(made)} puzzles made before the interrupt are in {part}" in stderr
+    assert f"{out} is left as it was; the {len(made):,} puzzles made before the interrupt are in {part}" in stderr
     assert len(made) >= 1 and all(p.num_givens == 8 for p in made)

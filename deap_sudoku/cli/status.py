@@ -1,0 +1,51 @@
+"""What ``solve`` says about a run: how it ended, what it spent and what found the answer, in one line."""
+
+from __future__ import annotations
+
+from ..runs.task import RunResult
+from .auto import found_by
+from .errors import plural
+
+__all__ = ["ending", "spending", "best_fitness", "STOP_REASONS"]
+
+
+def best_fitness(result: RunResult) -> str:
+    """The best fitness of a run, with what it measures where the run says."""
+    return result.objective.describe(result.fitness) if result.objective is not None else f"fitness {result.fitness:g}"
+
+
+def spending(result: RunResult) -> str:
+    """What the run spent: generations and evaluations (GAs), steps and moves scored (tabu)."""
+    if result.steps:
+        return f"{plural(result.steps, 'step')}, {plural(result.evaluations, 'move')} scored"
+    return f"{plural(result.generations, 'generation')}, {plural(result.evaluations, 'evaluation')}"
+
+
+def ending(result: RunResult, chosen: str = "") -> str:
+    """One line on how the run ended (``chosen``: the algorithm ``auto`` ran, to name in it)."""
+    seconds = f"{result.seconds:.3f} s"
+    spent = f" ({spending(result)})" if result.objective is not None else ""
+    if result.solved:
+        return f"solved in {seconds}{found_by(result, chosen)}{spent}"
+    if result.note == "exhausted":  # a complete search proved it
+        return f"no solution: the search found none in {seconds}"
+    if result.note.startswith("no solution"):
+        return result.note
+    if result.objective is None:
+        return f"not solved after {seconds}: {result.note}"
+    why = STOP_REASONS.get(result.note, result.note)
+    return (
+        f"no solution found within the budget: stopped by {why} after {seconds} ({spending(result)}); "
+        f"best fitness: {result.objective.describe(result.fitness)}"
+    )
+
+
+STOP_REASONS = {
+    "generations": "the generation budget",
+    "time": "the time budget",
+    "steps": "the step budget",
+    "evaluations": "the evaluation budget",
+    "stagnation": "stagnation (the best equals the mean)",
+    "no improvement": "a run without improvement",
+    "no moves": "a board with no move left",
+}
