@@ -29,7 +29,7 @@ def bundled_or(path: str) -> str:
     found = sample_path(path[len(BUNDLED) :])
     if found is None:
         return path
-    click.echo(f"{path}: reading the bundled copy ({SAMPLES_HINT})", err=True)
+    click.echo(f"{path}: reading the bundled copy (deap-sudoku samples lists them)", err=True)
     return str(found)
 
 

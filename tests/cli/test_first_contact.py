@@ -266,7 +266,7 @@ def test_the_notice_for_a_bundled_file_is_short_and_names_no_install_path(tmp_pa
     monkeypatch.chdir(tmp_path)
     result = run("check", "data/4x4.txt")
     notice = result.stderr.splitlines()[0]
-    assert notice == ("data/4x4.txt: reading the bundled copy ('deap-sudoku samples' lists them)")
+    assert notice == "data/4x4.txt: reading the bundled copy (deap-sudoku samples lists them)"
     assert len(notice) <= 110 and "site-packages" not in result.stderr and "/deap_sudoku/data" not in result.stderr
     many = run("bench", "data/testdata/*.txt", "-a", "backtracking", "--quiet")
     assert "/deap_sudoku/data" not in many.stderr and "reading the 4 copies bundled" in many.stderr
