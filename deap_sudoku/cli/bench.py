@@ -245,7 +245,8 @@ class _Benching:
         check_ioh_folder(p["ioh_folder"], force or resuming)
         inputs = [(name, PuzzleInput(path)) for path, name in zip(datasets, dataset_names(datasets))]
         examples = {shape: puzzle for _, puzzles in inputs for shape, puzzle in puzzles.examples.items()}
-        refuse_huge_population(p.get("population_size"), examples.values())
+        populated = [name for name, share in per_algorithm.items() if "population_size" in share]
+        refuse_huge_population(p.get("population_size"), examples.values(), populated)
         total = p["runs"] * len(algorithms) * sum(min(len(one), p["limit"] or len(one)) for _, one in inputs)
         if total > MAX_COUNT:
             raise click.UsageError(f"that is {total:.3g} runs, more than this machine can count ({MAX_COUNT:,})")

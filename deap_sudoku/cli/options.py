@@ -242,17 +242,30 @@ def _default(record: registry.Algorithm, name: str):
 
 
 MAX_POPULATION_BYTES = 4 << 30
-POPULATION_BYTES = ((16, 2190), (81, 2463), (256, 2921), (625, 4089), (1296, 6181))
-"""(cells, bytes): what one individual costs a GA run (its grid, fitness and offspring), the most of
-any GA at each size, traced by ``python benchmarks/population_memory.py``."""
+POPULATION_BYTES = {
+    "ga": ((16, 2812), (81, 3150), (256, 3740), (625, 4597), (1296, 6740)),
+    "lsga": ((16, 3067), (81, 3929), (256, 5907), (625, 9750), (1296, 17402)),
+    "colony": ((16, 2238), (81, 4478), (256, 10389), (625, 22933), (1296, 45744)),
+}
+"""For each table, (cells, bytes): what one individual costs a run at that size (a GA's grid,
+fitness and offspring; an ant's grid and its construction), the most of the algorithms the table
+charges (:data:`POPULATION_TABLES`), traced by ``python benchmarks/population_memory.py``."""
+POPULATION_TABLES = {"lsga": "lsga", "acs": "colony", "acs-paper": "colony"}
+"""The table that charges each algorithm whose individuals cost more than the GAs' (the local-search
+GA's, an ant colony's); every other algorithm is charged by ``"ga"``."""
 ALLOCATOR_MARGIN = 1.25
 
 
-def population_bytes(cells: int) -> float:
-    """Bytes a GA run allocates per individual on a grid of ``cells`` cells: :data:`POPULATION_BYTES`
-    with a quarter more for the allocator, linear between the measured sizes and along the last
-    slope beyond them."""
-    points = POPULATION_BYTES
+def population_table(algorithm: str) -> str:
+    """The name of the table in :data:`POPULATION_BYTES` that charges ``algorithm``'s individuals."""
+    return POPULATION_TABLES.get(algorithm, "ga")
+
+
+def population_bytes(cells: int, algorithm: str) -> float:
+    """Bytes a run of ``algorithm`` allocates per individual on a grid of ``cells`` cells: its
+    table in :data:`POPULATION_BYTES` with a quarter more for the allocator, linear between the
+    measured sizes and along the last slope beyond them."""
+    points = POPULATION_BYTES[population_table(algorithm)]
     (low, low_cost), (high, high_cost) = next(
         ((a, b) for a, b in zip(points, points[1:]) if cells <= b[0]), points[-2:]
     )
@@ -301,13 +314,14 @@ def memory_limits() -> str:
     return ", ".join(limits) or "no limit is set on this process"
 
 
-def refuse_huge_population(population: int | None, puzzles: Iterable[Puzzle]) -> None:
+def refuse_huge_population(population: int | None, puzzles: Iterable[Puzzle], algorithms: Iterable[str]) -> None:
     """Refuse, before allocating anything, a population whose run would need more memory than the
-    process may have (:func:`memory_allowed`; :func:`population_bytes` per individual)."""
+    process may have (:func:`memory_allowed`; :func:`population_bytes` per individual, for the
+    costliest of ``algorithms``, the ones a run of this population would be)."""
     if population is None:
         return
     cells = max(p.shape.cells for p in puzzles)
-    needed = population * population_bytes(cells)
+    needed = population * max((population_bytes(cells, name) for name in algorithms), default=0.0)
     allowed, why = memory_allowed()
     if needed > allowed:
         raise InputError(

@@ -226,7 +226,7 @@ class _Solving:
         if out is not None:
             for example in puzzles.examples.values():
                 check_format("--out-format", p["out_format"], p["alphabet"], example)
-        refuse_huge_population(options.get("population_size"), puzzles.examples.values())
+        refuse_huge_population(options.get("population_size"), puzzles.examples.values(), (record.name,))
         asked = {f.name: p[f.name] for f in dataclasses.fields(cls) if f.name in p and f.name != "algorithm"}
         return cls(
             ctx=ctx,

@@ -116,26 +116,54 @@ def test_checkpoint_misuse_and_other_runs_files_are_refused_with_exit_2(tmp_path
 
 def test_a_population_that_cannot_fit_in_memory_is_refused_before_anything_runs():
     result = run("solve", str(REPO / "data" / "25x25.txt"), "-a", "block-ga", "--population", "1000000")
-    assert result.exit_code == 2 and "needs about 4.8 GiB; this package's limit is 4.0 GiB" in result.output
+    assert result.exit_code == 2 and "needs about 5.4 GiB; this package's limit is 4.0 GiB" in result.output
     assert run("bench", str(REPO / "data" / "25x25.txt"), "--population", "1000000").exit_code == 2
 
 
-@pytest.mark.parametrize("algorithm, name", [("cell-ga", "4x4"), ("block-ga", "9x9"), ("row-ga", "16x16")])
+def test_the_population_guard_charges_the_costliest_algorithm_a_command_runs(monkeypatch):
+    """An ant of a 16x16 colony costs about three times a GA's individual: a population the GAs may
+    have is refused to -a acs, and to bench when one of its arms is acs (and not when none is)."""
+    from deap_sudoku.cli import options
+    from deap_sudoku.cli.errors import InputError
+
+    path = REPO / "data" / "16x16.txt"
+    puzzle = read(path)[0]
+    monkeypatch.setattr(options, "memory_allowed", lambda: (options.MAX_POPULATION_BYTES, "this package's limit"))
+    options.refuse_huge_population(500_000, [puzzle], ["block-ga", "row-ga", "lsga"])
+    with pytest.raises(InputError, match="needs about 6.0 GiB; this package's limit is 4.0 GiB"):
+        options.refuse_huge_population(500_000, [puzzle], ["block-ga", "acs"])
+    solve = run("solve", str(path), "-a", "acs", "--population", "500000")
+    assert solve.exit_code == 2 and "needs about 6.0 GiB" in solve.output
+    bench = run("bench", str(path), "-a", "block-ga", "-a", "acs", "-a", "tabu", "--population", "500000")
+    assert bench.exit_code == 2 and "needs about 6.0 GiB" in bench.output
+
+
+@pytest.mark.parametrize(
+    "algorithm, name",
+    [("cell-ga", "4x4"), ("block-ga", "9x9"), ("row-ga", "16x16"), ("lsga", "9x9"), ("acs", "16x16")],
+)
 def test_the_population_guard_counts_what_a_run_allocates(algorithm, name, monkeypatch):
     """The guard once charged 40 bytes a cell for every size, less than a 4x4 run allocates (issue 16,
-    point 10).  One more individual's cost, traced as benchmarks/population_memory.py does over
-    populations of several fitness batches (made small here to keep the test fast), must lie between
-    the guard's figure and half of it."""
+    point 10), and one figure for every algorithm, a third of what a 16x16 ant colony allocates.  One
+    more individual's cost, traced as benchmarks/population_memory.py does over populations of
+    several fitness batches (made small here to keep the test fast) in runs that cannot end early,
+    must lie between the guard's figure for the algorithm and half of it."""
+    import dataclasses
     import tracemalloc
-    from deap_sudoku.algorithms import Stop
+
     from deap_sudoku.cli.options import population_bytes
-    from deap_sudoku.runs import recipes
+    from deap_sudoku.runs import record as records
     from deap_sudoku.tools import fitness
 
     monkeypatch.setattr(fitness, "BATCH_CELLS", 1 << 12)
+    recipe_stop = records.recipe_stop
     monkeypatch.setattr(
-        recipes, "Stop", lambda **criteria: Stop(**{**criteria, "solved": math.nan, "stagnation": False})
-    )  # no early end
+        records,
+        "recipe_stop",
+        lambda recipe, **fields: dataclasses.replace(
+            recipe_stop(recipe, **fields), solved=math.nan, stagnation=False, patience=None, max_seconds=None
+        ),
+    )  # no early end: the colony's first ants solve these puzzles, and its default budget is seconds
     puzzle = read(REPO / "data" / f"{name}.txt")[0]
     population = 4 * max(1, fitness.BATCH_CELLS // puzzle.shape.cells)
     record = registry.algorithm(algorithm)
@@ -143,11 +171,12 @@ def test_the_population_guard_counts_what_a_run_allocates(algorithm, name, monke
     for size in (population, 2 * population) * 2:  # the first pair may still load what a path needs
         tracemalloc.start()
         before = tracemalloc.get_traced_memory()[0]
-        record.run(puzzle, seed=0, population_size=size, max_generations=2)
+        outcome = record.run(puzzle, seed=0, population_size=size, max_generations=2)
         peaks[size] = tracemalloc.get_traced_memory()[1] - before
         tracemalloc.stop()
+        assert outcome.generations == 2
     measured = (peaks[2 * population] - peaks[population]) / population
-    assert measured <= population_bytes(puzzle.shape.cells) <= 2 * measured
+    assert measured <= population_bytes(puzzle.shape.cells, algorithm) <= 2 * measured
 
 
 def test_bad_input_exits_2_with_a_located_message(tmp_path):
