@@ -164,7 +164,7 @@ def test_the_population_guard_uses_the_memory_the_process_may_have(tmp_path):
         timeout=120,
     )
     assert done.returncode == 2 and "Traceback" not in done.stderr
-    assert "needs about 1.4 GiB; the address space that ulimit -v leaves this process is" in done.stderr
+    assert "needs about 1.6 GiB; the address space that ulimit -v leaves this process is" in done.stderr
 
 
 HOLD = (
