@@ -189,5 +189,7 @@ def searched(shape: Shape) -> None:
     them up once they are cached, instead of compiling them in the foreground without a word
     (13 s of a first 36x36 ``generate``, which now takes 4 s); without numba, one notice.  Both
     commands give each puzzle a time budget: the kernels are taken up only where it is asked."""
+    if not compiled_from_the_start(shape.cells, shape.n):
+        return  # smaller grids search in Python first, whether or not numba is loaded (a test process)
     puzzle = Puzzle([0] * shape.cells, box=shape)
     warm_up_announced(registry.algorithm("backtracking"), [puzzle], compiled=None, budgeted=True)
