@@ -4,20 +4,19 @@ see, the choice it made), and the part of an algorithm that found the answer (:f
 Each puzzle runs the algorithm :func:`~deap_sudoku.runs.auto.choose_algorithm` names for it; the
 record here only takes part in the checks made before any work (``auto`` takes ``--max-seconds``
 and no other run option, and none of ``--progress``, ``--watch``, ``--checkpoint``, ``--plot`` or
-``--workers``, which belong to a named algorithm).
+``--workers``, which belong to a named algorithm; :func:`named` says so in the refusals).
 """
 
 from __future__ import annotations
 
-import click
 
 from ..grid import Puzzle
 from ..runs import registry
 from ..runs.auto import AUTO, AUTO_RULE
 from ..runs.task import RunResult
-from .options import AlgorithmName, flag
+from .options import AlgorithmName
 
-__all__ = ["AUTO_RECORD", "FOUND_BY", "SolveAlgorithm", "auto_says", "found_by", "named", "refuse_for_auto", "size"]
+__all__ = ["AUTO_RECORD", "FOUND_BY", "SolveAlgorithm", "auto_says", "found_by", "named", "size"]
 
 
 def _chooses(puzzle: Puzzle, **_: object) -> registry.Outcome:
@@ -37,14 +36,6 @@ class SolveAlgorithm(AlgorithmName):
 
     def convert(self, value, param, ctx):
         return AUTO_RECORD if value in (AUTO, AUTO_RECORD) else super().convert(value, param, ctx)
-
-
-def refuse_for_auto(options: dict) -> None:
-    """Refuse, naming who takes it, any run option but ``--max-seconds`` given with ``auto``."""
-    for name in options:
-        if name not in AUTO_RECORD.options:
-            takers = ", ".join(registry.takes(name))
-            raise click.UsageError(f"{flag(name)} does not apply to {named(AUTO_RECORD)}; it applies to {takers}")
 
 
 def named(record: registry.Algorithm) -> str:

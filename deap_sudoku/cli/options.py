@@ -116,25 +116,27 @@ KINDS = {"ga": "GAs", "local search": "local searches", "colony": "ant colonies"
 """How help pages name each kind of algorithm, in the order they list them."""
 
 
-def by_kind() -> str:
-    """The bundled algorithms' names by kind, for help pages: ``GAs: memetic, ...; exact: ...``."""
+def _kinds() -> dict[str, list[str]]:
+    """The bundled algorithms' names, kind by kind in the registry's order."""
     kinds: dict[str, list[str]] = {}
     for record in registry.ALGORITHMS.values():
         kinds.setdefault(record.kind, []).append(record.name)
-    return "; ".join(f"{KINDS.get(kind, kind)}: {', '.join(names)}" for kind, names in kinds.items())
+    return kinds
+
+
+def by_kind() -> str:
+    """The bundled algorithms' names by kind, for help pages: ``GAs: memetic, ...; exact: ...``."""
+    return "; ".join(f"{KINDS.get(kind, kind)}: {', '.join(names)}" for kind, names in _kinds().items())
 
 
 def takers(option: str) -> str:
     """The bundled algorithms that take ``option``, in few words: whole kinds by name ("the GAs and
     ant colonies"), "all but ..." for nearly all, else their names."""
     taking = registry.takes(option)
-    every = list(registry.ALGORITHMS.values())
-    left = [record.name for record in every if record.name not in taking]
+    left = [name for name in registry.ALGORITHMS if name not in taking]
     if 0 < len(left) <= 3:
         return "all but " + ", ".join(left)
-    kinds: dict[str, list[str]] = {}
-    for record in every:
-        kinds.setdefault(record.kind, []).append(record.name)
+    kinds = _kinds()
     whole = [kind for kind, names in kinds.items() if all(name in taking for name in names)]
     exceptions: dict[str, list[str]] = {}
     rest = [name for name in taking if registry.ALGORITHMS[name].kind not in whole]
@@ -208,10 +210,11 @@ def given(params: dict) -> dict:
     return {name: params[name] for name in registry.OPTIONS if params.get(name) is not None}
 
 
-def options_for(record: registry.Algorithm, options: dict) -> dict:
+def options_for(record: registry.Algorithm, options: dict, called: str | None = None) -> dict:
     """The ``options`` the algorithm of ``record`` takes; a usage error naming the option and the
-    algorithms that take it, or the values it allows, for any other."""
-    algorithm = record.name
+    algorithms that take it, or the values it allows, for any other (the algorithm ``called`` so
+    there: ``auto`` says it is solve's default)."""
+    algorithm = called or record.name
     for name, value in options.items():
         if name not in record.options:
             raise click.UsageError(

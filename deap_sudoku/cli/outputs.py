@@ -263,14 +263,17 @@ def write_puzzles(out: str, puzzles: Iterable[Puzzle], fmt: str, alphabet: str |
             raise InputError(f"{out}: {exc}") from None
 
 
-def colour(stream) -> bool:
-    """Whether to colour what goes to ``stream``: a terminal, and no ``NO_COLOR`` set (no-color.org)."""
-    if os.environ.get("NO_COLOR"):
-        return False
+def terminal(stream) -> bool:
+    """Whether ``stream`` is a terminal (False for None, a closed stream, or none at all)."""
     try:
-        return bool(stream.isatty())
+        return stream is not None and bool(stream.isatty())
     except (AttributeError, OSError, ValueError):
         return False
+
+
+def colour(stream) -> bool:
+    """Whether to colour what goes to ``stream``: a terminal, and no ``NO_COLOR`` set (no-color.org)."""
+    return not os.environ.get("NO_COLOR") and terminal(stream)
 
 
 def grid_picture(puzzle: Puzzle, grid, stream=None) -> str:

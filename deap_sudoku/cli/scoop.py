@@ -18,6 +18,7 @@ import click
 from ..io.fileio import process_runs
 from ..runs.record import Algorithm
 from .options import count
+from .outputs import terminal
 
 
 LAUNCH_OPTIONS = ("tunnel", "external_hostname", "python_interpreter", "remote_folder", "prolog", "verbose")
@@ -165,14 +166,14 @@ def rerun_under_scoop(
         env = {**os.environ, **variables}
         carried = {k: v for k, v in env.items() if k.startswith("DEAP_SUDOKU_")}
         unframer = Unframer()
-        word = carried_word(carried, unframer.token, stdout_tty=_isatty(sys.stdout), stderr_tty=_isatty(sys.stderr))
+        word = carried_word(carried, unframer.token, stdout_tty=terminal(sys.stdout), stderr_tty=terminal(sys.stderr))
         command = [entry, word, *_command_line(ctx, drop=(*drop, *LAUNCH_OPTIONS))]
         # In a session of its own, SCOOP's launcher and workers do not see the terminal's Ctrl-C; this
         # process passes each SIGINT or SIGTERM to the command alone, which ends its runs and writes its
         # outputs as it does serially.
         # Not the terminal as standard input: SCOOP's ssh -tt would put it in raw mode for the run
         # (this command's lines then stair-stepped across the screen).
-        stdin = subprocess.DEVNULL if _isatty(sys.stdin) else None
+        stdin = subprocess.DEVNULL if terminal(sys.stdin) else None
         launched = subprocess.Popen(
             launcher + command, env=env, start_new_session=True, stdout=subprocess.PIPE, stdin=stdin
         )
@@ -223,13 +224,6 @@ def _ended(launched: subprocess.Popen, reading, unframer, exit_file: str) -> int
             return int(handle.read())
     except (OSError, ValueError):
         return launched.returncode or 1  # the command never got to say: it did not end well
-
-
-def _isatty(stream) -> bool:
-    try:
-        return stream is not None and stream.isatty()
-    except (OSError, ValueError):
-        return False
 
 
 def _verbosity(verbose: int) -> list[str]:

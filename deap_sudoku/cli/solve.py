@@ -37,7 +37,7 @@ from .options import (
 from .outputs import check_format, check_outputs, check_plot, grid_picture, open_checkpoint, write_puzzles, writing
 from .progress import Progress, warm_up_announced
 from .scoop import LAUNCH_OPTIONS, check_scoop, rerun_under_scoop, scoop_options
-from .auto import AUTO_RECORD, SolveAlgorithm, auto_says, named, refuse_for_auto
+from .auto import AUTO_RECORD, SolveAlgorithm, auto_says, named
 from .status import best_fitness, ending, spending
 from .watch import Watch, watch_option
 
@@ -196,9 +196,7 @@ class _Solving:
         puzzles, or refused with one line before any work."""
         p = ctx.params
         record, workers, checkpoint, out = p["algorithm"], p["workers"], p["checkpoint"], p["out"]
-        if record is AUTO_RECORD:
-            refuse_for_auto(given(p))
-        options = options_for(record, given(p))
+        options = options_for(record, given(p), named(record))
         _applies("--progress", p["progress_every"], record, "stoppable")
         _applies("--watch", p["watch_every"], record, "watchable")
         _applies("--plot", p["plot"], record, "traced")

@@ -242,7 +242,7 @@ def test_the_launchers_options_reach_scoop_and_not_the_command(monkeypatch, tmp_
     CliRunner().invoke(main, ["bench", *common, "-vv"])
     assert started[-1][3:5] == ["-v", "--hosts"]  # SCOOP's launcher one step more verbose than its default
     assert stdins[-1] is None  # a pipe or file stays SCOOP's standard input
-    monkeypatch.setattr(cli_scoop, "_isatty", lambda stream: stream is sys.stdin)
+    monkeypatch.setattr(cli_scoop, "terminal", lambda stream: stream is sys.stdin)
     CliRunner().invoke(main, ["bench", *common])
     assert stdins[-1] == subprocess.DEVNULL  # a terminal is not: ssh -tt would make it raw for the run
     refused = CliRunner().invoke(main, ["bench", data, "--tunnel"])
