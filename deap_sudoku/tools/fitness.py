@@ -464,10 +464,7 @@ def batch_map(func: Callable, individuals: Iterable) -> list:
     if _weights(func):  # a fitness function: the individuals it scores learn its name (for captions)
         name = fitness_name(func)
         for item in items:
-            try:
-                item.fitness.name = name
-            except AttributeError:  # no fitness, or one with __slots__
-                pass
+            _name(item, name)
     batch = batch_kernel(func)
     if batch is None or not items:
         return list(map(func, items))
