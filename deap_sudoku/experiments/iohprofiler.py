@@ -13,9 +13,11 @@ renamed parts them); for 30 problems that happens about once in 150 exports.  Th
 provenance is in every file's ``experiment_attributes``.
 
 A run is replayed into the logger: one call per fitness evaluation it spent, each improvement of its
-best-so-far fitness at the last evaluation of the generation that found it (the finest the runs
-record), a solved run's target at the evaluation that first scored it.  Runs that trace no fitness
-against evaluations (tabu search, the exact solvers) cannot be replayed and are left out.
+best-so-far fitness at the last evaluation of the generation (or traced step of a local search:
+annealing, the iterated local search) that found it (the finest the runs record), a solved run's
+target at the evaluation that first scored it.  Runs that trace no fitness against evaluations
+(tabu search, which has no evaluation budget and traces steps only; the exact solvers) cannot be
+replayed and are left out.
 """
 
 from __future__ import annotations
@@ -216,7 +218,8 @@ def _replay(ioh, logger, result: RunResult) -> None:
     if result.solved and result.first_hit is not None and solved_at is not None:  # where it was first scored
         spent_by[solved_at] = result.first_hit
     point = np.zeros(len(result.grid))
-    spent, before = 0, float(trace.series["mean"][0])  # the first generation's: its mean, then its best
+    # before the first point's best: a GA's first generation's mean, a local search's start (its current score)
+    spent, before = 0, float(trace.series["mean" if "mean" in trace.series else "current"][0])
     for evaluations, value in zip(spent_by, running):
         calls = max(evaluations - spent, 0)
         if calls:

@@ -92,5 +92,5 @@ def ant_colony(
         callback=callback,
         checkpoint=checkpoint,
     )
-    logbook.fitness, logbook.target, logbook.found_by = "collisions", 0, "ant colony"
+    logbook.fitness, logbook.target = "collisions", 0  # found_by: propagation at generation 0, else the ants
     return colony, logbook, hof

@@ -27,7 +27,7 @@ from ..exact.verification import unsolved_because
 from ..grid.puzzle import Puzzle
 from ..propagation.choice import compilable, hold_compiled, prefer_compiled
 from .kernel_cache import compile_elsewhere, compiled_before, compiling_elsewhere, mark_compiled, release
-from .record import Algorithm, Objective, Outcome, Trace, seeded_globals
+from .record import Algorithm, Objective, Outcome, Trace, found_by_run, seeded_globals
 from .registry import algorithm
 
 __all__ = [
@@ -352,7 +352,7 @@ def _judged(task: Task, outcome: Outcome, seconds: float, censor: bool = True, *
     or a run that returned more than :data:`TIME_TOLERANCE` after ``max_seconds``, is censored at
     the budget: unsolved, its cost cut to the budget, and ``censored`` says what happened; unless
     ``censor`` is false (``deap-sudoku solve``, which wants the answer, late or not).  ``found_by``
-    is the outcome's, or what the algorithm's ``kind`` implies."""
+    is :func:`~deap_sudoku.runs.record.found_by_run`'s, from the outcome and the algorithm's ``kind``."""
     puzzle = task.puzzle
     cells = np.asarray(outcome.grid)
     why = unsolved_because(cells, puzzle)
@@ -411,15 +411,8 @@ def _judged(task: Task, outcome: Outcome, seconds: float, censor: bool = True, *
         trace,
         first_hit=first_hit,
         censored="; ".join(censored) + ("; counted unsolved at the budget" if censored else ""),
-        found_by=(outcome.found_by or _found_by(kind, outcome)) if solved else "",
+        found_by=found_by_run(kind, outcome) if solved else "",
     )
-
-
-def _found_by(kind: str, outcome: Outcome) -> str:
-    """What found the answer of a run whose algorithm does not say: what its ``kind`` implies."""
-    if kind == "ga":
-        return "evolution" if outcome.generations else "first population"
-    return {"exact": "exact search", "local search": "local search", "colony": "ant colony"}.get(kind, "")
 
 
 def run_all(
