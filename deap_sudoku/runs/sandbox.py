@@ -24,7 +24,7 @@ import time
 from ..io.fileio import forget_locks
 from .record import Algorithm
 from .registry import algorithm
-from .task import RunResult, Task, failed_run, run_task
+from .task import RunResult, Task, failed_run, reverified, run_task
 
 __all__ = ["run_contained", "GRACE", "Sandbox"]
 
@@ -51,6 +51,9 @@ class Sandbox:
         self.send: int | None = None
         self.receive: int | None = None
         self.known: set[int] = set()
+        self.sent = 0
+        """Tasks sent to the child: each answer carries the number of its task, so that no answer is
+        ever taken for another task's."""
 
     def run(self, task: Task, record: Algorithm) -> RunResult:
         """Run ``task`` in the child and return its result, or a failed run saying why there is none."""
@@ -60,21 +63,27 @@ class Sandbox:
             self._start()
         assert self.send is not None and self.receive is not None
         started = time.monotonic()
+        self.sent += 1
         try:
-            _write(self.send, (id(record), dataclasses.replace(task, record=None)))
+            _write(self.send, (self.sent, id(record), dataclasses.replace(task, record=None)))
             budget = task.options.get("max_seconds")
             limit = None if budget is None else float(budget) * 1.1 + GRACE
             answer = _read(self.receive, None if limit is None else started + limit)
         except BaseException:  # a Ctrl-C, say: the run in the child goes with this one
             self.stop()
             raise
-        if isinstance(answer, RunResult):
-            return answer
+        if isinstance(answer, tuple) and len(answer) == 2 and isinstance(answer[1], RunResult):
+            number, result = answer
+            if number == self.sent and _place(result) == _place(task):
+                return reverified(task, result)
+            answer = f"an answer for another task ({_place(result)}, not {_place(task)})"
         why = self._why(answer, task, time.monotonic() - started)
         self.stop()
         return failed_run(task, why, time.monotonic() - started)
 
     def _why(self, answer: object, task: Task, seconds: float) -> str:
+        if isinstance(answer, str):
+            return f"Refused: the algorithm's process gave {answer}; none of its answers is believed"
         if answer is _TIMED_OUT:
             budget = task.options["max_seconds"]
             return (
@@ -155,14 +164,19 @@ def _serve(receive: int, send: int, mask: set) -> None:
         message = _read(receive, None)
         if not isinstance(message, tuple):
             return
-        key, task = message
+        number, key, task = message
         task = dataclasses.replace(task, record=_KNOWN[key])
         started = time.perf_counter()
         try:
             result = run_task(task)
         except BaseException as exc:  # SystemExit and the like, which run_task leaves to its caller
             result = failed_run(task, f"{type(exc).__name__}: {exc}".splitlines()[0], time.perf_counter() - started)
-        _write(send, result)
+        _write(send, (number, result))
+
+
+def _place(run: Task | RunResult) -> tuple:
+    """Which run of the experiment a task or a result is: algorithm, dataset, puzzle index and seed."""
+    return (run.algorithm, run.dataset, run.index, run.seed)
 
 
 _LENGTH = struct.Struct("<Q")
