@@ -87,7 +87,7 @@ def export_iohprofiler(
     replace: bool = False,
 ) -> list[str]:
     """Write the runs that trace fitness against evaluations under ``folder`` (one sub-folder per
-    algorithm, as IOHanalyzer takes them), with ``provenance``
+    algorithm, as IOHanalyzer takes them; a run that spent none is left out, said in a line), with ``provenance``
     (:func:`~deap_sudoku.experiments.provenance.provenance`) as experiment attributes; return a line
     for each algorithm left out, saying why.
 
@@ -106,10 +106,14 @@ def export_iohprofiler(
     _refuse_existing(folder, replace)
     traced: dict[str, list[RunResult]] = {}
     left_out: dict[str, str] = {}
+    unspent: dict[str, int] = {}
     problems: dict[int, tuple[str, str, bool]] = {}
     for result in results:
         if result.trace is None or not result.trace.evaluations or result.objective is None:
             left_out.setdefault(result.algorithm, "left out: it traces no fitness against evaluations")
+            continue
+        if result.trace.evaluations[-1] < 1:  # nothing to replay: IOHprofiler keeps no run without a call
+            unspent[result.algorithm] = unspent.get(result.algorithm, 0) + 1
             continue
         traced.setdefault(result.algorithm, []).append(result)
         problem = (result.dataset, result.objective.name, result.objective.lower_is_better)
@@ -142,7 +146,10 @@ def export_iohprofiler(
     finally:
         if building.exists():
             shutil.rmtree(building, ignore_errors=True)
-    return [f"{algorithm}: {why}" for algorithm, why in left_out.items()]
+    spent_none = [
+        f"{name}: {count} run{'s' * (count > 1)} left out: it spent no evaluation" for name, count in unspent.items()
+    ]
+    return [f"{algorithm}: {why}" for algorithm, why in left_out.items()] + spent_none
 
 
 def _refuse_existing(folder: Path, replace: bool) -> None:

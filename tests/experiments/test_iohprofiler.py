@@ -3,6 +3,7 @@ and every export says where it came from."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import sys
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from deap_sudoku.experiments.iohprofiler import problem_id, problem_name
+from deap_sudoku.runs.record import Trace
 from tests.conftest import REPO
 
 inspector = pytest.importorskip("iohinspector", reason="the [test] extra installs IOHprofiler's reader")
@@ -99,8 +101,12 @@ def test_the_local_searches_that_count_evaluations_are_exported_evaluation_by_ev
     results = run_experiment(
         [*counted, "tabu"], {"hard": load_samples("testdata/hard.txt")[:1]}, runs=1, options=options
     )
-    assert iohprofiler.export_iohprofiler(results, tmp_path / "out") == [
-        "tabu: left out: it traces no fitness against evaluations"  # steps only, and no evaluation budget
+    unspent = dataclasses.replace(  # solved before any evaluation counted: nothing to replay, and said so
+        results[1], seed=9, trace=Trace("step", (0,), {"current": (0.0,), "best": (0.0,)}, (0,))
+    )
+    assert iohprofiler.export_iohprofiler([*results, unspent], tmp_path / "out") == [
+        "tabu: left out: it traces no fitness against evaluations",  # steps only, and no evaluation budget
+        "sa-lewis-cp: 1 run left out: it spent no evaluation",
     ]
     for result in results[:3]:
         info = json.loads(next((tmp_path / "out" / result.algorithm.replace("-", "_")).rglob("*.json")).read_text())
