@@ -104,7 +104,8 @@ class RunResult:
     found_by: str = ""
     """Which part of the algorithm found the answer of a solved run (one of
     :data:`~deap_sudoku.runs.record.FOUND_BY`: ``"seed search"``, ``"evolution"``, ``"exact
-    search"``, ...), what the algorithm says or else what its kind implies; empty when unsolved."""
+    search"``, ...), what the algorithm says or else what the run did
+    (:func:`~deap_sudoku.runs.record.found_by_run`); empty when unsolved, never when solved."""
 
     @property
     def evaluations_to_solve(self) -> int | None:
