@@ -64,6 +64,7 @@ def test_a_run_solved_before_any_move_or_ant_credits_what_solved_it(name, puzzle
     assert result.solved and result.steps == 0 and result.generations == 0, result
     assert result.found_by == found_by
     assert "colony" not in ending(result) and "by local search" not in ending(result)
+    assert ("(0 steps, " if result.trace.unit == "step" else "(0 generations, ") in ending(result)  # no GA's words
 
 
 def test_a_local_search_solved_by_its_moves_says_local_search():
