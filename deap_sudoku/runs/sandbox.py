@@ -51,9 +51,6 @@ class Sandbox:
         self.send: int | None = None
         self.receive: int | None = None
         self.known: set[int] = set()
-        self.sent = 0
-        """Tasks sent to the child: each answer carries the number of its task, so that no answer is
-        ever taken for another task's."""
 
     def run(self, task: Task, record: Algorithm) -> RunResult:
         """Run ``task`` in the child and return its result, or a failed run saying why there is none."""
@@ -63,20 +60,18 @@ class Sandbox:
             self._start()
         assert self.send is not None and self.receive is not None
         started = time.monotonic()
-        self.sent += 1
         try:
-            _write(self.send, (self.sent, id(record), dataclasses.replace(task, record=None)))
+            _write(self.send, (id(record), dataclasses.replace(task, record=None)))
             budget = task.options.get("max_seconds")
             limit = None if budget is None else float(budget) * 1.1 + GRACE
             answer = _read(self.receive, None if limit is None else started + limit)
         except BaseException:  # a Ctrl-C, say: the run in the child goes with this one
             self.stop()
             raise
-        if isinstance(answer, tuple) and len(answer) == 2 and isinstance(answer[1], RunResult):
-            number, result = answer
-            if number == self.sent and _place(result) == _place(task):
-                return reverified(task, result)
-            answer = f"an answer for another task ({_place(result)}, not {_place(task)})"
+        if isinstance(answer, RunResult) and _place(answer) == _place(task):
+            return reverified(task, answer)  # judged again here: the child ran the user's code
+        if isinstance(answer, RunResult):  # one a fork of the algorithm sent after the child's own
+            answer = f"an answer for another task ({_place(answer)}, not {_place(task)})"
         why = self._why(answer, task, time.monotonic() - started)
         self.stop()
         return failed_run(task, why, time.monotonic() - started)
@@ -164,14 +159,14 @@ def _serve(receive: int, send: int, mask: set) -> None:
         message = _read(receive, None)
         if not isinstance(message, tuple):
             return
-        number, key, task = message
+        key, task = message
         task = dataclasses.replace(task, record=_KNOWN[key])
         started = time.perf_counter()
         try:
             result = run_task(task)
         except BaseException as exc:  # SystemExit and the like, which run_task leaves to its caller
             result = failed_run(task, f"{type(exc).__name__}: {exc}".splitlines()[0], time.perf_counter() - started)
-        _write(send, (number, result))
+        _write(send, result)
 
 
 def _place(run: Task | RunResult) -> tuple:
