@@ -25,6 +25,7 @@ and leaves the moves free to leave a cell's narrowed domain.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 import time
@@ -61,6 +62,12 @@ class AnnealingResult(TabuResult):
     chains: tuple[tuple[float, int], ...] = ()
     reheats: int = 0
     fixed: int = 0
+    found: str = ""
+    """What found the best grid (:meth:`found_by`): ``"local search"`` once a move was made (the
+    temperature sample's count), ``"propagation"`` when propagation first left no move, else ``"start"``."""
+
+    def found_by(self) -> str:
+        return self.found or super().found_by()
 
 
 def simulated_annealing(
@@ -105,7 +112,8 @@ def simulated_annealing(
         if callback is not None and run.step % report_every == 0 and callback(run.step, state.cost, state.best):
             reason = "callback"
             break
-    return run.result(puzzle, time.perf_counter() - started, reason, fixed)
+    found = "local search" if run.step or costs else "propagation" if fixed and not state.movable else "start"
+    return dataclasses.replace(run.result(puzzle, time.perf_counter() - started, reason, fixed), found=found)
 
 
 class _Limits:
@@ -158,7 +166,7 @@ class _Run:
         self.state, self.schedule, self.length = state, schedule, length
         self.step, self.evaluations, self.position = 0, evaluations, 0
         self.chains: list[tuple[float, int]] = []
-        self.trace, self.spacing = [(0, state.cost, state.best)], CHECK_EVERY
+        self.trace, self.spacing = [(0, state.cost, state.best, evaluations)], CHECK_EVERY
         state.lowest = state.cost
 
     def advance(self, count: int) -> None:
@@ -173,12 +181,12 @@ class _Run:
         if self.step - self.trace[-1][0] >= self.spacing:
             if len(self.trace) == TRACE_POINTS:
                 self.trace, self.spacing = self.trace[::2], 2 * self.spacing
-            self.trace.append((self.step, state.cost, state.best))
+            self.trace.append((self.step, state.cost, state.best, self.evaluations))
 
     def result(self, puzzle: Puzzle, seconds: float, reason: str, fixed: int) -> AnnealingResult:
         state = self.state
         if self.trace[-1][0] != self.step:
-            self.trace.append((self.step, state.cost, state.best))
+            self.trace.append((self.step, state.cost, state.best, self.evaluations))
         interrupted = reason == "interrupted"
         return AnnealingResult(
             np.array(state.best_grid, dtype=puzzle.cells.dtype),

@@ -159,7 +159,7 @@ class _Search:
         self.grid: list[int] = []
         self.restart(grid, count=False)
         self.best_score, self.best_grid = self.score, list(grid)
-        self.trace, self.spacing = [(0, self.score, self.best_score)], 1
+        self.trace, self.spacing = [(0, self.score, self.best_score, self.evaluations)], 1
 
     def restart(self, grid: list[int], count: bool = True) -> None:
         """Go on from ``grid`` (a perturbed one: scored whole, one evaluation), its tabu list empty."""
@@ -249,13 +249,14 @@ class _Search:
             if len(self.trace) == TRACE_POINTS:
                 self.trace, self.spacing = self.trace[::2], 2 * self.spacing
             if step % self.spacing == 0:
-                self.trace.append((step, self.score, self.best_score))
+                self.trace.append((step, self.score, self.best_score, self.evaluations))
 
     def result(
         self, puzzle: Puzzle, seconds: float, interrupted: bool, reason: str, perturbations: int, accepted: int
     ) -> IteratedSearchResult:
-        if self.trace[-1][0] != self.step:
-            self.trace.append((self.step, self.score, self.best_score))
+        last = (self.step, self.score, self.best_score, self.evaluations)
+        if self.trace[-1] != last:  # a perturbation's restart may have moved on since the last step traced
+            self.trace.append(last)
         return IteratedSearchResult(
             np.array(self.best_grid, dtype=puzzle.cells.dtype),
             self.best_score,

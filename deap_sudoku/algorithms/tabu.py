@@ -40,7 +40,9 @@ class TabuResult:
     """The best grid found (flat array, a solution when ``score`` is 0), its score, steps and seconds,
     whether a stop request ended the search, how many boards the tabu table holds (0 with
     ``memory="cells"``), how many candidate moves were scored, and the score's course:
-    ``trace`` holds ``(step, score, best score)`` at most :data:`TRACE_POINTS` times, evenly spaced."""
+    ``trace`` holds ``(step, score, best score)`` at most :data:`TRACE_POINTS` times, evenly spaced,
+    and, from a search that counts its evaluations exactly (annealing, the iterated local search), the
+    evaluations spent by then as a fourth value."""
 
     grid: np.ndarray
     score: int
@@ -49,16 +51,22 @@ class TabuResult:
     interrupted: bool = False
     visited: int = 0
     evaluations: int = 0
-    trace: tuple[tuple[int, int, int], ...] = ()
+    trace: tuple[tuple[int, ...], ...] = ()
     stop_reason: str = ""
 
     @property
     def solved(self) -> bool:
         return self.score == 0
 
+    def found_by(self) -> str:
+        """What found the best grid (of :data:`~deap_sudoku.runs.record.FOUND_BY`): the start, when
+        no step was taken, else the local search."""
+        return "local search" if self.steps else "start"
+
     def as_deap(self) -> tuple[list[Individual], tools.Logbook, tools.HallOfFame]:
         """``([best], logbook, hall_of_fame)`` like the GAs return: the best grid as an evaluated
-        individual, and a logbook of one record (steps, score, seconds) with its ``stop_reason``."""
+        individual, and a logbook of one record (steps, score, seconds) with its ``stop_reason``, its
+        ``trace`` and what found the best grid (``found_by``)."""
         best = Individual(self.grid)
         best.fitness.values = (self.score,)
         hof = HallOfFame(1)
@@ -66,6 +74,7 @@ class TabuResult:
         logbook = tools.Logbook()
         logbook.record(steps=self.steps, score=self.score, seconds=self.seconds, evaluations=self.evaluations)
         logbook.trace = self.trace
+        logbook.found_by = self.found_by()
         logbook.stop_reason = (
             INTERRUPTED if self.interrupted else self.stop_reason or ("solved" if self.solved else "steps")
         )

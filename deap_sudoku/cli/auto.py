@@ -56,6 +56,7 @@ FOUND_BY = {
     "evolution": "by evolution",
     "propagation": "by propagation alone",
     "exact search": "by exact search",
+    "start": "in the local search's start, before any move",
     "local search": "by local search",
     "ant colony": "by the ant colony",
 }
@@ -67,6 +68,8 @@ def found_by(result: RunResult, chosen: str = "") -> str:
     `` by cdcl`` for the exact search ``auto`` ``chosen``."""
     if chosen and result.found_by == "exact search":
         return f" by {chosen}"
+    if result.found_by == "algorithm":  # a kind of algorithm none of the phrases describes: named
+        return f" by {result.algorithm}"
     phrase = FOUND_BY.get(result.found_by, "")
     return f" {phrase}" if phrase else ""
 

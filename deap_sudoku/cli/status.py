@@ -16,7 +16,7 @@ def best_fitness(result: RunResult) -> str:
 
 def spending(result: RunResult) -> str:
     """What the run spent: generations and evaluations (GAs), steps and moves scored (tabu)."""
-    if result.steps:
+    if result.steps or (result.trace is not None and result.trace.unit == "step"):  # a local search, moved or not
         return f"{plural(result.steps, 'step')}, {plural(result.evaluations, 'move')} scored"
     return f"{plural(result.generations, 'generation')}, {plural(result.evaluations, 'evaluation')}"
 

@@ -9,7 +9,7 @@ from .analysis import compare, comparison_table
 from .experiment import Experiment, run_experiment
 from .plan import Plan
 from .provenance import provenance
-from .store import ResultsFile, StoreError, read_results
+from .store import ResultsFile, StoreError, add_digests, read_results
 from .summary import ert, report_json, summarise, summary_csv, summary_table, wilson_interval
 
 __all__ = [
@@ -19,6 +19,7 @@ __all__ = [
     "ResultsFile",
     "StoreError",
     "read_results",
+    "add_digests",
     "summarise",
     "ert",
     "wilson_interval",

@@ -13,9 +13,11 @@ renamed parts them); for 30 problems that happens about once in 150 exports.  Th
 provenance is in every file's ``experiment_attributes``.
 
 A run is replayed into the logger: one call per fitness evaluation it spent, each improvement of its
-best-so-far fitness at the last evaluation of the generation that found it (the finest the runs
-record), a solved run's target at the evaluation that first scored it.  Runs that trace no fitness
-against evaluations (tabu search, the exact solvers) cannot be replayed and are left out.
+best-so-far fitness at the last evaluation of the generation (or traced step of a local search:
+annealing, the iterated local search) that found it (the finest the runs record), a solved run's
+target at the evaluation that first scored it.  Runs that trace no fitness against evaluations
+(tabu search, which has no evaluation budget and traces steps only; the exact solvers) cannot be
+replayed and are left out.
 """
 
 from __future__ import annotations
@@ -85,7 +87,7 @@ def export_iohprofiler(
     replace: bool = False,
 ) -> list[str]:
     """Write the runs that trace fitness against evaluations under ``folder`` (one sub-folder per
-    algorithm, as IOHanalyzer takes them), with ``provenance``
+    algorithm, as IOHanalyzer takes them; a run that spent none is left out, said in a line), with ``provenance``
     (:func:`~deap_sudoku.experiments.provenance.provenance`) as experiment attributes; return a line
     for each algorithm left out, saying why.
 
@@ -104,10 +106,14 @@ def export_iohprofiler(
     _refuse_existing(folder, replace)
     traced: dict[str, list[RunResult]] = {}
     left_out: dict[str, str] = {}
+    unspent: dict[str, int] = {}
     problems: dict[int, tuple[str, str, bool]] = {}
     for result in results:
         if result.trace is None or not result.trace.evaluations or result.objective is None:
             left_out.setdefault(result.algorithm, "left out: it traces no fitness against evaluations")
+            continue
+        if result.trace.evaluations[-1] < 1:  # nothing to replay: IOHprofiler keeps no run without a call
+            unspent[result.algorithm] = unspent.get(result.algorithm, 0) + 1
             continue
         traced.setdefault(result.algorithm, []).append(result)
         problem = (result.dataset, result.objective.name, result.objective.lower_is_better)
@@ -140,7 +146,10 @@ def export_iohprofiler(
     finally:
         if building.exists():
             shutil.rmtree(building, ignore_errors=True)
-    return [f"{algorithm}: {why}" for algorithm, why in left_out.items()]
+    spent_none = [
+        f"{name}: {count} run{'s' * (count > 1)} left out: it spent no evaluation" for name, count in unspent.items()
+    ]
+    return [f"{algorithm}: {why}" for algorithm, why in left_out.items()] + spent_none
 
 
 def _refuse_existing(folder: Path, replace: bool) -> None:
@@ -216,7 +225,8 @@ def _replay(ioh, logger, result: RunResult) -> None:
     if result.solved and result.first_hit is not None and solved_at is not None:  # where it was first scored
         spent_by[solved_at] = result.first_hit
     point = np.zeros(len(result.grid))
-    spent, before = 0, float(trace.series["mean"][0])  # the first generation's: its mean, then its best
+    # before the first point's best: a GA's first generation's mean, a local search's start (its current score)
+    spent, before = 0, float(trace.series["mean" if "mean" in trace.series else "current"][0])
     for evaluations, value in zip(spent_by, running):
         calls = max(evaluations - spent, 0)
         if calls:

@@ -31,7 +31,7 @@ from ..exact.verification import unsolved_because
 from ..runs.record import Objective, Trace
 from ..runs.task import RunResult, Task
 
-__all__ = ["ResultsFile", "StoreError", "identity", "read_results", "fingerprint"]
+__all__ = ["ResultsFile", "StoreError", "identity", "read_results", "fingerprint", "add_digests"]
 
 FORMAT = "deap_sudoku.run/1"
 """The ``format`` field of every run line, so that a later layout can still read this one."""
@@ -132,13 +132,19 @@ class ResultsFile:
 
     def _take(self, record: dict, number: int) -> None:
         """Check a parsed line's digest and take it in: a header, or a run."""
-        if "digest" in record:
-            given = record.pop("digest")
-            if given != _digest(record):
-                raise StoreError(
-                    f"{self.path}:{number}: a damaged record (its digest does not match what it holds); "
-                    "it is not believed: remove that line to have its run done again"
-                )
+        if "digest" not in record:
+            raise StoreError(
+                f"{self.path}:{number}: a record without a digest (written before results files carried one, "
+                "or its digest removed); it is not believed: remove that line to have its run done again, or, "
+                "for a file you trust whole, give every line its digest once: "
+                f"python -c 'from deap_sudoku.experiments import add_digests; add_digests({str(self.path)!r})'"
+            )
+        given = record.pop("digest")
+        if given != _digest(record):
+            raise StoreError(
+                f"{self.path}:{number}: a damaged record (its digest does not match what it holds); "
+                "it is not believed: remove that line to have its run done again"
+            )
         try:
             if record.get("format") == HEADER:
                 self._header(record, number)
@@ -314,6 +320,45 @@ RECORD_STARTS = (
     b'{"format": "deap_sudoku.outputs/',
 )
 """How every line of a results file begins: a cut-short last line that does not is not ours to cut."""
+
+
+def add_digests(path: str | os.PathLike) -> int:
+    """Give every line of the results file at ``path`` that has none its digest, once, and return how
+    many lines got one: the migration of a file written before results files carried digests, which
+    they are refused without (:class:`ResultsFile`).  Calling it is the user's word that the file
+    holds what its runs gave: nothing can check a line without a digest.  A line with a digest that
+    does not match, or that is no record of this package, is refused naming it, and the file is left
+    as it was; otherwise the file is replaced whole (written beside it, then renamed).
+
+    :raises StoreError: for a line that is no record of deap_sudoku or is damaged."""
+    path = Path(path)
+    lines, added = [], 0
+    for number, raw in enumerate(path.read_bytes().splitlines(), start=1):
+        if not raw.strip():
+            continue
+        record = _parsed(raw)
+        if record is None or record.get("format") not in (HEADER, FORMAT, OUTPUTS):
+            raise StoreError(f"{path}:{number}: not a record of deap_sudoku; the file is left as it is")
+        if "digest" in record:
+            if record.pop("digest") != _digest(record):
+                raise StoreError(
+                    f"{path}:{number}: a damaged record (its digest does not match what it holds); the file is "
+                    "left as it is: remove that line first"
+                )
+        else:
+            added += 1
+        lines.append(json.dumps({**record, "digest": _digest(record)}, allow_nan=True) + "\n")
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.digests")
+    try:
+        with open(temporary, "wb") as handle:
+            handle.write("".join(lines).encode("utf-8"))
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
+    ResultsFile(path)  # reads whole, every run checked as any session checks it
+    return added
 
 
 def _parsed(text: bytes) -> dict | None:

@@ -29,7 +29,7 @@ def warm_up_colony(puzzle: Puzzle, compiled: bool | None) -> None:
 @bundled(
     "acs-paper",
     "colony",
-    "acs with the greedy choice as the paper states it (probability q0; the released code: 1 - q0)",
+    "Lloyd & Amos 2019 with the greedy choice as their paper states it (probability q0; acs, as their code: 1 - q0)",
     ("population_size", "max_generations", "max_evaluations", "max_seconds"),
     run=lambda recipe: functools.partial(ga_run(recipe), greedy="paper"),
     checkpointable=True,
@@ -92,5 +92,5 @@ def ant_colony(
         callback=callback,
         checkpoint=checkpoint,
     )
-    logbook.fitness, logbook.target, logbook.found_by = "collisions", 0, "ant colony"
+    logbook.fitness, logbook.target = "collisions", 0  # found_by: propagation at generation 0, else the ants
     return colony, logbook, hof

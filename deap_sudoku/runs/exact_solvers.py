@@ -20,7 +20,7 @@ __all__: list[str] = []  # its records are the registry's
 @bundled(
     "backtracking",
     "exact",
-    "backtracking with propagation and restarts",
+    "the documented MRV backtracking, with our propagation and restarts",
     ("max_nodes", "max_seconds"),
     warm_up=warm_up_search,
     warm_up_message=COMPILING.format(name="propagation"),
@@ -55,7 +55,7 @@ def _exact_outcome(puzzle: Puzzle, search: Callable[[], Puzzle | None]) -> Outco
 @bundled(
     "cdcl",
     "exact",
-    "exact search that learns clauses from its dead ends (CDCL)",
+    "ours: exact search that learns clauses from its dead ends (CDCL, as MiniSat does)",
     ("max_seconds",),
     warm_up=warm_up_learning,
     warm_up_message=COMPILING.format(name="clause-learning"),
@@ -79,7 +79,7 @@ def _analyzer(puzzle: Puzzle, **_: object) -> Outcome:
     return Outcome(result.values, 0.0 if result.solved else math.nan, 0, 0, 0, note, found_by="propagation")
 
 
-@bundled("propagation", "exact", "constraint propagation only: naked and hidden singles")
+@bundled("propagation", "exact", "ours: constraint propagation only, naked and hidden singles")
 def _propagation(puzzle: Puzzle, **_: object) -> Outcome:
     result = propagate(puzzle)
     note = "propagation found a contradiction" if result.contradiction else f"propagation filled {result.filled} cells"

@@ -103,7 +103,7 @@ def warm_up_memetic(puzzle: Puzzle, compiled: bool | None) -> None:
 
 @_bundled_ga(
     "memetic",
-    "the evolutionary flagship: memetic GA with propagation repair",
+    "ours, the evolutionary flagship: memetic GA with propagation repair",
     ("cxpb",),
     example="memetic",
     operators=MEMETIC_ALIASES,

@@ -39,6 +39,7 @@ __all__ = [
     "recipe_stop",
     "COMPILING",
     "FOUND_BY",
+    "found_by_run",
 ]
 
 OPTIONS = (
@@ -61,10 +62,22 @@ GA_OPTIONS = ("population_size", "max_generations", "max_seconds", "max_evaluati
 STOP_OPTIONS = ("max_generations", "max_seconds", "max_evaluations")
 """The options a GA recipe takes as fields of its ``stop``
 (:class:`~deap_sudoku.algorithms.stop.Stop`), not as keywords."""
-FOUND_BY = ("seed search", "first population", "evolution", "propagation", "exact search", "local search", "ant colony")
+FOUND_BY = (
+    "seed search",
+    "first population",
+    "evolution",
+    "propagation",
+    "exact search",
+    "start",
+    "local search",
+    "ant colony",
+    "algorithm",
+)
 """What can find a run's answer: the memetic GA's exact-search seed (before any generation), a GA's
 first population (the memetic GA's repaired by propagation), a GA's generations, propagation
-alone, an exact search, a local search, an ant colony."""
+alone (an exact solver's, or the propagated givens an ant colony or a local search starts from), an
+exact search, a local search's start before any move, a local search's moves, an ant colony's ants,
+and, for an algorithm of a kind none of these describes (a user's function), the algorithm."""
 COMPILING = "compiling the {name} kernels (first run only; later runs load them from numba's cache)"
 """A record's ``warm_up_message``, with ``name`` the kernels'."""
 
@@ -159,7 +172,7 @@ class Outcome:
     1; None when none did or the algorithm does not say."""
     found_by: str = ""
     """Which part of the algorithm found the answer, where it says (one of :data:`FOUND_BY`); left
-    empty, :func:`~deap_sudoku.runs.task.run_task` tells it from the algorithm's kind."""
+    empty (or another word), :func:`found_by_run` tells it from the run."""
 
 
 @dataclass(frozen=True)
@@ -294,9 +307,29 @@ def ga_run(recipe: Callable) -> Callable[..., Outcome]:
 
 
 def found_by(logbook) -> str:
-    """What found a GA run's answer, from its logbook: what the loop says (``logbook.found_by``,
-    the memetic GA's ``"seed search"``), else the first population (generation 0) or evolution."""
-    return getattr(logbook, "found_by", "") or ("evolution" if logbook[-1]["gen"] else "first population")
+    """What a GA loop says found a run's answer (``logbook.found_by``, the memetic GA's ``"seed
+    search"``), or ``""``: :func:`found_by_run` then tells it from the run."""
+    return getattr(logbook, "found_by", "") or ""
+
+
+def found_by_run(kind: str, outcome: Outcome) -> str:
+    """What found the answer of a solved run of an algorithm of ``kind``: what the algorithm says
+    (``outcome.found_by``, one of :data:`FOUND_BY`), else what the run did.  A GA solved at
+    generation 0 found it in its first population, later by evolution; an ant colony solved at
+    generation 0 (the givens propagated) by propagation, later by its ants; a local search with no
+    step taken by its start; an exact solver by its search; anything else by the algorithm itself.
+    The one place a run's ``found_by`` is decided (:func:`~deap_sudoku.runs.task.run_task`)."""
+    if outcome.found_by in FOUND_BY:
+        return outcome.found_by
+    if kind == "ga":
+        return "evolution" if outcome.generations else "first population"
+    if kind == "colony":
+        return "ant colony" if outcome.generations else "propagation"
+    if kind == "local search":
+        return "local search" if outcome.steps else "start"
+    if kind == "exact":
+        return "exact search"
+    return "algorithm"
 
 
 def tabu_run(recipe: Callable, **variant) -> Callable[..., Outcome]:
@@ -328,8 +361,9 @@ def tabu_run(recipe: Callable, **variant) -> Callable[..., Outcome]:
             **variant,
             **options,
         )
-        steps, score, best = zip(*logbook.trace)
-        trace = Trace("step", steps, {"current": tuple(map(float, score)), "best": tuple(map(float, best))})
+        steps, score, best, *spent = zip(*logbook.trace)  # a search counting evaluations traces them fourth
+        series = {"current": tuple(map(float, score)), "best": tuple(map(float, best))}
+        trace = Trace("step", steps, series, tuple(map(int, spent[0])) if spent else None)
         return Outcome(
             np.asarray(hof[0]),
             float(hof[0].fitness.values[0]),
@@ -339,6 +373,7 @@ def tabu_run(recipe: Callable, **variant) -> Callable[..., Outcome]:
             logbook.stop_reason,
             Objective("collisions", 0.0, True),
             trace,
+            found_by=getattr(logbook, "found_by", ""),
         )
 
     run.__doc__ = (

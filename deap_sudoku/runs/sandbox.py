@@ -24,7 +24,7 @@ import time
 from ..io.fileio import forget_locks
 from .record import Algorithm
 from .registry import algorithm
-from .task import RunResult, Task, failed_run, run_task
+from .task import RunResult, Task, failed_run, reverified, run_task
 
 __all__ = ["run_contained", "GRACE", "Sandbox"]
 
@@ -68,13 +68,17 @@ class Sandbox:
         except BaseException:  # a Ctrl-C, say: the run in the child goes with this one
             self.stop()
             raise
-        if isinstance(answer, RunResult):
-            return answer
+        if isinstance(answer, RunResult) and _place(answer) == _place(task):
+            return reverified(task, answer)  # judged again here: the child ran the user's code
+        if isinstance(answer, RunResult):  # one a fork of the algorithm sent after the child's own
+            answer = f"an answer for another task ({_place(answer)}, not {_place(task)})"
         why = self._why(answer, task, time.monotonic() - started)
         self.stop()
         return failed_run(task, why, time.monotonic() - started)
 
     def _why(self, answer: object, task: Task, seconds: float) -> str:
+        if isinstance(answer, str):
+            return f"Refused: the algorithm's process gave {answer}; none of its answers is believed"
         if answer is _TIMED_OUT:
             budget = task.options["max_seconds"]
             return (
@@ -163,6 +167,11 @@ def _serve(receive: int, send: int, mask: set) -> None:
         except BaseException as exc:  # SystemExit and the like, which run_task leaves to its caller
             result = failed_run(task, f"{type(exc).__name__}: {exc}".splitlines()[0], time.perf_counter() - started)
         _write(send, result)
+
+
+def _place(run: Task | RunResult) -> tuple:
+    """Which run of the experiment a task or a result is: algorithm, dataset, puzzle index and seed."""
+    return (run.algorithm, run.dataset, run.index, run.seed)
 
 
 _LENGTH = struct.Struct("<Q")

@@ -18,6 +18,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO
+import dataclasses
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -27,7 +28,7 @@ from ..exact.verification import unsolved_because
 from ..grid.puzzle import Puzzle
 from ..propagation.choice import compilable, hold_compiled, prefer_compiled
 from .kernel_cache import compile_elsewhere, compiled_before, compiling_elsewhere, mark_compiled, release
-from .record import Algorithm, Objective, Outcome, Trace, seeded_globals
+from .record import Algorithm, Objective, Outcome, Trace, found_by_run, seeded_globals
 from .registry import algorithm
 
 __all__ = [
@@ -39,6 +40,7 @@ __all__ = [
     "warm_up",
     "compile_here",
     "failed_run",
+    "reverified",
     "TIME_TOLERANCE",
 ]
 
@@ -102,7 +104,8 @@ class RunResult:
     found_by: str = ""
     """Which part of the algorithm found the answer of a solved run (one of
     :data:`~deap_sudoku.runs.record.FOUND_BY`: ``"seed search"``, ``"evolution"``, ``"exact
-    search"``, ...), what the algorithm says or else what its kind implies; empty when unsolved."""
+    search"``, ...), what the algorithm says or else what the run did
+    (:func:`~deap_sudoku.runs.record.found_by_run`); empty when unsolved, never when solved."""
 
     @property
     def evaluations_to_solve(self) -> int | None:
@@ -235,7 +238,8 @@ def run_task(
     that the run is a function of its seed alone.  The grid is verified, and the run judged against
     its budgets, here (:class:`RunResult`; ``censor=False`` keeps a late answer).  A user's algorithm
     that raises, or returns no grid of whole numbers, gives a failed run (``error`` says what it
-    raised), so an experiment goes on.
+    raised), so an experiment goes on.  A user's algorithm is given a copy of the puzzle, the grid it
+    returns is verified against the task's own, and a process it forked that returns here ends here.
 
     The kernels are warmed up first (:func:`warm_up`), off the clock.  ``requested``, ``progress``
     (every ``progress_every`` generations or steps) and ``checkpoint`` go to algorithms that take
@@ -262,18 +266,45 @@ def run_task(
         if not record.watchable:
             raise ValueError(f"{task.algorithm} takes no watch (it has no generations to show)")
         extras["watch"] = watch
+    user = record.source != "bundled"
+    # A user's algorithm gets a puzzle of its own: one it changed is never the puzzle its grid is verified against.
+    puzzle = Puzzle(task.puzzle.cells, box=task.puzzle.shape) if user else task.puzzle
+    process = os.getpid()
     start = time.perf_counter()
     try:
-        with seeded_globals(task.seed), _kept_apart(record.source != "bundled"):
+        with seeded_globals(task.seed), _kept_apart(user):
             start = time.perf_counter()  # the seeding off the run's clock, as the warm-up is
-            outcome = record.run(task.puzzle, seed=task.seed, **extras, **task.options)
+            outcome = record.run(puzzle, seed=task.seed, **extras, **task.options)
+            _no_fork(process)
             seconds = time.perf_counter() - start
         result = _judged(task, outcome, seconds, censor, kind=record.kind)
     except (Exception, SystemExit) as exc:  # a user's sys.exit() ends the run, not the experiment
+        _no_fork(process)
         if record.source == "bundled":
             raise  # a bundled algorithm that fails is a bug of this package: never hidden
         return failed_run(task, f"{type(exc).__name__}: {exc}".splitlines()[0], time.perf_counter() - start)
     return result
+
+
+def reverified(task: Task, result: RunResult) -> RunResult:
+    """``result``, a run of ``task`` judged in another process (a sandbox's, where a user's code ran
+    and could change the verifier), with its claim of a solution verified again here against
+    ``task.puzzle``: one that fails is counted unsolved, its note saying why."""
+    if not result.solved:
+        return result
+    why = unsolved_because(np.asarray(result.grid), task.puzzle)
+    if not why:
+        return result
+    note = f"claimed solved ({result.note or 'solved'}) but verification failed: {why}; counted unsolved"
+    return dataclasses.replace(result, solved=False, note=note, first_hit=None, found_by="")
+
+
+def _no_fork(process: int) -> None:
+    """End this process unless it is ``process``: a fork a user's algorithm made and returned from
+    (or raised in) is no run of ours, and going on would give a second answer for the task (filed
+    under the next one where a sandbox reads answers in turn) and run the rest of the caller's program twice."""
+    if os.getpid() != process:
+        os._exit(0)
 
 
 def failed_run(task: Task, error: str, seconds: float) -> RunResult:
@@ -352,7 +383,7 @@ def _judged(task: Task, outcome: Outcome, seconds: float, censor: bool = True, *
     or a run that returned more than :data:`TIME_TOLERANCE` after ``max_seconds``, is censored at
     the budget: unsolved, its cost cut to the budget, and ``censored`` says what happened; unless
     ``censor`` is false (``deap-sudoku solve``, which wants the answer, late or not).  ``found_by``
-    is the outcome's, or what the algorithm's ``kind`` implies."""
+    is :func:`~deap_sudoku.runs.record.found_by_run`'s, from the outcome and the algorithm's ``kind``."""
     puzzle = task.puzzle
     cells = np.asarray(outcome.grid)
     why = unsolved_because(cells, puzzle)
@@ -411,15 +442,8 @@ def _judged(task: Task, outcome: Outcome, seconds: float, censor: bool = True, *
         trace,
         first_hit=first_hit,
         censored="; ".join(censored) + ("; counted unsolved at the budget" if censored else ""),
-        found_by=(outcome.found_by or _found_by(kind, outcome)) if solved else "",
+        found_by=found_by_run(kind, outcome) if solved else "",
     )
-
-
-def _found_by(kind: str, outcome: Outcome) -> str:
-    """What found the answer of a run whose algorithm does not say: what its ``kind`` implies."""
-    if kind == "ga":
-        return "evolution" if outcome.generations else "first population"
-    return {"exact": "exact search", "local search": "local search", "colony": "ant colony"}.get(kind, "")
 
 
 def run_all(

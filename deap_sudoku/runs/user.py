@@ -157,7 +157,7 @@ def with_operators(base: str, *, name: str | None = None, **operators: Callable)
         record,
         name=name or f"{base}+{parts}",
         description=f"{record.description}, {parts}",
-        run=run,
+        run=_watched(run, record),
         checkpointable=False,
         warm_up=record.warm_up,
         source="user",
@@ -182,11 +182,24 @@ def variant(base: str, *, name: str, **settings) -> Algorithm:
         record,
         name=name,
         description=f"{record.description}, {described}",
-        run=run,
+        run=_watched(run, record),
         options=tuple(o for o in record.options if o not in settings),
         checkpointable=False,
         source="user",
     )
+
+
+def _watched(run: Callable[..., Outcome], base: Algorithm) -> Callable[..., Outcome]:
+    """``run`` taking ``watch=`` as ``base``'s run does (:attr:`~deap_sudoku.runs.record.Algorithm.watchable`
+    reads it from the signature), handed on to ``base``'s; ``run`` itself for a base without it."""
+    if not base.watchable:
+        return run
+
+    def watched(puzzle: Puzzle, *, watch=None, **options) -> Outcome:
+        return run(puzzle, **options) if watch is None else run(puzzle, watch=watch, **options)
+
+    watched.__doc__ = run.__doc__
+    return watched
 
 
 def _bundled_gas() -> list[str]:

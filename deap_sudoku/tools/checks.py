@@ -168,9 +168,12 @@ def _check_eval(call: _Caller, puzzle: Puzzle, keeps: str | None, trials: int, k
 
 def _check_sel(call: _Caller, puzzle: Puzzle, keeps: str | None, trials: int, kind: str) -> None:
     population = _individuals(puzzle, keeps, 10, 0)
-    for score, individual in enumerate(population):
-        individual.fitness.values = (float(score),)  # minimised (Individual): the first is the best
+    scores = list(range(10))
+    random.Random(0).shuffle(scores)  # in no order: a selection that sorts the population in place changes it
+    for score, individual in zip(scores, population):
+        individual.fitness.values = (float(score),)  # minimised (Individual): score 0 is the best
     order = [id(individual) for individual in population]
+    best, worst = population[scores.index(0)], population[scores.index(9)]
     picked = {0: 0, 9: 0}
     for seed in range(max(trials, 20)):
         chosen = call(population, 5, seed=seed)
@@ -183,8 +186,8 @@ def _check_sel(call: _Caller, puzzle: Puzzle, keeps: str | None, trials: int, ki
         again = call(population, 5, seed=seed)
         if call.takes_rng and [id(m) for m in again] != [id(m) for m in chosen]:
             call.fail("the same seed chose other individuals")
-        for rank in picked:
-            picked[rank] += sum(member is population[rank] for member in chosen)
+        for rank, individual in ((0, best), (9, worst)):
+            picked[rank] += sum(member is individual for member in chosen)
     if picked[0] < picked[9]:
         call.fail(
             f"chose the worst individual ({picked[9]} times) more often than the best ({picked[0]}) when minimising"

@@ -145,6 +145,14 @@ def _threats(population: np.ndarray, puzzle: Puzzle) -> np.ndarray:
 # -- closeness after Mantere & Koljonen ---------------------------------------------------
 
 
+def _in_order(values: np.ndarray, operation: np.ufunc = np.add) -> np.ndarray:
+    """``values`` summed (or multiplied) along the last axis, left to right, one element after the
+    other: an accumulation is sequential by definition, where numpy's ``sum`` chooses its order
+    (pairwise, by blocks) by the array's shape, so that a grid scored alone and in a batch of any
+    size gets the same value to the last bit."""
+    return operation.accumulate(values, axis=-1)[..., -1]
+
+
 def _lines(population: np.ndarray, shape: Shape) -> np.ndarray:
     """``(population, 2n, n)``: the rows, then the columns."""
     return _grids(population)[:, shape.units[: 2 * shape.n]]
@@ -155,7 +163,7 @@ def _line_statistics(population: np.ndarray, shape: Shape) -> tuple[np.ndarray, 
     n = shape.n
     lines = _lines(population, shape).astype(np.int64)
     sum_gap = np.abs(lines.sum(axis=-1) - n * (n + 1) // 2)
-    log_gap = np.abs(np.log(lines.clip(1)).sum(axis=-1) - math.lgamma(n + 1))
+    log_gap = np.abs(_in_order(np.log(lines.clip(1))) - math.lgamma(n + 1))
     log_gap[log_gap < 1e-9] = 0.0  # rounding noise: a permutation's product is exactly n!
     missing = n - _distinct(lines, n)
     return sum_gap, log_gap, missing
@@ -175,7 +183,7 @@ def closeness_terms(population: np.ndarray, shape: Shape) -> np.ndarray:
 
 
 def _closeness(population: np.ndarray, puzzle: Puzzle) -> np.ndarray:
-    return closeness_terms(population, puzzle.shape).sum(axis=(1, 2))
+    return _in_order(_in_order(closeness_terms(population, puzzle.shape)))  # each line's terms, then the lines
 
 
 def _closeness_mk(population: np.ndarray, puzzle: Puzzle) -> np.ndarray:
@@ -183,9 +191,9 @@ def _closeness_mk(population: np.ndarray, puzzle: Puzzle) -> np.ndarray:
     n = puzzle.n
     lines = _lines(population, puzzle.shape).astype(np.float64)
     sum_gap = np.abs(lines.sum(axis=-1) - n * (n + 1) / 2)
-    product_gap = np.abs(lines.prod(axis=-1) - math.factorial(n))
+    product_gap = np.abs(_in_order(lines, np.multiply) - math.factorial(n))
     missing = n - _distinct(lines.astype(np.int64), n)
-    return (10 * sum_gap + np.sqrt(product_gap) + 50 * missing).sum(axis=-1)
+    return _in_order(10 * sum_gap + np.sqrt(product_gap) + 50 * missing)
 
 
 # -- the DEAP-facing functions ---------------------------------------------------------

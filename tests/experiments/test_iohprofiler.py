@@ -3,6 +3,7 @@ and every export says where it came from."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import sys
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from deap_sudoku.experiments.iohprofiler import problem_id, problem_name
+from deap_sudoku.runs.record import Trace
 from tests.conftest import REPO
 
 inspector = pytest.importorskip("iohinspector", reason="the [test] extra installs IOHprofiler's reader")
@@ -88,3 +90,29 @@ def test_an_export_records_its_provenance_and_refuses_two_problems_of_one_id(tmp
     with pytest.raises(ValueError, match="easy__cell_collisions and other__cell_collisions get the same id, 7"):
         iohprofiler.export_iohprofiler(results + renamed, tmp_path / "clash")
     assert not (tmp_path / "clash").exists()  # refused before anything was written
+
+
+def test_the_local_searches_that_count_evaluations_are_exported_evaluation_by_evaluation(tmp_path):
+    from deap_sudoku.experiments import iohprofiler, run_experiment
+    from deap_sudoku.io.samples import load_samples
+
+    counted = ["sa-lewis", "sa-lewis-cp", "cp-ils"]
+    options = {name: {"max_evaluations": 300} for name in counted} | {"tabu": {"max_steps": 20}}
+    results = run_experiment(
+        [*counted, "tabu"], {"hard": load_samples("testdata/hard.txt")[:1]}, runs=1, options=options
+    )
+    unspent = dataclasses.replace(  # solved before any evaluation counted: nothing to replay, and said so
+        results[1], seed=9, trace=Trace("step", (0,), {"current": (0.0,), "best": (0.0,)}, (0,))
+    )
+    assert iohprofiler.export_iohprofiler([*results, unspent], tmp_path / "out") == [
+        "tabu: left out: it traces no fitness against evaluations",  # steps only, and no evaluation budget
+        "sa-lewis-cp: 1 run left out: it spent no evaluation",
+    ]
+    for result in results[:3]:
+        info = json.loads(next((tmp_path / "out" / result.algorithm.replace("-", "_")).rglob("*.json")).read_text())
+        [[run]] = [scenario["runs"] for scenario in info["scenarios"]]
+        assert run["evals"] == result.evaluations == 300 and run["best"]["y"] == result.fitness, result.algorithm
+        [dat] = (tmp_path / "out" / result.algorithm.replace("-", "_")).rglob("*.dat")
+        rows = [line.split() for line in dat.read_text().splitlines()[1:]]
+        assert int(rows[-1][0]) == 300 and float(rows[-1][1]) == result.fitness  # the course to the last evaluation
+        assert [int(row[0]) for row in rows] == sorted({int(row[0]) for row in rows})

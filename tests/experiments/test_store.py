@@ -15,7 +15,8 @@ from click.testing import CliRunner
 
 from deap_sudoku import load_sample
 from deap_sudoku.cli import main
-from deap_sudoku.experiments import ResultsFile, StoreError
+from deap_sudoku.experiments import ResultsFile, StoreError, add_digests, read_results
+from deap_sudoku.experiments.store import _digest
 from deap_sudoku.runs.task import Task, run_task
 
 from tests.conftest import REPO, run_lines
@@ -91,6 +92,25 @@ def test_a_changed_digit_in_a_record_is_refused_never_believed(tmp_path):
     assert edits == 6
 
 
+def test_a_record_without_its_digest_is_refused_and_a_trusted_file_is_given_digests_once(tmp_path):
+    path = tmp_path / "r.jsonl"
+    ResultsFile(path).append(_task(), run_task(_task()))
+    record = json.loads(path.read_text())
+    del record["digest"]
+    record["result"]["evaluations"] = 7  # an edit a deleted digest hid: believed, and bench reported it
+    path.write_text(json.dumps(record) + "\n")
+    for read in (ResultsFile, read_results):
+        with pytest.raises(StoreError, match=r"r\.jsonl:1: a record without a digest .* add_digests\('.*r\.jsonl'\)"):
+            read(path)
+    assert add_digests(path) == 1  # the user's word that the file is whole: then it is read as any other
+    assert ResultsFile(path).results()[0].evaluations == 7 and add_digests(path) == 0
+    damaged = path.read_text().replace('"evaluations": 7', '"evaluations": 8')
+    path.write_text(damaged)
+    with pytest.raises(StoreError, match=r"r\.jsonl:1: a damaged record"):
+        add_digests(path)  # never a digest for a line that says other than it did
+    assert path.read_text() == damaged
+
+
 def test_a_record_that_says_solved_with_a_grid_that_does_not_is_refused(tmp_path):
     from deap_sudoku.exact import solve
 
@@ -112,7 +132,8 @@ def test_a_file_of_another_experiment_or_another_kind_is_refused_naming_the_line
     with pytest.raises(StoreError, match=r"r\.jsonl:1: holds block-ga on easy\.txt puzzle 1, seed 0 with other"):
         ResultsFile(path).check(_task(max_generations=4))
     other = tmp_path / "notes.jsonl"
-    other.write_text('{"format": "deap_sudoku.run/1", "identity": [], "result": {}}\n')
+    record = {"format": "deap_sudoku.run/1", "identity": [], "result": {}}
+    other.write_text(json.dumps({**record, "digest": _digest(record)}) + "\n")
     with pytest.raises(StoreError, match=r"notes\.jsonl:1: not a run record of deap_sudoku"):
         ResultsFile(other)
 

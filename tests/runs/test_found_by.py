@@ -8,6 +8,10 @@ from deap_sudoku.io import load_samples
 from deap_sudoku.experiments.store import _record, _result
 from deap_sudoku.runs import Task, run_task
 from deap_sudoku.runs.auto import EASY_SHARE, PHASE_BAND, choose_algorithm
+from deap_sudoku.cli.auto import FOUND_BY as PHRASES, found_by as phrase
+from deap_sudoku.cli.status import ending
+from deap_sudoku.grid import Puzzle
+from deap_sudoku.runs.registry import from_function
 from deap_sudoku.runs.record import FOUND_BY
 
 from tests.conftest import pattern_puzzle, unsolvable
@@ -25,14 +29,58 @@ EASY = load_sample("9x9-easy.txt")
         ("cdcl", NINE, {}, "exact search"),
         ("backtracking", NINE, {}, "exact search"),
         ("propagation", EASY, {}, "propagation"),
-        ("tabu-swap", EASY, dict(max_seconds=10), "local search"),
-        ("acs", EASY, dict(max_seconds=10), "ant colony"),
+        ("tabu-swap", EASY, dict(max_seconds=10), "start"),  # its start, narrowed by propagation
+        ("acs", load_samples("9x9.txt")[4], dict(max_seconds=10), "ant colony"),  # at generation 1
     ],
 )
 def test_a_solved_run_says_which_part_found_the_answer(name, puzzle, options, found_by):
     result = run_task(Task(name, puzzle, options=options))
     assert result.solved and result.found_by == found_by and found_by in FOUND_BY
     assert _result(_record(result)).found_by == found_by  # kept in results files (bench --json, --results)
+
+
+def _one_free_cell_a_box() -> Puzzle:
+    """9x9.txt's solution with one cell of each box emptied: every start of a box fill is the solution."""
+    solution = run_task(Task("backtracking", NINE)).grid
+    cells = list(solution)
+    for box in NINE.shape.boxes:
+        cells[int(box[0])] = 0
+    return Puzzle(cells, box=NINE.shape)
+
+
+@pytest.mark.parametrize(
+    "name, puzzle, found_by",
+    [
+        ("acs", EASY, "propagation"),  # generation 0 is the givens propagated
+        ("acs-paper", EASY, "propagation"),
+        ("sa-lewis-cp", EASY, "propagation"),  # propagation fixed every cell: 0 steps, no move
+        ("sa-lewis", _one_free_cell_a_box(), "start"),
+        ("cp-ils", _one_free_cell_a_box(), "start"),
+        ("tabu-swap", _one_free_cell_a_box(), "start"),
+    ],
+)
+def test_a_run_solved_before_any_move_or_ant_credits_what_solved_it(name, puzzle, found_by):
+    result = run_task(Task(name, puzzle, options=dict(max_seconds=10)))
+    assert result.solved and result.steps == 0 and result.generations == 0, result
+    assert result.found_by == found_by
+    assert "colony" not in ending(result) and "by local search" not in ending(result)
+    assert ("(0 steps, " if result.trace.unit == "step" else "(0 generations, ") in ending(result)  # no GA's words
+
+
+def test_a_local_search_solved_by_its_moves_says_local_search():
+    for name in ("sa-lewis", "cp-ils"):
+        result = run_task(Task(name, load_samples("4x4.txt")[0], options=dict(max_seconds=10)))
+        assert result.solved and result.found_by == "local search", result
+
+
+def test_every_kind_of_algorithm_that_solves_names_what_did():
+    def mine(puzzle, *, rng):  # a function of a kind no phrase describes: it is named
+        return run_task(Task("backtracking", puzzle)).grid
+
+    record = from_function(mine, name="mymod:mine")
+    result = run_task(Task("mymod:mine", EASY, record=record))
+    assert result.solved and result.found_by == "algorithm" and phrase(result) == " by mymod:mine"
+    assert set(FOUND_BY) == set(PHRASES) | {"algorithm"}  # every word has its phrase in solve's line
 
 
 def test_an_unsolved_run_names_nothing():

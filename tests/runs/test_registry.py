@@ -2,6 +2,7 @@
 
 import ast
 import math
+import re
 import time
 
 import numpy as np
@@ -190,3 +191,20 @@ def test_the_clause_learning_warm_up_also_readies_the_exact_search():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert done.stdout.strip() == "True", done.stderr
+
+
+SOURCE = re.compile(
+    r"\b(ours?|documented|documents)\b"  # ours, or one of the five documented systems
+    r"|\b[A-Z][a-z]+(?: & [A-Z][a-z]+| et al\.)?(?:'s)? (?:HM )?(?:19|20)\d\d\b"  # a publication: Lewis 2007
+)
+
+
+def test_every_listed_algorithm_names_its_source():
+    from click.testing import CliRunner
+
+    from deap_sudoku.cli import main
+
+    listed = [line for line in CliRunner().invoke(main, ["algorithms"]).stdout.splitlines() if ";  bundled: " in line]
+    assert len(listed) == len(registry.ALGORITHMS)
+    for line in listed:
+        assert SOURCE.search(line.partition(";  bundled: ")[2]), line  # acs-paper named no paper

@@ -16,7 +16,7 @@ from deap_sudoku.cli import main
 from deap_sudoku.exact import solve
 from deap_sudoku.runs import registry
 from deap_sudoku.runs.task import Task, run_task
-from deap_sudoku.runs.user import from_function, from_toolbox, with_operators
+from deap_sudoku.runs.user import from_function, from_toolbox, variant, with_operators
 
 from tests.conftest import REPO
 
@@ -27,7 +27,7 @@ MODULE = '''
 import random
 
 from deap_sudoku import make_toolbox
-from deap_sudoku.runs.user import from_toolbox, with_operators
+from deap_sudoku.runs.user import from_toolbox, variant, with_operators
 from deap_sudoku.tools import mut_swap_in_box
 
 CALLS = []
@@ -45,6 +45,7 @@ def my_toolbox(puzzle, rng):
 
 my_ga = from_toolbox(my_toolbox, name="my_ga", population_size=60, cxpb=0.3, mutpb=0.8)
 block_ga_counted = with_operators("block-ga", mutate=mut_counted)
+restart_arm = variant("restart-ga", name="restart_arm", population_size=30)
 
 
 def given_back(puzzle, *, rng, max_seconds=None):
@@ -374,3 +375,23 @@ def test_scoop_workers_import_the_users_algorithm_by_the_same_path(user_module):
         ]
 
     assert runs(spread.stdout) == runs(serial.stdout) and len(runs(serial.stdout)) == 4
+
+
+def test_every_arm_of_a_bundled_ga_is_watched_like_the_ga(user_module):
+    """with_operators and variant GAs take watch= as a from_toolbox GA does; an arm of an algorithm
+    with no generations does not."""
+    seen = []
+    from deap_sudoku.tools import mut_swap_in_box
+
+    arms = [variant("restart-ga", name="arm", population_size=20), with_operators("restart-ga", mutate=mut_swap_in_box)]
+    for arm in arms:
+        seen.clear()
+        result = run_task(
+            Task(arm.name, EASY, options=dict(max_generations=3), record=arm), watch=lambda *a: seen.append(a[0])
+        )
+        assert arm.watchable and seen == list(range(result.generations + 1)), (arm.name, seen)
+    assert not variant("tabu", name="tabu arm", tenure=3).watchable
+    data = str(REPO / "data" / "9x9-easy.txt")
+    for arm in (["usermod:restart_arm"], ["usermod:block_ga_counted", "--population", "10"]):  # the variant fixes 30
+        watched = CliRunner().invoke(main, ["solve", data, "-a", *arm, "--watch", "--max-generations", "2"])
+        assert watched.exit_code in (0, 1) and "generation 0:" in watched.stderr, watched.output

@@ -87,6 +87,11 @@ def sel_copies(individuals, k, *, rng=None):
     return [individual.__deepcopy__({}) for individual in sel_tournament(individuals, k, 3, rng=rng)]
 
 
+def sel_sorts_in_place(individuals, k, *, rng=None):  # the best k, found by sorting the caller's list
+    individuals.sort(key=lambda individual: individual.fitness, reverse=True)
+    return individuals[:k]
+
+
 def sel_the_worst(individuals, k, *, rng=None):
     return sorted(individuals, key=lambda individual: individual.fitness.values, reverse=True)[:k]
 
@@ -104,6 +109,7 @@ def sel_the_worst(individuals, k, *, rng=None):
         (eval_a_number, "not a tuple"),
         (eval_misses_the_optimum, "not the optimum 0"),
         (sel_copies, "not a member of the population"),
+        (sel_sorts_in_place, "reordered or changed the population"),  # a population sorted best first hid it
         (sel_the_worst, "chose the worst individual"),
     ],
 )
