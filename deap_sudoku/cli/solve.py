@@ -7,7 +7,6 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Callable
 from typing import Any
 
 import click
@@ -22,7 +21,8 @@ from ..runs.checkpoint import Checkpoint, run_identity
 from ..runs.interrupt import INTERRUPTED, exit_code, graceful, requested
 from ..runs.auto import AUTO, choose_algorithm
 from ..runs.portfolio import portfolio
-from ..runs.task import FAILED_RUNS, RunResult, Task, failed_run, run_task, scoop_is_running
+from ..runs.sandbox import contained_run, contains
+from ..runs.task import FAILED_RUNS, RunResult, Task, run_task, scoop_is_running
 from .errors import InputError, StandardOutputError, plural
 from .inputs import PUZZLE_FILE, PuzzleInput, input_options
 from .help import Sectioned
@@ -385,9 +385,8 @@ class _Solving:
                 watch=None if self.watch_every is None else Watch(task.puzzle, self.watch_every, self._message),
             )
 
-        try:
-            ran = task.record or registry.algorithm(task.algorithm)
-            return run() if ran.source == "bundled" or not hasattr(os, "fork") else _contained(task, run)
+        try:  # a user's algorithm in a process of its own: one that ends it or hangs is a failed run
+            return contained_run(task, run, stop=requested) if contains(task) else run()
         except ResumeError as exc:
             raise InputError(f"{self.checkpoint}: {exc}") from None
 
@@ -414,22 +413,6 @@ class _Solving:
             with writing(self.plot):
                 plots.plot_convergence(self.courses, self.plot, title=title, overwrite=self.force)
         self.signum = self.signum or requested()
-
-
-def _contained(task: Task, run: Callable[[], RunResult]) -> RunResult:
-    """``run()``, the run of a user's algorithm, in a process of its own
-    (:func:`~deap_sudoku.runs.sandbox.call_contained`): one that ends its process (``os._exit``, a
-    crash, a signal) or hangs past its time budget and a grace is a failed run saying so, and the
-    processes it forked end with it."""
-    from ..runs.sandbox import call_contained, limit
-
-    began = time.perf_counter()
-    answer = call_contained(run, limit(task), stop=requested)
-    if isinstance(answer, RunResult):
-        return answer
-    if isinstance(answer, BaseException):
-        raise answer  # what run_task itself raises (a checkpoint of another run, a Ctrl-C)
-    return failed_run(task, str(answer), time.perf_counter() - began)
 
 
 def _answer(puzzle: Puzzle, result: RunResult) -> Puzzle:

@@ -163,10 +163,14 @@ class Experiment:
                 handed.append(task)
                 yield task
 
-        def runner(task: Task) -> RunResult:
-            contained = contain if contain is not None else task.algorithm not in self.local
-            return run_contained(task) if contained else run_task(task)
-
+        # module-level functions: SCOOP pickles the runner
+        runner: Callable[[Task], RunResult] = (
+            run_task
+            if contain is False
+            else run_contained
+            if contain or not self.local
+            else functools.partial(_contained_if_named, frozenset(self.local))
+        )
         runs = (
             run_pool(handed_out(), workers, self.records.values())
             if workers and workers > 1
@@ -257,6 +261,11 @@ class Finished(list):
         """:data:`~deap_sudoku.runs.task.FAILED_RUNS` (3) when runs failed with errors, else 0:
         the code ``deap-sudoku bench`` exits with for the same runs."""
         return FAILED_RUNS if self.failed else 0
+
+
+def _contained_if_named(local: frozenset[str], task: Task) -> RunResult:
+    """The run of ``task``, contained unless its algorithm is one of the records given as such (``local``)."""
+    return run_task(task) if task.algorithm in local else run_contained(task)
 
 
 def _collection(puzzles: Iterable[Puzzle]) -> Sized:

@@ -35,7 +35,7 @@ from .record import Algorithm
 from .registry import algorithm
 from .task import RunResult, Task, failed_run, run_task
 
-__all__ = ["run_contained", "run_pool", "call_contained", "GRACE", "Sandbox"]
+__all__ = ["run_contained", "run_pool", "call_contained", "contained_run", "contains", "GRACE", "Sandbox"]
 
 GRACE = float(os.environ.get("DEAP_SUDOKU_GRACE", "2.0"))
 """Seconds, beyond its ``max_seconds`` and a tenth of it, that a user's run may take before it is
@@ -374,3 +374,24 @@ def _exactly(fd: int, size: int, deadline: float | None) -> bytes | object:
         chunks.append(chunk)
         left -= len(chunk)
     return b"".join(chunks)
+
+
+def contained_run(
+    task: Task, run: Callable[[], RunResult], *, stop: Callable[[], int | None] | None = None
+) -> RunResult:
+    """``run()``, a run of ``task`` by a user's algorithm, through :func:`call_contained`: one that
+    ends its process or hangs past :func:`limit` is a failed run saying so; what ``run`` raises
+    (a checkpoint of another run, a Ctrl-C) is raised here."""
+    began = time.perf_counter()
+    answer = call_contained(run, limit(task), stop=stop)
+    if isinstance(answer, RunResult):
+        return answer
+    if isinstance(answer, BaseException):
+        raise answer
+    return failed_run(task, str(answer), time.perf_counter() - began)
+
+
+def contains(task: Task) -> bool:
+    """Whether ``task`` is a user's algorithm's, to be run contained (where ``os.fork`` exists)."""
+    record = task.record or algorithm(task.algorithm)
+    return record.source != "bundled" and hasattr(os, "fork")

@@ -112,7 +112,8 @@ def test_forked_workers_fail_the_runs_of_a_plugin_that_kills_or_hangs_its_worker
 
 
 def test_a_named_plugin_runs_contained_by_default(plugins):
-    """run_experiment ran it in the caller's process, which its os._exit ended."""
-    (plugins / "plug_ends.py").write_text("import os\ndef run(puzzle, *, rng):\n    os._exit(0)\n")
+    """run_experiment ran it in the caller's process, which its os._exit ended (here: the test
+    process, with a code that is no success)."""
+    (plugins / "plug_ends.py").write_text("import os\ndef run(puzzle, *, rng):\n    os._exit(7)\n")
     results = run_experiment(["plug_ends:run", from_function(_solves, name="solves")], {"easy": EASY}, runs=1)
     assert results[0].error.startswith("Ended:") and results[1].solved and results.exit_code == 3
