@@ -141,6 +141,7 @@ class Sandbox:
                 code = 0
                 try:
                     os.setsid()  # a group of its own, which is killed with it, whatever it forked
+                    _die_with_parent()
                     os.close(parent_writes)
                     os.close(parent_reads)
                     forget_locks()  # a results file's lock ends with the experiment, not with this child
@@ -188,6 +189,17 @@ _TIMED_OUT = object()
 _LIVE: dict[int, Sandbox] = {}
 """The sandboxes of this process with a child, stopped (their groups killed) when it ends."""
 _OWNER = os.getpid()
+
+
+def _die_with_parent() -> None:
+    """In a contained child, on Linux: be sent SIGKILL when the process that forked it ends, even by
+    SIGKILL (no atexit then stops the child, and a hung algorithm would spin on alone)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # not Linux: the child ends when its pipe closes, or its run does
+        pass
 
 
 def _kill_group(pid: int) -> None:
@@ -275,6 +287,7 @@ def call_contained(
         code = 0
         try:
             os.setsid()
+            _die_with_parent()
             os.close(reads)
             forget_locks()  # an output's lock stays the parent's
             try:
