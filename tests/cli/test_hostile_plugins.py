@@ -256,3 +256,20 @@ def test_bench_on_a_disk_that_fills_writes_the_runs_that_finished_and_says_what_
     assert len(json.loads(done.stdout)["runs"]) == 3
     assert "--results runs.jsonl: the run could not be kept: File too large" in done.stderr
     assert "Traceback" not in done.stderr and "3 of 4 runs finished" in done.stderr
+
+
+def test_solve_on_scoop_workers_fails_the_chain_of_a_plugin_that_ends_its_worker(tmp_path):
+    """A chain that ended its SCOOP worker: SCOOP lost track of it and the command ended with exit 1
+    and no word of why; now the chain runs contained, fails saying so, and the exit code is 3."""
+    (tmp_path / "ender.py").write_text(
+        "import os\nfrom deap_sudoku.runs.user import from_toolbox\n\n\n"
+        "def make(puzzle, rng):\n    os._exit(0)\n\n\nga = from_toolbox(make, name='ender')\n"
+    )
+    puzzle = (REPO / "data" / "testdata" / "easy.txt").read_text().splitlines()[0]
+    (tmp_path / "one.txt").write_text(puzzle + "\n")
+    command = [sys.executable, "-m", "deap_sudoku", "solve", "one.txt", "-a", "ender:ga", "--workers", "2"]
+    command += ["--max-seconds", "1", "-q"]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join((str(tmp_path), str(REPO))), "DEAP_SUDOKU_GRACE": "0.2"}
+    done = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120)
+    assert done.returncode == 3, done.stderr
+    assert "failed after" in done.stderr and "Ended: the algorithm ended its process (exit code 0)" in done.stderr
