@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 import signal
@@ -12,7 +13,7 @@ import click
 
 from ..runs import registry
 from ..runs.interrupt import exit_code, graceful, requested
-from ..runs.task import scoop_is_running
+from ..runs.task import FAILED_RUNS, scoop_is_running
 from .errors import plural
 from .help import Sectioned
 from .inputs import PUZZLE_FILE_HELP, PuzzleFile, PuzzleInput
@@ -321,6 +322,9 @@ class _Benching:
                         break
             except KeyboardInterrupt:
                 self.signum = requested() or signal.SIGINT
+            except OSError:  # the results file cannot keep a run (a full disk): what finished is written
+                if not self.experiment.unkept:
+                    raise
 
     def write(self) -> None:
         """The table and every output file of the runs finished; the files first: a standard output
@@ -349,9 +353,10 @@ class _Benching:
                 write_text(path, text(), self.replace(path))
         self.draw(rows)
         self.export()
-        if self.missing and experiment.store is not None:  # cut short: the same command may replace these
-            written = [*files.values(), self.ioh_folder]
-            experiment.store.note_outputs([p for p in written if p is not None and p != "-" and os.path.exists(p)])
+        if self.missing and experiment.store is not None and not experiment.unkept:  # cut short: the same
+            written = [*files.values(), self.ioh_folder]  # command may replace these
+            with contextlib.suppress(OSError):  # the note only spares the rerun a --force
+                experiment.store.note_outputs([p for p in written if p is not None and p != "-" and os.path.exists(p)])
         stdout = next((text for path, text in outputs if path == "-"), lambda: shown)
         click.echo(stdout(), nl=False)
         self.signum = self.signum or requested()
@@ -411,13 +416,19 @@ class _Benching:
                 f"{len(results)} of {plural(plan_size, 'run')} finished; missing {self.missing_count}: {shown}",
                 err=True,
             )
+        if self.experiment.unkept:
+            click.echo(
+                f"--results {self.experiment.unkept}; the runs stopped there, those finished are written", err=True
+            )
         if self.unwritten:  # said last, where it is seen; every other output is whole
             click.echo(self.unwritten, err=True)
         if self.signum:
             click.echo(f"interrupted: {len(results)} of {plural(plan_size, 'run')} finished", err=True)
             sys.exit(exit_code(self.signum))
-        if self.unwritten:
+        if self.unwritten or self.experiment.unkept:
             sys.exit(1)
+        if any(result.error for result in results):
+            sys.exit(FAILED_RUNS)  # every run ended and every output is whole, but runs failed with errors
 
 
 def _say_how_many(results: list, field: str, what: str) -> None:

@@ -21,7 +21,8 @@ from ..runs.checkpoint import Checkpoint, run_identity
 from ..runs.interrupt import INTERRUPTED, exit_code, graceful, requested
 from ..runs.auto import AUTO, choose_algorithm
 from ..runs.portfolio import portfolio
-from ..runs.task import RunResult, Task, run_task, scoop_is_running
+from ..runs.sandbox import contained_run, contains
+from ..runs.task import FAILED_RUNS, RunResult, Task, run_task, scoop_is_running
 from .errors import InputError, StandardOutputError, plural
 from .inputs import PUZZLE_FILE, PuzzleInput, input_options
 from .help import Sectioned
@@ -136,7 +137,8 @@ def solve(ctx: click.Context, **params: Any) -> None:
     """Solve every puzzle in FILE (- for standard input, data/NAME for a bundled file) and print the grids.
 
     Clashing cells are marked (red on a terminal, * elsewhere or under NO_COLOR).  Exit code 0: all
-    solved; 1: one not (its best grid printed); 2: bad input or usage; 130, 143: Ctrl-C, SIGTERM.
+    solved; 1: one not (its best grid printed); 2: bad input or usage; 3: a run of a user's algorithm
+    failed with an error (the others answered); 130, 143: Ctrl-C, SIGTERM.
     """
     solving = _Solving.checked(ctx)  # every refusal comes here, before any work
     solving.prepare()
@@ -147,7 +149,9 @@ def solve(ctx: click.Context, **params: Any) -> None:
             solving.write()
     if solving.lost:
         raise solving.lost[0]  # the files are written: now the guard says that standard output failed
-    sys.exit(exit_code(solving.signum) if solving.signum else 1 if solving.unsolved else 0)
+    sys.exit(
+        exit_code(solving.signum) if solving.signum else FAILED_RUNS if solving.failed else 1 if solving.unsolved else 0
+    )
 
 
 @dataclasses.dataclass
@@ -187,6 +191,7 @@ class _Solving:
     courses: list[tuple[str, registry.Objective, registry.Trace]] = dataclasses.field(default_factory=list)
     done: int = 0
     unsolved: int = 0
+    failed: int = 0  # runs that failed with an error (a user's algorithm)
     signum: int | None = None
     lost: list[StandardOutputError] = dataclasses.field(default_factory=list)  # costs stdout, never files
 
@@ -353,6 +358,7 @@ class _Solving:
         status += auto_says(result, puzzle) if self.auto else ""
         self.bar.echo(f"{name + ': ' if several else ''}{status}", err=True)
         self.unsolved += not result.solved
+        self.failed += bool(result.error)
         self.done += 1
         if self.journal is None and self.out is not None:
             self.answers.append(_answer(puzzle, result))
@@ -366,7 +372,8 @@ class _Solving:
         started = self.started if number == 1 else None
         if self.auto:
             started = self.warmed_up(registry.algorithm(task.algorithm), [task.puzzle])
-        try:
+
+        def run() -> RunResult:
             return run_task(
                 task,
                 requested=requested,
@@ -377,6 +384,9 @@ class _Solving:
                 started=started,
                 watch=None if self.watch_every is None else Watch(task.puzzle, self.watch_every, self._message),
             )
+
+        try:  # a user's algorithm in a process of its own: one that ends it or hangs is a failed run
+            return contained_run(task, run, stop=requested) if contains(task) else run()
         except ResumeError as exc:
             raise InputError(f"{self.checkpoint}: {exc}") from None
 

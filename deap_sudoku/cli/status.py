@@ -27,6 +27,8 @@ def ending(result: RunResult, chosen: str = "") -> str:
     spent = f" ({spending(result)})" if result.objective is not None else ""
     if result.solved:
         return f"solved in {seconds}{found_by(result, chosen)}{spent}"
+    if result.error:  # a user's algorithm that raised, exited, ended its process or hung
+        return f"failed after {seconds}: {result.error}"
     if result.note == "exhausted":  # a complete search proved it
         return f"no solution: the search found none in {seconds}"
     if result.note.startswith("no solution"):

@@ -18,13 +18,13 @@ from ..grid.puzzle import Puzzle
 from ..io.fileio import lock_for_writing, release
 from ..runs.record import Algorithm
 from ..runs.registry import algorithm
-from ..runs.sandbox import run_contained
-from ..runs.task import RunResult, Task, run_all, run_task
+from ..runs.sandbox import run_contained, run_pool, stop_all
+from ..runs.task import FAILED_RUNS, RunResult, Task, run_all, run_task
 from .plan import Plan
 from .provenance import provenance, provenance_clock
 from .store import ResultsFile
 
-__all__ = ["Experiment", "run_experiment"]
+__all__ = ["Experiment", "run_experiment", "Finished"]
 
 
 class Experiment:
@@ -82,6 +82,8 @@ class Experiment:
         self._command = command
         self.started = provenance_clock()
         self.store: ResultsFile | None = None
+        self.unkept = ""
+        """Why the results file could not keep a run (a full disk), once it could not."""
         self._locked: str | os.PathLike | None = None
 
     @functools.cached_property
@@ -127,17 +129,23 @@ class Experiment:
             carried = not by_name or task.algorithm in self.local
             yield dataclasses.replace(task, record=self.records[task.algorithm]) if carried else task
 
-    def run(self, *, parallel: bool = False, workers: int | None = None, contain: bool = False) -> Iterator[RunResult]:
+    def run(
+        self, *, parallel: bool = False, workers: int | None = None, contain: bool | None = None
+    ) -> Iterator[RunResult]:
         """Run what is missing and yield each result, in plan order, once it is kept in the results
         file (if one is open).  A user's algorithm that raises, calls ``sys.exit``, returns no grid,
         prints or changes folder fails its run at most (:func:`~deap_sudoku.runs.task.run_task`);
-        with ``contain`` (as ``deap-sudoku bench`` runs) it also runs in a process of its own
+        contained, it also runs in a process of its own
         (:func:`~deap_sudoku.runs.sandbox.run_contained`), so that one that ends its process or hangs
-        past its time budget fails its run too, but what it changes in its process (a counter of
-        its calls) stays there.  ``workers``: that many processes forked from this one, on this
-        machine, which run records too; ``parallel``: SCOOP's workers (under ``python -m scoop``),
-        which need names, as they import the algorithms by them.  Stop iterating to stop between
-        runs: what finished is kept.
+        past its time budget fails its run too (and the processes it forked end with it), but what
+        it changes in its process (a counter of its calls) stays there.  ``contain``: True (as
+        ``deap-sudoku bench`` runs) for every user's algorithm, False for none, None (the default)
+        for those named (``module:attribute``, a plug-in), not the records given as such (made in
+        this session, whose state the caller may want to see).  ``workers``: that many processes
+        forked from this one, on this machine, every run contained in one of them
+        (:func:`~deap_sudoku.runs.sandbox.run_pool`: a worker that dies or hangs is replaced);
+        ``parallel``: SCOOP's workers (under ``python -m scoop``), which need names, as they import
+        the algorithms by them.  Stop iterating to stop between runs: what finished is kept.
 
         :raises ValueError: for both ways of running in parallel, or records for SCOOP.
         """
@@ -155,17 +163,33 @@ class Experiment:
                 handed.append(task)
                 yield task
 
-        runner = run_contained if contain else run_task
+        # module-level functions: SCOOP pickles the runner
+        runner: Callable[[Task], RunResult] = (
+            run_task
+            if contain is False
+            else run_contained
+            if contain or not self.local
+            else functools.partial(_contained_if_named, frozenset(self.local))
+        )
         runs = (
-            _forked(handed_out(), workers, runner)
+            run_pool(handed_out(), workers, self.records.values())
             if workers and workers > 1
             else run_all(handed_out(), parallel=parallel, runner=runner)
         )
-        for result in runs:
-            task = handed.popleft()
-            if self.store is not None:
-                self.store.append(task, result)
-            yield result
+        try:
+            for result in runs:
+                task = handed.popleft()
+                if self.store is not None:
+                    try:
+                        self.store.append(task, result)
+                    except OSError as exc:  # a full disk: the run is handed over all the same, then the error
+                        self.unkept = f"{self.store.path}: the run could not be kept: {exc.strerror or exc}"
+                        yield result
+                        raise
+                yield result
+        finally:
+            if contain is not False and not workers:
+                stop_all()  # the sandbox's child, and whatever a user's algorithm left running in its group
 
     def missing(self, results: Iterable[RunResult]) -> tuple[list[str], int]:
         """The plan's runs without a result (:meth:`~deap_sudoku.experiments.plan.Plan.missing`)."""
@@ -196,19 +220,22 @@ def run_experiment(
     workers: int | None = None,
     progress: Callable[[int, int], None] | None = None,
     requested: Callable[[], object] | None = None,
-    contain: bool = False,
-) -> list[RunResult]:
-    """Run the :class:`Experiment` and return every run's result, those already in ``results`` first.
+    contain: bool | None = None,
+) -> Finished:
+    """Run the :class:`Experiment` and return every run's result, those already in ``results`` first
+    (a list; its :attr:`~Finished.failed` and :attr:`~Finished.exit_code` say whether runs failed
+    with errors).
 
     ``results``: the JSON-lines file that keeps every run as it finishes (see
     :mod:`~deap_sudoku.experiments.store`); runs already in it are not run again.  ``workers`` and
-    ``parallel``, and ``contain`` (a user's algorithm in a process of its own), as
+    ``parallel``, and ``contain`` (by default a user's algorithm named by import path or plug-in in a
+    process of its own, a record given as such in this one), as
     :meth:`Experiment.run` takes them.  ``progress(done, total)`` is called after
     each run; ``requested()`` is asked after each run, and a true answer stops the experiment there,
     with what finished returned (and kept).
     """
     with Experiment(algorithms, datasets, runs=runs, seed=seed, options=options) as experiment:
-        finished = experiment.open(results) if results is not None else []
+        finished = Finished(experiment.open(results) if results is not None else [])
         total = len(experiment.plan)
         for result in experiment.run(parallel=parallel, workers=workers, contain=contain):
             finished.append(result)
@@ -219,31 +246,31 @@ def run_experiment(
         return finished
 
 
+class Finished(list):
+    """What :func:`run_experiment` returns: every run's result, in a list, which also says whether
+    runs failed with errors (a user's algorithm that raised, exited, ended its process or hung), as
+    a script or a CI job asks: ``sys.exit(results.exit_code)``."""
+
+    @property
+    def failed(self) -> list[RunResult]:
+        """The runs that failed with an error (their ``error`` says what), counted as unsolved."""
+        return [result for result in self if result.error]
+
+    @property
+    def exit_code(self) -> int:
+        """:data:`~deap_sudoku.runs.task.FAILED_RUNS` (3) when runs failed with errors, else 0:
+        the code ``deap-sudoku bench`` exits with for the same runs."""
+        return FAILED_RUNS if self.failed else 0
+
+
+def _contained_if_named(local: frozenset[str], task: Task) -> RunResult:
+    """The run of ``task``, contained unless its algorithm is one of the records given as such (``local``)."""
+    return run_task(task) if task.algorithm in local else run_contained(task)
+
+
 def _collection(puzzles: Iterable[Puzzle]) -> Sized:
     """``puzzles`` itself when it can be counted and iterated again (a list, a file read lazily),
     else its puzzles in a list."""
     if isinstance(puzzles, Sized) and not isinstance(puzzles, Iterator):
         return puzzles
     return list(puzzles)
-
-
-_PENDING: list = []
-"""The (runner, task) pairs of the forked pool, inherited by its processes (records need not pickle)."""
-
-
-def _run_index(index: int) -> RunResult:
-    return _PENDING[index][0](_PENDING[index][1])
-
-
-def _forked(tasks: Iterable[Task], workers: int, runner: Callable[[Task], RunResult]) -> Iterator[RunResult]:
-    """The runs of ``tasks`` (each ``runner(task)``) in ``workers`` processes forked from this one,
-    results in task order."""
-    import multiprocessing  # here, not at import: most experiments never fork
-
-    global _PENDING
-    _PENDING = [(runner, task) for task in tasks]
-    try:
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
-            yield from pool.imap(_run_index, range(len(_PENDING)))
-    finally:
-        _PENDING = []

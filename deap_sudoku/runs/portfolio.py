@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 
+from .sandbox import contained_run, contains
 from .task import RunResult, Task, run_task, warm_up
 
 __all__ = ["portfolio", "chains"]
@@ -38,7 +39,13 @@ def _chain(task: Task, stop_file: str, stop_asked: Callable[[], bool] | None = N
     and write the stop file when solved, so the other chains end without waiting for the root.
     ``run_task`` warms the kernels up off the chain's clock; a solution is kept however late it
     comes (``censor=False``): the portfolio solves one puzzle, it is no comparison."""
-    result = run_task(task, requested=stop_asked or (lambda: os.path.exists(stop_file)), censor=False)
+    asked = stop_asked or (lambda: os.path.exists(stop_file))
+
+    def run() -> RunResult:
+        return run_task(task, requested=asked, censor=False)
+
+    # a user's algorithm in a process of its own: one that ends it or hangs fails its chain, not the worker
+    result = contained_run(task, run) if contains(task) else run()
     if result.solved:
         open(stop_file, "w").close()
     return result

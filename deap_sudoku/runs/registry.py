@@ -13,15 +13,18 @@ function, or a bundled GA with operators replaced.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import importlib
 import inspect
+import io
 import os
 import random
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from typing import NoReturn
 
 import numpy as np
 
@@ -106,7 +109,16 @@ def _imported(path: str) -> Algorithm:
     if os.getcwd() not in sys.path and "" not in sys.path:
         sys.path.insert(0, os.getcwd())
     try:
-        target = importlib.import_module(module_name)
+        with _importing_apart():
+            target = importlib.import_module(module_name)
+    except _EndedAtImport as exc:
+        raise ValueError(
+            f"algorithm {path!r}: module {module_name!r} ends its process when imported (os._exit({exc.code}))"
+        ) from None
+    except SystemExit as exc:
+        raise ValueError(
+            f"algorithm {path!r}: module {module_name!r} exits when imported (sys.exit({exc.code!r}))"
+        ) from None
     except Exception as exc:  # a user's module may fail in any way: say so in one line
         raise ValueError(
             f"algorithm {path!r}: module {module_name!r} does not import: {type(exc).__name__}: {exc}"
@@ -116,6 +128,45 @@ def _imported(path: str) -> Algorithm:
     except AttributeError:
         raise ValueError(f"algorithm {path!r}: module {module_name!r} has no {attribute!r}") from None
     return _as_algorithm(target, path, "import path")
+
+
+class _EndedAtImport(BaseException):
+    """``os._exit(code)``, called by a user's module while it is imported."""
+
+    def __init__(self, code: int) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+@contextlib.contextmanager
+def _importing_apart() -> Iterator[None]:
+    """A user's module imported apart from the data: what it prints, from Python or from C, goes to
+    standard error (``--json -`` and ``--out -`` hold data alone), and an ``os._exit`` it calls
+    while imported is raised as :class:`_EndedAtImport`, to be reported rather than end the
+    command without a word."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        os.dup2(2, 1)
+    except OSError:  # no standard error: its prints are lost, never the data
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 1)
+        os.close(null)
+    end = os._exit
+
+    def ended(code: int) -> NoReturn:
+        raise _EndedAtImport(code)
+
+    os._exit = ended  # type: ignore[assignment]
+    try:
+        with contextlib.redirect_stdout(sys.stderr if sys.stderr is not None else io.StringIO()):
+            yield
+    finally:
+        os._exit = end
+        if sys.stderr is not None:
+            sys.stderr.flush()
+        os.dup2(saved, 1)
+        os.close(saved)
 
 
 def _as_algorithm(target: object, name: str, source: str) -> Algorithm:

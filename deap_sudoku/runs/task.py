@@ -42,7 +42,15 @@ __all__ = [
     "failed_run",
     "reverified",
     "TIME_TOLERANCE",
+    "FAILED_RUNS",
 ]
+
+FAILED_RUNS = 3
+"""The exit code of a command (``bench``, ``solve``) whose runs all came to an end and whose outputs
+are whole, but some runs failed with errors (a user's algorithm that raised, exited, ended its
+process, hung, or returned no grid): a job script or CI tells a broken plug-in from a clean run by
+it.  :class:`~deap_sudoku.experiments.experiment.Finished` gives the same code for
+``run_experiment``."""
 
 TIME_TOLERANCE = 0.2
 """Seconds a run may end after its ``max_seconds`` and still count as within it: the bundled
@@ -278,10 +286,10 @@ def run_task(
             _no_fork(process)
             seconds = time.perf_counter() - start
         result = _judged(task, outcome, seconds, censor, kind=record.kind)
-    except (Exception, SystemExit) as exc:  # a user's sys.exit() ends the run, not the experiment
+    except BaseException as exc:  # a user's sys.exit(), or its own BaseException, ends the run, not the experiment
         _no_fork(process)
-        if record.source == "bundled":
-            raise  # a bundled algorithm that fails is a bug of this package: never hidden
+        if record.source == "bundled" or isinstance(exc, KeyboardInterrupt):
+            raise  # a bundled algorithm that fails is a bug of this package: never hidden; a Ctrl-C is the user's
         return failed_run(task, f"{type(exc).__name__}: {exc}".splitlines()[0], time.perf_counter() - start)
     return result
 
@@ -386,11 +394,17 @@ def _judged(task: Task, outcome: Outcome, seconds: float, censor: bool = True, *
     is :func:`~deap_sudoku.runs.record.found_by_run`'s, from the outcome and the algorithm's ``kind``."""
     puzzle = task.puzzle
     cells = np.asarray(outcome.grid)
-    why = unsolved_because(cells, puzzle)
     try:
         grid = [int(v) for v in cells.ravel().tolist()]
     except (TypeError, ValueError, OverflowError):
+        why = unsolved_because(cells, puzzle)
         raise ValueError(f"the algorithm returned a grid that is no grid of whole numbers: {why}") from None
+    n = puzzle.shape.n
+    if len(grid) != puzzle.shape.cells or not all(0 <= v <= n for v in grid):
+        wrong = next((v for v in grid if not 0 <= v <= n), None)
+        what = f"{len(grid)} cells, not {puzzle.shape.cells}" if wrong is None else f"{wrong}, outside 0-{n}"
+        raise ValueError(f"the algorithm returned a grid that is no grid of this puzzle: it holds {what}")
+    why = unsolved_because(cells, puzzle)  # cells as returned: a float grid of whole values is no solution
     solved = not why
     note = outcome.note
     # A stop asked for in the generation that solved it (a Ctrl-C, another chain's stop file) does

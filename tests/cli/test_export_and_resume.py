@@ -35,11 +35,12 @@ def appear(puzzle, *, rng):
 
 
 def stop_once(puzzle, *, rng, seed):
-    "Solves; on its second run, the first time, Ctrl-C is pressed: the terminal signals the process group."
+    "Solves; on its second run, the first time, Ctrl-C is pressed: the terminal signals the command's"
+    "process group (this run's process, a contained child of the command, leads a group of its own)."
     marker = Path(os.environ["STOPPED"])
     if seed == 1 and not marker.exists():
         marker.write_text("")
-        os.killpg(os.getpgrp(), signal.SIGINT)
+        os.killpg(os.getpgid(os.getppid()), signal.SIGINT)
     return solve(puzzle, rng=rng).cells
 """
 

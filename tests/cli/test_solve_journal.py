@@ -20,16 +20,19 @@ import os
 
 from deap_sudoku.exact import solve
 
-CALLS = []
-
 
 def solver(puzzle, *, rng):
-    """An exact solve that logs each call and sends its own process the signal DIE_WITH on call DIE_AT."""
-    with open(os.environ["CALLS_LOG"], "a") as log:
+    """An exact solve that logs each call and sends the solve command the signal DIE_WITH on the
+    command's call DIE_AT (counted in the log: solve runs a plug-in contained, each call in a child
+    of its own, which leads its own session and whose parent is the command)."""
+    with open(os.environ["CALLS_LOG"], "a+") as log:
         log.write(f"{puzzle.num_givens}\\n")
-    CALLS.append(1)
-    if os.environ.get("DIE_AT") == str(len(CALLS)):
-        os.kill(os.getpid(), int(os.environ["DIE_WITH"]))
+        log.seek(0)
+        calls = len(log.read().splitlines())
+    if os.environ.get("DIE_AT") == str(calls):
+        command = os.getppid() if os.getsid(0) == os.getpid() else os.getpid()
+        os.kill(command, int(os.environ["DIE_WITH"]))
+        os.kill(os.getpid(), int(os.environ["DIE_WITH"]))  # contained, the run ends too
     return solve(puzzle).cells
 '''
 
