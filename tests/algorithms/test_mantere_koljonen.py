@@ -46,6 +46,62 @@ def test_the_help_array_refuses_a_swap_that_puts_a_value_beside_its_given():
     assert unchecked[0] == solution[1] and unchecked[1] == solution[0]
 
 
+def _stuck_box():
+    """EASY's solution with box 0's first row free, each of its three values also freed in the other two
+    columns of the box (further down), so that any move of the row is legal; and cells 10 and 20 free
+    and swapped: two values their rows forbid, which no move of row 0 clears."""
+    solution = solve(EASY).cells
+    free = [0, 1, 2, 10, 20]
+    for cell in (0, 1, 2):
+        for column in {0, 1, 2} - {cell}:
+            free += [c for c in range(27 + column, 81, 9) if solution[c] == solution[cell]]
+    puzzle = Puzzle(np.where(np.isin(np.arange(81), free), 0, solution))
+    start = solution.astype(np.int64)
+    start[[10, 20]] = solution[[20, 10]]
+    illegal = help_array(puzzle)
+    assert illegal[10, start[10]] and illegal[20, start[20]]  # stuck where they are
+    assert not illegal[np.ix_([0, 1, 2], solution[[0, 1, 2]])].any()  # row 0 may take any order
+    return puzzle, start
+
+
+MOVES = {
+    "swap": lambda ind, **kw: mut_help_array_swap_in_box(ind, **kw),
+    "three_swap": lambda ind, **kw: mut_three_swap_in_box(ind, use_help_array=True, **kw),
+    "insert": lambda ind, **kw: mut_insert_in_box(ind, use_help_array=True, **kw),
+}
+
+
+@pytest.mark.parametrize("kind", MOVES)
+def test_the_help_array_checks_only_the_values_that_move(kind):
+    puzzle, start = _stuck_box()
+    illegal = help_array(puzzle)
+    row_moves = 0
+    for seed in range(40):
+        individual = Individual(start.copy())
+        MOVES[kind](individual, puzzle=puzzle, tries=10, rng=random.Random(seed))
+        changed = np.flatnonzero(individual != start)
+        assert not illegal[changed, individual[changed]].any()  # no value moved onto a given's row or column
+        row_moves += bool(np.isin(changed, [0, 1, 2]).any())
+    # 7, 3 and 7 of 40 (the first legal draw is made, often in box 3 or 6); checking every free cell of
+    # the box, the stuck cells 10 and 20 held row 0 still: 0 of 40 for each move
+    assert row_moves >= 3
+
+
+@pytest.mark.parametrize("kind", ["three_swap", "insert"])
+def test_the_help_array_refuses_a_three_swap_or_insertion_onto_a_given(kind):
+    solution = solve(EASY).cells
+    puzzle = Puzzle(np.where(np.isin(np.arange(81), [0, 1, 2]), 0, solution))  # row 0 of box 0 free
+    # any move of the three puts a value into a column whose givens hold it
+    for seed in range(10):
+        individual = Individual(solution.astype(np.int64))
+        MOVES[kind](individual, puzzle=puzzle, tries=5, rng=random.Random(seed))
+        assert np.array_equal(individual, solution)
+    unchecked = Individual(solution.astype(np.int64))
+    mut = mut_three_swap_in_box if kind == "three_swap" else mut_insert_in_box
+    mut(unchecked, puzzle=puzzle, use_help_array=False, rng=random.Random(0))
+    assert not np.array_equal(unchecked, solution)
+
+
 def test_a_three_swap_rotates_three_free_cells_of_one_box():
     individual = init_block_permutation(Individual, puzzle=EASY, rng=random.Random(3))
     for seed in range(20):
