@@ -1,10 +1,13 @@
 """Mantere & Koljonen's GA and cultural algorithm: each rule of docs/literature.md held by a test."""
 
+import copy
 import inspect
+import pickle
 import random
 
 import numpy as np
 import pytest
+from deap import base
 
 from deap_sudoku import Puzzle, read
 from deap_sudoku.runs.mantere_koljonen import mk_cultural, mk_ga
@@ -262,6 +265,27 @@ def test_the_cultural_algorithm_updates_its_belief_before_each_selection():
     expected = BeliefSpace(EASY, accepted=2)
     expected.update(population)
     assert np.array_equal(calls[0], expected.values) and expected.believed > 0
+
+
+def _cultural_toolbox():
+    rng, belief = random.Random(0), BeliefSpace(EASY, accepted=2)
+    toolbox = base.Toolbox()
+    toolbox.register("select", belief.accepting(sel_ranked_pairs), rng=rng)
+    toolbox.register("mutate", mut_mixed_in_box, puzzle=EASY, belief=belief, rng=rng)
+    return toolbox, belief
+
+
+def test_the_cultural_toolbox_pickles_and_a_copy_has_one_belief_space_of_its_own():
+    population = [
+        _scored(init_block_permutation(Individual, puzzle=EASY, rng=random.Random(s)), float(s)) for s in range(4)
+    ]
+    toolbox, belief = _cultural_toolbox()
+    givens_only = belief.values.copy()
+    for twin in (pickle.loads(pickle.dumps(toolbox)), copy.deepcopy(toolbox)):
+        selecting, mutating = twin.select.func.belief, twin.mutate.keywords["belief"]
+        assert selecting is mutating and selecting is not belief
+        twin.select(population, 2)  # acceptance updates the twin's belief space, which its mutation reads
+        assert mutating.believed > 0 and np.array_equal(belief.values, givens_only)
 
 
 def test_the_cultural_run_solves_the_easy_puzzle_and_differs_from_the_ga():
