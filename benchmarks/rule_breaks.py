@@ -425,10 +425,10 @@ def main(argv: list[str] | None = None) -> int:
     if not breaks:
         print("rule_breaks: no break to run", file=sys.stderr)
         return 2
+    origin = provenance(repo, started)  # the revision the copies are made from, before anything else changes
     outcomes = run_all(repo, breaks, jobs=args.jobs, timeout=args.timeout, baseline=args.baseline)
     summary, everything_caught = summarise(outcomes)
     if args.json:
-        origin = provenance(repo, started)
         origin["finished"] = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
         report = {"provenance": origin, "summary": summary, "breaks": [asdict(o) for o in outcomes]}
         args.json.parent.mkdir(parents=True, exist_ok=True)
