@@ -72,12 +72,26 @@ class BeliefSpace:
         """How many free cells hold a belief."""
         return int(np.count_nonzero(self.values[~self.puzzle.givens]))
 
-    def accepting(self, select: Callable) -> Callable:
+    def accepting(self, select: Callable) -> Accepting:
         """``select`` that first lets the population it is given update the belief space: the
-        acceptance step, once per generation, at the point DEAP's loops select."""
+        acceptance step, once per generation, at the point DEAP's loops select.  The answer is an
+        :class:`Accepting`, which pickles and which a deep copy copies together with this belief
+        space (a toolbox's copy then selects and mutates with one belief space of its own)."""
+        return Accepting(self, select)
 
-        def select_after_acceptance(individuals: Sequence, k: int, *args, **kwargs) -> list:
-            self.update(individuals)
-            return select(individuals, k, *args, **kwargs)
 
-        return select_after_acceptance
+class Accepting:
+    """A selection that lets the population it is given update ``belief`` first, then selects with
+    ``select`` (:meth:`BeliefSpace.accepting`): an object, not a closure, so that a toolbox holding
+    it pickles, and a deep copy of the toolbox shares one new belief space between its ``select``
+    and its ``mutate``."""
+
+    def __init__(self, belief: BeliefSpace, select: Callable) -> None:
+        self.belief, self.select = belief, select
+
+    def __call__(self, individuals: Sequence, k: int, *args, **kwargs) -> list:
+        self.belief.update(individuals)
+        return self.select(individuals, k, *args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.belief!r}, {getattr(self.select, '__name__', self.select)!r})"

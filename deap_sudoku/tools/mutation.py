@@ -197,7 +197,9 @@ def _move_in_box(
     rng,
 ) -> None:
     """Up to ``tries`` draws of a move (a kind by ``weights``, a random box with the cells it needs,
-    cells in it); the first draw that the help array allows (or any, without it) is made."""
+    cells in it); the first draw that the help array allows (or any, without it) is made.  The help
+    array is asked about the values that move, each on its new cell: a value that stays where it
+    is, even one its row or column forbids there, does not stop a move elsewhere in its box."""
     boxes = free_cells(puzzle).boxes
     if frozen is not None:
         boxes = tuple(cells[~frozen[cells]] for cells in boxes)
@@ -209,9 +211,12 @@ def _move_in_box(
         if not fit:
             continue
         cells = rng.choice(fit)
-        moved = move(individual[cells].tolist(), rng)
-        if illegal is not None and illegal[cells, moved].any():
-            continue  # a value would meet a given of its new row or column: the move is not made
+        values = individual[cells]
+        moved = np.asarray(move(values.tolist(), rng), dtype=values.dtype)
+        if illegal is not None:
+            lands = moved != values  # the values that move, each onto its new cell
+            if illegal[cells[lands], moved[lands]].any():
+                continue  # a moved value would meet a given of its new row or column: the move is not made
         individual[cells] = moved
         return
 

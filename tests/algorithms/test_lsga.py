@@ -7,7 +7,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from deap_sudoku import read
+from deap_sudoku import Puzzle, read
 from deap_sudoku.algorithms import Stop, ea_lsga, elite_learning_probability
 from deap_sudoku.algorithms.lsga import _learn, _update_elite
 from deap_sudoku.exact import solve
@@ -28,6 +28,415 @@ from tests.conftest import REPO, unsolvable
 
 EASY = read(REPO / "data" / "9x9-easy.txt")[0]
 SOLUTION = solve(EASY).cells
+
+# One break (or more) per row of docs/literature.md's table, each made alone in a copy of the repository
+# by benchmarks/rule_breaks.py, which checks that the named test fails (tests/test_rule_breaks.py checks
+# the list's form). Plain literals: the script reads them with ast.literal_eval.
+RULE_BREAKS = [
+    {
+        "rule": "GA with column and sub-block local search and elite population learning; matrix coding",
+        "edits": [
+            [
+                "deap_sudoku/algorithms/lsga.py",
+                "                toolbox.column_search(child)\n                toolbox.block_search(child)\n",
+                "",
+            ],
+        ],
+        "test": "test_the_run_is_seeded_and_the_local_searches_help",
+    },
+    {
+        "rule": "GA with column and sub-block local search and elite population learning; matrix coding",
+        "edits": [
+            [
+                "deap_sudoku/algorithms/lsga.py",
+                "                _learn(offspring, run, toolbox, template)\n",
+                "",
+            ],
+        ],
+        "test": "test_elite_learning_happens_every_generation",
+    },
+    {
+        "rule": 'every row a permutation of its missing values, givens fixed ("associated matrix" = the givens\' mask)',
+        "edits": [
+            [
+                "deap_sudoku/runs/lsga.py",
+                "    init_row_permutation,\n",
+                "    init_block_permutation,\n    init_row_permutation,\n",
+            ],
+            [
+                "deap_sudoku/runs/lsga.py",
+                'toolbox.register("individual", init_row_permutation,',
+                'toolbox.register("individual", init_block_permutation,',
+            ],
+        ],
+        "test": "test_individuals_are_row_permutations_with_the_givens_fixed",
+    },
+    {
+        "rule": "fitness: illegal columns plus illegal sub-blocks (not the number of repeats), 0 solved",
+        "edits": [
+            [
+                "deap_sudoku/tools/fitness.py",
+                (
+                    "np.count_nonzero(unit_duplicates(population, puzzle.shape, puzzle.shape.units[puzzle.n :]) >"
+                    " 0, axis=1)"
+                ),
+                "unit_duplicates(population, puzzle.shape, puzzle.shape.units[puzzle.n :]).sum(axis=1)",
+            ],
+        ],
+        "test": "test_fitness_counts_illegal_columns_and_boxes_not_repeats",
+    },
+    {
+        "rule": "fitness: illegal columns plus illegal sub-blocks (not the number of repeats), 0 solved",
+        "edits": [
+            [
+                "deap_sudoku/runs/lsga.py",
+                'toolbox.register("evaluate", eval_illegal_units,',
+                'toolbox.register("evaluate", eval_collisions,',
+            ],
+            [
+                "deap_sudoku/runs/lsga.py",
+                "    eval_illegal_units,\n",
+                "    eval_collisions,\n    eval_illegal_units,\n",
+            ],
+        ],
+        "test": "test_the_toolbox_is_the_papers_operators",
+    },
+    {
+        "rule": (
+            "population 150, elite archive 50, tournament of 2, PC1 0.2, PC2 0.1, PM1 0.3, PM2 0.05, 200 generations"
+        ),
+        "edits": [
+            [
+                "deap_sudoku/runs/lsga.py",
+                "    population_size: int = 150,",
+                "    population_size: int = 100,",
+            ],
+        ],
+        "test": "test_the_published_parameters_are_the_defaults",
+    },
+    {
+        "rule": (
+            "population 150, elite archive 50, tournament of 2, PC1 0.2, PC2 0.1, PM1 0.3, PM2 0.05, 200 generations"
+        ),
+        "edits": [
+            [
+                "deap_sudoku/runs/lsga.py",
+                "    cxpb: float = 0.2,",
+                "    cxpb: float = 0.3,",
+            ],
+        ],
+        "test": "test_the_published_parameters_are_the_defaults",
+    },
+    {
+        "rule": (
+            "population 150, elite archive 50, tournament of 2, PC1 0.2, PC2 0.1, PM1 0.3, PM2 0.05, 200 generations"
+        ),
+        "edits": [
+            [
+                "deap_sudoku/runs/lsga.py",
+                "    reinitpb: float = 0.05,",
+                "    reinitpb: float = 0.5,",
+            ],
+        ],
+        "test": "test_the_published_parameters_are_the_defaults",
+    },
+    {
+        "rule": "tournament selection of 2, population-size many",
+        "edits": [
+            [
+                "deap_sudoku/algorithms/lsga.py",
+                "toolbox.select(run.population, len(run.population))",
+                "toolbox.select(run.population, len(run.population) // 2)",
+            ],
+        ],
+        "test": "test_individuals_are_row_permutations_with_the_givens_fixed",
+    },
+    {
+        "rule": "tournament selection of 2, population-size many",
+        "edits": [
+            [
+                "deap_sudoku/runs/lsga.py",
+                'toolbox.register("select", sel_tournament, tournsize=tournsize,',
+                'toolbox.register("select", sel_tournament, tournsize=tournsize + 1,',
+            ],
+        ],
+        "test": "test_the_toolbox_is_the_papers_operators",
+    },
+    {
+        "rule": (
+            "crossover: each selected individual, with PC1, picks a random partner among the selected; each row e"
+            "xchanged with PC2"
+        ),
+        "edits": [
+            [
+                "deap_sudoku/algorithms/lsga.py",
+                "toolbox.clone(rng.choice(parents))",
+                "toolbox.clone(rng.choice(run.population))",
+            ],
+        ],
+        "test": "test_the_crossover_partner_is_drawn_among_the_selected",
+    },
+    {
+        "rule": (
+            "crossover: each selected individual, with PC1, picks a random partner among the selected; each row e"
+            "xchanged with PC2"
+        ),
+        "edits": [
+            [
+                "deap_sudoku/algorithms/lsga.py",
+                "                if rng.random() < cxpb:",
+                "                if rng.random() < 2 * cxpb:",
+            ],
+        ],
+        "test": "test_crossover_happens_per_individual_at_cxpb",
+    },
+    {
+        "rule": (
+            "crossover: each selected individual, with PC1, picks a random partner among the selected; each row e"
+            "xchanged with PC2"
+        ),
+        "edits": [
+            [
+                "deap_sudoku/tools/crossover.py",
+                "rows = [r for r in range(puzzle.n) if rng.random() < indpb]",
+                "rows = [r for r in range(puzzle.n) if rng.random() < 2 * indpb]",
+            ],
+        ],
+        "test": "test_the_row_crossover_exchanges_whole_rows_at_pc2",
+    },
+    {
+        "rule": (
+            "crossover: each selected individual, with PC1, picks a random partner among the selected; each row e"
+            "xchanged with PC2"
+        ),
+        "edits": [
+            [
+                "deap_sudoku/runs/lsga.py",
+                "cx_row_uniform, puzzle=puzzle, indpb=row_cxpb,",
+                "cx_row_uniform, puzzle=puzzle, indpb=0.5,",
+            ],
+        ],
+        "test": "test_the_toolbox_is_the_papers_operators",
+    },
+    {
+        "rule": "swap mutation: each row, with PM1, swaps two non-given cells",
+        "edits": [
+            [
+                "deap_sudoku/tools/mutation.py",
+                ("        if len(cells) >= 2 and rng.random() < indpb:\n            _swap_two(individual, cells, rng)"),
+                (
+                    "        if len(cells) >= 2 and rng.random() < 2 * indpb:\n            _swap_two(individual, "
+                    "cells, rng)"
+                ),
+            ],
+        ],
+        "test": "test_the_swap_mutation_swaps_two_free_cells_of_a_row_at_pm1",
+    },
+    {
+        "rule": "swap mutation: each row, with PM1, swaps two non-given cells",
+        "edits": [
+            [
+                "deap_sudoku/tools/mutation.py",
+                (
+                    "    a, b = rng.sample(cells.tolist(), 2)\n    individual[a], individual[b] = individual[b], "
+                    "individual[a]"
+                ),
+                (
+                    "    a, b, c = rng.sample(cells.tolist(), 3) if len(cells) > 2 else (*rng.sample(cells.tolist"
+                    "(), 2), None)\n    individual[a], individual[b] = individual[b], individual[a]\n    if c is "
+                    "not None:\n        individual[a], individual[c] = individual[c], individual[a]"
+                ),
+            ],
+        ],
+        "test": "test_the_swap_mutation_swaps_two_free_cells_of_a_row_at_pm1",
+    },
+    {
+        "rule": "re-initialisation: each row, with PM2, gets a fresh permutation of its missing values",
+        "edits": [
+            [
+                "deap_sudoku/tools/mutation.py",
+                "        if rng.random() < indpb and len(cells) >= 2:",
+                "        if rng.random() < 2 * indpb and len(cells) >= 2:",
+            ],
+        ],
+        "test": "test_row_reinitialisation_redraws_whole_rows_at_its_rate",
+    },
+    {
+        "rule": (
+            "column local search: the illegal columns C; for each, a random other column of C; the first row wher"
+            "e both cells are free and hold values repeated in their columns, and neither value is repeated in th"
+            "e other column, is swapped"
+        ),
+        "edits": [
+            [
+                "deap_sudoku/tools/local_search.py",
+                "j2 = rng.choice([j for j in illegal if j != j1])",
+                "j2 = rng.choice(illegal)",
+            ],
+        ],
+        "test": "test_the_local_searches_swap_only_where_the_rule_allows",
+    },
+    {
+        "rule": (
+            "column local search: the illegal columns C; for each, a random other column of C; the first row wher"
+            "e both cells are free and hold values repeated in their columns, and neither value is repeated in th"
+            "e other column, is swapped"
+        ),
+        "edits": [
+            [
+                "deap_sudoku/tools/local_search.py",
+                "if repeated1[va] and repeated2[vb] and not repeated2[va] and not repeated1[vb]:",
+                "if repeated1[va] and repeated2[vb]:",
+            ],
+        ],
+        "test": "test_the_local_searches_swap_only_where_the_rule_allows",
+    },
+    {
+        "rule": (
+            "sub-block local search: the illegal boxes S; for each, another of S sharing its rows; the first pair"
+            " of free cells in one row holding values repeated in their own box and not in the other is swapped"
+        ),
+        "edits": [
+            [
+                "deap_sudoku/tools/local_search.py",
+                "others = [s for s in illegal if s != s1 and band[s] == band[s1]]",
+                "others = [s for s in illegal if s != s1]",
+            ],
+        ],
+        "test": "test_the_local_searches_swap_only_where_the_rule_allows",
+    },
+    {
+        "rule": (
+            "sub-block local search: the illegal boxes S; for each, another of S sharing its rows; the first pair"
+            " of free cells in one row holding values repeated in their own box and not in the other is swapped"
+        ),
+        "edits": [
+            [
+                "deap_sudoku/tools/local_search.py",
+                "for b in boxes[s2].tolist() if a // n == b // n]",
+                "for b in boxes[s2].tolist()]",
+            ],
+        ],
+        "test": "test_the_local_searches_swap_only_where_the_rule_allows",
+    },
+    {
+        "rule": (
+            "order in a generation: select, cross, mutate, column search, sub-block search, evaluate, update the "
+            "archive, elite learning"
+        ),
+        "edits": [
+            [
+                "deap_sudoku/algorithms/lsga.py",
+                "                toolbox.column_search(child)\n                toolbox.block_search(child)\n",
+                "                toolbox.block_search(child)\n                toolbox.column_search(child)\n",
+            ],
+        ],
+        "test": "test_a_generation_selects_crosses_mutates_searches_then_evaluates",
+    },
+    {
+        "rule": (
+            "order in a generation: select, cross, mutate, column search, sub-block search, evaluate, update the "
+            "archive, elite learning"
+        ),
+        "edits": [
+            [
+                "deap_sudoku/algorithms/lsga.py",
+                (
+                    "                _update_elite(run.extra, offspring)\n                _learn(offspring, run, "
+                    "toolbox, template)\n"
+                ),
+                (
+                    "                _learn(offspring, run, toolbox, template)\n                _update_elite(run"
+                    ".extra, offspring)\n"
+                ),
+            ],
+        ],
+        "test": "test_elite_learning_happens_every_generation",
+    },
+    {
+        "rule": "elite archive: the 50 best of archive and population after each evaluation",
+        "edits": [
+            [
+                "deap_sudoku/algorithms/lsga.py",
+                "    kept = pool[: len(scores)]",
+                "    kept = pool[-len(scores) :]",
+            ],
+        ],
+        "test": "test_the_elite_archive_keeps_the_best_ever",
+    },
+    {
+        "rule": "elite archive: the 50 best of archive and population after each evaluation",
+        "edits": [
+            [
+                "deap_sudoku/runs/lsga.py",
+                "    elite_size: int = 50,",
+                "    elite_size: int = 40,",
+            ],
+        ],
+        "test": "test_the_published_parameters_are_the_defaults",
+    },
+    {
+        "rule": (
+            "elite learning: the population's worst is replaced by a random archive member with Pb = (f_worst − f"
+            "_elite) / f_worst, otherwise by a fresh random individual"
+        ),
+        "edits": [
+            [
+                "deap_sudoku/algorithms/lsga.py",
+                "return (worst - elite) / worst if worst > 0 else 0.0",
+                "return (worst - elite) / (worst + elite) if worst > 0 else 0.0",
+            ],
+        ],
+        "test": "test_the_worst_learns_from_an_elite_with_probability_pb_else_restarts",
+    },
+    {
+        "rule": (
+            "elite learning: the population's worst is replaced by a random archive member with Pb = (f_worst − f"
+            "_elite) / f_worst, otherwise by a fresh random individual"
+        ),
+        "edits": [
+            [
+                "deap_sudoku/algorithms/lsga.py",
+                "worst = max(range(len(population)), key=lambda i: _score(population[i]))",
+                "worst = min(range(len(population)), key=lambda i: _score(population[i]))",
+            ],
+        ],
+        "test": "test_the_worst_learns_from_an_elite_with_probability_pb_else_restarts",
+    },
+    {
+        "rule": "elitism",
+        "edits": [
+            [
+                "deap_sudoku/algorithms/lsga.py",
+                "            run.next_generation(offspring)",
+                ("            run.next_generation(offspring[:-1] + [toolbox.clone(min(run.population, key=_score))])"),
+            ],
+        ],
+        "test": "test_the_population_keeps_no_elite",
+    },
+    {
+        "rule": "stop: the archive's best at 0, or 200 generations",
+        "edits": [
+            [
+                "deap_sudoku/runs/lsga.py",
+                "    stop: Stop = Stop(max_generations=200),",
+                "    stop: Stop = Stop(max_generations=2000),",
+            ],
+        ],
+        "test": "test_the_published_parameters_are_the_defaults",
+    },
+    {
+        "rule": "stop: the archive's best at 0, or 200 generations",
+        "edits": [
+            [
+                "deap_sudoku/runs/lsga.py",
+                "stop.with_defaults(solved=0, started=started)",
+                "stop.with_defaults(started=started)",
+            ],
+        ],
+        "test": "test_runs_until_solved_or_out_of_generations",
+    },
+]
 
 
 def _rows_are_permutations(individual, puzzle):
@@ -153,6 +562,103 @@ def test_crossover_happens_per_individual_at_cxpb():
         operators={"mate": counting_mate},
     )
     assert 150 < len(calls) < 250  # 0.2 x 100 x 10 = 200 expected
+
+
+def test_the_crossover_partner_is_drawn_among_the_selected():
+    toolbox = lsga_toolbox(EASY, random.Random(0), tournsize=2, row_cxpb=0.1, mutpb=0.3, reinitpb=0.05)
+    population = toolbox.population(n=20)
+    chosen = population[:2]  # the selection returns only these two
+    toolbox.register("select", lambda individuals, k: [chosen[i % 2] for i in range(k)])
+    partners = []
+
+    def mate(child, partner):
+        partners.append(np.asarray(partner).tolist())
+        return child, partner
+
+    toolbox.register("mate", mate)
+    ea_lsga(population, toolbox, 1.0, stop=Stop(max_generations=1), rng=random.Random(0), elite_size=5)
+    selected = [np.asarray(ind).tolist() for ind in chosen]
+    assert len(partners) == 20 and all(partner in selected for partner in partners)
+
+
+def test_the_row_crossover_exchanges_whole_rows_at_pc2():
+    empty, rng, exchanged = Puzzle([0] * 81), random.Random(4), 0
+    for _ in range(300):
+        one = init_row_permutation(Individual, puzzle=empty, rng=rng)
+        two = init_row_permutation(Individual, puzzle=empty, rng=rng)
+        a, b = one.copy(), two.copy()
+        cx_row_uniform(one, two, puzzle=empty, indpb=0.1, rng=rng)
+        for row in empty.shape.rows:
+            swapped = np.array_equal(one[row], b[row]) and np.array_equal(two[row], a[row])
+            assert swapped or (np.array_equal(one[row], a[row]) and np.array_equal(two[row], b[row]))
+            exchanged += swapped
+    assert 0.08 < exchanged / 2700 < 0.12
+
+
+def test_the_swap_mutation_swaps_two_free_cells_of_a_row_at_pm1():
+    rng, changed, drawn = random.Random(6), 0, 0
+    parent = init_row_permutation(Individual, puzzle=EASY, rng=rng)
+    rows = [r for r in range(9) if (~EASY.givens[r * 9 : r * 9 + 9]).sum() >= 2]
+    for _ in range(300):
+        child = Individual(parent.copy())
+        mut_swap_in_row(child, puzzle=EASY, indpb=0.3, rng=rng)
+        diff = (np.asarray(child) != np.asarray(parent)).reshape(9, 9)
+        assert set(diff.sum(axis=1).tolist()) <= {0, 2} and not diff.ravel()[EASY.givens].any()
+        changed += int(diff.any(axis=1).sum())
+        drawn += len(rows)
+    assert 0.26 < changed / drawn < 0.34
+
+
+def test_a_generation_selects_crosses_mutates_searches_then_evaluates():
+    log = []
+
+    def logged(alias, real=None):
+        def operator(*individuals, puzzle, rng=None):
+            log.append(alias)
+            return real(*individuals, puzzle=puzzle, rng=rng) if real else individuals
+
+        return operator
+
+    def evaluate(individual, *, puzzle):
+        log.append("evaluate")
+        return eval_illegal_units(individual, puzzle=puzzle)
+
+    swap_all = lambda ind, *, puzzle, rng: mut_swap_in_row(ind, puzzle=puzzle, indpb=1.0, rng=rng)  # noqa: E731
+    operators = {alias: logged(alias) for alias in ("mate", "reinit", "column_search", "block_search")}
+    operators |= {"mutate": logged("mutate", swap_all), "evaluate": evaluate}
+    lsga(EASY, seed=0, population_size=6, elite_size=2, cxpb=1.0, stop=Stop(max_generations=1), operators=operators)
+    generation = log[6:]  # after the first population's six evaluations
+    assert generation[:6] == ["mate"] * 6
+    assert generation[6:30] == ["mutate", "reinit", "column_search", "block_search"] * 6
+    assert generation[30:36] == ["evaluate"] * 6 and set(generation[36:]) <= {"evaluate"}
+
+
+def test_the_population_keeps_no_elite():
+    """Every child changed (all rows swapped, no crossover, idle searches), every fitness equal: a grid of
+    one generation in the next would be an elite kept; elite learning brings a fresh individual."""
+    populations = []
+
+    def keep(generation, population, logbook):
+        populations.append({tuple(np.asarray(ind).tolist()) for ind in population})
+
+    operators = {
+        "mutate": lambda ind, *, puzzle, rng: mut_swap_in_row(ind, puzzle=puzzle, indpb=1.0, rng=rng),
+        "column_search": lambda ind, **kw: (ind,),
+        "block_search": lambda ind, **kw: (ind,),
+        "evaluate": lambda ind, *, puzzle: (5.0,),
+    }
+    lsga(
+        unsolvable(),
+        seed=0,
+        population_size=10,
+        elite_size=3,
+        cxpb=0.0,
+        stop=Stop(max_generations=5),
+        callback=keep,
+        operators=operators,
+    )
+    assert len(populations) >= 5
+    assert all(not (before & after) for before, after in zip(populations, populations[1:]))
 
 
 def test_the_elite_archive_keeps_the_best_ever():
