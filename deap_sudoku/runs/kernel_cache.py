@@ -200,12 +200,12 @@ def compiled_before(name: str, part: str = "") -> bool:
     run then loads in well under a second), so that a first run need not compile them, which
     takes many seconds, on its own clock; with ``part`` (``"first"``), that part of them.
 
-    Only where the cache can be used (:func:`cache_trouble`), and only while every file the stamp
+    Only where numba reads the cache (a folder it can write: a full one is read), and only while every file the stamp
     lists is there and whole (its seal holds: :func:`~deap_sudoku.propagation.numba_cache.sound`).
     A damaged file is removed with the rest of its kernel's files and every stamp that lists it, and
     :func:`notices` says so: the kernels are compiled again, as on a first run, never loaded."""
     stamp = _stamp(name, part)
-    if stamp is None or not stamp.exists() or cache_trouble():
+    if stamp is None or not stamp.exists() or _unwritable(stamp.parent):  # numba would not read it
         return False
     files = _listed(stamp)
     if files is None:  # cut short (a full disk, a kill), or an earlier format: not believed

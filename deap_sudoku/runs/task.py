@@ -167,7 +167,7 @@ def warm_up(
     elsewhere = False
     if record.warm_up is not None and key not in _WARM and compilable(puzzle.shape.n):
         ready = compiled is None and compiled_before(name)  # damaged cache files found here are removed
-        trouble = cache_trouble() if compiled is None else ""
+        trouble = cache_trouble() if compiled is None and not ready else ""  # a full cache still loads
         if compiled is None and not _MOVED_SAID and kernel_cache.moved():
             _MOVED_SAID.append(True)
             _say(kernel_cache.moved())
