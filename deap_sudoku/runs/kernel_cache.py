@@ -8,6 +8,18 @@ goes on with the kernels' Python twins (:func:`~deap_sudoku.propagation.choice.h
 takes the compiled ones up once the stamp is there.  The background process is
 :func:`deap_sudoku.runs.task.compile_here`.  The exact searches' warm-ups (:func:`warm_up_search`,
 :func:`warm_up_learning`), which compile or load their kernels before a timed run, are here too.
+
+A fault never leaves the cache broken for good (issue 60).  The background process holds an
+``flock`` on its ``.compiling`` lock file as long as it lives, so a compiler killed half-way, a lock
+file that names another program's process (or a zombie's), or one without a process id counts
+for nothing, and the next run starts the compile again.  A stamp lists the cache files, sealed
+(:mod:`~deap_sudoku.propagation.numba_cache`), it stands for, and is believed only while each of
+them is whole: a damaged file is removed with its kernel's other files and the stamps that list
+them, said in one line (:func:`notices`), and compiled again in the background while the run
+goes on with the Python twins.  Where no folder can hold the cache (:func:`cache_trouble`: read-only,
+not a folder, a full disk, ``ulimit -f``), a run under a time budget keeps the Python twins rather
+than compile on its clock; a ``NUMBA_CACHE_DIR`` numba cannot write is passed over, as numba itself
+does, for the package's ``__pycache__`` or the user's cache (:func:`moved`).
 """
 
 from __future__ import annotations
