@@ -29,8 +29,9 @@ full (``ulimit -f`` 64 KiB, always; a 1 MiB tmpfs filled, where one can be mount
 real ``deap-sudoku solve --max-seconds 3 --out``, checked for a traceback, an exit other than 0 or
 1, more than one line about the cache, an answer missing or wrong, a budget overrun (the run's own
 seconds past 3 s and the package's 0.2 s tolerance), time outside the run's clock (start-up, a
-compile in the foreground: the wall time less the run's seconds) above twice what a warm
-calibration run of the same command took or 3 s more, whichever is larger, and, for the lock faults,
+compile in the foreground: the wall time less the run's seconds) above twice the median of the
+control runs (the same command on the warm cache, in the same campaign and so under the same load)
+or 3 s more, whichever is larger, and, for the lock faults,
 a compile that does not start again.
 """
 
@@ -70,6 +71,7 @@ class Check:
     fault: str
     problems: list[str]
     seconds: float
+    outside: list[float] | None = None  # cache category: each run's seconds outside its own clock
 
     @property
     def ok(self) -> bool:
@@ -639,6 +641,7 @@ no run on the twins keeps 3 s there (a limit of the twin, not of the cache)."""
 CACHE_BUDGET = 3.0
 TIME_TOLERANCE = 0.2  # deap_sudoku.runs.task.TIME_TOLERANCE: a run may end this late and count as within
 CACHE_FAULTS = (
+    "none (control)",  # the warm cache as it is: what start-up costs on this machine, now
     "compiler killed",
     "stale lock",
     "foreign lock",
@@ -758,15 +761,17 @@ def cache_check(campaign: CacheCampaign, name: str, fault: str, seed: int) -> Ch
     shutil.copytree(campaign.warm, cache)
     found: list[str] = []
     mounted: list[Path] = []
+    outside: list[float] = []
     started = time.perf_counter()
     try:
         kernel = rng.choice(CACHE_RUNS[name][1])
-        preexec = _plant(campaign, name, fault, rng, folder, kernel, found, mounted)
+        listed = _listed_by(cache, name)
+        preexec = _plant(campaign, name, fault, rng, folder, kernel, found, mounted, outside)
         env = campaign.env(cache, home)
         if fault == "nothing writable":
             env["PYTHONPATH"] = str(folder / "package")
         run = campaign.solve(name, env, folder, preexec)
-        found += cache_problems(campaign, name, fault, *run)
+        found += cache_problems(campaign, name, fault, outside, *run)
         if fault in LOCK_FAULTS:
             deadline = time.monotonic() + 3
             while not (held(cache) or list(cache.glob(f"deap-sudoku-{name}-*.compiled"))):
@@ -775,13 +780,21 @@ def cache_check(campaign: CacheCampaign, name: str, fault: str, seed: int) -> Ch
                     break
                 time.sleep(0.05)
         if fault in ("truncated file", "flipped byte") and "damaged file" not in run[3]:
-            if any(numba_sound(f) for f in _kernel_files(cache, kernel)):
-                found.append("a damaged file was neither found nor removed")
+            if any(numba_sound(f) for f in _kernel_files(cache, kernel) if f in listed):  # one the run loads
+                found.append("a damaged file the run needs was neither found nor removed")
     except Exception as exc:  # the campaign's own failure is a failed check, not a crash
         found.append(f"campaign error: {type(exc).__name__}: {exc}")
     finally:
         _clean(folder, mounted)
-    return Check(name, fault, found, time.perf_counter() - started)
+    return Check(name, fault, found, time.perf_counter() - started, outside)
+
+
+def _listed_by(cache: Path, name: str) -> set[Path]:
+    """The cache files the stamps of ``name`` list (those its runs load)."""
+    listed = set()
+    for stamp in cache.glob(f"deap-sudoku-{name}-*.compiled"):
+        listed |= {cache / f for f in json.loads(stamp.read_text())["files"]}
+    return listed
 
 
 LOCK_FAULTS = ("compiler killed", "stale lock", "foreign lock", "lock without pid")
@@ -797,7 +810,7 @@ def _clean(folder: Path, mounted: list[Path]) -> None:
     shutil.rmtree(folder, ignore_errors=True)
 
 
-def _plant(campaign, name, fault, rng, folder, kernel, found, mounted):  # noqa: C901 - one branch a fault
+def _plant(campaign, name, fault, rng, folder, kernel, found, mounted, outside):  # noqa: C901 - one branch a fault
     """Deal ``fault`` out to the cache in ``folder``; the run's preexec function, where it needs one."""
     import os
 
@@ -811,7 +824,7 @@ def _plant(campaign, name, fault, rng, folder, kernel, found, mounted):  # noqa:
             file.unlink()
     if fault == "compiler killed":
         first = campaign.solve(name, campaign.env(cache, home), folder)
-        found += cache_problems(campaign, name, fault, *first)
+        found += cache_problems(campaign, name, fault, outside, *first)
         time.sleep(rng.uniform(0.0, 6.0))  # the compile started with the run: killed 1-10 s in
         kill_compilers([cache])
         time.sleep(0.1)
@@ -876,7 +889,7 @@ def fallback_package(campaign: CacheCampaign, folder: Path) -> None:
 
 
 def cache_problems(
-    campaign: CacheCampaign, name: str, fault: str, process, wall: float, seconds, stderr: str
+    campaign: CacheCampaign, name: str, fault: str, outside: list[float], process, wall: float, seconds, stderr: str
 ) -> list[str]:
     """What is wrong with one faulted run: a traceback, an exit other than 0 or 1, more than one line
     about the cache, a puzzle unanswered or answered wrong, a budget overrun."""
@@ -895,16 +908,32 @@ def cache_problems(
         grid = read(answer)[0]
         if not verify(grid.cells, puzzle):
             found.append("a wrong answer counted solved")
-    cal_wall, cal_seconds = campaign.calibration[name]
-    allowed = cal_wall - cal_seconds + max(3.0, cal_wall - cal_seconds)  # twice the warm start-up, or 3 s more
     if seconds is not None and seconds > CACHE_BUDGET + TIME_TOLERANCE:
         found.append(f"budget overrun: the run took {seconds:.2f} s of a {CACHE_BUDGET:.0f} s budget")
-    if seconds is not None and wall - seconds > allowed:
-        found.append(
-            f"{wall - seconds:.1f} s outside the run's clock (a warm run: {cal_wall - cal_seconds:.1f} s; "
-            f"allowed {allowed:.1f} s)"
-        )
+    if seconds is not None:
+        outside.append(wall - seconds)
     return found
+
+
+def _outside_the_clock(checks: list[Check]) -> dict[str, float]:
+    """Judge each faulted run's time outside its clock (start-up, loading, a compile in the
+    foreground) against the control runs of its algorithm in the same campaign, under the same load:
+    at most twice their median, or 3 s more, whichever is larger.  The medians, by algorithm."""
+    import statistics
+
+    medians = {}
+    for name in CACHE_RUNS:
+        control = [x for c in checks if c.command == name and c.fault.startswith("none") for x in c.outside or []]
+        medians[name] = statistics.median(control) if control else 1.0
+    for check in checks:
+        allowed = max(2 * medians[check.command], medians[check.command] + 3.0)
+        for outside in check.outside or []:
+            if outside > allowed:
+                check.problems.append(
+                    f"{outside:.1f} s outside the run's clock (the control runs' median: "
+                    f"{medians[check.command]:.1f} s; allowed {allowed:.1f} s)"
+                )
+    return medians
 
 
 def cache_campaign(args) -> None:
@@ -925,7 +954,8 @@ def cache_campaign(args) -> None:
                 print(f"\r{len(checks)}/{len(tasks)} faulted runs, {sum(not c.ok for c in checks)} failed",
                       end="", file=sys.stderr, flush=True)  # fmt: skip
         print(file=sys.stderr)
-    report(checks, tmpfs, args, extra={"category": "cache", "budget_seconds": CACHE_BUDGET,
+    control = _outside_the_clock(checks)
+    report(checks, tmpfs, args, extra={"category": "cache", "budget_seconds": CACHE_BUDGET, "control_outside": control,
                                        "calibration": campaign.calibration})  # fmt: skip
 
 
