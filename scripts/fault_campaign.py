@@ -955,7 +955,9 @@ def cache_campaign(args) -> None:
                       end="", file=sys.stderr, flush=True)  # fmt: skip
         print(file=sys.stderr)
     control = _outside_the_clock(checks)
+    every = [[c.command, c.fault, c.ok, c.outside] for c in checks]
     report(checks, tmpfs, args, extra={"category": "cache", "budget_seconds": CACHE_BUDGET, "control_outside": control,
+                                       "checks": every,
                                        "calibration": campaign.calibration})  # fmt: skip
 
 
