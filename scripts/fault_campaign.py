@@ -717,7 +717,7 @@ class CacheCampaign:
         wall = time.perf_counter() - started
         import re
 
-        said = re.search(r"(?:solved in|not solved after) ([0-9.]+) s", process.stderr)
+        said = re.search(r"(?:solved in|not solved after|stopped by the time budget after) ([0-9.]+) s", process.stderr)
         return process, wall, float(said.group(1)) if said else None, process.stderr
 
 
@@ -912,6 +912,8 @@ def cache_problems(
         found.append(f"budget overrun: the run took {seconds:.2f} s of a {CACHE_BUDGET:.0f} s budget")
     if seconds is not None:
         outside.append(wall - seconds)
+    elif process.returncode in (0, 1):
+        found.append(f"the run's seconds not found in: {stderr.strip()[-200:]!r}")
     return found
 
 
