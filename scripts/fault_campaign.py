@@ -16,6 +16,23 @@ link to nothing and a name too long; two runs of the command at once; a memory l
 checked for a traceback, for an error that is not one line, for an input changed, for a half-written
 or missing output, and, after the command is run again, for temporary or lock files left behind.
 Prints a table per command and fault and exits 1 if any check failed.
+
+    python scripts/fault_campaign.py --category cache [--runs 88] [--workers 2] [--json results.json]
+
+runs the compile cache's faults instead (issue 60) on a private copy of the package and a warm cache
+it compiles first (``--cache-work DIR`` keeps both for a later campaign): the background compiler
+killed at a random moment (then the same command again), a stale lock (a dead pid), a foreign lock
+(a live process that is no compiler), a lock without a pid, a cache file of each kernel cut at a
+random length or with a random bit flipped, the cache folder read-only (a read-only bind mount as
+root, permissions otherwise), a regular file, read-only with numba's fallbacks unwritable too, and
+full (``ulimit -f`` 64 KiB, always; a 1 MiB tmpfs filled, where one can be mounted).  Each is one
+real ``deap-sudoku solve --max-seconds 3 --out``, checked for a traceback, an exit other than 0 or
+1, more than one line about the cache, an answer missing or wrong, a budget overrun (the run's own
+seconds past 3 s and the package's 0.2 s tolerance), time outside the run's clock (start-up, a
+compile in the foreground: the wall time less the run's seconds) above twice the median of the
+control runs (the same command on the warm cache, in the same campaign and so under the same load)
+or 3 s more, whichever is larger, and, for the lock faults,
+a compile that does not start again.
 """
 
 from __future__ import annotations
@@ -54,6 +71,7 @@ class Check:
     fault: str
     problems: list[str]
     seconds: float
+    outside: list[float] | None = None  # cache category: each run's seconds outside its own clock
 
     @property
     def ok(self) -> bool:
@@ -569,7 +587,19 @@ def main() -> None:
     parser.add_argument("--json", type=Path, default=None)
     parser.add_argument("--only", default="", help="only the commands and faults whose names contain this")
     parser.add_argument("--scale", type=float, default=1.0, help="the work of each command (the tests run 0.1)")
+    parser.add_argument(
+        "--category",
+        choices=["files", "cache"],
+        default="files",
+        help="files: the writing commands; cache: the compile cache",
+    )
+    parser.add_argument(
+        "--cache-work", type=Path, default=None, help="cache: keep the package copy and warm cache here"
+    )
     args = parser.parse_args()
+    if args.category == "cache":
+        cache_campaign(args)
+        return
     Job.scale = args.scale
     tmpfs = can_mount_tmpfs()
     with tempfile.TemporaryDirectory() as folder:
@@ -599,12 +629,357 @@ def main() -> None:
     report(checks, tmpfs, args)
 
 
+# --- the compile cache (issue 60): --category cache ----------------------------------------------
+
+CACHE_RUNS = {  # algorithm: (puzzle, the kernels it loads, one to damage each time)
+    "cdcl": ("p36.txt", ["clause_learning_kernel"]),
+    "backtracking": ("p36.txt", ["backtracking_compiled", "kernel_compiled"]),
+    "memetic": ("p36.txt", ["repair_kernel_compiled", "kernel_compiled"]),
+    "acs": ("p16.txt", ["ant_colony_kernel"]),
+}
+"""The ant colony runs a 16x16: its Python twin's generation 0 (the givens propagated, with no budget
+check inside) takes 12 s on a 36x36 and 2.6-3.6 s on the 25x25 sample, with or without numba, so
+no run on the twins keeps 3 s there (a limit of the twin, not of the cache)."""
+CACHE_BUDGET = 3.0
+TIME_TOLERANCE = 0.2  # deap_sudoku.runs.task.TIME_TOLERANCE: a run may end this late and count as within
+CACHE_FAULTS = (
+    "none (control)",  # the warm cache as it is: what start-up costs on this machine, now
+    "compiler killed",
+    "stale lock",
+    "foreign lock",
+    "lock without pid",
+    "truncated file",
+    "flipped byte",
+    "read-only folder",
+    "not a folder",
+    "nothing writable",
+    "full disk (ulimit -f)",
+    "full disk (tmpfs)",
+)
+
+
+class CacheCampaign:
+    """A private copy of the package (so its in-tree ``__pycache__``, numba's fallback, is the
+    campaign's), a warm cache compiled by it, and the puzzles."""
+
+    def __init__(self, root: Path, tmpfs: bool) -> None:
+        self.root, self.tmpfs = root, tmpfs
+        self.package = root / "package"
+        # this code, its times kept: a --cache-work folder's warm cache stays valid while the kernels are unchanged
+        shutil.copytree(ROOT / "deap_sudoku", self.package / "deap_sudoku", dirs_exist_ok=True,
+                        ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
+        self.warm = root / "warm"
+        self.lock = __import__("threading").Lock()
+        self.calibration: dict[str, tuple[float, float]] = {}
+
+    def env(self, cache: Path, home: Path | None = None) -> dict[str, str]:
+        import os
+
+        return {**os.environ, "PYTHONPATH": str(self.package), "NUMBA_CACHE_DIR": str(cache),
+                "XDG_CACHE_HOME": str(home or self.root / "home")}  # fmt: skip
+
+    def prepare(self) -> None:
+        make = ["generate", "--box", "6x6", "--givens", "750", "--count", "1", "--seed", "1", "--format", "grid"]
+        for _ in range(5):  # generate gives each grid a time budget: on a busy machine it may miss one
+            if (self.root / "p36.txt").exists():
+                break
+            subprocess.run(PYTHON + make + ["--out", str(self.root / "p36.txt"), "-q"], env=self.env(self.root / "x"),
+                           capture_output=True, timeout=900)  # fmt: skip
+            kill_compilers([self.root / "x"])
+        from deap_sudoku import read, write
+
+        write(self.root / "p16.txt", read(ROOT / "deap_sudoku" / "data" / "16x16.txt")[:1], overwrite=True)
+        kill_compilers([self.root / "x", self.package])
+        code = (
+            "import sys\nfrom deap_sudoku import read\nfrom deap_sudoku.runs.task import compile_here\n"
+            "p = read(sys.argv[2])[0]\n"
+            "box = f'{p.shape.box_rows}x{p.shape.box_cols}'\n"
+            "compile_here(sys.argv[1], box, ','.join(map(str, p.cells.tolist())))\n"
+        )
+        for name, (puzzle, _) in CACHE_RUNS.items() if not self.warm.exists() else ():  # one process each
+            subprocess.run([sys.executable, "-c", code, name, str(self.root / puzzle)], env=self.env(self.warm),
+                           check=True, timeout=1800)  # fmt: skip
+        for name in CACHE_RUNS:  # the wall time of a warm run: what start-up and loading cost beside the budget
+            folder = Path(tempfile.mkdtemp(dir=self.root))
+            shutil.copytree(self.warm, folder / "cache")
+            _, wall, seconds, stderr = self.solve(name, self.env(folder / "cache"), folder)
+            if seconds is None:
+                raise SystemExit(f"the calibration run of {name} failed: {stderr[-500:]}")
+            self.calibration[name] = (wall, seconds)
+
+    def solve(self, name: str, env: dict, folder: Path, preexec=None):
+        """One ``solve`` under the budget: (process, wall seconds, the run's own seconds, stderr)."""
+        puzzle = self.root / CACHE_RUNS[name][0]
+        out = folder / "answer.txt"
+        command = ["solve", str(puzzle), "-a", name, "--max-seconds", str(CACHE_BUDGET), "--out", str(out),
+                   "--out-format", "grid", "--force"]  # fmt: skip
+        started = time.perf_counter()
+        process = subprocess.run(PYTHON + command, env=env, cwd=folder, capture_output=True, text=True,
+                                 timeout=600, preexec_fn=preexec)  # fmt: skip
+        wall = time.perf_counter() - started
+        import re
+
+        said = re.search(r"(?:solved in|not solved after|stopped by the time budget after) ([0-9.]+) s", process.stderr)
+        return process, wall, float(said.group(1)) if said else None, process.stderr
+
+
+def kill_compilers(folders: list[Path]) -> None:
+    """End the background compilers whose locks are in ``folders`` (their process groups)."""
+    import os
+
+    for folder in folders:
+        for lock in list(folder.rglob("*.compiling")) if folder.is_dir() else []:
+            with contextlib.suppress(OSError, ValueError):
+                pid = int(lock.read_text().split()[0])
+                if b"compile_here" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                    os.killpg(pid, signal.SIGKILL)
+
+
+def held(folder: Path) -> bool:
+    """Whether a live background compiler holds a lock in ``folder``."""
+    import fcntl
+    import os
+
+    for lock in folder.glob("*.compiling") if folder.is_dir() else []:
+        fd = os.open(lock, os.O_RDONLY)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+        finally:
+            os.close(fd)
+    return False
+
+
+def _kernel_files(cache: Path, kernel: str) -> list[Path]:
+    return sorted(p for p in cache.rglob(f"{kernel}.*") if p.suffix in (".nbi", ".nbc"))
+
+
+def cache_check(campaign: CacheCampaign, name: str, fault: str, seed: int) -> Check:
+    """One faulted run of ``name`` on a copy of the warm cache, and the checks of it."""
+    rng = random.Random(seed)
+    folder = Path(tempfile.mkdtemp(dir=campaign.root))
+    cache, home = folder / "cache", folder / "home"
+    shutil.copytree(campaign.warm, cache)
+    found: list[str] = []
+    mounted: list[Path] = []
+    outside: list[float] = []
+    started = time.perf_counter()
+    try:
+        kernel = rng.choice(CACHE_RUNS[name][1])
+        listed = _listed_by(cache, name)
+        preexec = _plant(campaign, name, fault, rng, folder, kernel, found, mounted, outside)
+        env = campaign.env(cache, home)
+        if fault == "nothing writable":
+            env["PYTHONPATH"] = str(folder / "package")
+        run = campaign.solve(name, env, folder, preexec)
+        found += cache_problems(campaign, name, fault, outside, *run)
+        if fault in LOCK_FAULTS:
+            deadline = time.monotonic() + 3
+            while not (held(cache) or list(cache.glob(f"deap-sudoku-{name}-*.compiled"))):
+                if time.monotonic() > deadline:
+                    found.append("no compile started again")
+                    break
+                time.sleep(0.05)
+        if fault in ("truncated file", "flipped byte") and "damaged file" not in run[3]:
+            if any(numba_sound(f) for f in _kernel_files(cache, kernel) if f in listed):  # one the run loads
+                found.append("a damaged file the run needs was neither found nor removed")
+    except Exception as exc:  # the campaign's own failure is a failed check, not a crash
+        found.append(f"campaign error: {type(exc).__name__}: {exc}")
+    finally:
+        _clean(folder, mounted)
+    return Check(name, fault, found, time.perf_counter() - started, outside)
+
+
+def _listed_by(cache: Path, name: str) -> set[Path]:
+    """The cache files the stamps of ``name`` list (those its runs load)."""
+    listed = set()
+    for stamp in cache.glob(f"deap-sudoku-{name}-*.compiled"):
+        listed |= {cache / f for f in json.loads(stamp.read_text())["files"]}
+    return listed
+
+
+LOCK_FAULTS = ("compiler killed", "stale lock", "foreign lock", "lock without pid")
+
+
+def _clean(folder: Path, mounted: list[Path]) -> None:
+    kill_compilers([folder / "cache", folder / "package"])
+    for mount in mounted:
+        subprocess.run(["umount", "-l", str(mount)], check=False)
+    for path in [folder, *folder.rglob("*")]:
+        with contextlib.suppress(OSError):
+            path.chmod(0o755)
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def _plant(campaign, name, fault, rng, folder, kernel, found, mounted, outside):  # noqa: C901 - one branch a fault
+    """Deal ``fault`` out to the cache in ``folder``; the run's preexec function, where it needs one."""
+    import os
+
+    cache, home = folder / "cache", folder / "home"
+    stamps = sorted(cache.glob(f"deap-sudoku-{name}-*.compiled"))
+    lock = next((s for s in stamps if "-first-" not in s.name), cache / "x").with_suffix(".compiling")
+    if fault in LOCK_FAULTS:
+        for stamp in stamps:  # a machine that has not compiled them: a compile is due
+            stamp.unlink()
+        for file in _kernel_files(cache, kernel):  # and one kernel to compile for real
+            file.unlink()
+    if fault == "compiler killed":
+        first = campaign.solve(name, campaign.env(cache, home), folder)
+        found += cache_problems(campaign, name, fault, outside, *first)
+        time.sleep(rng.uniform(0.0, 6.0))  # the compile started with the run: killed 1-10 s in
+        kill_compilers([cache])
+        time.sleep(0.1)
+        if held(cache):
+            found.append("the killed compiler still holds its lock")
+    elif fault == "stale lock":
+        dead = subprocess.Popen(["true"])
+        dead.wait()
+        lock.write_text(f"{dead.pid}\n")
+    elif fault == "foreign lock":
+        lock.write_text(f"{os.getpid()}\n")  # this campaign: alive, not a compiler
+    elif fault == "lock without pid":
+        lock.write_text("")
+    elif fault in ("truncated file", "flipped byte"):
+        target = rng.choice(_kernel_files(cache, kernel))
+        raw = bytearray(target.read_bytes())
+        if fault == "truncated file":
+            raw = raw[: rng.randrange(len(raw))]
+        else:
+            raw[rng.randrange(len(raw))] ^= 1 << rng.randrange(8)
+        target.write_bytes(bytes(raw))
+    elif fault in ("read-only folder", "nothing writable"):
+        if os.geteuid() == 0 and campaign.tmpfs:  # root writes through permissions: a read-only bind mount
+            subprocess.run(["mount", "--bind", str(cache), str(cache)], check=True)
+            mounted.append(cache)
+            subprocess.run(["mount", "-o", "remount,bind,ro", str(cache)], check=True)
+        else:
+            for path in [cache, *cache.rglob("*")]:
+                path.chmod(0o555 if path.is_dir() else 0o444)
+        if fault == "nothing writable":  # numba's fallbacks too: the package's __pycache__, the user's cache
+            home.mkdir()
+            (home / "numba").write_text("not a folder\n")
+            fallback_package(campaign, folder)
+    elif fault == "not a folder":
+        shutil.rmtree(cache)
+        cache.write_text("not a folder\n")
+    elif fault == "full disk (ulimit -f)":
+        return lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (64 << 10, 64 << 10))
+    elif fault == "full disk (tmpfs)":
+        shutil.rmtree(cache)
+        cache.mkdir()
+        subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(cache)], check=True)
+        mounted.append(cache)
+        with contextlib.suppress(OSError), open(cache / "filler", "wb") as filler:
+            filler.write(bytes(1 << 20))
+    return None
+
+
+def numba_sound(path: Path) -> str:
+    from deap_sudoku.propagation.numba_cache import sound
+
+    return sound(path)
+
+
+def fallback_package(campaign: CacheCampaign, folder: Path) -> None:
+    """A copy of the package whose ``__pycache__`` folders are files: nothing numba could write."""
+    shutil.copytree(campaign.package, folder / "package", ignore=shutil.ignore_patterns("__pycache__"))
+    for module in (folder / "package" / "deap_sudoku").rglob("*.py"):
+        pycache = module.parent / "__pycache__"
+        if not pycache.exists():
+            pycache.write_text("not a folder\n")
+
+
+def cache_problems(
+    campaign: CacheCampaign, name: str, fault: str, outside: list[float], process, wall: float, seconds, stderr: str
+) -> list[str]:
+    """What is wrong with one faulted run: a traceback, an exit other than 0 or 1, more than one line
+    about the cache, a puzzle unanswered or answered wrong, a budget overrun."""
+    from deap_sudoku import read
+    from deap_sudoku.exact import verify
+
+    found = problems_of(stderr, process.returncode, {0, 1})
+    lines = [line for line in stderr.splitlines() if "cache" in line or "compil" in line]
+    if len(lines) > 1:
+        found.append(f"{len(lines)} lines about the cache: {lines}")
+    answer = Path(process.args[process.args.index("--out") + 1])
+    puzzle = read(campaign.root / CACHE_RUNS[name][0])[0]
+    if not answer.exists():
+        found.append("unanswered: no answer written")
+    elif "solved in" in stderr and "not solved" not in stderr:
+        grid = read(answer)[0]
+        if not verify(grid.cells, puzzle):
+            found.append("a wrong answer counted solved")
+    if seconds is not None and seconds > CACHE_BUDGET + TIME_TOLERANCE:
+        found.append(f"budget overrun: the run took {seconds:.2f} s of a {CACHE_BUDGET:.0f} s budget")
+    if seconds is not None:
+        outside.append(wall - seconds)
+    elif process.returncode in (0, 1):
+        found.append(f"the run's seconds not found in: {stderr.strip()[-200:]!r}")
+    return found
+
+
+def _outside_the_clock(checks: list[Check]) -> dict[str, float]:
+    """Judge each faulted run's time outside its clock (start-up, loading, a compile in the
+    foreground) against the control runs of its algorithm in the same campaign, under the same load:
+    at most twice their median, or 3 s more, whichever is larger.  The medians, by algorithm."""
+    import statistics
+
+    medians = {}
+    for name in CACHE_RUNS:
+        control = [x for c in checks if c.command == name and c.fault.startswith("none") for x in c.outside or []]
+        medians[name] = statistics.median(control) if control else 1.0
+    for check in checks:
+        allowed = max(2 * medians[check.command], medians[check.command] + 3.0)
+        for outside in check.outside or []:
+            if outside > allowed:
+                check.problems.append(
+                    f"{outside:.1f} s outside the run's clock (the control runs' median: "
+                    f"{medians[check.command]:.1f} s; allowed {allowed:.1f} s)"
+                )
+    return medians
+
+
+def cache_campaign(args) -> None:
+    tmpfs = can_mount_tmpfs()
+    faults_here = [f for f in CACHE_FAULTS if f != "full disk (tmpfs)" or tmpfs]
+    combos = [(name, fault) for fault in faults_here for name in CACHE_RUNS]
+    combos = [(n, f) for n, f in combos if args.only in f"{n} {f}"]
+    with tempfile.TemporaryDirectory() if args.cache_work is None else contextlib.nullcontext(args.cache_work) as root:
+        Path(root).mkdir(parents=True, exist_ok=True)
+        campaign = CacheCampaign(Path(root), tmpfs)
+        print("compiling the warm cache and calibrating ...", file=sys.stderr, flush=True)
+        campaign.prepare()
+        tasks = [(n, f, args.seed * 1_000_000 + i) for i, (n, f) in zip(range(args.runs), _cycle(combos))]
+        checks: list[Check] = []
+        with concurrent.futures.ThreadPoolExecutor(args.workers) as pool:
+            for check in pool.map(lambda t: cache_check(campaign, *t), tasks):
+                checks.append(check)
+                print(f"\r{len(checks)}/{len(tasks)} faulted runs, {sum(not c.ok for c in checks)} failed",
+                      end="", file=sys.stderr, flush=True)  # fmt: skip
+        print(file=sys.stderr)
+    control = _outside_the_clock(checks)
+    every = [[c.command, c.fault, c.ok, c.outside] for c in checks]
+    report(checks, tmpfs, args, extra={"category": "cache", "budget_seconds": CACHE_BUDGET, "control_outside": control,
+                                       "checks": every,
+                                       "calibration": campaign.calibration})  # fmt: skip
+
+
+def provenance_of(args) -> dict:
+    """Revision, command, date and machine load, for the results file."""
+    import os
+
+    from deap_sudoku.experiments.provenance import provenance
+
+    return {"provenance": {**provenance(seed=args.seed), "load_average": list(os.getloadavg())}}
+
+
 def _cycle(items):
     while True:
         yield from items
 
 
-def report(checks: list[Check], tmpfs: bool, args) -> None:
+def report(checks: list[Check], tmpfs: bool, args, extra: dict | None = None) -> None:
     groups = collections.defaultdict(list)
     for check in checks:
         groups[check.command, check.fault].append(check)
@@ -630,6 +1005,8 @@ def report(checks: list[Check], tmpfs: bool, args) -> None:
                     "seed": args.seed,
                     "groups": {f"{c} | {f}": [len(m), sum(x.ok for x in m)] for (c, f), m in groups.items()},
                     "failures": [vars(c) for c in failed],
+                    **provenance_of(args),
+                    **(extra or {}),
                 },
                 indent=1,
             )

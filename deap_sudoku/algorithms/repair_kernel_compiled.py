@@ -11,6 +11,7 @@ import numpy as np
 
 from ..propagation.kernel_compiled import box_line_scratch, mark_units, popcount, propagate_nb
 from ..propagation.choice import load_numba
+from ..propagation.numba_cache import guard
 
 numba = load_numba()  # an unloadable numba is one clear error (NumbaUnavailable), not a traceback
 
@@ -141,3 +142,6 @@ def fill_boxes(values, boxes, keys):
         order = np.argsort(keys[b, :count])
         for i in range(count):
             values[redo[i]] = missing[order[i]]
+
+
+guard(globals())  # numba's cache files sealed: a damaged one is compiled again, never loaded

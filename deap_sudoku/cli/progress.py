@@ -15,6 +15,7 @@ import click
 from ..grid import Puzzle, Shape
 from ..propagation.choice import NumbaUnavailable, compiled_from_the_start, numba_available, numba_trouble
 from ..runs import registry
+from ..runs import kernel_cache
 from ..runs.task import warm_up
 from .options import memory_limits
 
@@ -175,10 +176,14 @@ def warm_up_announced(
             _say_without_numba(record, shapes, compiled, quiet)
             return False
         shown = shown or compiling.shown.is_set()
+        troubles = kernel_cache.notices()  # a damaged cache file removed, a cache that cannot be used
         if elsewhere and not quiet and not told_elsewhere:
             told_elsewhere = True
             head = message.split(" (")[0]  # the reason in brackets left out: one line at 120 columns
-            click.echo(f"{head} in a background process, while the run goes on with their Python twins", err=True)
+            line = f"{head} in a background process, while the run goes on with their Python twins"
+            click.echo("; ".join([*troubles, line[0].lower() + line[1:]]) if troubles else line, err=True)
+        elif troubles and not quiet:
+            click.echo("; ".join(troubles), err=True)
     return shown
 
 

@@ -13,6 +13,7 @@ import numpy as np
 
 from ..propagation.kernel_compiled import mark_units, popcount, propagate_nb
 from ..propagation.choice import load_numba
+from ..propagation.numba_cache import guard
 
 numba = load_numba()  # an unloadable numba is one clear error (NumbaUnavailable), not a traceback
 
@@ -117,3 +118,6 @@ def depth_first(
             pending = 1
     ctrl[0], ctrl[1], ctrl[2] = depth, nodes, pending
     return status
+
+
+guard(globals())  # numba's cache files sealed: a damaged one is compiled again, never loaded

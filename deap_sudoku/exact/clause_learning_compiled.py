@@ -16,6 +16,7 @@ import types
 from . import clause_learning_kernel as kernel
 from . import clause_learning_state as state
 from ..propagation.choice import load_numba
+from ..propagation.numba_cache import guard
 
 numba = load_numba()  # an unloadable numba is one clear error (NumbaUnavailable), not a traceback
 
@@ -29,5 +30,6 @@ for _module in (state, kernel):
         # function it was (separately compiled parts cost 4-15 % more time and 2 s more compiling)
         _inline = "never" if _name == "run" else "always"
         _namespace[_name] = numba.njit(cache=True, inline=_inline)(types.FunctionType(_code, _namespace, _name))
+guard(_namespace)  # numba's cache files sealed: a damaged one is compiled again, never loaded
 
 run = _namespace["run"]

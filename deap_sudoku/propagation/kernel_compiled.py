@@ -17,6 +17,7 @@ from ..grid.shape import Shape
 from .choice import interrupted_kernel
 from .tables import arrays
 from .choice import load_numba
+from .numba_cache import guard
 
 numba = load_numba()  # an unloadable numba is one clear error (NumbaUnavailable), not a traceback
 
@@ -356,3 +357,6 @@ def propagate_arrays(
     depend on it); ``dirty`` is a bool per unit (all units when not given).
     """
     return Propagator(shape, hidden=hidden, locked=locked).run(cands, queue, dirty)
+
+
+guard(globals())  # numba's cache files sealed: a damaged one is compiled again, never loaded

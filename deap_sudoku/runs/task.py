@@ -27,7 +27,15 @@ from ..algorithms.stop import INTERRUPTED
 from ..exact.verification import unsolved_because
 from ..grid.puzzle import Puzzle
 from ..propagation.choice import compilable, hold_compiled, prefer_compiled
-from .kernel_cache import compile_elsewhere, compiled_before, compiling_elsewhere, mark_compiled, release
+from . import kernel_cache
+from .kernel_cache import (
+    cache_trouble,
+    compile_elsewhere,
+    compiled_before,
+    compiling_elsewhere,
+    mark_compiled,
+    release,
+)
 from .record import Algorithm, Objective, Outcome, Trace, found_by_run, seeded_globals
 from .registry import algorithm
 
@@ -169,14 +177,24 @@ def warm_up(
     key = (name, puzzle.shape.name)
     elsewhere = False
     if record.warm_up is not None and key not in _WARM and compilable(puzzle.shape.n):
-        wanted = compiled is not None or (
-            prefer_compiled(puzzle.shape.cells, puzzle.shape.n) and not compiled_before(name)
-        )
-        if wanted:
-            if compiled is None and named and compile_elsewhere(name, puzzle):
+        ready = compiled is None and compiled_before(name)  # damaged cache files found here are removed
+        trouble = cache_trouble() if compiled is None and not ready else ""  # a full cache still loads
+        if compiled is None and not _MOVED_SAID and kernel_cache.moved():
+            _MOVED_SAID.append(True)
+            _say(kernel_cache.moved())
+        wanted = compiled is not None or (prefer_compiled(puzzle.shape.cells, puzzle.shape.n) and not ready)
+        if compiled is None and trouble and budgeted:
+            # numba can keep nothing: compiling here would take the run's budget (10.5 s for a 3 s
+            # memetic run on a 36x36), so the whole run goes on with the Python twins
+            hold_compiled(lambda: False, budgeted=True)
+            _say(f"the kernel cache cannot be used: {trouble}; the run goes on with the Python twins")
+        elif wanted:
+            if compiled is None and named and not trouble and compile_elsewhere(name, puzzle):
                 _hold(name, puzzle, record, budgeted, taken_up)
                 elsewhere = True
             else:
+                if trouble:
+                    _say(f"the kernel cache cannot be used: {trouble}; the kernels are compiled for this run only")
                 # the compiled twins, which runs will use: left to choose, a search would try Python first
                 compiled = True if compiled is None else compiled
                 record.warm_up(puzzle, compiled)
@@ -184,6 +202,14 @@ def warm_up(
                     mark_compiled(name)
         _WARM.add(key)
     return elsewhere
+
+
+_MOVED_SAID: list[bool] = []  # not empty once this process has said where the cache went instead
+
+
+def _say(line: str) -> None:
+    """Leave ``line`` for the command line to say (:func:`~deap_sudoku.runs.kernel_cache.notices`)."""
+    kernel_cache._NOTICES.append(line)
 
 
 def _hold(
@@ -213,11 +239,12 @@ def _hold(
         hold_compiled(lambda: compiled_before(name) or not compiling_elsewhere(name), load=load)
 
 
-def compile_here(name: str, box: str, cells: str) -> None:
+def compile_here(name: str, box: str, cells: str, lock: str = "") -> None:
     """The background process of :func:`~deap_sudoku.runs.kernel_cache.compile_elsewhere`: warm
     ``name``'s kernels up compiled on the puzzle of ``box`` (``3x3``) and ``cells``
     (comma-separated), the part its runs need first (``warm_up_first``) first, each part leaving
-    its stamp, then drop the lock."""
+    its stamp, then drop the lock (``lock``: the descriptor of the lock file it was handed, held
+    while it lives)."""
     rows, cols = (int(part) for part in box.split("x"))
     puzzle = Puzzle([int(c) for c in cells.split(",")], box=(rows, cols))
     try:
@@ -227,7 +254,7 @@ def compile_here(name: str, box: str, cells: str) -> None:
             mark_compiled(name, "first")
         warm_up(name, puzzle, True)
     finally:
-        release(name)
+        release(name, int(lock) if lock else None)
 
 
 def run_task(

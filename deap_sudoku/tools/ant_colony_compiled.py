@@ -13,6 +13,7 @@ import types
 
 from . import ant_colony_kernel as kernel
 from ..propagation.choice import load_numba
+from ..propagation.numba_cache import guard
 
 numba = load_numba()  # an unloadable numba is one clear error (NumbaUnavailable), not a traceback
 
@@ -22,6 +23,7 @@ _namespace = dict(vars(kernel))
 for _name in kernel.PARTS:
     _code = getattr(kernel, _name).__code__
     _namespace[_name] = numba.njit(cache=True)(types.FunctionType(_code, _namespace, _name))
+guard(_namespace)  # numba's cache files sealed: a damaged one is compiled again, never loaded
 
 initial_domains = _namespace["initial_domains"]
 steps = _namespace["steps"]
