@@ -28,6 +28,17 @@ def cpu_seconds(children: bool = False) -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def process_cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds a running process has had so far (Linux: ``/proc/PID/stat``), 0 once it is gone."""
+    import os
+
+    try:
+        fields = open(f"/proc/{pid}/stat").read().rpartition(")")[2].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 @dataclass
 class Spent:
     """What a timed block cost: CPU seconds (see :func:`cpu_seconds`) and wall seconds."""
