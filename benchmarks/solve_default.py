@@ -24,6 +24,7 @@ import re
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -129,7 +130,9 @@ def main() -> None:
     parser.add_argument("--json", type=Path, default=None)
     parser.add_argument("--shares36", default="40,45,50,55,60", help="the 36x36 shares of givens (%%)")
     parser.add_argument("--only", default="", help="run only the sets whose name this regular expression finds")
-    parser.add_argument("--folder", type=Path, default=Path("solve_default_files"), help="for one-puzzle files")
+    parser.add_argument(
+        "--folder", type=Path, default=None, help="for one-puzzle files (default: a temporary folder, removed after)"
+    )
     parser.add_argument("--commands-only", action="store_true", help="no runs and no samples: whole commands only")
     parser.add_argument("--no-commands", action="store_true", help="the runs only")
     parser.add_argument("--shares25", default="45", help="the 25x25 shares of givens for whole commands (%%)")
@@ -148,8 +151,10 @@ def main() -> None:
             f"median {row['median']:8.4f} s  worst {row['worst']:8.4f} s  {','.join(row['found_by'])}"
         )
     shares25 = tuple(int(share) for share in args.shares25.split(",") if share)
-    files = command_files(args.data, args.sets36, args.folder, shares25, not args.commands_only)
-    commands = [] if args.no_commands else whole_commands(files, tuple(args.algorithms.split(",")), args.repeat)
+    with tempfile.TemporaryDirectory(prefix="solve_default_") as scratch:
+        folder = Path(scratch) if args.folder is None else args.folder
+        files = command_files(args.data, args.sets36, folder, shares25, not args.commands_only)
+        commands = [] if args.no_commands else whole_commands(files, tuple(args.algorithms.split(",")), args.repeat)
     for row in commands:
         chose = f" (chose {row['chose']})" if row["chose"] else ""
         print(f"solve {row['file']:26} -a {row['algorithm']:13} {row['seconds']:.3f} s (whole command){chose}")

@@ -96,6 +96,21 @@ def test_every_command_function_is_short_its_phases_named():
     assert len(commands) >= 7 and {name: n for name, n in commands.items() if n > MAX_COMMAND_LINES} == {}, commands
 
 
+KNOWN_FOLDERS = {".ci", "benchmarks", "data", "deap_sudoku", "docs", "examples", "scripts", "tests"}
+
+
+def test_git_tracks_no_stray_top_level_folder():
+    """A benchmark's output folder (``solve_default_files/``) was committed at the root by accident: a
+    folder there must be one of the known ones (a new one is added here on purpose, never by ``git add .``)."""
+    done = subprocess.run(["git", "ls-files", "-z"], cwd=REPO, capture_output=True, text=True)
+    if done.returncode != 0 or not done.stdout:
+        pytest.skip("not a git checkout")
+    folders = {path.split("/", 1)[0] for path in done.stdout.split("\0") if "/" in path}
+    assert folders - KNOWN_FOLDERS == set(), (
+        f"tracked top-level folders not in KNOWN_FOLDERS: {folders - KNOWN_FOLDERS}"
+    )
+
+
 def test_every_module_belongs_to_a_layer():
     for name in _modules():
         assert name in FRONT_DOORS or name.split(".")[1] in LAYERS, f"{name} is in no layer"

@@ -12,28 +12,31 @@ import time
 import pytest
 
 from tests.conftest import REPO, sitecustomize_env
+from tests.timing import Spent, spent
 
 
-def _solve(env: dict[str, str]) -> tuple[subprocess.CompletedProcess, float]:
-    start = time.perf_counter()
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "deap_sudoku",
-            "solve",
-            str(REPO / "data" / "16x16.txt"),
-            "-a",
-            "backtracking",
-            "--max-seconds",
-            "5",
-        ],  # its kernels compile in half the time
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-    )
-    return done, time.perf_counter() - start
+def _solve(env: dict[str, str]) -> tuple[subprocess.CompletedProcess, Spent]:
+    """The command and what it cost: its CPU time (its own and its finished children's), which a
+    loaded machine does not stretch, and its wall time."""
+    with spent(children=True) as took:
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "deap_sudoku",
+                "solve",
+                str(REPO / "data" / "16x16.txt"),
+                "-a",
+                "backtracking",
+                "--max-seconds",
+                "5",
+            ],  # its kernels compile in half the time
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=300,
+        )
+    return done, took
 
 
 @pytest.mark.slow
@@ -53,8 +56,9 @@ def test_a_first_ever_run_leaves_compiling_to_a_background_process_that_fills_th
     assert list(cache.rglob("*.nbi"))  # numba's own cache files, written by the background process
     second, second_seconds = _solve(env)
     assert second.returncode == 0 and "compiling" not in second.stderr, second.stderr
-    # the word kept: compiling in the foreground made the first run 11-16 s longer than the second
-    assert first_seconds <= second_seconds + 3.0, (first_seconds, second_seconds)
+    # the word kept: compiling in the foreground made the first run 11-16 s longer than the second;
+    # judged in CPU time, against the second run (the calibration), so that load does not decide it
+    assert first_seconds.cpu <= 2 * second_seconds.cpu, (first_seconds, second_seconds)
 
 
 @pytest.mark.slow

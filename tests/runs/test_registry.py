@@ -13,6 +13,7 @@ from deap_sudoku.exact import verify
 from deap_sudoku.runs import ALGORITHMS, Task, algorithm, names, registry, run_task
 from deap_sudoku.runs.registry import OPTIONS, takes
 
+from tests.timing import kept, timed
 from tests.conftest import REPO, recipe_options, unsolvable
 
 EASY = load_sample()
@@ -115,8 +116,14 @@ def test_a_time_budget_counts_from_the_start_its_caller_gives(name):
     from tests.conftest import FORUM_HARDEST
 
     puzzle = unsolvable() if ALGORITHMS[name].kind != "exact" else Puzzle.parse(FORUM_HARDEST)
-    result = run_task(Task(name, puzzle, options=dict(max_seconds=1.0)), started=time.perf_counter() - 10)
-    assert not result.solved and result.seconds < 0.9, result
+    calibrate = Task(name, puzzle, options=dict(max_seconds=0.01))
+    run_task(calibrate)  # the kernels loaded first: the runs timed pay none of it
+    _, calibration = timed(lambda: run_task(calibrate))
+    result, took = timed(
+        lambda: run_task(Task(name, puzzle, options=dict(max_seconds=1.0)), started=time.perf_counter() - 10)
+    )
+    assert not result.solved and result.seconds <= took.wall, result
+    assert kept(took, 0.0, calibration), (took, calibration)  # the budget was spent before the run: none left
     assert result.note == "time" if ALGORITHMS[name].kind != "exact" else result.note.startswith("no answer within 1 s")
 
 
@@ -131,9 +138,11 @@ def test_a_function_of_yours_gets_what_is_left_of_a_budget_that_began_before_its
         return puzzle.cells
 
     record = from_function(mine, name="mine")
-    run_task(Task("mine", EASY, options=dict(max_seconds=5.0), record=record), started=time.perf_counter() - 2)
+    started = time.perf_counter()
+    run_task(Task("mine", EASY, options=dict(max_seconds=5.0), record=record), started=started - 2)
+    took = time.perf_counter() - started  # what a loaded machine may take of the 3 s left, no more
     run_task(Task("mine", EASY, options=dict(max_seconds=5.0), record=record))
-    assert 2.5 < given[0] < 3.0 and given[1] == 5.0
+    assert 3.0 - took <= given[0] < 3.0 and given[1] == 5.0, (given, took)
 
 
 def test_an_algorithm_declared_where_it_is_defined_is_found_everywhere(monkeypatch):

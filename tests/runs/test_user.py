@@ -66,10 +66,12 @@ def fails_on_odd_seeds(puzzle, *, seed, max_seconds=None):
 
 @pytest.fixture
 def user_module(tmp_path, monkeypatch):
-    """``usermod`` in an empty folder that is the current one, as a user's file beside their data."""
+    """``usermod`` in an empty folder that is the current one, as a user's file beside their data.  The
+    folder is NOT put on ``sys.path`` here (nor is ``""``, which would mean it): finding the user's module
+    from the current folder is the registry's own promise, and a fixture doing it hid its loss."""
     (tmp_path / "usermod.py").write_text(textwrap.dedent(MODULE))
     monkeypatch.chdir(tmp_path)
-    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", ".", str(tmp_path))])
     registry._imported.cache_clear()
     yield tmp_path
     sys.modules.pop("usermod", None)
@@ -132,7 +134,8 @@ def test_a_function_is_an_algorithm_with_the_budgets_it_names():
         from_function(lambda puzzle: puzzle.cells, name="bad")
 
 
-def test_with_operators_uses_the_users_operator_inside_the_bundled_loop(user_module):
+def test_with_operators_uses_the_users_operator_inside_the_bundled_loop(user_module, monkeypatch):
+    monkeypatch.syspath_prepend(str(user_module))  # imported by the test itself, before the registry
     module = __import__("usermod")
     record = registry.algorithm("usermod:block_ga_counted")
     result = run_task(Task("usermod:block_ga_counted", EASY, options={"max_generations": 5}))
@@ -199,6 +202,7 @@ def test_plugins_come_from_the_entry_point_group(monkeypatch, user_module):
         importlib.metadata.EntryPoint("memetic", "usermod:my_ga", registry.ENTRY_POINTS),
     ]
     monkeypatch.setattr(importlib.metadata, "entry_points", lambda group: [e for e in entries if e.group == group])
+    monkeypatch.syspath_prepend(str(user_module))  # an installed plug-in is on sys.path
     registry.plugins.cache_clear()
     registry._PLUGIN_ERRORS.clear()
     try:
