@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import random
+import sys
 from collections.abc import Callable
 
 import numpy as np
@@ -26,10 +27,19 @@ from ..grid.puzzle import Puzzle
 from ..propagation.choice import charged, check_compiled, interrupted_kernel, prefer_compiled
 from . import ant_colony_kernel as kernel
 
-__all__ = ["Pheromone", "GREEDY_RULES", "POLL_STEPS"]
+__all__ = ["Pheromone", "GREEDY_RULES", "POLL_STEPS", "PYTHON_FIRST_CELLS"]
 
 POLL_STEPS = 4
 """How many steps of a colony the Python twin takes between two polls."""
+
+PYTHON_FIRST_CELLS = 256
+"""On a grid of at most this many cells, while numba is not loaded, a :class:`Pheromone` left to
+choose (``compiled=None``) propagates the givens and builds its first colony in Python: a held-out
+16x16 at 45 % givens is often solved by the first colony, which Python builds, the givens
+propagated, for about half of what loading numba and the colony's kernels costs (0.45-0.6 against
+1.1 CPU seconds here); a second colony loads them.  A 25x25 colony takes Python seconds: larger
+grids load numba at once.  The twins give the same colonies, so this changes when a run answers,
+never what."""
 
 GREEDY_RULES = ("code", "paper")
 """When an ant takes the greedy choice: ``"code"``, when a uniform draw is *above* ``q0`` (with
@@ -55,6 +65,10 @@ def _tables(puzzle: Puzzle, compiled: bool) -> tuple[np.ndarray, np.ndarray, np.
     for array in (order, units, cell_units, domains):
         array.flags.writeable = False
     return order, units, cell_units, full, domains
+
+
+def _numba_loaded() -> bool:
+    return "numba" in sys.modules
 
 
 def _run(compiled: bool, name: str, *args):
@@ -95,12 +109,18 @@ class Pheromone:
             raise ValueError(f"tau0 must be positive, not {tau0!r}")
         self.local_evaporation = float(local_evaporation)
         self.compiled = compiled
+        self._built = 0  # colonies built
         self.matrix = np.full((puzzle.shape.cells, puzzle.n), self.tau0)
         """``matrix[cell, value - 1]``: the pheromone on ``value`` in ``cell``."""
 
     def _compiled(self) -> bool:
+        """The twin the next kernel call runs: ``compiled``, or for ``None`` the compiled one where
+        it pays, but Python until the first colony is built on a small grid (:data:`PYTHON_FIRST_CELLS`)."""
         shape = self.puzzle.shape
-        return prefer_compiled(shape.cells, shape.n) if self.compiled is None else self.compiled
+        if self.compiled is not None:
+            return self.compiled
+        first = not self._built and shape.cells <= PYTHON_FIRST_CELLS and not _numba_loaded()
+        return prefer_compiled(shape.cells, shape.n) and not first
 
     def _tables(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, np.ndarray]:
         return _tables(self.puzzle, self._compiled())
@@ -164,6 +184,7 @@ class Pheromone:
             _run(compiled, "steps", boards, position, first, min(first + chunk, cells), *tables)
         grids = np.empty_like(boards)
         _run(compiled, "values", boards, grids)
+        self._built += 1
         dtype = self.puzzle.cells.dtype
         return [icls(grid.astype(dtype)) for grid in grids]
 
