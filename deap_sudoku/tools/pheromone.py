@@ -24,7 +24,14 @@ from collections.abc import Callable
 import numpy as np
 
 from ..grid.puzzle import Puzzle
-from ..propagation.choice import charged, check_compiled, interrupted_kernel, prefer_compiled
+from ..propagation.choice import (
+    LOADING_SECONDS,
+    charged,
+    check_compiled,
+    interrupted_kernel,
+    prefer_compiled,
+    python_seconds,
+)
 from . import ant_colony_kernel as kernel
 
 __all__ = ["Pheromone", "GREEDY_RULES", "POLL_STEPS", "PYTHON_FIRST_CELLS"]
@@ -37,9 +44,12 @@ PYTHON_FIRST_CELLS = 256
 choose (``compiled=None``) propagates the givens and builds its first colony in Python: a held-out
 16x16 at 45 % givens is often solved by the first colony, which Python builds, the givens
 propagated, for about half of what loading numba and the colony's kernels costs (0.45-0.6 against
-1.1 CPU seconds here); a second colony loads them.  A 25x25 colony takes Python seconds: larger
-grids load numba at once.  The twins give the same colonies, so this changes when a run answers,
-never what."""
+1.1 CPU seconds here); a second colony loads them.  Only while the process's Python kernel calls
+have cost less than :data:`~deap_sudoku.propagation.choice.LOADING_SECONDS` before the
+:class:`Pheromone` was made (the ski-rental rule of the small grids' kernels): a file of puzzles
+loads numba once the Python twins have cost that much.  A 25x25 colony takes Python seconds:
+larger grids load numba at once.  The twins give the same colonies, so this changes when a run
+answers, never what."""
 
 GREEDY_RULES = ("code", "paper")
 """When an ant takes the greedy choice: ``"code"``, when a uniform draw is *above* ``q0`` (with
@@ -110,6 +120,7 @@ class Pheromone:
         self.local_evaporation = float(local_evaporation)
         self.compiled = compiled
         self._built = 0  # colonies built
+        self._renting = python_seconds() < LOADING_SECONDS  # Python may build the first colony
         self.matrix = np.full((puzzle.shape.cells, puzzle.n), self.tau0)
         """``matrix[cell, value - 1]``: the pheromone on ``value`` in ``cell``."""
 
@@ -119,7 +130,7 @@ class Pheromone:
         shape = self.puzzle.shape
         if self.compiled is not None:
             return self.compiled
-        first = not self._built and shape.cells <= PYTHON_FIRST_CELLS and not _numba_loaded()
+        first = self._renting and not self._built and shape.cells <= PYTHON_FIRST_CELLS and not _numba_loaded()
         return prefer_compiled(shape.cells, shape.n) and not first
 
     def _tables(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, np.ndarray]:
