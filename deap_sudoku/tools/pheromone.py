@@ -18,38 +18,18 @@ from __future__ import annotations
 
 import functools
 import random
-import sys
 from collections.abc import Callable
 
 import numpy as np
 
 from ..grid.puzzle import Puzzle
-from ..propagation.choice import (
-    LOADING_SECONDS,
-    charged,
-    check_compiled,
-    interrupted_kernel,
-    prefer_compiled,
-    python_seconds,
-)
+from ..propagation.choice import charged, check_compiled, interrupted_kernel, prefer_compiled
 from . import ant_colony_kernel as kernel
 
-__all__ = ["Pheromone", "GREEDY_RULES", "POLL_STEPS", "PYTHON_FIRST_CELLS"]
+__all__ = ["Pheromone", "GREEDY_RULES", "POLL_STEPS"]
 
 POLL_STEPS = 4
 """How many steps of a colony the Python twin takes between two polls."""
-
-PYTHON_FIRST_CELLS = 256
-"""On a grid of at most this many cells, while numba is not loaded, a :class:`Pheromone` left to
-choose (``compiled=None``) propagates the givens and builds its first colony in Python: a held-out
-16x16 at 45 % givens is often solved by the first colony, which Python builds, the givens
-propagated, for about half of what loading numba and the colony's kernels costs (0.45-0.6 against
-1.1 CPU seconds here); a second colony loads them.  Only while the process's Python kernel calls
-have cost less than :data:`~deap_sudoku.propagation.choice.LOADING_SECONDS` before the
-:class:`Pheromone` was made (the ski-rental rule of the small grids' kernels): a file of puzzles
-loads numba once the Python twins have cost that much.  A 25x25 colony takes Python seconds:
-larger grids load numba at once.  The twins give the same colonies, so this changes when a run
-answers, never what."""
 
 GREEDY_RULES = ("code", "paper")
 """When an ant takes the greedy choice: ``"code"``, when a uniform draw is *above* ``q0`` (with
@@ -75,10 +55,6 @@ def _tables(puzzle: Puzzle, compiled: bool) -> tuple[np.ndarray, np.ndarray, np.
     for array in (order, units, cell_units, domains):
         array.flags.writeable = False
     return order, units, cell_units, full, domains
-
-
-def _numba_loaded() -> bool:
-    return "numba" in sys.modules
 
 
 def _run(compiled: bool, name: str, *args):
@@ -119,19 +95,12 @@ class Pheromone:
             raise ValueError(f"tau0 must be positive, not {tau0!r}")
         self.local_evaporation = float(local_evaporation)
         self.compiled = compiled
-        self._built = 0  # colonies built
-        self._renting = python_seconds() < LOADING_SECONDS  # Python may build the first colony
         self.matrix = np.full((puzzle.shape.cells, puzzle.n), self.tau0)
         """``matrix[cell, value - 1]``: the pheromone on ``value`` in ``cell``."""
 
     def _compiled(self) -> bool:
-        """The twin the next kernel call runs: ``compiled``, or for ``None`` the compiled one where
-        it pays, but Python until the first colony is built on a small grid (:data:`PYTHON_FIRST_CELLS`)."""
         shape = self.puzzle.shape
-        if self.compiled is not None:
-            return self.compiled
-        first = self._renting and not self._built and shape.cells <= PYTHON_FIRST_CELLS and not _numba_loaded()
-        return prefer_compiled(shape.cells, shape.n) and not first
+        return prefer_compiled(shape.cells, shape.n) if self.compiled is None else self.compiled
 
     def _tables(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, np.ndarray]:
         return _tables(self.puzzle, self._compiled())
@@ -195,7 +164,6 @@ class Pheromone:
             _run(compiled, "steps", boards, position, first, min(first + chunk, cells), *tables)
         grids = np.empty_like(boards)
         _run(compiled, "values", boards, grids)
-        self._built += 1
         dtype = self.puzzle.cells.dtype
         return [icls(grid.astype(dtype)) for grid in grids]
 
