@@ -153,11 +153,33 @@ def load_numba():
         raise NumbaUnavailable(f"numba could not be loaded ({_TROUBLE[0]})")
     try:
         import numba
+
+        _skip_blas_probe()
     except (ImportError, MemoryError, OSError) as exc:
         first = str(exc).split(". ")[0].splitlines()[0] if str(exc) else ""
         _TROUBLE.append(f"{type(exc).__name__}{': ' + first if first else ''}")
         raise NumbaUnavailable(f"numba could not be loaded ({_TROUBLE[0]})") from None
     return numba
+
+
+def _skip_blas_probe() -> None:
+    """Load numba's array functions without their probe for a BLAS: ``numba.np.arraymath`` imports
+    ``scipy.linalg.cython_blas`` when numba's CPU target first loads (0.3-0.7 s of a first kernel
+    call from the cache, a third of ``solve -a acs``'s start-up on a 16x16), and no kernel of this
+    package calls BLAS.  The probe's answer is set from whether SciPy is installed, so a user's own
+    ``np.dot`` in a numba function still imports it, where numba asks for it, when first compiled."""
+    if "numba.np.arraymath" in sys.modules:
+        return
+    probe = "scipy.linalg.cython_blas"
+    held = probe in sys.modules
+    if not held:
+        sys.modules[probe] = None  # type: ignore[assignment]  # an ImportError for the probe alone
+    try:
+        import numba.np.arraymath as arraymath
+    finally:
+        if not held:
+            del sys.modules[probe]
+    arraymath._HAVE_BLAS = importlib.util.find_spec("scipy") is not None
 
 
 def numba_trouble() -> str:

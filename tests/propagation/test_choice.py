@@ -68,3 +68,22 @@ def test_an_easy_25x25_under_a_budget_is_solved_without_loading_numba(tmp_path, 
     task.mark_compiled("memetic")
     done = _solved_without_numba(REPO / "data" / "25x25.txt", "--max-seconds", "10", env=dict(os.environ))
     assert done.stdout.count("|") >= 50
+
+
+@pytest.mark.slow
+def test_loading_a_cached_kernel_skips_numbas_blas_probe_and_leaves_np_dot_to_users():
+    """numba's CPU target imports scipy.linalg to probe for a BLAS (0.3-0.7 s of a first cached
+    kernel call, a third of solve -a acs on a 16x16); no kernel here calls BLAS, and a user's own
+    np.dot in a numba function still works, SciPy imported when it is compiled."""
+    pytest.importorskip("numba")
+    code = (
+        "import sys, numpy as np\n"
+        "from deap_sudoku.propagation.choice import load_numba\n"
+        "numba = load_numba()\n"
+        "numba.njit(lambda x: x + 1)(1)\n"  # numba's CPU target loaded, as by a first cached kernel
+        "print('scipy.linalg' in sys.modules)\n"
+        "d = numba.njit(lambda a, b: np.dot(a, b))\n"
+        "print(d(np.ones(3), np.ones(3)), 'scipy.linalg' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["False", "3.0", "True"], out
