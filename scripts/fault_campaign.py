@@ -691,7 +691,7 @@ class CacheCampaign:
         write(self.root / "p16.txt", read(ROOT / "deap_sudoku" / "data" / "16x16.txt")[:1], overwrite=True)
         kill_compilers([self.root / "x", self.package])
         code = (
-            "import sys\nfrom deap_sudoku import read\nfrom deap_sudoku.runs.task import compile_here\n"
+            "import sys\nfrom deap_sudoku import read\nfrom deap_sudoku.runs.kernels import compile_here\n"
             "p = read(sys.argv[2])[0]\n"
             "box = f'{p.shape.box_rows}x{p.shape.box_cols}'\n"
             "compile_here(sys.argv[1], box, ','.join(map(str, p.cells.tolist())))\n"

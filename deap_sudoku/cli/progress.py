@@ -16,7 +16,7 @@ from ..grid import Puzzle, Shape
 from ..propagation.choice import NumbaUnavailable, compiled_from_the_start, numba_available, numba_trouble
 from ..runs import registry
 from ..runs import kernel_cache
-from ..runs.task import warm_up
+from ..runs.kernels import warm_up
 from .options import memory_limits
 
 
@@ -147,7 +147,7 @@ def warm_up_announced(
 ) -> bool:
     """Compile or load the kernels of ``record``'s algorithm for every shape in ``puzzles`` before
     any clock starts
-    (``compiled``: see :func:`~deap_sudoku.runs.task.warm_up`), showing what it does and for how long
+    (``compiled``: see :func:`~deap_sudoku.runs.kernels.warm_up`), showing what it does and for how long
     on standard error when it takes longer than a second (a first compilation: see :class:`_Compiling`);
     whether it did.  A first compilation that a background process does is said in one line, and
     the run's taking the kernels up, once they are cached, in another (through ``echo``, which a

@@ -24,7 +24,7 @@ twins until they are there, and the run takes them up where it asks its budget
 
 This module is the one place where the choice is made: :func:`prefer_compiled` for each kernel
 call, :func:`compilable` and :func:`compiled_from_the_start` for what a warm-up loads before a run
-(:func:`deap_sudoku.runs.task.warm_up`) and what the command line says when numba is missing.
+(:func:`deap_sudoku.runs.kernels.warm_up`) and what the command line says when numba is missing.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ background process that compiles the kernels and then leaves a stamp (:func:`com
 first one for the part a run needs from its start, where the algorithm names it), while the run
 goes on with the kernels' Python twins (:func:`~deap_sudoku.propagation.choice.hold_compiled`) and
 takes the compiled ones up once the stamp is there.  The background process is
-:func:`deap_sudoku.runs.task.compile_here`.  The exact searches' warm-ups (:func:`warm_up_search`,
+:func:`deap_sudoku.runs.kernels.compile_here`.  The exact searches' warm-ups (:func:`warm_up_search`,
 :func:`warm_up_learning`), which compile or load their kernels before a timed run, are here too.
 
 A fault never leaves the cache broken for good (issue 60).  The background process holds an
@@ -294,7 +294,7 @@ def _locked(fd: int) -> bool | None:
 
 def _a_compiler(lock: Path) -> bool:
     """Where no lock can be taken: whether the process the lock file names is a background compiler
-    (its command line runs :func:`~deap_sudoku.runs.task.compile_here`), or the file is younger than
+    (its command line runs :func:`~deap_sudoku.runs.kernels.compile_here`), or the file is younger than
     :data:`STALE_SECONDS` and names none yet."""
     try:
         text = lock.read_text().strip()
@@ -388,7 +388,7 @@ def _start(name: str, puzzle: Puzzle, lock: Path, fd: int) -> bool:
     """Start the background compiler, handing it the lock ``fd`` holds."""
     box = f"{puzzle.shape.box_rows}x{puzzle.shape.box_cols}"
     cells = ",".join(map(str, puzzle.cells.tolist()))
-    code = "import sys; from deap_sudoku.runs.task import compile_here; compile_here(*sys.argv[1:])"
+    code = "import sys; from deap_sudoku.runs.kernels import compile_here; compile_here(*sys.argv[1:])"
     home = str(Path(__file__).resolve().parents[2])  # this copy of the package, wherever it is
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [home, os.environ.get("PYTHONPATH")]))}
     try:

@@ -18,7 +18,7 @@ from deap_sudoku import load_sample, loads, read, write
 from deap_sudoku.cli import main
 from deap_sudoku.exact import verify
 from deap_sudoku.propagation import choice
-from deap_sudoku.runs import registry, task
+from deap_sudoku.runs import kernels, registry
 
 from tests.conftest import REPO, scoop_exits_with, unsolvable, wide_puzzle
 from tests.timing import kept, timed
@@ -210,9 +210,9 @@ def test_kernel_warm_up_is_announced_and_never_counted(monkeypatch):
         "backtracking",
         dataclasses.replace(record, warm_up=slow, warm_up_message="compiling the test kernel"),
     )
-    monkeypatch.setattr(task, "_WARM", set())
-    monkeypatch.setattr(task, "compiled_before", lambda name: False)  # as on a machine that never compiled
-    monkeypatch.setattr(task, "compile_elsewhere", lambda name, puzzle: False)  # and cannot keep a stamp
+    monkeypatch.setattr(kernels, "_WARM", set())
+    monkeypatch.setattr(kernels, "compiled_before", lambda name: False)  # as on a machine that never compiled
+    monkeypatch.setattr(kernels, "compile_elsewhere", lambda name, puzzle: False)  # and cannot keep a stamp
     monkeypatch.setattr(choice, "_spent", [choice.LOADING_SECONDS])  # a 9x9 that would run compiled
     result, took = timed(lambda: run("solve", NINE, "-a", "backtracking", "--max-seconds", "60"))  # warm up all
     assert result.exit_code == 0 and len(calls) == 1
@@ -239,9 +239,9 @@ def warm_ups(monkeypatch, tmp_path) -> list:
             registry.ALGORITHMS["backtracking"], warm_up=lambda puzzle, compiled: calls.append((puzzle.n, compiled))
         ),
     )
-    monkeypatch.setattr(task, "_WARM", set())
-    monkeypatch.setattr(task, "compile_elsewhere", lambda name, puzzle: not calls.append(("elsewhere", puzzle.n)))
-    monkeypatch.setattr(task, "compiling_elsewhere", lambda name: ("elsewhere", 16) in calls)
+    monkeypatch.setattr(kernels, "_WARM", set())
+    monkeypatch.setattr(kernels, "compile_elsewhere", lambda name, puzzle: not calls.append(("elsewhere", puzzle.n)))
+    monkeypatch.setattr(kernels, "compiling_elsewhere", lambda name: ("elsewhere", 16) in calls)
     monkeypatch.setattr(choice, "_held", [])
     monkeypatch.setattr(choice, "HOLD_POLL_SECONDS", 0.0)
     monkeypatch.delitem(sys.modules, "numba", raising=False)
@@ -252,18 +252,18 @@ def warm_ups(monkeypatch, tmp_path) -> list:
 
 def test_a_first_run_that_starts_in_python_waits_for_no_warm_up(warm_ups):
     calls = warm_ups
-    assert not task.warm_up("backtracking", read(NINE)[0], None)
-    assert not task.warm_up("backtracking", read(NINE)[0], True)  # the run's own call: this shape is settled
-    assert calls == [] and not task.compiled_before("backtracking")
+    assert not kernels.warm_up("backtracking", read(NINE)[0], None)
+    assert not kernels.warm_up("backtracking", read(NINE)[0], True)  # the run's own call: this shape is settled
+    assert calls == [] and not kernels.compiled_before("backtracking")
 
 
 def test_a_first_ever_run_leaves_the_compiling_to_a_background_process_and_runs_python_until_it_is_done(warm_ups):
     calls = warm_ups
-    assert task.warm_up("backtracking", read(REPO / "data" / "16x16.txt")[0], None)
+    assert kernels.warm_up("backtracking", read(REPO / "data" / "16x16.txt")[0], None)
     assert calls == [("elsewhere", 16)]  # nothing compiled here
     assert not choice.prefer_compiled(256, 16)  # held on the Python twins ...
-    task.mark_compiled("backtracking")  # ... until the background process leaves its stamp
-    assert choice.prefer_compiled(256, 16) and not task.compiled_before("memetic")
+    kernels.mark_compiled("backtracking")  # ... until the background process leaves its stamp
+    assert choice.prefer_compiled(256, 16) and not kernels.compiled_before("memetic")
 
 
 def test_a_first_ever_command_under_a_time_budget_takes_the_kernels_up_only_where_it_asks_its_budget(warm_ups):
@@ -272,9 +272,9 @@ def test_a_first_ever_command_under_a_time_budget_takes_the_kernels_up_only_wher
     budget, with time left to load them, and says when."""
     calls, told = warm_ups, []
     sixteen = read(REPO / "data" / "16x16.txt")[0]
-    assert task.warm_up("backtracking", sixteen, None, budgeted=True, taken_up=lambda *seconds: told.append(seconds))
+    assert kernels.warm_up("backtracking", sixteen, None, budgeted=True, taken_up=lambda *seconds: told.append(seconds))
     assert not choice.take_up_compiled(None) and calls == [("elsewhere", 16)]  # not cached yet
-    task.mark_compiled("backtracking")
+    kernels.mark_compiled("backtracking")
     assert not choice.prefer_compiled(256, 16)  # a kernel call does not take them up
     assert not choice.take_up_compiled(time.perf_counter() + choice.TAKE_UP_SECONDS / 2)  # too late to load
     assert choice.take_up_compiled(time.perf_counter() + 60)
@@ -294,18 +294,18 @@ def test_a_budgeted_clause_learning_run_takes_up_its_own_kernel_before_the_exact
         warm_up_first=lambda puzzle, compiled: calls.append(("first", compiled)),
     )
     monkeypatch.setitem(registry.ALGORITHMS, "cdcl", record)
-    monkeypatch.setattr(task, "compile_elsewhere", lambda name, puzzle: True)
-    assert task.warm_up("cdcl", read(REPO / "data" / "16x16.txt")[0], None, budgeted=True)
+    monkeypatch.setattr(kernels, "compile_elsewhere", lambda name, puzzle: True)
+    assert kernels.warm_up("cdcl", read(REPO / "data" / "16x16.txt")[0], None, budgeted=True)
     assert not choice.take_up_compiled(None)
-    task.mark_compiled("cdcl", "first")
+    kernels.mark_compiled("cdcl", "first")
     assert choice.take_up_compiled(None) and calls == [("first", True)]
 
 
 def test_a_first_ever_run_that_cannot_compile_elsewhere_compiles_here(warm_ups, monkeypatch):
     calls = warm_ups
-    monkeypatch.setattr(task, "compile_elsewhere", lambda name, puzzle: False)  # a read-only cache folder
-    assert not task.warm_up("backtracking", read(REPO / "data" / "16x16.txt")[0], None)
-    assert calls == [(16, True)] and task.compiled_before("backtracking")  # the twins runs use
+    monkeypatch.setattr(kernels, "compile_elsewhere", lambda name, puzzle: False)  # a read-only cache folder
+    assert not kernels.warm_up("backtracking", read(REPO / "data" / "16x16.txt")[0], None)
+    assert calls == [(16, True)] and kernels.compiled_before("backtracking")  # the twins runs use
     assert choice.prefer_compiled(256, 16)
 
 
@@ -316,28 +316,28 @@ def test_a_first_run_on_a_machine_that_compiled_before_loads_the_kernels_on_its_
     search tries in Python first and may never need numba; when it does, loading counts."""
     calls = warm_ups
     sixteen = read(REPO / "data" / "16x16.txt")[0]
-    task.mark_compiled("backtracking")
-    task.warm_up("backtracking", sixteen, None)
+    kernels.mark_compiled("backtracking")
+    kernels.warm_up("backtracking", sixteen, None)
     assert calls == []
-    task.warm_up("backtracking", read(REPO / "data" / "25x25.txt")[0], True)  # a benchmark: always loaded
+    kernels.warm_up("backtracking", read(REPO / "data" / "25x25.txt")[0], True)  # a benchmark: always loaded
     assert calls == [(25, True)]
     for stamp in tmp_path.iterdir():  # the cache cleared: the stamp goes with it
         stamp.unlink()
-    monkeypatch.setattr(task, "_WARM", set())
-    task.warm_up("backtracking", sixteen, None)
+    monkeypatch.setattr(kernels, "_WARM", set())
+    kernels.warm_up("backtracking", sixteen, None)
     assert calls == [(25, True), ("elsewhere", 16)]
 
 
 def _kernels_loaded_by_warm_up(name: str, sample: str, compiled: bool | None) -> dict[str, int]:
-    """In a fresh process on a machine that never compiled them, ``task.warm_up(name, sample,
+    """In a fresh process on a machine that never compiled them, ``kernels.warm_up(name, sample,
     compiled)``, then how many signatures each compiled kernel has loaded (imported only afterwards,
     so that numba is not loaded before the warm-up chooses)."""
     code = (
         "from deap_sudoku import load_sample\n"
-        "from deap_sudoku.runs import task\n"
-        "task.compiled_before = lambda name: False\n"
-        "task.compile_elsewhere = lambda name, puzzle: False\n"
-        f"task.warm_up({name!r}, load_sample({sample!r}), {compiled!r})\n"
+        "from deap_sudoku.runs import kernels\n"
+        "kernels.compiled_before = lambda name: False\n"
+        "kernels.compile_elsewhere = lambda name, puzzle: False\n"
+        f"kernels.warm_up({name!r}, load_sample({sample!r}), {compiled!r})\n"
         "from deap_sudoku.algorithms.repair_kernel_compiled import fill_boxes, rebuild\n"
         "from deap_sudoku.exact.backtracking_compiled import depth_first\n"
         "print(len(rebuild.signatures), len(fill_boxes.signatures), len(depth_first.signatures))\n"

@@ -17,7 +17,7 @@ import pytest
 
 from deap_sudoku import load_sample
 from deap_sudoku.propagation import choice, numba_cache
-from deap_sudoku.runs import kernel_cache, registry, task
+from deap_sudoku.runs import kernel_cache, kernels, registry
 
 SIXTEEN = load_sample("16x16.txt")
 
@@ -133,8 +133,8 @@ def test_a_damaged_cache_sends_a_run_to_the_twins_while_a_background_process_com
     paths[0].write_bytes(paths[0].read_bytes()[:-1])
     calls = []
     record = dataclasses.replace(registry.ALGORITHMS["cdcl"], warm_up=lambda p, c: calls.append(c))
-    monkeypatch.setattr(task, "_WARM", set())
-    monkeypatch.setattr(task, "compile_elsewhere", lambda name, puzzle: not calls.append("elsewhere"))
+    monkeypatch.setattr(kernels, "_WARM", set())
+    monkeypatch.setattr(kernels, "compile_elsewhere", lambda name, puzzle: not calls.append("elsewhere"))
     monkeypatch.setattr(choice, "_held", [])
     warm_up_announced(record, [SIXTEEN], compiled=None, budgeted=True)
     assert calls == ["elsewhere"] and not choice.prefer_compiled(256, 16)
@@ -216,13 +216,13 @@ def test_a_budgeted_run_on_a_cache_that_cannot_be_used_runs_the_twins_and_says_s
         "memetic",
         dataclasses.replace(registry.ALGORITHMS["memetic"], warm_up=lambda p, c: calls.append(c)),
     )
-    monkeypatch.setattr(task, "_WARM", set())
+    monkeypatch.setattr(kernels, "_WARM", set())
     monkeypatch.setattr(choice, "_held", [])
     _unwritable(cache, monkeypatch, how)
     monkeypatch.setattr(kernel_cache, "_fallbacks", lambda: [cache])  # and nowhere else for numba to go
     assert kernel_cache.cache_trouble()
     assert not kernel_cache.compile_elsewhere("memetic", SIXTEEN)
-    assert not task.warm_up("memetic", SIXTEEN, None, budgeted=True)
+    assert not kernels.warm_up("memetic", SIXTEEN, None, budgeted=True)
     assert calls == [] and not choice.prefer_compiled(256, 16)  # nothing compiled: the twins, to the end
     assert not choice.take_up_compiled(None)
     [said] = kernel_cache.notices()
@@ -230,8 +230,8 @@ def test_a_budgeted_run_on_a_cache_that_cannot_be_used_runs_the_twins_and_says_s
         "the run goes on with the Python twins"
     )
     choice.hold_compiled(None)
-    monkeypatch.setattr(task, "_WARM", set())
-    task.warm_up("memetic", SIXTEEN, None)  # no budget: compiled here, for this run only
+    monkeypatch.setattr(kernels, "_WARM", set())
+    kernels.warm_up("memetic", SIXTEEN, None)  # no budget: compiled here, for this run only
     assert calls == [True] and kernel_cache.notices()[0].endswith("the kernels are compiled for this run only")
     kernel_cache.mark_compiled("memetic")  # quietly nothing
 

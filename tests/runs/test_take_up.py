@@ -123,13 +123,13 @@ def test_a_poll_with_too_little_budget_left_keeps_the_twins(hold):
 
 def test_a_take_up_leaves_the_global_generators_as_they_were(monkeypatch):
     """The load runs a warm-up, which may draw from ``random``: a run's draws stay its own."""
-    from deap_sudoku.runs import task
+    from deap_sudoku.runs import kernels
 
     monkeypatch.setattr(choice, "HOLD_POLL_SECONDS", 0.0)
     record = registry.algorithm("backtracking")
-    monkeypatch.setattr(task, "compiled_before", lambda name, part="": True)
+    monkeypatch.setattr(kernels, "compiled_before", lambda name, part="": True)
     drawn = registry.Algorithm(**{**vars(record), "warm_up": lambda puzzle, compiled: random.random()})
-    task._hold("backtracking", SIXTEEN, drawn, True, None)
+    kernels._hold("backtracking", SIXTEEN, drawn, True, None)
     random.seed(1)
     assert choice.take_up_compiled(None)
     assert random.random() == random.Random(1).random()
