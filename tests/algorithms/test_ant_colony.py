@@ -1,7 +1,9 @@
 """The ant colony system (Lloyd & Amos): each rule of docs/literature.md's table held by a test, the
 compiled and Python twins equal, and the run's budgets and seeds kept."""
 
+import importlib.util
 import itertools
+import json
 import random
 import time
 
@@ -18,7 +20,81 @@ from deap_sudoku.tools import Individual, Pheromone, clone, eval_collisions
 from deap_sudoku.tools import ant_colony_compiled, ant_colony_kernel
 from deap_sudoku.tools.pheromone import _tables
 
-from tests.conftest import REPO
+from tests.conftest import REPO, SHARED_DATA
+
+
+def _replay_case(size: str, greedy: str) -> None:
+    """The package's colony against the committed trace of the authors' solver (one case of
+    ``benchmarks/acs_replay.py``): the same ants' grids, pheromone and best value every iteration."""
+    spec = importlib.util.spec_from_file_location("acs_replay", REPO / "benchmarks" / "acs_replay.py")
+    replay = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(replay)
+    trace = json.loads((REPO / "benchmarks" / "results" / "acs_replay.json").read_text())
+    case = next(case for case in trace["cases"] if (case["size"], case["greedy"]) == (size, greedy))
+    puzzle = replay.case_puzzle(SHARED_DATA, size, case["puzzle"])
+    iterations = trace["iterations"]
+    mine = replay.ours(puzzle, replay.stream_for(trace["seed"], puzzle, iterations), greedy, iterations)
+    assert [state.digest() for state in mine] == case["iterations"]
+
+
+RULE_BREAKS = [
+    {
+        "rule": "10 ants",
+        "edits": [["deap_sudoku/runs/colony.py", "population_size: int = 10,", "population_size: int = 8,"]],
+        "test": "test_the_colony_replays_the_originals_16x16_trace",
+    },
+    {
+        "rule": "pheromone on every (cell, value), `tau0 = 1 / cells`",
+        "edits": [["deap_sudoku/tools/pheromone.py", "real(1) / real(puzzle.shape.cells)", "real(1) / real(puzzle.n)"]],
+        "test": "test_the_colony_replays_the_originals_16x16_trace",
+    },
+    {
+        "rule": "each ant starts at a cell drawn uniformly, every iteration (two may share one)",
+        "edits": [
+            [
+                "deap_sudoku/tools/pheromone.py",
+                "position = stream.integers(cells, ants)",
+                "position = stream.integers(cells, ants) * 0",
+            ]
+        ],
+        "test": "test_the_colony_replays_the_originals_16x16_trace",
+    },
+    {
+        "rule": "after each placement, constraint propagation: each peer of the fixed cell (box, column and row cells alternately) loses the values fixed around it, is fixed when one is left, or when one of its values has no other place in its row, then column, then box; a peer so fixed propagates first (depth first)",  # noqa: E501
+        "edits": [
+            [
+                "deap_sudoku/tools/ant_colony_kernel.py",
+                "for union in (row, column, box):",
+                "for union in (box, column, row):",
+            ]
+        ],
+        "test": "test_the_colony_replays_the_originals_16x16_trace",
+    },
+    {
+        "rule": "after each placement, constraint propagation: each peer of the fixed cell (box, column and row cells alternately) loses the values fixed around it, is fixed when one is left, or when one of its values has no other place in its row, then column, then box; a peer so fixed propagates first (depth first)",  # noqa: E501
+        "edits": [
+            [
+                "deap_sudoku/tools/pheromone.py",
+                "np.stack([boxes, cols, rows], axis=2)",
+                "np.stack([rows, cols, boxes], axis=2)",
+            ]
+        ],
+        "test": "test_the_colony_replays_the_originals_16x16_trace",
+    },
+    {
+        "rule": "greedy choice (highest pheromone among the candidates, the lowest value of equals) **when a draw is above q0**, q0 = 0.9: greedy 1 time in 10",  # noqa: E501
+        "edits": [
+            ["deap_sudoku/tools/ant_colony_kernel.py", "pheromone[cell, v] > most:", "pheromone[cell, v] >= most:"]
+        ],
+        "test": "test_the_colony_replays_the_originals_16x16_trace",
+    },
+]
+"""Each rule of docs/literature.md's table and an edit that breaks it (read by benchmarks/rule_breaks.py)."""
+
+
+def test_the_colony_replays_the_originals_16x16_trace():
+    _replay_case("16x16", "code")
+
 
 LLOYD_16 = read(REPO / "data" / "16x16-lloyd.txt")[0]
 BIG = dig_puzzle(solve(read(REPO / "data" / "25x25.txt")[0]), 280, random.Random(0), unique=False)
