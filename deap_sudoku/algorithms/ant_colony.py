@@ -19,16 +19,21 @@ import random
 import numpy as np
 from deap import base, tools
 
+from ..tools.pheromone import DrawStream
 from .run import Checkpointer, Hook, Run
 from .stop import Stop
 
 __all__ = ["ea_ant_colony", "worth"]
 
 
-def worth(unfilled: float, cells: int) -> float:
+def worth(unfilled: float, cells: int, precision: str = "float64") -> float:
     """What an ant that left ``unfilled`` of ``cells`` cells failed is worth to the global update:
-    ``cells / unfilled`` (infinite for a solution)."""
-    return float("inf") if unfilled == 0 else cells / unfilled
+    ``cells / unfilled`` (infinite for a solution), divided in ``precision`` (``"float32"`` as the
+    authors' ``numCells / (float)(numCells - cellsFilled)``)."""
+    if unfilled == 0:
+        return float("inf")
+    real = np.dtype(precision).type
+    return float(real(cells) / real(unfilled))
 
 
 def ea_ant_colony(
@@ -36,7 +41,7 @@ def ea_ant_colony(
     *,
     pheromone: np.ndarray,
     stop: Stop,
-    rng: random.Random,
+    rng: random.Random | DrawStream,
     best_evaporation: float = 0.005,
     stats: tools.Statistics | None = None,
     halloffame: tools.HallOfFame | None = None,
@@ -51,7 +56,9 @@ def ea_ant_colony(
     cells), ``deposit(grid, amount)`` and ``clone``.  ``pheromone`` is the ``(cells, values)``
     matrix the colony reads and the deposits change (:attr:`~deap_sudoku.tools.Pheromone.matrix`):
     a ``checkpoint`` saves it with the best grid and value, and a resumed run takes them up, in
-    place.  ``rng`` is the generator the colony draws from (registered with it)."""
+    place.  The best value is reckoned in the matrix's type (float32 as the authors' solver, or
+    float64): an ant's worth, the comparison and the evaporation.  ``rng`` is the generator the
+    colony draws from (registered with it), or a :class:`~deap_sudoku.tools.DrawStream`."""
     if not 0 <= best_evaporation <= 1:
         raise ValueError(f"best_evaporation is a rate 0..1, not {best_evaporation!r}")
     start = toolbox.individual()
@@ -59,7 +66,7 @@ def ea_ant_colony(
     run = Run(
         [start],
         stop=stop,
-        rng=rng,
+        rng=rng,  # type: ignore[arg-type]  # a DrawStream has getstate/setstate, all a Run asks
         stats=stats,
         halloffame=halloffame,
         callback=callback,
@@ -75,20 +82,22 @@ def ea_ant_colony(
             colony = toolbox.colony(poll=run.poll)
             run.evaluate(colony, toolbox)
             colony = [ant for ant in colony if ant.fitness.valid]
-            _update(run.extra, colony, cells, toolbox, best_evaporation)
+            _update(run.extra, colony, cells, toolbox, best_evaporation, pheromone.dtype.name)
             run.next_generation(colony)
     return run.population, run.logbook
 
 
-def _update(best: dict, colony: list, cells: int, toolbox: base.Toolbox, evaporation: float) -> None:
+def _update(best: dict, colony: list, cells: int, toolbox: base.Toolbox, evaporation: float, precision: str) -> None:
     """Take the colony's best ant (the first of equals) as the best grid when it is worth more than
-    the best value kept; deposit on the best grid; evaporate the best value."""
+    the best value kept; deposit on the best grid; evaporate the best value (``best_value *= 1 -
+    evaporation``, in ``precision``)."""
     if not colony:
         return
     ant = max(colony, key=lambda ant: ant.fitness)
-    value = worth(ant.fitness.values[0], cells)
+    value = worth(ant.fitness.values[0], cells, precision)
     if value > best["best_value"]:
         best["best_grid"][:] = ant
         best["best_value"] = value
     toolbox.deposit(best["best_grid"], best["best_value"])
-    best["best_value"] *= 1.0 - evaporation
+    real = np.dtype(precision).type
+    best["best_value"] = float(real(best["best_value"]) * (real(1) - real(evaporation)))

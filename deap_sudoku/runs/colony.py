@@ -14,7 +14,16 @@ from deap import base, tools
 from ..algorithms import Checkpointer, Stop
 from ..algorithms.ant_colony import ea_ant_colony
 from ..grid.puzzle import Puzzle
-from ..tools import HallOfFame, Individual, Pheromone, batch_map, clone, eval_collisions, fitness_statistics
+from ..tools import (
+    DrawStream,
+    HallOfFame,
+    Individual,
+    Pheromone,
+    batch_map,
+    clone,
+    eval_collisions,
+    fitness_statistics,
+)
 from .record import COMPILING, bundled, ga_run
 
 __all__ = ["ant_colony", "warm_up_colony"]
@@ -59,6 +68,8 @@ def ant_colony(
     rho: float = 0.9,
     best_evaporation: float = 0.005,
     local_evaporation: float = 0.1,
+    precision: str = "float32",
+    rng: random.Random | DrawStream | None = None,
     compiled: bool | None = None,
     stop: Stop = Stop(max_seconds=10.0),
     checkpoint: Checkpointer | None = None,
@@ -67,11 +78,15 @@ def ant_colony(
     """Lloyd & Amos's ant colony system: ``population_size`` ants (10), greedy choice by ``q0``
     (0.9) under the ``greedy`` rule (``"code"``, the released solver's, or ``"paper"``), global
     update rate ``rho`` (0.9), best-value evaporation ``best_evaporation`` (0.005), local update
-    rate ``local_evaporation`` (0.1), until solved or ``stop`` (by default the authors' 10 s).
+    rate ``local_evaporation`` (0.1), computed in ``precision`` (``"float32"``, as the authors'
+    solver, or ``"float64"``), until solved or ``stop`` (by default the authors' 10 s).  The colony
+    draws from ``rng``, by default ``random.Random(seed)``; a
+    :class:`~deap_sudoku.tools.DrawStream` replays a recorded stream (``benchmarks/acs_replay.py``).
     Returns ``(colony, logbook, hall_of_fame)``; a grid's fitness is its failed cells.  A
     ``checkpoint`` keeps the pheromone, the best grid and value with the run."""
-    started, rng = time.perf_counter(), random.Random(seed)
-    pheromone = Pheromone(puzzle, local_evaporation=local_evaporation, compiled=compiled)
+    started = time.perf_counter()
+    rng = random.Random(seed) if rng is None else rng
+    pheromone = Pheromone(puzzle, local_evaporation=local_evaporation, precision=precision, compiled=compiled)
     toolbox = base.Toolbox()
     toolbox.register("individual", pheromone.start, Individual)
     toolbox.register("colony", pheromone.colony, Individual, ants=population_size, q0=q0, greedy=greedy, rng=rng)

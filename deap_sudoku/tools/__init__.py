@@ -44,7 +44,7 @@ from .init import (
     seed_from_search,
 )
 from .local_search import mut_block_local_search, mut_column_local_search
-from .pheromone import GREEDY_RULES, Pheromone
+from .pheromone import GREEDY_RULES, PRECISIONS, DrawStream, Pheromone
 from .perturbation import accept_not_worse, conflicting_cells, mut_free_and_complete
 from .mutation import (
     help_array,
@@ -75,7 +75,9 @@ from .toolbox import make_toolbox
 __all__ = [
     "Individual",
     "Pheromone",
+    "DrawStream",
     "GREEDY_RULES",
+    "PRECISIONS",
     "MaxIndividual",
     "FitnessMin",
     "FitnessMax",

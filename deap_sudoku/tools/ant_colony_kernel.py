@@ -110,51 +110,79 @@ def initial_domains(givens, order, units, cell_units, full):
     return domains
 
 
-def steps(boards, position, first, last, pheromone, tau0, xi, draws, q0, greedy_above, order, units, cell_units, full):
+def steps(
+    boards, position, first, last, pheromone, constants, draws, cursor, sequential, order, units, cell_units, full
+):
     """Take steps ``first`` to ``last - 1`` of a colony's construction: ``boards`` (``(ants,
     cells)`` candidate masks, from the propagated givens) and ``position`` (each ant's next cell)
     go on from where the last call left them.
 
     Each ant visits every cell once, in order from its start, wrapping round; the ants take one
     step each in turn.  A failed cell (no candidate left) and a fixed one are passed; an open one
-    takes a value by ``draws[a, step, 0]``: greedy (the highest ``pheromone`` among its
-    candidates, the first of equals) when the draw is above ``q0`` (``greedy_above``, the
-    released code) or below it (the paper), else by roulette over the candidates' pheromone at
-    the point ``draws[a, step, 1]`` of their sum.  The value is fixed and propagated, and its
-    pheromone decays towards ``tau0`` at once (the local update, rate ``xi``)."""
+    takes a value by a draw: greedy (the highest ``pheromone`` among its candidates, the first of
+    equals) when the draw is above the threshold ``constants[3]``, else by roulette over the
+    candidates' pheromone at a second draw's point of their sum.  The value is fixed and
+    propagated, and its pheromone decays towards ``tau0`` at once (the local update:
+    ``tau * constants[1] + constants[2] * tau0``, ``tau0 = constants[0]``).
+
+    Every sum and product is taken in the type of ``pheromone`` (float32 as the authors' solver
+    computes, or float64): ``constants`` (``tau0``, ``1 - xi``, ``xi``, the threshold, 0) and
+    ``draws`` have that type.  ``draws`` is flat: with ``sequential`` the draws are taken in turn
+    from ``cursor[0]`` (one for each open cell, a second for a roulette, as the authors' solver
+    draws them; ``cursor[0]`` is left after the last one taken), else ant ``a``'s step ``s`` reads
+    ``draws[2 * (a * cells + s)]`` and the one after it."""
     ants, cells = boards.shape
     n = units.shape[1]
     stack_cells = np.empty(cells + 1, dtype=np.int64)
     stack_next = np.empty(cells + 1, dtype=np.int64)
+    tau0 = constants[0]
+    keep = constants[1]
+    xi = constants[2]
+    threshold = constants[3]
+    zero = constants[4]
     for step in range(first, last):
         for a in range(ants):
             cell = position[a]
             mask = boards[a, cell]
             if mask != 0 and not single(mask):
-                draw = draws[a, step, 0]
+                if sequential:
+                    at = cursor[0]
+                    if at >= draws.shape[0]:
+                        raise IndexError("the colony's stream of draws ran out")
+                    cursor[0] = at + 1
+                else:
+                    at = 2 * (a * cells + step)
+                draw = draws[at]
                 chosen = -1
-                if (draw > q0) if greedy_above else (draw < q0):
+                if draw > threshold:
                     most = -1.0
                     for v in range(n):
                         if (mask >> v) & 1 and pheromone[cell, v] > most:
                             most = pheromone[cell, v]
                             chosen = v
                 else:
-                    total = 0.0
+                    if sequential:
+                        at = cursor[0]
+                        if at >= draws.shape[0]:
+                            raise IndexError("the colony's stream of draws ran out")
+                        cursor[0] = at + 1
+                    else:
+                        at += 1
+                    total = zero
                     for v in range(n):
                         if (mask >> v) & 1:
-                            total += pheromone[cell, v]
-                    point = total * draws[a, step, 1]
-                    running = 0.0
+                            total = total + pheromone[cell, v]
+                    point = total * draws[at]
+                    running = zero
                     for v in range(n):
                         if (mask >> v) & 1:
                             chosen = v  # the last candidate, should rounding leave the sum short of the point
-                            running += pheromone[cell, v]
+                            running = running + pheromone[cell, v]
                             if running > point:
                                 break
                 bit = np.int64(1) << np.int64(chosen)
                 set_cell(boards[a], cell, bit, order, units, cell_units, full, stack_cells, stack_next)
-                pheromone[cell, chosen] = pheromone[cell, chosen] * (1.0 - xi) + xi * tau0
+                pheromone[cell, chosen] = pheromone[cell, chosen] * keep + xi * tau0
             position[a] = cell + 1 if cell + 1 < cells else 0
 
 

@@ -26,7 +26,7 @@ from ..grid.puzzle import Puzzle
 from ..propagation.choice import charged, check_compiled, interrupted_kernel, prefer_compiled
 from . import ant_colony_kernel as kernel
 
-__all__ = ["Pheromone", "GREEDY_RULES", "POLL_STEPS"]
+__all__ = ["Pheromone", "DrawStream", "GREEDY_RULES", "POLL_STEPS", "PRECISIONS"]
 
 POLL_STEPS = 4
 """How many steps of a colony the Python twin takes between two polls."""
@@ -34,7 +34,60 @@ POLL_STEPS = 4
 GREEDY_RULES = ("code", "paper")
 """When an ant takes the greedy choice: ``"code"``, when a uniform draw is *above* ``q0`` (with
 probability ``1 - q0``, as the authors' released solver does), or ``"paper"``, with probability
-``q0`` (the rule as the paper states it)."""
+``q0`` (the rule as the paper states it): when the draw is above ``1 - q0``, which is the
+released solver run with ``--q0`` set to ``1 - q0``, draw for draw."""
+
+PRECISIONS = ("float32", "float64")
+"""The floating-point type a colony computes in: ``"float32"``, as the authors' solver does (its
+pheromone, ``tau0``, both updates, the best value and the roulette's sums are C++ ``float``; its
+draws are ``float`` uniforms), or ``"float64"``."""
+
+
+class DrawStream:
+    """A recorded stream of uniform draws in [0, 1) that a colony takes in place of its generator
+    (the ``rng`` of :meth:`Pheromone.colony` and of the ``acs`` recipe), draw for draw in the order
+    the authors' solver draws: each iteration, one draw per ant for its start cell
+    (``int(u * cells)``, in float64), then, as the ants step, one draw per open cell and a second
+    for a roulette.  A colony takes the draws at its precision (``float32``: give values a float32
+    holds, such as :meth:`from_seed` makes).  ``benchmarks/acs_replay.py`` feeds the same stream
+    to the authors' solver, patched, and compares the two colony by colony.
+
+    ``getstate()`` / ``setstate()`` are the position in the stream, so that a checkpointed run
+    resumes from where it was."""
+
+    def __init__(self, values) -> None:
+        values = np.asarray(values, dtype=np.float64)
+        if values.ndim != 1 or not ((values >= 0) & (values < 1)).all():
+            raise ValueError("a stream of draws is a flat sequence of numbers in [0, 1)")
+        self.values = values
+        self.position = 0
+
+    @classmethod
+    def from_seed(cls, seed: int, count: int) -> DrawStream:
+        """``count`` float32 uniforms of numpy's generator seeded with ``seed`` (as float64)."""
+        return cls(np.random.default_rng(seed).random(count, dtype=np.float32).astype(np.float64))
+
+    def take(self, count: int) -> np.ndarray:
+        """The next ``count`` draws (fewer at the end of the stream), and the position past them."""
+        taken = self.values[self.position : self.position + count]
+        self.position += taken.size
+        return taken
+
+    def integers(self, high: int, count: int) -> np.ndarray:
+        """``count`` whole numbers ``int(u * high)``, one draw each: a start cell when ``high`` is
+        the cells.
+
+        :raises IndexError: when the stream holds fewer than ``count`` draws more."""
+        taken = self.take(count)
+        if taken.size < count:
+            raise IndexError("the colony's stream of draws ran out")
+        return (taken * high).astype(np.int64)
+
+    def getstate(self) -> int:
+        return self.position
+
+    def setstate(self, state: int) -> None:
+        self.position = int(state)
 
 
 @functools.lru_cache(maxsize=16)
@@ -75,8 +128,12 @@ class Pheromone:
     (default ``1 / cells``, the authors' choice), and the colony it guides.
 
     ``local_evaporation`` (``xi``) is the local update's rate: each value an ant places decays
-    its pheromone to ``(1 - xi) * tau + xi * tau0``.  ``compiled`` chooses the construction
-    kernel's twin: ``True`` numba, ``False`` Python, ``None`` whichever pays; the same results."""
+    its pheromone to ``(1 - xi) * tau + xi * tau0``.  ``precision`` (:data:`PRECISIONS`) is the
+    type of :attr:`matrix` and of every sum and product over it: ``"float32"`` as the authors'
+    solver computes (a placed value's ``0.9 tau0 + 0.1 tau0`` then falls one rounding step below
+    ``tau0`` at 81 and 625 cells, and loses greedy ties to the values no ant tried), or
+    ``"float64"``.  ``compiled`` chooses the construction kernel's twin: ``True`` numba,
+    ``False`` Python, ``None`` whichever pays; the same results."""
 
     def __init__(
         self,
@@ -84,18 +141,23 @@ class Pheromone:
         *,
         tau0: float | None = None,
         local_evaporation: float = 0.1,
+        precision: str = "float32",
         compiled: bool | None = None,
     ) -> None:
         check_compiled(compiled, puzzle.n)
         if not 0 <= local_evaporation <= 1:
             raise ValueError(f"local_evaporation is a rate 0..1, not {local_evaporation!r}")
+        if precision not in PRECISIONS:
+            raise ValueError(f"precision is one of {PRECISIONS}, not {precision!r}")
         self.puzzle = puzzle
-        self.tau0 = 1.0 / puzzle.shape.cells if tau0 is None else float(tau0)
+        self.precision = precision
+        real = np.dtype(precision).type
+        self.tau0 = float(real(1) / real(puzzle.shape.cells) if tau0 is None else real(tau0))
         if not self.tau0 > 0:
             raise ValueError(f"tau0 must be positive, not {tau0!r}")
         self.local_evaporation = float(local_evaporation)
         self.compiled = compiled
-        self.matrix = np.full((puzzle.shape.cells, puzzle.n), self.tau0)
+        self.matrix = np.full((puzzle.shape.cells, puzzle.n), self.tau0, dtype=precision)
         """``matrix[cell, value - 1]``: the pheromone on ``value`` in ``cell``."""
 
     def _compiled(self) -> bool:
@@ -127,14 +189,15 @@ class Pheromone:
         ants: int = 10,
         q0: float = 0.9,
         greedy: str = "code",
-        rng: random.Random,
+        rng: random.Random | DrawStream,
         poll: Callable[[], None] | None = None,
     ) -> list:
         """Build ``ants`` grids as ``icls`` individuals (fitness not set), the ants stepping in turn,
         each from a cell drawn from ``rng``; the local update changes :attr:`matrix` as they go.
-        See :data:`GREEDY_RULES` for ``greedy``.  ``poll()`` is called every few steps while the
-        Python twin builds (a 25x25 colony takes it a second or more; the compiled one, ms): an
-        exception it raises, a stop, leaves the colony unbuilt."""
+        ``rng`` seeds a numpy generator for the colony, or is a :class:`DrawStream` the colony
+        draws from in turn as the authors' solver does.  See :data:`GREEDY_RULES` for ``greedy``.
+        ``poll()`` is called every few steps while the Python twin builds (a 25x25 colony takes it
+        a second or more; the compiled one, ms): an exception it raises, a stop, leaves the colony unbuilt."""
         if greedy not in GREEDY_RULES:
             raise ValueError(f"greedy is one of {GREEDY_RULES}, not {greedy!r}")
         if isinstance(ants, bool) or not isinstance(ants, int) or ants < 1:
@@ -143,25 +206,35 @@ class Pheromone:
             raise ValueError(f"q0 is a probability 0..1, not {q0!r}")
         cells = self.puzzle.shape.cells
         domains = self.domains
-        draws = np.random.default_rng(rng.getrandbits(64))
-        position = draws.integers(0, cells, ants).astype(np.int64)
-        uniform = draws.random((ants, cells, 2))
+        real = self.matrix.dtype.type
+        stream = rng if isinstance(rng, DrawStream) else None
+        sequential = stream is not None
+        start = 0
+        if stream is not None:
+            position = stream.integers(cells, ants)
+            start = stream.position
+            uniform = stream.values[start : start + 2 * ants * cells].astype(self.matrix.dtype)
+        else:
+            assert isinstance(rng, random.Random)
+            draws = np.random.default_rng(rng.getrandbits(64))
+            position = draws.integers(0, cells, ants).astype(np.int64)
+            uniform = draws.random((ants, cells, 2), dtype=self.matrix.dtype).reshape(-1)
+        cursor = np.zeros(1, dtype=np.int64)
+        xi = self.local_evaporation
+        threshold = real(q0) if greedy == "code" else real(1.0 - q0)  # the solver run with --q0 1-q0
+        constants = np.array([self.tau0, 1.0 - xi, xi, threshold, 0.0], dtype=self.matrix.dtype)
         boards = np.tile(domains, (ants, 1))
-        tables = (
-            self.matrix,
-            self.tau0,
-            self.local_evaporation,
-            uniform,
-            float(q0),
-            greedy == "code",
-            *self._tables()[:4],
-        )
+        tables = (self.matrix, constants, uniform, cursor, sequential, *self._tables()[:4])
         compiled = self._compiled()
         chunk = cells if compiled or poll is None else POLL_STEPS
-        for first in range(0, cells, chunk):
-            if first and poll is not None:
-                poll()
-            _run(compiled, "steps", boards, position, first, min(first + chunk, cells), *tables)
+        try:
+            for first in range(0, cells, chunk):
+                if first and poll is not None:
+                    poll()
+                _run(compiled, "steps", boards, position, first, min(first + chunk, cells), *tables)
+        finally:
+            if stream is not None:
+                stream.position = start + int(cursor[0])
         grids = np.empty_like(boards)
         _run(compiled, "values", boards, grids)
         dtype = self.puzzle.cells.dtype
@@ -169,10 +242,12 @@ class Pheromone:
 
     def deposit(self, grid: np.ndarray, amount: float, *, rho: float = 0.9) -> None:
         """The global update: each value ``grid`` holds (0, a failed cell, holds none) moves its
-        pheromone to ``(1 - rho) * tau + rho * amount``."""
+        pheromone to ``tau * (1 - rho) + rho * amount``, at the matrix's precision (``1 - rho``
+        too, as the authors' ``1.0f - rho``)."""
         if not 0 <= rho <= 1:
             raise ValueError(f"rho is a rate 0..1, not {rho!r}")
+        real = self.matrix.dtype.type
         values = np.asarray(grid, dtype=np.int64)
         cells = np.flatnonzero(values)
         chosen = self.matrix[cells, values[cells] - 1]
-        self.matrix[cells, values[cells] - 1] = chosen * (1.0 - rho) + rho * amount
+        self.matrix[cells, values[cells] - 1] = chosen * (real(1) - real(rho)) + real(rho) * real(amount)

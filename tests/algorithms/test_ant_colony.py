@@ -1,7 +1,9 @@
 """The ant colony system (Lloyd & Amos): each rule of docs/literature.md's table held by a test, the
 compiled and Python twins equal, and the run's budgets and seeds kept."""
 
+import importlib.util
 import itertools
+import json
 import random
 import time
 
@@ -18,7 +20,81 @@ from deap_sudoku.tools import Individual, Pheromone, clone, eval_collisions
 from deap_sudoku.tools import ant_colony_compiled, ant_colony_kernel
 from deap_sudoku.tools.pheromone import _tables
 
-from tests.conftest import REPO
+from tests.conftest import REPO, SHARED_DATA
+
+
+def _replay_case(size: str, greedy: str) -> None:
+    """The package's colony against the committed trace of the authors' solver (one case of
+    ``benchmarks/acs_replay.py``): the same ants' grids, pheromone and best value every iteration."""
+    spec = importlib.util.spec_from_file_location("acs_replay", REPO / "benchmarks" / "acs_replay.py")
+    replay = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(replay)
+    trace = json.loads((REPO / "benchmarks" / "results" / "acs_replay.json").read_text())
+    case = next(case for case in trace["cases"] if (case["size"], case["greedy"]) == (size, greedy))
+    puzzle = replay.case_puzzle(SHARED_DATA, size, case["puzzle"])
+    iterations = trace["iterations"]
+    mine = replay.ours(puzzle, replay.stream_for(trace["seed"], puzzle, iterations), greedy, iterations)
+    assert [state.digest() for state in mine] == case["iterations"]
+
+
+RULE_BREAKS = [
+    {
+        "rule": "10 ants",
+        "edits": [["deap_sudoku/runs/colony.py", "population_size: int = 10,", "population_size: int = 8,"]],
+        "test": "test_the_colony_replays_the_originals_16x16_trace",
+    },
+    {
+        "rule": "pheromone on every (cell, value), `tau0 = 1 / cells`",
+        "edits": [["deap_sudoku/tools/pheromone.py", "real(1) / real(puzzle.shape.cells)", "real(1) / real(puzzle.n)"]],
+        "test": "test_the_colony_replays_the_originals_16x16_trace",
+    },
+    {
+        "rule": "each ant starts at a cell drawn uniformly, every iteration (two may share one)",
+        "edits": [
+            [
+                "deap_sudoku/tools/pheromone.py",
+                "position = stream.integers(cells, ants)",
+                "position = stream.integers(cells, ants) * 0",
+            ]
+        ],
+        "test": "test_the_colony_replays_the_originals_16x16_trace",
+    },
+    {
+        "rule": "after each placement, constraint propagation: each peer of the fixed cell (box, column and row cells alternately) loses the values fixed around it, is fixed when one is left, or when one of its values has no other place in its row, then column, then box; a peer so fixed propagates first (depth first)",  # noqa: E501
+        "edits": [
+            [
+                "deap_sudoku/tools/ant_colony_kernel.py",
+                "for union in (row, column, box):",
+                "for union in (box, column, row):",
+            ]
+        ],
+        "test": "test_the_colony_replays_the_originals_16x16_trace",
+    },
+    {
+        "rule": "after each placement, constraint propagation: each peer of the fixed cell (box, column and row cells alternately) loses the values fixed around it, is fixed when one is left, or when one of its values has no other place in its row, then column, then box; a peer so fixed propagates first (depth first)",  # noqa: E501
+        "edits": [
+            [
+                "deap_sudoku/tools/pheromone.py",
+                "np.stack([boxes, cols, rows], axis=2)",
+                "np.stack([rows, cols, boxes], axis=2)",
+            ]
+        ],
+        "test": "test_the_colony_replays_the_originals_16x16_trace",
+    },
+    {
+        "rule": "greedy choice (highest pheromone among the candidates, the lowest value of equals) **when a draw is above q0**, q0 = 0.9: greedy 1 time in 10",  # noqa: E501
+        "edits": [
+            ["deap_sudoku/tools/ant_colony_kernel.py", "pheromone[cell, v] > most:", "pheromone[cell, v] >= most:"]
+        ],
+        "test": "test_the_colony_replays_the_originals_16x16_trace",
+    },
+]
+"""Each rule of docs/literature.md's table and an edit that breaks it (read by benchmarks/rule_breaks.py)."""
+
+
+def test_the_colony_replays_the_originals_16x16_trace():
+    _replay_case("16x16", "code")
+
 
 LLOYD_16 = read(REPO / "data" / "16x16-lloyd.txt")[0]
 BIG = dig_puzzle(solve(read(REPO / "data" / "25x25.txt")[0]), 280, random.Random(0), unique=False)
@@ -26,39 +102,32 @@ BIG = dig_puzzle(solve(read(REPO / "data" / "25x25.txt")[0]), 280, random.Random
 KERNELS = [ant_colony_kernel, ant_colony_compiled]
 
 
-def _one_step(kernel, draws, greedy_above, favourite=4):
-    """One ant's first step at cell 0 of an empty 9x9 whose pheromone favours ``favourite`` (0-based)."""
+def _one_step(kernel, draws, greedy_above, favourite=4, precision="float64"):
+    """One ant's first step at cell 0 of an empty 9x9 whose pheromone favours ``favourite`` (0-based),
+    under the code's greedy rule (``greedy_above``) or the paper's, both with q0 = 0.9."""
     puzzle = Puzzle([0] * 81)
+    real = np.dtype(precision).type
     order, units, cell_units, full, domains = _tables(puzzle, False)
-    pheromone = np.full((81, 9), 1 / 81)
-    pheromone[0, favourite] = 10 / 81
+    tau0 = real(1) / real(81)
+    pheromone = np.full((81, 9), tau0, dtype=precision)
+    pheromone[0, favourite] = real(10) / real(81)
     boards = domains[None, :].copy()
     position = np.zeros(1, dtype=np.int64)
-    uniform = np.asarray(draws, dtype=float).reshape(1, 1, 2).repeat(81, axis=1)
-    kernel.steps(
-        boards,
-        position,
-        0,
-        1,
-        pheromone,
-        1 / 81,
-        0.1,
-        uniform,
-        0.9,
-        greedy_above,
-        order,
-        units,
-        cell_units,
-        full,
-    )
+    threshold = real(0.9) if greedy_above else real(1) - real(0.9)
+    constants = np.array([tau0, 0.9, 0.1, threshold, 0], dtype=precision)
+    uniform = np.asarray(draws, dtype=precision).reshape(1, 1, 2).repeat(81, axis=1).reshape(-1)
+    cursor = np.zeros(1, dtype=np.int64)
+    kernel.steps(boards, position, 0, 1, pheromone, constants, uniform, cursor, False, order, units, cell_units, full)
     return int(boards[0, 0]).bit_length(), pheromone
 
 
 @pytest.mark.parametrize("kernel", KERNELS, ids=["python", "compiled"])
 def test_the_released_code_is_greedy_when_the_draw_is_above_q0_and_the_paper_when_below(kernel):
-    # draw 0.95 > q0 = 0.9: the code's rule takes the greedy value (5), the paper's the roulette's first (1)
+    # the code's rule is greedy above q0 = 0.9; the paper's above 1 - q0 (greedy with probability q0):
+    # greedy takes the favourite (5), the roulette at point 0 the first candidate (1)
     assert _one_step(kernel, (0.95, 0.0), greedy_above=True)[0] == 5
-    assert _one_step(kernel, (0.95, 0.0), greedy_above=False)[0] == 1
+    assert _one_step(kernel, (0.95, 0.0), greedy_above=False)[0] == 5
+    assert _one_step(kernel, (0.05, 0.0), greedy_above=False)[0] == 1
     assert _one_step(kernel, (0.5, 0.0), greedy_above=True)[0] == 1
     assert _one_step(kernel, (0.5, 0.0), greedy_above=False)[0] == 5
     # the roulette weighs by pheromone: value 5 holds 10 of the 18 parts, from 4/18 to 14/18
@@ -187,3 +256,15 @@ def test_bad_settings_are_refused_before_a_colony_is_built():
         Pheromone(LLOYD_16).colony(Individual, ants=0, rng=random.Random(0))
     with pytest.raises(ValueError, match="rho is a rate"):
         Pheromone(LLOYD_16).deposit(LLOYD_16.cells, 1.0, rho=2)
+
+
+def test_in_float32_a_placed_value_falls_one_rounding_step_below_tau0_as_in_the_original():
+    # the authors' tau * 0.9f + tau0 * 0.1f at tau0 = 1/81: one float32 step below tau0
+    pheromone = Pheromone(Puzzle([0] * 81))
+    assert pheromone.matrix.dtype == np.float32 and pheromone.tau0 == np.float32(1) / np.float32(81)
+    tau0 = np.float32(pheromone.tau0)
+    assert tau0 * np.float32(0.9) + tau0 * np.float32(0.1) == np.nextafter(tau0, np.float32(0))
+    pheromone.colony(Individual, ants=1, q0=0.0, rng=random.Random(0))  # every choice greedy
+    placed = pheromone.matrix[pheromone.matrix != tau0]
+    assert placed.size and (placed == np.nextafter(tau0, np.float32(0))).all()
+    assert (Pheromone(Puzzle([0] * 81), precision="float64").matrix == 1 / 81).all()
