@@ -31,7 +31,7 @@ def test_the_colony_replays_the_original_built_here(tmp_path, shared_data):
     source = replay.source_folder(None, tmp_path / "source")
     if source is None:
         pytest.skip(f"no source of the original (set {replay.SOURCE_ENV})")
-    binary = replay.build(source, tmp_path / "build")
+    binary = replay.build(source, tmp_path / "build", "-O0")
     for size, name, greedy in replay.CASES[::5]:  # a 9x9 (code) and a 25x25 (paper), 20 iterations
         puzzle = replay.case_puzzle(shared_data, size, name)
         theirs = replay.original(binary, puzzle, replay.stream_for(1, puzzle, 20), greedy, 20, tmp_path)
