@@ -36,7 +36,7 @@ import numpy as np
 
 from ..grid.puzzle import Puzzle
 from ..propagation import propagate
-from ..tools.annealing import GeometricSchedule, initial_temperature
+from ..tools.annealing import GeometricSchedule, initial_temperature, metropolis
 from ..tools.free_cells import free_cells
 from ..tools.individual import Individual
 from ..tools.init import init_block_permutation
@@ -79,6 +79,8 @@ def simulated_annealing(
     reheat_after: int | None = 20,
     sample_size: int = 200,
     propagate_first: bool = False,
+    move: str = "cell",
+    restart_on_reheat: bool = True,
     max_steps: int = 100_000_000,
     max_evaluations: int | None = None,
     max_seconds: float | None = None,
@@ -95,16 +97,26 @@ def simulated_annealing(
     the clock is read every :data:`CHECK_EVERY` moves (counting from the call, or from ``started``, a
     :func:`time.perf_counter` reading), ``requested()`` every 16 such looks, and either ends the
     search.  ``reheat_after=None`` never reheats.
+
+    ``move="cell"`` (Lewis 2007, §2.1): a free cell drawn uniformly over the grid, then another free
+    cell of its box, "to stop a sampling bias towards squares with less non-fixed values";
+    ``"box"``: a box drawn uniformly first (this package's reading before his text was at hand).
+    ``restart_on_reheat`` (§2.3): a reheat also starts again from a new random solution (his
+    "random-restart mechanism"); false keeps the grid.  The start, and each restart, is one
+    evaluation.
     """
+    if move not in ("cell", "box"):
+        raise ValueError(f"move is 'cell' or 'box'; got {move!r}")
     if chain_length is not None and chain_length < 1:
         raise ValueError(f"chain_length is at least 1; got {chain_length}")
     started = time.perf_counter() if started is None else started  # the start, drawn and scored, is on it too
     work, fixed = _propagated(puzzle) if propagate_first else (puzzle, 0)
-    state = _Annealer(work, rng, restrict=propagate_first)
+    state = _Annealer(work, rng, restrict=propagate_first, by_cell=move == "cell")
     length = chain_length if chain_length is not None else max(len(free_cells(work).cells) ** 2, 1)
     limits = _Limits(started, max_steps, max_evaluations, max_seconds, requested)
     costs = _sample(state, sample_size, limits)
-    run = _Run(state, GeometricSchedule(initial_temperature(costs), alpha, reheat_after), length, len(costs))
+    schedule = GeometricSchedule(initial_temperature(costs), alpha, reheat_after)
+    run = _Run(state, schedule, length, 1 + len(costs), restart_on_reheat)
     reason = ""
     while not (reason := limits.reason(state, run.step, run.evaluations)):
         count = min(CHECK_EVERY, length - run.position, report_every - run.step % report_every)
@@ -150,7 +162,7 @@ def _sample(state: _Annealer, size: int, limits: _Limits) -> list[int]:
     evaluation budget is smaller, a move solves the puzzle, or there is no move or time)."""
     costs: list[int] = []
     if state.movable and not limits.out_of_time():
-        for _ in range(int(min(size, limits.evaluations))):
+        for _ in range(int(min(size, limits.evaluations - 1))):  # the start was one
             if not state.best:
                 break
             state.moves(1, math.inf)
@@ -162,8 +174,10 @@ class _Run:
     """The annealing's progress: moves made and scored, the position in the current chain, each
     finished chain's ``(temperature, lowest cost)``, and the trace."""
 
-    def __init__(self, state: _Annealer, schedule: GeometricSchedule, length: int, evaluations: int) -> None:
-        self.state, self.schedule, self.length = state, schedule, length
+    def __init__(
+        self, state: _Annealer, schedule: GeometricSchedule, length: int, evaluations: int, restart: bool
+    ) -> None:
+        self.state, self.schedule, self.length, self.restart = state, schedule, length, restart
         self.step, self.evaluations, self.position = 0, evaluations, 0
         self.chains: list[tuple[float, int]] = []
         self.trace, self.spacing = [(0, state.cost, state.best, evaluations)], CHECK_EVERY
@@ -176,7 +190,11 @@ class _Run:
         self.step, self.evaluations, self.position = self.step + made, self.evaluations + made, self.position + made
         if self.position == self.length:
             self.chains.append((self.schedule.temperature, state.lowest))
+            reheats = self.schedule.reheats
             self.schedule.end_chain(state.lowest)
+            if self.restart and self.schedule.reheats > reheats:
+                state.restart()  # a new random solution, scored: one evaluation
+                self.evaluations += 1
             state.lowest, self.position = state.cost, 0
         if self.step - self.trace[-1][0] >= self.spacing:
             if len(self.trace) == TRACE_POINTS:
@@ -219,35 +237,60 @@ class _Annealer:
     """The grid (a block-permutation) with each row's and column's value counts, its cost, the lowest
     cost of the current chain, and the best cost and grid seen."""
 
-    def __init__(self, puzzle: Puzzle, rng: random.Random, *, restrict: bool) -> None:
+    def __init__(self, puzzle: Puzzle, rng: random.Random, *, restrict: bool, by_cell: bool = True) -> None:
         n = puzzle.n
-        grid = init_block_permutation(Individual, puzzle=puzzle, restrict=restrict, rng=rng).tolist()
-        self.grid, self.random = grid, rng.random
+        self.puzzle, self.rng, self.restrict, self.random = puzzle, rng, restrict, rng.random
         self.row_of = [cell // n for cell in range(n * n)]
         self.col_of = [cell % n for cell in range(n * n)]
+        self.boxes = [cells.tolist() for cells in free_cells(puzzle).boxes if len(cells) >= 2]
+        # what a move draws first: a free cell (with its box and place in it), or a box
+        self.firsts = [(cells, i) for cells in self.boxes for i in range(len(cells))]
+        self._first = self._first_cell if by_cell else self._first_box
+        self.movable = bool(self.boxes)
+        self._fill()
+        self.lowest = self.best = self.cost
+        self.best_grid = list(self.grid)
+
+    def _fill(self) -> None:
+        """A random solution: each box's free cells a permutation of the values it misses."""
+        n = self.puzzle.n
+        grid = init_block_permutation(Individual, puzzle=self.puzzle, restrict=self.restrict, rng=self.rng).tolist()
+        self.grid = grid
         self.rows = [[0] * (n + 1) for _ in range(n)]
         self.cols = [[0] * (n + 1) for _ in range(n)]
         for cell, value in enumerate(grid):
             self.rows[cell // n][value] += 1
             self.cols[cell % n][value] += 1
         self.cost = sum(unit[1:].count(0) for unit in self.rows + self.cols)  # the values each misses
-        self.boxes = [cells.tolist() for cells in free_cells(puzzle).boxes if len(cells) >= 2]
-        self.movable = bool(self.boxes)
-        self.lowest = self.best = self.cost
-        self.best_grid = list(grid)
+
+    def _first_cell(self) -> tuple[list[int], int]:
+        """A move's first cell, drawn uniformly over the free cells of boxes with two or more (Lewis,
+        §2.1): its box's free cells and its place among them."""
+        return self.firsts[int(self.random() * len(self.firsts))]
+
+    def _first_box(self) -> tuple[list[int], int]:
+        """A move's first cell, its box drawn uniformly first (each box as likely, however few its free cells)."""
+        cells = self.boxes[int(self.random() * len(self.boxes))]
+        return cells, int(self.random() * len(cells))
+
+    def restart(self) -> None:
+        """Start again from a new random solution (Lewis's reheat), keeping the best grid seen."""
+        self._fill()
+        if self.cost < self.best:
+            self.best, self.best_grid = self.cost, list(self.grid)
 
     def moves(self, count: int, temperature: float) -> int:
         """Propose ``count`` swaps at ``temperature`` (``math.inf`` takes every one), each taken by the
         Metropolis rule; return how many were proposed, fewer when one solves the puzzle."""
-        grid, rows, cols, row_of, col_of, boxes = self.grid, self.rows, self.cols, self.row_of, self.col_of, self.boxes
-        draw, exp, boxes_count, cold = self.random, math.exp, len(boxes), temperature <= 0
+        grid, rows, cols, row_of, col_of = self.grid, self.rows, self.cols, self.row_of, self.col_of
+        draw, rng, first = self.random, self.rng, self._first
         cost, lowest, best = self.cost, self.lowest, self.best
         made = 0
         while made < count:
             made += 1
-            cells = boxes[int(draw() * boxes_count)]
+            cells, i = first()
             size = len(cells)
-            i, j = int(draw() * size), int(draw() * (size - 1))
+            j = int(draw() * (size - 1))
             a, b = cells[i], cells[j + (j >= i)]  # two distinct cells of the box
             va, vb = grid[a], grid[b]  # distinct: the box holds a permutation
             ra, rb, ca, cb = row_of[a], row_of[b], col_of[a], col_of[b]
@@ -258,7 +301,7 @@ class _Annealer:
             if ca != cb:
                 x, y = cols[ca], cols[cb]
                 delta += (x[va] == 1) - (x[vb] == 0) + (y[vb] == 1) - (y[va] == 0)
-            if delta > 0 and (cold or not draw() < exp(-delta / temperature)):  # Metropolis
+            if delta > 0 and not metropolis(delta, temperature, rng=rng):
                 continue
             grid[a], grid[b] = vb, va
             if ra != rb:

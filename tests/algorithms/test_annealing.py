@@ -1,4 +1,6 @@
+import collections
 import math
+import inspect
 import random
 import statistics
 import time
@@ -10,6 +12,7 @@ from deap_sudoku import load_sample, read
 from deap_sudoku.algorithms import annealing, simulated_annealing
 from deap_sudoku.exact import verify
 from deap_sudoku.propagation import propagate
+from deap_sudoku.runs import local_search
 from deap_sudoku.tools import GeometricSchedule, free_cells, metropolis
 
 from tests.conftest import REPO, unsolvable
@@ -35,9 +38,9 @@ def test_solves_the_bundled_sample_for_every_seed():
     for seed in range(3):
         result = simulated_annealing(EASY, rng=random.Random(seed), max_seconds=5)
         assert result.solved and result.stop_reason == "solved" and verify(result.grid, EASY), seed
-        assert result.evaluations == result.steps + 200  # the temperature sample, then the annealing
+        assert result.evaluations == 1 + 200 + result.steps + result.reheats  # start, sample, moves, restarts
     settled = simulated_annealing(EASY, rng=random.Random(0), propagate_first=True)
-    assert settled.solved and settled.fixed == 36 and settled.evaluations == 0  # singles alone solve it
+    assert settled.solved and settled.fixed == 36 and settled.evaluations == 1  # singles alone: the start, scored
     hard = simulated_annealing(HARD, rng=random.Random(0), propagate_first=True, max_seconds=5)
     assert hard.solved and verify(hard.grid, HARD) and 0 < hard.fixed and hard.steps > 0
 
@@ -71,7 +74,7 @@ def test_honours_max_evaluations_exactly():
     for budget in (1, 150, 5_003):
         result = simulated_annealing(STUCK, rng=random.Random(0), max_evaluations=budget)
         assert result.evaluations == budget and result.stop_reason == "evaluations"
-        assert result.steps == max(budget - 200, 0)
+        assert result.steps == max(budget - 201, 0)  # the start and the sample first
 
 
 def test_honours_max_seconds_and_a_start_given_by_the_caller():
@@ -80,7 +83,7 @@ def test_honours_max_seconds_and_a_start_given_by_the_caller():
     spent = time.perf_counter() - start
     assert result.stop_reason == "time" and 1.0 <= spent < 1.05 and not result.solved
     late = simulated_annealing(STUCK, rng=random.Random(0), max_seconds=1.0, started=time.perf_counter() - 2)
-    assert late.steps == 0 and late.evaluations == 0 and late.stop_reason == "time"
+    assert late.steps == 0 and late.evaluations == 1 and late.stop_reason == "time"  # the start was scored
 
 
 def test_the_initial_temperature_is_the_spread_of_the_sampled_costs(monkeypatch):
@@ -197,7 +200,7 @@ class Scripted:
 
 @pytest.mark.parametrize("temperature", [0.4, 1.0, 3.0])
 def test_the_move_loop_takes_a_worse_swap_by_the_metropolis_rule(temperature):
-    state = annealing._Annealer(STUCK, random.Random(0), restrict=False)
+    state = annealing._Annealer(STUCK, random.Random(0), restrict=False, by_cell=False)
     cost, nb = state.cost, len(state.boxes)
     box, cells, i, j, delta = next(  # the first swap that makes the cost worse
         (box, cells, i, j, missing(_swapped(state.grid, cells[i], cells[j]), STUCK) - cost)
@@ -209,8 +212,9 @@ def test_the_move_loop_takes_a_worse_swap_by_the_metropolis_rule(temperature):
     draws = [(box + 0.5) / nb, (i + 0.5) / len(cells), ((j - (j > i)) + 0.5) / (len(cells) - 1)]
     threshold = math.exp(-delta / temperature)
     for u, taken in ((threshold - 1e-9, True), (threshold + 1e-9, False)):
-        state = annealing._Annealer(STUCK, random.Random(0), restrict=False)
-        state.random = Scripted([*draws, u]).random
+        state = annealing._Annealer(STUCK, random.Random(0), restrict=False, by_cell=False)
+        state.rng = Scripted([*draws, u])  # the Metropolis draw comes from the run's generator
+        state.random = state.rng.random
         state.moves(1, temperature)
         assert (state.cost == cost + delta) is taken and (state.cost == cost) is not taken, (delta, u)
         assert state.cost == missing(state.grid, STUCK)
@@ -220,3 +224,57 @@ def _swapped(grid, a, b):
     grid = list(grid)
     grid[a], grid[b] = grid[b], grid[a]
     return grid
+
+
+def test_a_move_draws_its_first_cell_over_the_whole_grid_not_its_box_first():
+    """Lewis 2007, §2.1: a non-fixed cell drawn over the grid, so a box is drawn as often as it has
+    free cells; the box-first reading (``move="box"``) draws every box as often."""
+    for by_cell in (True, False):
+        state = annealing._Annealer(STUCK, random.Random(3), restrict=False, by_cell=by_cell)
+        drawn = collections.Counter(id(state._first()[0]) for _ in range(20_000))
+        sizes = {id(cells): len(cells) for cells in state.boxes}
+        free = sum(sizes.values())
+        for box, size in sizes.items():
+            share = size / free if by_cell else 1 / len(sizes)
+            assert abs(drawn[box] / 20_000 - share) < 0.02, (by_cell, size, drawn[box])
+
+
+def test_a_reheat_starts_again_from_a_new_random_solution(monkeypatch):
+    """Lewis 2007, §2.3: after ``reheat_after`` chains without improvement the temperature goes back
+    to t0 and a new initial solution is generated; ``restart_on_reheat=False`` keeps the grid."""
+    for restart in (True, False):
+        restarts = []
+        original = annealing._Annealer.restart
+        monkeypatch.setattr(annealing._Annealer, "restart", lambda self: (restarts.append(1), original(self)))
+        result = simulated_annealing(
+            STUCK, rng=random.Random(0), chain_length=50, reheat_after=1, max_steps=5_000, restart_on_reheat=restart
+        )
+        assert result.reheats > 0 and len(restarts) == (result.reheats if restart else 0)
+        assert result.evaluations == 1 + 200 + result.steps + len(restarts)  # each new solution scored once
+
+
+def test_the_acceptance_is_tools_metropolis(monkeypatch):
+    """The move loop asks :func:`tools.metropolis` about every worse move: refusing them all, the
+    annealing never leaves a local minimum it reaches downhill."""
+    asked = []
+    monkeypatch.setattr(annealing, "metropolis", lambda delta, t, rng: asked.append(delta) or False)
+    result = simulated_annealing(STUCK, rng=random.Random(0), max_steps=3_000, reheat_after=None)
+    costs = [cost for _, cost, _, _ in result.trace]
+    assert asked and min(asked) > 0 and costs == sorted(costs, reverse=True)
+
+
+def test_lewis_rules_are_the_defaults_of_the_function_and_the_recipe():
+    """His cell-first move and restart on reheat are the defaults (``-a sa-lewis`` too); ours are switches."""
+    kwargs = dict(chain_length=40, reheat_after=1, max_steps=4_000)
+    runs = {
+        key: simulated_annealing(STUCK, rng=random.Random(1), **kwargs, **extra).trace
+        for key, extra in {
+            "default": {},
+            "lewis": dict(move="cell", restart_on_reheat=True),
+            "box": dict(move="box"),
+            "keep": dict(restart_on_reheat=False),
+        }.items()
+    }
+    assert runs["default"] == runs["lewis"] != runs["box"] and runs["default"] != runs["keep"]
+    recipe = inspect.signature(local_search.annealing).parameters
+    assert recipe["move"].default == "cell" and recipe["restart_on_reheat"].default is True
