@@ -19,12 +19,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shlex
 import statistics
 import sys
 import time
 from pathlib import Path
 
+from deap_sudoku.experiments.provenance import provenance
 from deap_sudoku.experiments import run_experiment
 from deap_sudoku.io import read
 
@@ -105,6 +107,7 @@ def main() -> None:
     saved[args.size] = dict(
         command="python " + shlex.join(["benchmarks/annealing_phase_transition.py", *sys.argv[1:]]),
         seconds=round(time.perf_counter() - start, 1),
+        provenance={**provenance(seed=0), "load_after": list(os.getloadavg())},
         rows=rows,
     )
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
