@@ -2,25 +2,25 @@
 with the constraint-propagation-first variant of his "On the combination of constraint programming and
 stochastic search: the Sudoku case" (Hybrid Metaheuristics 2007) as a switch.
 
-Each box's free cells hold a permutation of the values the box misses, so boxes are always right; a
-move swaps two free cells of one box; the cost is, for every row and every column, how many values
-it misses, summed (0 is a solution).  The initial temperature is the standard deviation of the cost
-over a random walk of ``sample_size`` moves from the start, the temperature is multiplied by
-``alpha`` after every Markov chain of ``chain_length`` moves (the number of free cells squared unless
-given), and it goes back to the initial value after ``reheat_after`` chains without an improvement
-(:class:`~deap_sudoku.tools.annealing.GeometricSchedule`).  Worse moves are taken by the Metropolis
-rule (:func:`~deap_sudoku.tools.annealing.metropolis`, written out in the move loop for speed).
+Each box's free cells hold a permutation of the values the box misses, so boxes are always right
+(§2.1); a move draws a free cell over the whole grid, then another free cell of its box, and swaps
+them (§2.1, ``move="cell"``; ``"box"`` draws the box first); the cost is, for every row and every
+column, how many values it misses, summed (§2.2; 0 is a solution), scored incrementally.  The
+initial temperature is the standard deviation of the cost over a random walk of ``sample_size``
+moves from the start, the temperature is multiplied by ``alpha`` (0.99, §3.1) after every Markov
+chain of ``chain_length`` moves (the number of free cells squared unless given), and after
+``reheat_after`` (20) chains without an improvement it goes back to the initial value and the search
+starts again from a new random solution (§2.3, ``restart_on_reheat``;
+:class:`~deap_sudoku.tools.annealing.GeometricSchedule`).  Worse moves are taken by the Metropolis
+rule (:func:`~deap_sudoku.tools.annealing.metropolis`).  Section numbers are those of an author's
+preprint of the 2007 paper.
 
 ``propagate_first``: naked and hidden singles fix every cell they settle, which then counts as a
-given, and each box is filled preferring the values propagation leaves each cell.  Moves are scored
-incrementally from per-row and per-column value counts, as tabu search's in-box swaps are.
-
-Only the papers' abstracts were at hand when this was written: the rules above follow the usual
-account of Lewis's method, and these details are our reading, not checked against his text: the
-sample is a random walk (every move taken) and its spread the population standard deviation,
-``alpha=0.99``, ``reheat_after=20``, a chain "improves" when its lowest cost is below the previous
-chain's, the box of a move is drawn uniformly, and ``propagate_first`` uses naked and hidden singles
-and leaves the moves free to leave a cell's narrowed domain.
+given, and each box is filled preferring the values propagation leaves each cell (the HM 2007
+paper's abstract only: which rules it uses, and whether moves keep to the narrowed domains, are our
+reading).  Ours, where his text is silent: the sample is a random walk (every move taken) and its
+spread the population standard deviation over 200 moves, and a chain "improves" when its lowest cost
+is below the previous chain's.
 """
 
 from __future__ import annotations

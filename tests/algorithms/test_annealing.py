@@ -17,6 +17,151 @@ from deap_sudoku.tools import GeometricSchedule, free_cells, metropolis
 
 from tests.conftest import REPO, unsolvable
 
+# Each rule of docs/literature.md's table for the annealing, broken alone: benchmarks/rule_breaks.py
+# applies each to a copy of the package and checks that its test fails.
+RULE_BREAKS = [
+    {
+        "rule": "simulated annealing",
+        "test": None,
+        "why": "the method as a whole: each of its parts is a row below, each broken there",
+    },
+    {
+        "rule": "start: each box's free cells a random permutation of its missing values",
+        "edits": [["deap_sudoku/algorithms/annealing.py", "rng=self.rng).tolist()", "rng=self.rng).tolist()[::-1]"]],
+        "test": "test_the_cost_is_kept_right_the_givens_stay_and_boxes_stay_permutations",
+    },
+    {
+        "rule": "move: a free cell drawn over the whole grid, then another free cell of its box, swapped",
+        "edits": [
+            [
+                "deap_sudoku/algorithms/annealing.py",
+                "return self.firsts[int(self.random() * len(self.firsts))]",
+                "return self.firsts[int(self.random() * len(self.boxes))]",
+            ]
+        ],
+        "test": "test_a_move_draws_its_first_cell_over_the_whole_grid_not_its_box_first",
+    },
+    {
+        "rule": "move: a free cell drawn over the whole grid, then another free cell of its box, swapped",
+        "edits": [
+            [
+                "deap_sudoku/algorithms/annealing.py",
+                '    move: str = "cell",\n    restart_on_reheat: bool = True,\n    max_steps',
+                '    move: str = "box",\n    restart_on_reheat: bool = True,\n    max_steps',
+            ]
+        ],
+        "test": "test_lewis_rules_are_the_defaults_of_the_function_and_the_recipe",
+    },
+    {
+        "rule": "move: a free cell drawn over the whole grid, then another free cell of its box, swapped",
+        "edits": [
+            ["deap_sudoku/algorithms/annealing.py", "a, b = cells[i], cells[j + (j >= i)]", "a, b = cells[i], cells[j]"]
+        ],
+        "test": "test_the_cost_is_kept_right_the_givens_stay_and_boxes_stay_permutations",
+    },
+    {
+        "rule": "cost: the values each row and each column misses, summed; delta evaluation",
+        "edits": [["deap_sudoku/algorithms/annealing.py", "delta = (x[va] == 1)", "delta = (x[va] == 2)"]],
+        "test": "test_the_cost_is_kept_right_the_givens_stay_and_boxes_stay_permutations",
+    },
+    {
+        "rule": "Metropolis acceptance: a worse move with probability exp(-delta / t)",
+        "edits": [
+            [
+                "deap_sudoku/tools/annealing.py",
+                "rng.random() < math.exp(-delta / temperature)",
+                "rng.random() < math.exp(-delta * temperature)",
+            ]
+        ],
+        "test": "test_the_metropolis_rule",
+    },
+    {
+        "rule": "Metropolis acceptance: a worse move with probability exp(-delta / t)",
+        "edits": [
+            [
+                "deap_sudoku/algorithms/annealing.py",
+                "if delta > 0 and not metropolis(delta, temperature, rng=rng):",
+                "if delta > 0 and not rng.random() < 0.5:",
+            ]
+        ],
+        "test": "test_the_acceptance_is_tools_metropolis",
+    },
+    {
+        "rule": "t0: the standard deviation of the cost over a few moves made first",
+        "edits": [["deap_sudoku/tools/annealing.py", "statistics.pstdev(values)", "statistics.stdev(values)"]],
+        "test": "test_the_initial_temperature_is_the_spread_of_the_sampled_costs",
+    },
+    {
+        "rule": "geometric cooling `t *= alpha` between Markov chains of (free cells)² moves; alpha = 0.99",
+        "edits": [
+            ["deap_sudoku/tools/annealing.py", "self.temperature *= self.alpha", "self.temperature *= self.alpha**2"]
+        ],
+        "test": "test_cooling_multiplies_by_alpha_once_per_chain",
+    },
+    {
+        "rule": "geometric cooling `t *= alpha` between Markov chains of (free cells)² moves; alpha = 0.99",
+        "edits": [
+            [
+                "deap_sudoku/algorithms/annealing.py",
+                "max(len(free_cells(work).cells) ** 2, 1)",
+                "max(len(free_cells(work).cells) ** 1, 1)",
+            ]
+        ],
+        "test": "test_the_chain_length_defaults_to_the_free_cells_squared",
+    },
+    {
+        "rule": "geometric cooling `t *= alpha` between Markov chains of (free cells)² moves; alpha = 0.99",
+        "edits": [
+            [
+                "deap_sudoku/algorithms/annealing.py",
+                "    alpha: float = 0.99,\n    chain_length",
+                "    alpha: float = 0.999,\n    chain_length",
+            ]
+        ],
+        "test": "test_lewis_rules_are_the_defaults_of_the_function_and_the_recipe",
+    },
+    {
+        "rule": "reheat: after 20 chains without improvement, `t` back to `t0` and a new random solution",
+        "edits": [
+            ["deap_sudoku/tools/annealing.py", "self.stale >= self.reheat_after", "self.stale > self.reheat_after"]
+        ],
+        "test": "test_reheating_resets_after_the_stated_number_of_chains_without_improvement",
+    },
+    {
+        "rule": "reheat: after 20 chains without improvement, `t` back to `t0` and a new random solution",
+        "edits": [
+            [
+                "deap_sudoku/algorithms/annealing.py",
+                "if self.restart and self.schedule.reheats > reheats:",
+                "if False and self.schedule.reheats > reheats:",
+            ]
+        ],
+        "test": "test_a_reheat_starts_again_from_a_new_random_solution",
+    },
+    {
+        "rule": "constraint propagation first (HM 2007)",
+        "edits": [
+            [
+                "deap_sudoku/algorithms/annealing.py",
+                "work, fixed = _propagated(puzzle) if propagate_first else (puzzle, 0)",
+                "work, fixed = (puzzle, 0)",
+            ]
+        ],
+        "test": "test_propagate_first_fixes_what_propagation_settles",
+    },
+    {
+        "rule": "evaluations: the start, every sampled move, every proposed move, each restart",
+        "edits": [
+            [
+                "deap_sudoku/algorithms/annealing.py",
+                "run = _Run(state, schedule, length, 1 + len(costs), restart_on_reheat)",
+                "run = _Run(state, schedule, length, len(costs), restart_on_reheat)",
+            ]
+        ],
+        "test": "test_honours_max_evaluations_exactly",
+    },
+]
+
 EASY = load_sample()
 HARD = read(REPO / "deap_sudoku" / "data" / "testdata" / "hard.txt")[0]
 STUCK = unsolvable()  # no solution: every run goes to its budget
@@ -278,3 +423,5 @@ def test_lewis_rules_are_the_defaults_of_the_function_and_the_recipe():
     assert runs["default"] == runs["lewis"] != runs["box"] and runs["default"] != runs["keep"]
     recipe = inspect.signature(local_search.annealing).parameters
     assert recipe["move"].default == "cell" and recipe["restart_on_reheat"].default is True
+    for parameters in (recipe, inspect.signature(simulated_annealing).parameters):  # §3.1: alpha 0.99; §2.3: 20 chains
+        assert parameters["alpha"].default == 0.99 and parameters["reheat_after"].default == 20
