@@ -57,7 +57,7 @@ RULE_BREAKS = [
         "edits": [
             ["deap_sudoku/algorithms/annealing.py", "a, b = cells[i], cells[j + (j >= i)]", "a, b = cells[i], cells[j]"]
         ],
-        "test": "test_the_cost_is_kept_right_the_givens_stay_and_boxes_stay_permutations",
+        "test": "test_every_move_swaps_two_distinct_cells_of_one_box",
     },
     {
         "rule": "cost: the values each row and each column misses, summed; delta evaluation",
@@ -298,6 +298,7 @@ def test_the_metropolis_rule():
     taken = sum(metropolis(1, 1.0, rng=rng) for _ in range(20_000)) / 20_000
     assert abs(taken - math.exp(-1)) < 0.015
     assert sum(metropolis(2, 1.0, rng=rng) for _ in range(20_000)) / 20_000 == pytest.approx(math.exp(-2), abs=0.015)
+    assert sum(metropolis(1, 2.0, rng=rng) for _ in range(20_000)) / 20_000 == pytest.approx(math.exp(-0.5), abs=0.015)
 
 
 def test_propagate_first_fixes_what_propagation_settles():
@@ -425,3 +426,14 @@ def test_lewis_rules_are_the_defaults_of_the_function_and_the_recipe():
     assert recipe["move"].default == "cell" and recipe["restart_on_reheat"].default is True
     for parameters in (recipe, inspect.signature(simulated_annealing).parameters):  # §3.1: alpha 0.99; §2.3: 20 chains
         assert parameters["alpha"].default == 0.99 and parameters["reheat_after"].default == 20
+
+
+def test_every_move_swaps_two_distinct_cells_of_one_box():
+    """Step 2 of §2.1: the second cell is another of the box's free cells, so every move taken
+    changes the grid (a box holds a permutation: two of its cells never share a value)."""
+    state = annealing._Annealer(STUCK, random.Random(2), restrict=False)
+    for _ in range(2_000):
+        before = list(state.grid)
+        state.moves(1, math.inf)  # every move taken
+        changed = [cell for cell in range(len(before)) if before[cell] != state.grid[cell]]
+        assert len(changed) == 2 and STUCK.shape.cell_units[changed[0], 2] == STUCK.shape.cell_units[changed[1], 2]
