@@ -1,12 +1,12 @@
 """Simulated annealing for Sudoku as R. Lewis describes it (J. Heuristics 2007), his propagation-first hybrid a switch.
 
-As documented (the defaults): each box's empty squares get a random permutation
-of the values the box misses; a move swaps two empty squares of one box; the
-cost counts, for every row and column, the values it misses; the initial
-temperature is the standard deviation of the cost over a sample of moves; the
-temperature is multiplied by --alpha after every Markov chain of (empty
-squares)^2 moves, and goes back up after --reheat-after chains without an
-improvement.
+As his paper writes it (the defaults; sections of an author's preprint): each box's empty squares
+get a random permutation of the values the box misses (§2.1); a move draws an empty square over the
+whole grid, then another empty square of its box, and swaps them (§2.1); the cost counts, for every
+row and column, the values it misses (§2.2); the initial temperature is the standard deviation of
+the cost over a sample of moves; the temperature is multiplied by --alpha after every Markov chain
+of (empty squares)^2 moves, and after --reheat-after chains without an improvement goes back up and
+the search starts again from a new random grid (§2.3).
 
 Lewis's HM 2007 hybrid: ``--propagate-first`` fixes every square naked and
 hidden singles settle before the annealing starts.
