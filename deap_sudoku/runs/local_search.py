@@ -133,7 +133,7 @@ def cp_ils(
 @bundled(
     "sa-lewis",
     "local search",
-    "after Lewis 2007 (his preprint's rules and values): in-box swaps from a cell drawn over the grid, reheats that restart",
+    "after Lewis 2007 (his paper's rules and values): in-box swaps from a cell drawn over the grid, restarting reheats",
     ("max_steps", "max_evaluations", "max_seconds"),
     run=tabu_run,
     stoppable=True,
