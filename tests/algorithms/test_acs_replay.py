@@ -32,7 +32,7 @@ def test_the_colony_replays_the_original_built_here(tmp_path, shared_data):
     if source is None:
         pytest.skip(f"no source of the original (set {replay.SOURCE_ENV})")
     binary = replay.build(source, tmp_path / "build", "-O0")
-    for size, name, greedy in replay.CASES[::5]:  # a 9x9 (code) and a 25x25 (paper), 20 iterations
+    for size, name, greedy in replay.CASES[:1]:  # a 9x9 under the code's rule, 20 iterations (the trace has the rest)
         puzzle = replay.case_puzzle(shared_data, size, name)
         theirs = replay.original(binary, puzzle, replay.stream_for(1, puzzle, 20), greedy, 20, tmp_path)
         mine = replay.ours(puzzle, replay.stream_for(1, puzzle, 20), greedy, 20)
