@@ -55,7 +55,7 @@ def iterated_local_search(
     worse: float = 0.0,
     accept: Callable[..., bool] = accept_not_worse,
     restrict: bool = False,
-    max_steps: int = 100_000,
+    max_steps: int | None = None,
     max_evaluations: int | None = None,
     max_seconds: float | None = None,
     callback: Callable[[int, int, int], object] | None = None,
@@ -63,7 +63,7 @@ def iterated_local_search(
     requested: Callable[[], object] | None = None,
     started: float | None = None,
 ) -> IteratedSearchResult:
-    """Search until solved, ``max_steps`` local-search steps, ``max_evaluations`` evaluations or
+    """Search until solved, ``max_steps`` local-search steps (None: no cap), ``max_evaluations`` evaluations or
     ``max_seconds`` seconds; return the best grid seen.
 
     ``accept(old_cost, new_cost, rng, worse=worse)`` decides whether a descent's best replaces the
@@ -107,7 +107,7 @@ class _Limits:
     """The budgets, asked before every step (steps, evaluations, the clock, and every 32 steps a stop
     request) and before every perturbation (evaluations and the clock)."""
 
-    max_steps: int
+    max_steps: int | None
     max_evaluations: int | None
     max_seconds: float | None
     started: float
@@ -126,7 +126,7 @@ class _Limits:
     def reached(self, search: _Search, between_steps: bool = True) -> str:
         """The budget ``search`` has spent (``"steps"``, ``"evaluations"``, ``"time"``, a stop
         request), or ``""``."""
-        if between_steps and search.step >= self.max_steps:
+        if between_steps and self.max_steps is not None and search.step >= self.max_steps:
             return "steps"
         if search.evaluations >= self.evaluations:
             return "evaluations"
