@@ -149,7 +149,7 @@ RULE_BREAKS = [
     {
         "rule": "after each placement, constraint propagation: each peer of the fixed cell (box, column and row cells alternately) loses the values fixed around it, is fixed when one is left, or when one of its values has no other place in its row, then column, then box; a peer so fixed propagates first (depth first)",  # noqa: E501
         "edits": [["deap_sudoku/tools/ant_colony_kernel.py", "if single(allowed):", "if False:"]],
-        "test": "test_propagation_fixes_a_naked_single",
+        "test": "test_the_colony_replays_the_originals_16x16_trace",
     },
     {
         "rule": "after each placement, constraint propagation: each peer of the fixed cell (box, column and row cells alternately) loses the values fixed around it, is fixed when one is left, or when one of its values has no other place in its row, then column, then box; a peer so fixed propagates first (depth first)",  # noqa: E501
@@ -223,7 +223,7 @@ RULE_BREAKS = [
                 "draws = np.random.default_rng(0)",
             ]
         ],
-        "test": "test_a_run_is_its_seed_and_spends_its_evaluation_budget_exactly",
+        "test": "test_each_colony_draws_from_the_runs_generator",
     },
     {
         "rule": "arithmetic in 32-bit floats: pheromone, `tau0 = 1.0f / cells`, the local update `tau*0.9f + tau0*0.1f`, the global update with `1.0f - rho`, `PherAdd`, the best value and its evaporation, the roulette's sums, `float` draws",  # noqa: E501
@@ -409,6 +409,13 @@ def test_a_run_is_its_seed_and_spends_its_evaluation_budget_exactly():
     assert np.array_equal(runs[0][2][0], runs[1][2][0])
     result = run_task(Task("acs", BIG, 3, options={"max_evaluations": 25}))
     assert result.evaluations == 25 and result.generations == 3  # 1 starting grid, 10, 10 and 4 of 10 ants
+
+
+def test_each_colony_draws_from_the_runs_generator():
+    pheromone, rng = Pheromone(read(REPO / "data" / "16x16.txt")[0]), random.Random(4)  # 112 cells open
+    first, second = (np.array(pheromone.colony(Individual, ants=3, rng=rng)) for _ in range(2))
+    other = np.array(pheromone.colony(Individual, ants=3, rng=random.Random(5)))
+    assert not np.array_equal(first, second) and not np.array_equal(first, other)
 
 
 def test_the_python_twin_keeps_a_time_budget_inside_a_colony():
