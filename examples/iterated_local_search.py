@@ -36,7 +36,7 @@ def main(
     max_nodes=200,
     worse=0.0,
     restrict=False,
-    max_steps=100_000,
+    max_steps=None,
     max_evaluations=None,
     requested=None,
     verbose=True,
@@ -101,7 +101,7 @@ def main(
     help="Ours: probability of accepting a worse descent.",
 )
 @click.option("--restrict", is_flag=True, help="Ours: start from the values constraint propagation allows.")
-@click.option("--max-steps", type=click.IntRange(min=1), default=100_000, show_default=True)
+@click.option("--max-steps", type=click.IntRange(min=1), default=None, help="Moves, at most [default: no cap].")
 @click.option("--max-evaluations", type=click.IntRange(min=1), default=None, help="Swaps scored, at most.")
 def cli(puzzle_file, seed, tenure, patience, share, max_nodes, worse, restrict, max_steps, max_evaluations):
     run_example(

@@ -1,6 +1,6 @@
 """Simulated annealing for Sudoku as R. Lewis describes it (J. Heuristics 2007), his propagation-first hybrid a switch.
 
-As his paper writes it (the defaults; sections of an author's preprint): each box's empty squares
+As documented (the defaults, as his paper writes them; sections of an author's preprint): each box's empty squares
 get a random permutation of the values the box misses (§2.1); a move draws an empty square over the
 whole grid, then another empty square of its box, and swaps them (§2.1); the cost counts, for every
 row and column, the values it misses (§2.2); the initial temperature is the standard deviation of
