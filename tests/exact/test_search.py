@@ -216,6 +216,7 @@ def test_a_large_grid_first_probes_in_python_and_the_answer_is_the_compiled_ones
         monkeypatch.setattr(backtracking, name, spy)
     monkeypatch.delitem(sys.modules, "numba", raising=False)
     monkeypatch.setattr(choice, "_spent", [0.0])
+    monkeypatch.setattr(choice, "PROBE_SECONDS", 60.0)  # a probe that has time settles it (load cannot end it)
     assert search(puzzle, limit=2) == expected and kernels == ["_search_python"]
     monkeypatch.setattr(choice, "PROBE_SECONDS", 1e-9)  # the probe runs out at its first node
     monkeypatch.setattr(choice, "_spent", [0.0])
