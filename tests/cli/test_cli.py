@@ -155,7 +155,7 @@ def test_the_population_guard_counts_what_a_run_allocates(algorithm, name, monke
     from deap_sudoku.runs import record as records
     from deap_sudoku.tools import fitness
 
-    monkeypatch.setattr(fitness, "BATCH_CELLS", 1 << 12)
+    monkeypatch.setattr(fitness, "BATCH_CELLS", 1 << 11)
     recipe_stop = records.recipe_stop
     monkeypatch.setattr(
         records,
@@ -396,10 +396,12 @@ def test_bundled_testdata_is_graded_as_named():
 FASTER = {
     "memetic": ["--max-seconds", "30"],
     "block-ga": ["--population", "100"],
-    "cell-ga": ["--max-generations", "200"],
-    "mk-ga": ["--max-generations", "300"],  # as published, 100,000 generations: minutes per puzzle
-    "mk-cultural": ["--max-generations", "300"],
-    "lsga": ["--max-generations", "100"],
+    "restart-ga": ["--max-generations", "50"],
+    "row-ga": ["--max-generations", "50"],
+    "cell-ga": ["--max-generations", "40"],
+    "mk-ga": ["--max-generations", "60"],  # as published, 100,000 generations: minutes per puzzle
+    "mk-cultural": ["--max-generations", "60"],
+    "lsga": ["--max-generations", "30"],
 }
 """Options that keep an algorithm's test short; every registered algorithm is tested, listed here or not."""
 

@@ -15,8 +15,6 @@ from deap_sudoku.experiments.iohprofiler import problem_id, problem_name
 from deap_sudoku.runs.record import Trace
 from tests.conftest import REPO
 
-inspector = pytest.importorskip("iohinspector", reason="the [test] extra installs IOHprofiler's reader")
-
 DATA = str(REPO / "data" / "testdata" / "easy.txt")
 
 
@@ -51,6 +49,8 @@ def test_two_exports_of_separate_commands_read_together_name_the_same_problems(t
     for number, named in _problems(second).items():
         together.setdefault(number, set()).update(named)
     assert together == expected  # one name per id across both exports, the ids those of the problems
+    # imported here, not at collection: iohinspector imports scikit-learn (6 s of every worker's start)
+    inspector = pytest.importorskip("iohinspector", reason="the [test] extra installs IOHprofiler's reader")
     manager = inspector.DataManager()
     for folder in (first, second):
         for algorithm in sorted(p.name for p in folder.iterdir()):
