@@ -108,10 +108,11 @@ if log:
 def test_the_chains_of_a_portfolio_run_at_once_in_different_processes(tmp_path):
     """The root used to wait inside SCOOP, which ran futures there: in 5 of 10 trials both chains
     ran one after the other in one process while the other worker idled.  Now the root runs the
-    first chain and sends the other to a worker: for each of eight puzzles, two processes at once."""
+    first chain and sends the other to a worker: for each of four puzzles, two processes at once
+    (the old way passed four in a row one time in sixteen)."""
     givens = FORUM_HARDEST.replace(".", "0")
-    puzzles = [givens[:k] + "0" + givens[k + 1 :] for k in range(81) if givens[k] != "0"][:8]  # eight others
-    path = tmp_path / "eight.txt"
+    puzzles = [givens[:k] + "0" + givens[k + 1 :] for k in range(81) if givens[k] != "0"][:4]  # four others
+    path = tmp_path / "four.txt"
     path.write_text("\n".join(puzzles) + "\n")
     log = tmp_path / "chains.log"
     env = sitecustomize_env(tmp_path, LOG_CHAINS, DEAP_SUDOKU_TEST_CHAIN_LOG=str(log))
@@ -136,7 +137,7 @@ def test_the_chains_of_a_portfolio_run_at_once_in_different_processes(tmp_path):
     )
     assert done.returncode == 0, done.stderr[-3000:]
     records = [line.split() for line in log.read_text().splitlines()]
-    assert len(records) == 16, (log.read_text(), done.stderr[-3000:])
+    assert len(records) == 8, (log.read_text(), done.stderr[-3000:])
     by_puzzle = {}
     for puzzle, pid, started, ended in records:
         by_puzzle.setdefault(puzzle, []).append((pid, float(started), float(ended)))
