@@ -90,7 +90,7 @@ def cp_ils(
     max_nodes: int = 200,
     worse: float = 0.0,
     restrict: bool = False,
-    max_steps: int = 100_000,
+    max_steps: int | None = None,
     max_evaluations: int | None = None,
     max_seconds: float | None = None,
     requested: Callable[[], object] | None = None,
@@ -102,7 +102,8 @@ def cp_ils(
     (whose paper could not be read here: every rule and value is ours, ``docs/literature.md``)
     (``examples/iterated_local_search.py``); returns ``([best], logbook, hall_of_fame)`` like tabu
     search, the logbook one record of steps, score, seconds and evaluations (its ``trace`` the
-    score's course)."""
+    score's course).  No step budget unless asked for (``max_steps``) or no other budget is given
+    (then :data:`~deap_sudoku.algorithms.iterated_local_search.DEFAULT_STEPS`)."""
     return iterated_local_search(
         puzzle,
         rng=random.Random(seed),

@@ -13,7 +13,7 @@ from deap_sudoku.algorithms import annealing, simulated_annealing
 from deap_sudoku.exact import verify
 from deap_sudoku.propagation import propagate
 from deap_sudoku.runs import local_search
-from deap_sudoku.tools import GeometricSchedule, free_cells, metropolis
+from deap_sudoku.tools import BoxSwaps, GeometricSchedule, free_cells, metropolis
 
 from tests.conftest import REPO, unsolvable
 
@@ -27,16 +27,22 @@ RULE_BREAKS = [
     },
     {
         "rule": "start: each box's free cells a random permutation of its missing values",
-        "edits": [["deap_sudoku/algorithms/annealing.py", "rng=self.rng).tolist()", "rng=self.rng).tolist()[::-1]"]],
+        "edits": [
+            [
+                "deap_sudoku/algorithms/annealing.py",
+                "grid = self.individual(puzzle=self.puzzle).tolist()",
+                "grid = self.individual(puzzle=self.puzzle).tolist()[::-1]",
+            ]
+        ],
         "test": "test_the_cost_is_kept_right_the_givens_stay_and_boxes_stay_permutations",
     },
     {
         "rule": "move: a free cell drawn over the whole grid, then another free cell of its box, swapped",
         "edits": [
             [
-                "deap_sudoku/algorithms/annealing.py",
-                "return self.firsts[int(self.random() * len(self.firsts))]",
-                "return self.firsts[int(self.random() * len(self.boxes))]",
+                "deap_sudoku/tools/annealing.py",
+                "cells, i = self.firsts[int(self.random() * len(self.firsts))]",
+                "cells, i = self.firsts[int(self.random() * len(self.boxes))]",
             ]
         ],
         "test": "test_a_move_draws_its_first_cell_over_the_whole_grid_not_its_box_first",
@@ -55,7 +61,11 @@ RULE_BREAKS = [
     {
         "rule": "move: a free cell drawn over the whole grid, then another free cell of its box, swapped",
         "edits": [
-            ["deap_sudoku/algorithms/annealing.py", "a, b = cells[i], cells[j + (j >= i)]", "a, b = cells[i], cells[j]"]
+            [
+                "deap_sudoku/tools/annealing.py",
+                "return cells[i], cells[j + (j >= i)]  # two distinct cells of the box",
+                "return cells[i], cells[j]  # two distinct cells of the box",
+            ]
         ],
         "test": "test_every_move_swaps_two_distinct_cells_of_one_box",
     },
@@ -80,8 +90,8 @@ RULE_BREAKS = [
         "edits": [
             [
                 "deap_sudoku/algorithms/annealing.py",
-                "if delta > 0 and not metropolis(delta, temperature, rng=rng):",
-                "if delta > 0 and not rng.random() < 0.5:",
+                'toolbox.register("accept", metropolis, rng=rng)',
+                'toolbox.register("accept", lambda delta, t, rng: rng.random() < 0.5, rng=rng)',
             ]
         ],
         "test": "test_the_acceptance_is_tools_metropolis",
@@ -167,6 +177,17 @@ HARD = read(REPO / "deap_sudoku" / "data" / "testdata" / "hard.txt")[0]
 STUCK = unsolvable()  # no solution: every run goes to its budget
 
 
+def _state(puzzle, seed, *, move="cell", draws=None):
+    """An annealing's state on ``puzzle``, started from ``random.Random(seed)``; its moves and
+    acceptance draw from ``draws`` (an object with ``random()``) when given, else from that generator."""
+    rng = random.Random(seed)
+    toolbox = annealing.annealing_toolbox(rng=rng, move=move)
+    if draws is not None:
+        toolbox.register("neighbourhood", BoxSwaps, first=move, rng=draws)
+        toolbox.register("accept", metropolis, rng=draws)
+    return annealing._Annealer(puzzle, toolbox)
+
+
 def missing(grid, puzzle) -> int:
     """The cost recounted from scratch: for every row and column, the values it lacks."""
     grid = np.asarray(grid).reshape(puzzle.n, puzzle.n)
@@ -208,7 +229,7 @@ def test_the_cost_is_kept_right_the_givens_stay_and_boxes_stay_permutations():
 
 def _walk(puzzle, seed):
     """The state after each of 300 blocks of moves at a middling temperature, recounted."""
-    state = annealing._Annealer(puzzle, random.Random(seed), restrict=False)
+    state = _state(puzzle, seed)
     for _ in range(300):
         state.moves(7, 0.5)
         yield state.cost, state.grid
@@ -346,11 +367,11 @@ class Scripted:
 
 @pytest.mark.parametrize("temperature", [0.4, 1.0, 3.0])
 def test_the_move_loop_takes_a_worse_swap_by_the_metropolis_rule(temperature):
-    state = annealing._Annealer(STUCK, random.Random(0), restrict=False, by_cell=False)
-    cost, nb = state.cost, len(state.boxes)
+    state = _state(STUCK, 0, move="box")
+    cost, nb = state.cost, len(state.swaps.boxes)
     box, cells, i, j, delta = next(  # the first swap that makes the cost worse
         (box, cells, i, j, missing(_swapped(state.grid, cells[i], cells[j]), STUCK) - cost)
-        for box, cells in enumerate(state.boxes)
+        for box, cells in enumerate(state.swaps.boxes)
         for i in range(len(cells))
         for j in range(len(cells))
         if i != j and missing(_swapped(state.grid, cells[i], cells[j]), STUCK) > cost
@@ -358,9 +379,7 @@ def test_the_move_loop_takes_a_worse_swap_by_the_metropolis_rule(temperature):
     draws = [(box + 0.5) / nb, (i + 0.5) / len(cells), ((j - (j > i)) + 0.5) / (len(cells) - 1)]
     threshold = math.exp(-delta / temperature)
     for u, taken in ((threshold - 1e-9, True), (threshold + 1e-9, False)):
-        state = annealing._Annealer(STUCK, random.Random(0), restrict=False, by_cell=False)
-        state.rng = Scripted([*draws, u])  # the Metropolis draw comes from the run's generator
-        state.random = state.rng.random
+        state = _state(STUCK, 0, move="box", draws=Scripted([*draws, u]))  # the Metropolis draw: the run's generator
         state.moves(1, temperature)
         assert (state.cost == cost + delta) is taken and (state.cost == cost) is not taken, (delta, u)
         assert state.cost == missing(state.grid, STUCK)
@@ -376,9 +395,10 @@ def test_a_move_draws_its_first_cell_over_the_whole_grid_not_its_box_first():
     """Lewis 2007, §2.1: a non-fixed cell drawn over the grid, so a box is drawn as often as it has
     free cells; the box-first reading (``move="box"``) draws every box as often."""
     for by_cell in (True, False):
-        state = annealing._Annealer(STUCK, random.Random(3), restrict=False, by_cell=by_cell)
-        drawn = collections.Counter(id(state._first()[0]) for _ in range(20_000))
-        sizes = {id(cells): len(cells) for cells in state.boxes}
+        swaps = BoxSwaps(STUCK, first="cell" if by_cell else "box", rng=random.Random(3))
+        box_of = {cell: id(cells) for cells in swaps.boxes for cell in cells}
+        drawn = collections.Counter(box_of[swaps.draw()[0]] for _ in range(20_000))
+        sizes = {id(cells): len(cells) for cells in swaps.boxes}
         free = sum(sizes.values())
         for box, size in sizes.items():
             share = size / free if by_cell else 1 / len(sizes)
@@ -431,7 +451,7 @@ def test_lewis_rules_are_the_defaults_of_the_function_and_the_recipe():
 def test_every_move_swaps_two_distinct_cells_of_one_box():
     """Step 2 of §2.1: the second cell is another of the box's free cells, so every move taken
     changes the grid (a box holds a permutation: two of its cells never share a value)."""
-    state = annealing._Annealer(STUCK, random.Random(2), restrict=False)
+    state = _state(STUCK, 2)
     for _ in range(2_000):
         before = list(state.grid)
         state.moves(1, math.inf)  # every move taken
