@@ -44,7 +44,7 @@ def main(
     verbose=True,
 ):
     """Run the ant colony system; return ``(colony, logbook, hall_of_fame)``."""
-    puzzle = puzzle or load_sample()
+    puzzle = puzzle or load_sample("16x16.txt")  # propagation leaves 112 cells to the colony (9x9-easy: none)
     rng = random.Random(seed)
     pheromone = Pheromone(puzzle, local_evaporation=local_evaporation)
     toolbox = base.Toolbox()
@@ -87,7 +87,7 @@ def main(
 def cli(puzzle_file, seed, population, q0, greedy, rho, best_evaporation, max_seconds):
     run_example(
         main,
-        load_puzzle(puzzle_file),
+        load_puzzle(puzzle_file, "16x16.txt"),
         seed=seed,
         population_size=population,
         q0=q0,

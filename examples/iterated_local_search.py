@@ -39,6 +39,7 @@ def main(
     restrict=False,
     max_steps=None,
     max_evaluations=None,
+    max_seconds=None,
     requested=None,
     verbose=True,
 ):
@@ -58,8 +59,9 @@ def main(
         toolbox=toolbox,
         tenure=tenure,  # the descent: min-conflicts swaps in a box, (square, value) tabu for `tenure` steps
         patience=patience,  # a descent ends after this many steps without beating its best
-        max_steps=max_steps,  # None: no step budget beside another one, else 100,000
+        max_steps=max_steps,  # None: no step cap (a time or evaluation budget ends the run)
         max_evaluations=max_evaluations,
+        max_seconds=max_seconds,
         callback=progress,
         requested=requested,
     )
@@ -109,10 +111,13 @@ def main(
     "--max-steps",
     type=click.IntRange(min=1),
     default=None,
-    help="Local-search steps [default: none beside --max-evaluations, else 100,000].",
+    help="Local-search steps [default: no cap].",
 )
 @click.option("--max-evaluations", type=click.IntRange(min=1), default=None, help="Swaps scored, at most.")
-def cli(puzzle_file, seed, tenure, patience, share, max_nodes, worse, restrict, max_steps, max_evaluations):
+@click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=None, help="Seconds, at most.")
+def cli(
+    puzzle_file, seed, tenure, patience, share, max_nodes, worse, restrict, max_steps, max_evaluations, max_seconds
+):
     run_example(
         main,
         load_puzzle(puzzle_file),
@@ -125,6 +130,7 @@ def cli(puzzle_file, seed, tenure, patience, share, max_nodes, worse, restrict, 
         restrict=restrict,
         max_steps=max_steps,
         max_evaluations=max_evaluations,
+        max_seconds=max_seconds,
     )
 
 

@@ -31,13 +31,6 @@ SECTION_MODULES = {
 }
 """Each algorithm section of docs/literature.md (its ``## `` title) and the test module holding its breaks."""
 
-NOT_YET_COVERED = {
-    "Ant colony system (Lloyd & Amos)",  # branch acs-replay adds its RULE_BREAKS
-    "Iterated local search with a constraint-programming perturbation (after Musliu & Winter)",  # branch lewis-sa
-}
-"""Sections whose breaks are being written on other branches: the row check leaves them out until they
-merge, and fails once one is covered, so that the integrator empties this set as they do."""
-
 TEST_COLUMN = "test that fails when it is broken"
 
 
@@ -87,27 +80,20 @@ def test_every_break_is_well_formed_applies_once_and_names_a_test_of_its_module(
 
 def test_every_row_of_every_rule_table_has_a_break():
     assert set(TABLES) == set(SECTION_MODULES), "a rule table's section is missing from SECTION_MODULES (or gone)"
-    assert NOT_YET_COVERED <= set(TABLES)
     problems = []
     for section, (_, rows) in TABLES.items():
         module = SECTION_MODULES[section]
         rules = {b.rule for b in BREAKS if b.module == module}
         missing = [row[0] for row in rows if row[0] not in rules]
-        if section in NOT_YET_COVERED:
-            if not missing:
-                problems.append(f"{section!r} is covered now: take it out of NOT_YET_COVERED")
-            continue
         problems += [f"{section!r}: no break in {module} for the row {rule!r}" for rule in missing]
         table_rows = {row[0] for row in rows}
         problems += [f"{module}: {rule!r} is no row of {section!r}" for rule in sorted(rules - table_rows)]
     assert not problems, "\n".join(problems)
 
 
-def test_each_covered_tables_last_column_names_the_tests_of_its_breaks():
+def test_each_tables_last_column_names_the_tests_of_its_breaks():
     problems = []
     for section, (header, rows) in TABLES.items():
-        if section in NOT_YET_COVERED:
-            continue
         module = SECTION_MODULES[section]
         if header[-1] != TEST_COLUMN:
             problems.append(f"{section!r}: the last column is {header[-1]!r}, not {TEST_COLUMN!r}")

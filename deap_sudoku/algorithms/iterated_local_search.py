@@ -20,7 +20,6 @@ does); the descent is the search's own.
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from collections.abc import Callable
@@ -36,12 +35,7 @@ from ..tools.init import init_block_permutation
 from ..tools.perturbation import accept_not_worse, mut_free_and_complete
 from .tabu import TRACE_POINTS, TabuResult, _swap_in_box, _unit_counts
 
-__all__ = ["IteratedSearchResult", "iterated_local_search", "iterated_search_toolbox", "DEFAULT_STEPS"]
-
-DEFAULT_STEPS = 100_000
-"""The step budget of a search given no budget at all (``max_steps``, ``max_evaluations`` and
-``max_seconds`` all None), so that it ends; a search given another budget has no step budget
-unless asked for one."""
+__all__ = ["IteratedSearchResult", "iterated_local_search", "iterated_search_toolbox"]
 
 
 @dataclass(frozen=True)
@@ -95,9 +89,8 @@ def iterated_local_search(
     requested: Callable[[], object] | None = None,
     started: float | None = None,
 ) -> IteratedSearchResult:
-    """Search until solved, ``max_steps`` local-search steps, ``max_evaluations`` evaluations or
-    ``max_seconds`` seconds; return the best grid seen.  ``max_steps=None``: no step budget when
-    another budget is given, else :data:`DEFAULT_STEPS`.
+    """Search until solved, ``max_steps`` local-search steps (None: no cap), ``max_evaluations`` evaluations or
+    ``max_seconds`` seconds; return the best grid seen.
 
     ``toolbox`` holds the start, the acceptance and the perturbation (:func:`iterated_search_toolbox`
     names them); without one, ``iterated_search_toolbox(puzzle, rng=rng, share=share,
@@ -117,8 +110,6 @@ def iterated_local_search(
         raise ValueError("with a toolbox, share, max_nodes, worse, accept and restrict are its parts'")
     started = time.perf_counter() if started is None else started
     search = _Search(puzzle, rng, tenure=tenure, restrict=restrict, start=toolbox.individual)
-    if max_steps is None:
-        max_steps = DEFAULT_STEPS if max_evaluations is None and max_seconds is None else math.inf
     limits = _Limits(max_steps, max_evaluations, max_seconds, started, requested)
     reason = ""
     perturbations = accepted = 0
@@ -150,7 +141,7 @@ class _Limits:
     """The budgets, asked before every step (steps, evaluations, the clock, and every 32 steps a stop
     request) and before every perturbation (evaluations and the clock)."""
 
-    max_steps: float
+    max_steps: int | None
     max_evaluations: int | None
     max_seconds: float | None
     started: float
@@ -169,7 +160,7 @@ class _Limits:
     def reached(self, search: _Search, between_steps: bool = True) -> str:
         """The budget ``search`` has spent (``"steps"``, ``"evaluations"``, ``"time"``, a stop
         request), or ``""``."""
-        if between_steps and search.step >= self.max_steps:
+        if between_steps and self.max_steps is not None and search.step >= self.max_steps:
             return "steps"
         if search.evaluations >= self.evaluations:
             return "evaluations"

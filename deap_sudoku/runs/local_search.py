@@ -102,8 +102,8 @@ def cp_ils(
     (whose paper could not be read here: every rule and value is ours, ``docs/literature.md``)
     (``examples/iterated_local_search.py``); returns ``([best], logbook, hall_of_fame)`` like tabu
     search, the logbook one record of steps, score, seconds and evaluations (its ``trace`` the
-    score's course).  No step budget unless asked for (``max_steps``) or no other budget is given
-    (then :data:`~deap_sudoku.algorithms.iterated_local_search.DEFAULT_STEPS`)."""
+    score's course). ``max_steps=None`` (the default) sets no step cap: a run ends by its time or
+    evaluation budget (a hidden cap of 100,000 steps ended runs before their stated seconds)."""
     return iterated_local_search(
         puzzle,
         rng=random.Random(seed),

@@ -22,6 +22,132 @@ module = ils_module = importlib.import_module("deap_sudoku.algorithms.iterated_l
 MEDIUM = read(REPO / "data" / "9x9.txt")
 EASY = read(REPO / "data" / "9x9-easy.txt")
 
+RULE_BREAKS = [
+    {
+        "rule": "every box a permutation of the values it misses, the givens fixed",
+        "edits": [
+            [
+                "deap_sudoku/algorithms/iterated_local_search.py",
+                "self.box_cells[cell] = [other for other in cells.tolist() if other != cell]",
+                "self.box_cells[cell] = [other for other in free.cells.tolist() if other != cell]",
+            ]
+        ],
+        "test": "test_grids_keep_the_givens_and_every_box_a_permutation_and_the_score_is_the_row_and_column_clashes",
+    },
+    {
+        "rule": "cost: duplicates in rows and columns, scored incrementally",
+        "edits": [
+            [
+                "deap_sudoku/algorithms/iterated_local_search.py",
+                "        self.score += least\n",
+                "        self.score += min(least, 0)\n",
+            ]
+        ],
+        "test": "test_each_step_makes_the_best_swap_of_the_drawn_cell_in_its_box",
+    },
+    {
+        "rule": "min-conflicts step: a free cell that clashes in its row or column, drawn uniformly, swapped with "
+        "the best free cell of its box (even a worse one; ties drawn)",
+        "edits": [
+            [
+                "deap_sudoku/algorithms/iterated_local_search.py",
+                "            if self.clashing(cell):\n                return cell\n",
+                "            return cell\n",
+            ]
+        ],
+        "test": "test_the_min_conflicts_step_draws_only_clashing_cells_and_each_of_them",
+    },
+    {
+        "rule": "min-conflicts step: a free cell that clashes in its row or column, drawn uniformly, swapped with "
+        "the best free cell of its box (even a worse one; ties drawn)",
+        "edits": [
+            [
+                "deap_sudoku/algorithms/iterated_local_search.py",
+                "least = min(delta for delta, _ in allowed)",
+                "least = max(delta for delta, _ in allowed)",
+            ]
+        ],
+        "test": "test_each_step_makes_the_best_swap_of_the_drawn_cell_in_its_box",
+    },
+    {
+        "rule": "tabu: giving a cell back its old value is tabu for `tenure` (10) steps, unless the swap beats the "
+        "descent's best",
+        "edits": [
+            [
+                "deap_sudoku/algorithms/iterated_local_search.py",
+                "= step + self.tenure  #",
+                "= step + self.tenure - 1  #",
+            ]
+        ],
+        "test": "test_a_swap_that_gives_a_cell_back_its_value_is_tabu_for_tenure_steps_unless_it_beats_the_descents_best",  # noqa: E501
+    },
+    {
+        "rule": "tabu: giving a cell back its old value is tabu for `tenure` (10) steps, unless the swap beats the "
+        "descent's best",
+        "edits": [
+            [
+                "deap_sudoku/algorithms/iterated_local_search.py",
+                "if not tabu or score + delta < descent_best:",
+                "if not tabu:",
+            ]
+        ],
+        "test": "test_a_swap_that_gives_a_cell_back_its_value_is_tabu_for_tenure_steps_unless_it_beats_the_descents_best",  # noqa: E501
+    },
+    {
+        "rule": "a descent ends after `patience` (200) steps without improvement",
+        "edits": [
+            [
+                "deap_sudoku/algorithms/iterated_local_search.py",
+                "while self.score and idle < patience:",
+                "while self.score and idle < patience // 2:",
+            ]
+        ],
+        "test": "test_a_descent_ends_after_patience_steps_without_beating_its_best",
+    },
+    {
+        "rule": "acceptance: the descent's best replaces the current grid when not worse (`worse=P`: a worse one "
+        "with probability P)",
+        "edits": [
+            ["deap_sudoku/tools/perturbation.py", "    if new_cost <= old_cost:\n", "    if new_cost < old_cost:\n"]
+        ],
+        "test": "test_accept_not_worse",
+    },
+    {
+        "rule": "acceptance: the descent's best replaces the current grid when not worse (`worse=P`: a worse one "
+        "with probability P)",
+        "edits": [
+            [
+                "deap_sudoku/algorithms/iterated_local_search.py",
+                "current, current_score = descent_grid, descent_score",
+                "current_score = descent_score",
+            ]
+        ],
+        "test": "test_the_perturbation_starts_from_the_accepted_grid",
+    },
+    {
+        "rule": "perturbation: the clashing cells and `share` (0.2) of the other free cells are freed and completed "
+        "by the exact search within `max_nodes` (200) nodes; where it finds no completion, each box's freed cells "
+        "take its missing values, preferring those propagation allows",
+        "edits": [
+            ["deap_sudoku/tools/perturbation.py", "round(share * len(others))", "round(share * len(others) / 2)"]
+        ],
+        "test": "test_the_perturbation_frees_the_clashing_cells_and_a_share_of_the_rest_and_keeps_the_others",
+    },
+    {
+        "rule": "evaluations: every swap scored, every perturbed grid and the start (search nodes not counted)",
+        "edits": [
+            [
+                "deap_sudoku/algorithms/iterated_local_search.py",
+                "        if count:\n            self.evaluations += 1\n",
+                "        if count:\n            pass\n",
+            ]
+        ],
+        "test": "test_every_swap_scored_is_one_evaluation_and_so_is_every_grid_scored_whole",
+    },
+]
+"""One break per row of the rule table in docs/literature.md (more for some), each caught by the test
+named (``benchmarks/rule_breaks.py``)."""
+
 
 def _boxes_are_permutations(grid, puzzle: Puzzle) -> bool:
     return bool((np.sort(np.asarray(grid)[puzzle.shape.boxes], axis=1) == np.arange(1, puzzle.n + 1)).all())
@@ -264,3 +390,22 @@ def test_the_search_is_a_function_of_its_seed():
     assert np.array_equal(first.grid, second.grid) and first.trace == second.trace
     assert first.evaluations == second.evaluations and first.perturbations == second.perturbations
     assert first.trace != other.trace
+
+
+def test_the_recipe_has_no_step_cap_by_default(monkeypatch):
+    """A hidden default of 100,000 steps ended 3-second ``cp-ils`` runs early: the recipe's runs end by
+    their time or evaluation budget."""
+    from deap_sudoku.runs import local_search
+
+    seen = {}
+    original = local_search.iterated_local_search
+
+    def recording(puzzle, **options):
+        seen.update(options)
+        return original(puzzle, **options)
+
+    monkeypatch.setattr(local_search, "iterated_local_search", recording)
+    _, logbook, _ = local_search.cp_ils(unsolvable(), max_evaluations=50)
+    assert seen["max_steps"] is None and logbook.stop_reason == "evaluations"
+    result = iterated_local_search(unsolvable(), rng=random.Random(0), max_steps=None, max_evaluations=50)
+    assert result.stop_reason == "evaluations" and result.evaluations == 50
