@@ -170,6 +170,17 @@ RULE_BREAKS = [
         ],
         "test": "test_honours_max_evaluations_exactly",
     },
+    {
+        "rule": "evaluations: the start, every sampled move, every proposed move, each restart",
+        "edits": [
+            [
+                "deap_sudoku/algorithms/annealing.py",
+                "run = _Run(state, schedule, length, 1 + len(costs), restart_on_reheat)",
+                "run = _Run(state, schedule, length, len(costs), restart_on_reheat)",
+            ]
+        ],
+        "test": "test_a_run_solved_at_its_start_counts_the_start_as_one_evaluation",
+    },
 ]
 
 EASY = load_sample()
@@ -457,3 +468,45 @@ def test_every_move_swaps_two_distinct_cells_of_one_box():
         state.moves(1, math.inf)  # every move taken
         changed = [cell for cell in range(len(before)) if before[cell] != state.grid[cell]]
         assert len(changed) == 2 and STUCK.shape.cell_units[changed[0], 2] == STUCK.shape.cell_units[changed[1], 2]
+
+
+def test_the_annealing_is_composed_of_its_toolbox():
+    """``simulated_annealing`` is built from its toolbox's parts (the example registers them): the
+    start and every restart from ``individual``, the moves from ``neighbourhood`` (made once, for
+    the puzzle annealed), every worse move judged by ``accept``, t0 and the cooling from
+    ``initial_temperature`` and ``schedule``; without a toolbox, the same parts from the arguments."""
+    calls = collections.Counter()
+    toolbox = annealing.annealing_toolbox(rng=random.Random(4), reheat_after=1)
+    for name in ("individual", "neighbourhood", "accept", "initial_temperature", "schedule"):
+        part = getattr(toolbox, name)
+        toolbox.register(
+            name, lambda *args, _part=part, _name=name, **kwargs: calls.update([_name]) or _part(*args, **kwargs)
+        )
+    composed = simulated_annealing(STUCK, toolbox=toolbox, chain_length=30, max_steps=3_000)
+    plain = simulated_annealing(STUCK, rng=random.Random(4), chain_length=30, max_steps=3_000, reheat_after=1)
+    assert composed.trace == plain.trace and composed.reheats > 0
+    assert calls.pop("accept") > 0
+    assert calls == {"individual": 1 + composed.reheats, "neighbourhood": 1, "initial_temperature": 1, "schedule": 1}
+    with pytest.raises(ValueError, match="are the toolbox.s"):
+        simulated_annealing(STUCK, toolbox=toolbox, alpha=0.9)  # the schedule's own
+
+
+def test_a_run_solved_at_its_start_counts_the_start_as_one_evaluation():
+    """Issue 60 item 2: the start is scored, so a run solved there (its boxes left one free cell
+    each, or propagation settled every cell) spent one evaluation, not 0, and its ERT is a number."""
+    from deap_sudoku import Puzzle
+    from deap_sudoku.experiments import run_experiment
+    from deap_sudoku.experiments.summary import ert
+
+    cells = list(verify_solution := propagate(EASY).values)
+    assert verify(verify_solution, EASY)
+    for box in EASY.shape.boxes:
+        cells[int(box[0])] = 0
+    one_free_a_box = Puzzle(cells, box=EASY.shape)
+    results = run_experiment(
+        ["sa-lewis", "sa-lewis-cp"], {"one free cell a box": [one_free_a_box], "easy": [EASY]}, runs=1
+    )
+    at_the_start = [r for r in results if r.dataset == "one free cell a box" or r.algorithm == "sa-lewis-cp"]
+    assert len(at_the_start) == 3 and all(r.solved and r.steps == 0 for r in at_the_start)
+    assert [r.evaluations for r in at_the_start] == [1, 1, 1]
+    assert ert(at_the_start) == 1.0
