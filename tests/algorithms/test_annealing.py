@@ -510,3 +510,17 @@ def test_a_run_solved_at_its_start_counts_the_start_as_one_evaluation():
     assert len(at_the_start) == 3 and all(r.solved and r.steps == 0 for r in at_the_start)
     assert [r.evaluations for r in at_the_start] == [1, 1, 1]
     assert ert(at_the_start) == 1.0
+
+
+def test_box_swaps_is_a_neighbourhood_and_a_deap_mutation():
+    """``BoxSwaps.mutate`` keeps DEAP's contract (in place, a tuple, givens and boxes kept: ``check_operator``);
+    ``draw`` names two free cells of one box, from the generator it was given."""
+    from deap_sudoku.tools import check_operator
+
+    check_operator(BoxSwaps(EASY, rng=random.Random(0)).mutate, EASY, kind="mut", keeps="block")
+    box = EASY.shape.cell_units[:, 2]
+    for first in ("cell", "box"):
+        draws = [BoxSwaps(STUCK, first=first, rng=random.Random(6)).draw() for _ in range(2)]
+        assert draws[0] == draws[1] and box[draws[0][0]] == box[draws[0][1]] and draws[0][0] != draws[0][1]
+    with pytest.raises(ValueError, match="'cell' or 'box'"):
+        BoxSwaps(STUCK, first="row", rng=random.Random(0))
