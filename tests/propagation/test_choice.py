@@ -62,10 +62,10 @@ def test_one_small_puzzle_is_solved_without_loading_numba(tmp_path):
 def test_an_easy_25x25_under_a_budget_is_solved_without_loading_numba(tmp_path, monkeypatch):
     """On a machine that has compiled the kernels before, the memetic GA's seed search settles an
     easy 25x25 in its Python probe: the command never waits for numba."""
-    from deap_sudoku.runs import task
+    from deap_sudoku.runs import kernels
 
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))  # numba's cache and the stamp beside it
-    task.mark_compiled("memetic")
+    kernels.mark_compiled("memetic")
     done = _solved_without_numba(REPO / "data" / "25x25.txt", "--max-seconds", "10", env=dict(os.environ))
     assert done.stdout.count("|") >= 50
 
