@@ -19,11 +19,12 @@ from __future__ import annotations
 import random
 
 import click
+from deap import base
 
 from deap_sudoku.algorithms import iterated_local_search
 from deap_sudoku.cli.examples import example_help, example_options, load_puzzle, run_example
 from deap_sudoku.io import load_sample
-from deap_sudoku.tools import accept_not_worse
+from deap_sudoku.tools import Individual, accept_not_worse, init_block_permutation, mut_free_and_complete
 
 
 def main(
@@ -38,24 +39,29 @@ def main(
     restrict=False,
     max_steps=None,
     max_evaluations=None,
+    max_seconds=None,
     requested=None,
     verbose=True,
 ):
     """Run the iterated local search; return ``([best], logbook, hall_of_fame)`` like the GA examples."""
     puzzle = puzzle or load_sample()
+    rng = random.Random(seed)
+    toolbox = base.Toolbox()
+    toolbox.register("individual", init_block_permutation, Individual, puzzle=puzzle, restrict=restrict, rng=rng)
+    toolbox.register("accept", accept_not_worse, worse=worse, rng=rng)  # no worse, or worse with probability `worse`
+    # the perturbation: the clashing squares and `share` of the others freed, completed by search
+    toolbox.register("perturb", mut_free_and_complete, puzzle=puzzle, share=share, max_nodes=max_nodes, rng=rng)
+
     progress = (lambda step, score, best: click.echo(f"step {step}: score {score}, best {best}")) if verbose else None
     result = iterated_local_search(
         puzzle,
-        rng=random.Random(seed),
+        rng=rng,  # the descent's draws
+        toolbox=toolbox,
         tenure=tenure,  # the descent: min-conflicts swaps in a box, (square, value) tabu for `tenure` steps
         patience=patience,  # a descent ends after this many steps without beating its best
-        accept=accept_not_worse,  # the acceptance: no worse, or worse with probability `worse`
-        worse=worse,
-        share=share,  # the perturbation: mut_free_and_complete(share=..., max_nodes=...)
-        max_nodes=max_nodes,
-        restrict=restrict,
-        max_steps=max_steps,
+        max_steps=max_steps,  # None: no step cap (a time or evaluation budget ends the run)
         max_evaluations=max_evaluations,
+        max_seconds=max_seconds,
         callback=progress,
         requested=requested,
     )
@@ -101,9 +107,17 @@ def main(
     help="Ours: probability of accepting a worse descent.",
 )
 @click.option("--restrict", is_flag=True, help="Ours: start from the values constraint propagation allows.")
-@click.option("--max-steps", type=click.IntRange(min=1), default=None, help="Moves, at most [default: no cap].")
+@click.option(
+    "--max-steps",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Local-search steps [default: no cap].",
+)
 @click.option("--max-evaluations", type=click.IntRange(min=1), default=None, help="Swaps scored, at most.")
-def cli(puzzle_file, seed, tenure, patience, share, max_nodes, worse, restrict, max_steps, max_evaluations):
+@click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=None, help="Seconds, at most.")
+def cli(
+    puzzle_file, seed, tenure, patience, share, max_nodes, worse, restrict, max_steps, max_evaluations, max_seconds
+):
     run_example(
         main,
         load_puzzle(puzzle_file),
@@ -116,6 +130,7 @@ def cli(puzzle_file, seed, tenure, patience, share, max_nodes, worse, restrict, 
         restrict=restrict,
         max_steps=max_steps,
         max_evaluations=max_evaluations,
+        max_seconds=max_seconds,
     )
 
 

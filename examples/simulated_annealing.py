@@ -1,12 +1,12 @@
 """Simulated annealing for Sudoku as R. Lewis describes it (J. Heuristics 2007), his propagation-first hybrid a switch.
 
-As documented (the defaults, as his paper writes them; sections of an author's preprint): each box's empty squares
-get a random permutation of the values the box misses (§2.1); a move draws an empty square over the
-whole grid, then another empty square of its box, and swaps them (§2.1); the cost counts, for every
-row and column, the values it misses (§2.2); the initial temperature is the standard deviation of
-the cost over a sample of moves; the temperature is multiplied by --alpha after every Markov chain
-of (empty squares)^2 moves, and after --reheat-after chains without an improvement goes back up and
-the search starts again from a new random grid (§2.3).
+As documented by his paper (the defaults; sections of an author's preprint): each box's empty
+squares get a random permutation of the values the box misses (§2.1); a move draws an empty square
+over the whole grid, then another empty square of its box, and swaps them (§2.1); the cost counts,
+for every row and column, the values it misses (§2.2); the initial temperature is the standard
+deviation of the cost over a sample of moves; the temperature is multiplied by --alpha after every
+Markov chain of (empty squares)^2 moves, and after --reheat-after chains without an improvement
+goes back up and the search starts again from a new random grid (§2.3).
 
 Lewis's HM 2007 hybrid: ``--propagate-first`` fixes every square naked and
 hidden singles settle before the annealing starts.
@@ -19,10 +19,13 @@ from __future__ import annotations
 import random
 
 import click
+from deap import base
 
 from deap_sudoku.algorithms import simulated_annealing
 from deap_sudoku.cli.examples import example_help, example_options, load_puzzle, run_example
 from deap_sudoku.io import load_sample
+from deap_sudoku.tools import BoxSwaps, GeometricSchedule, Individual, init_block_permutation, initial_temperature
+from deap_sudoku.tools import metropolis
 
 
 def main(
@@ -40,15 +43,24 @@ def main(
 ):
     """Run simulated annealing; return ``([best], logbook, hall_of_fame)`` like the GA examples."""
     puzzle = puzzle or load_sample()
+    rng = random.Random(seed)
+    toolbox = base.Toolbox()
+    # the start, and the new random solution of every reheat: each box's empty squares a permutation
+    # of the values it misses (§2.1); the annealing gives it the puzzle it anneals
+    toolbox.register("individual", init_block_permutation, Individual, restrict=propagate_first, rng=rng)
+    toolbox.register("neighbourhood", BoxSwaps, first="cell", rng=rng)  # §2.1: a square over the grid, then its box's
+    toolbox.register("accept", metropolis, rng=rng)  # §2.3: a worse move with probability exp(-delta / t)
+    toolbox.register("initial_temperature", initial_temperature)  # §2.3: the cost's spread over the sampled moves
+    toolbox.register("schedule", GeometricSchedule, alpha=alpha, reheat_after=reheat_after)  # t <- alpha t; reheats
+
     progress = (lambda step, cost, best: click.echo(f"move {step}: cost {cost}, best {best}")) if verbose else None
     result = simulated_annealing(
         puzzle,
-        rng=random.Random(seed),
-        alpha=alpha,  # t <- alpha * t after every Markov chain
-        chain_length=chain_length,  # None: (free cells)^2 moves per chain
-        reheat_after=reheat_after,  # chains without an improvement before t goes back to t0
+        toolbox=toolbox,
+        chain_length=chain_length,  # None: (empty squares)^2 moves per chain (§2.3 eq. 4)
         sample_size=sample_size,  # moves whose costs' standard deviation is t0
-        propagate_first=propagate_first,  # HM 2007: singles fix cells first
+        restart_on_reheat=True,  # §2.3: a reheat starts again from a new random solution
+        propagate_first=propagate_first,  # HM 2007: singles fix squares first
         max_steps=max_steps,
         callback=progress,
         report_every=100_000,

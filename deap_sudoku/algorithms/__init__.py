@@ -4,7 +4,7 @@ memetic GA with propagation repair, DEAP's eaSimple batched over the population,
 iterated local search with a constraint-programming perturbation after Musliu & Winter, simulated
 annealing after Lewis, the ant colony system and Wang et al.'s local-search GA (LSGA)."""
 
-from .annealing import AnnealingResult, simulated_annealing
+from .annealing import AnnealingResult, annealing_toolbox, simulated_annealing
 from .ant_colony import ea_ant_colony
 from .batched import ea_simple_batched
 from .deap_loops import ea_mu_comma_lambda, ea_mu_plus_lambda, ea_simple
@@ -16,7 +16,7 @@ from .repair import PropagationRepair, mut_destroy_repair, mut_repair, propagati
 from .run import Checkpointer, ResumeError, Run, evaluate_invalid
 from .stop import HALTED, INTERRUPTED, Abandoned, Stop, stop_reason
 from .tabu import TabuResult, tabu_search
-from .iterated_local_search import IteratedSearchResult, iterated_local_search
+from .iterated_local_search import IteratedSearchResult, iterated_local_search, iterated_search_toolbox
 
 __all__ = [
     "ea_simple",
@@ -49,7 +49,9 @@ __all__ = [
     "tabu_search",
     "IteratedSearchResult",
     "iterated_local_search",
+    "iterated_search_toolbox",
     "ea_ant_colony",
     "AnnealingResult",
     "simulated_annealing",
+    "annealing_toolbox",
 ]

@@ -33,16 +33,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+from deap import base
 
 from ..grid.puzzle import Puzzle
 from ..propagation import propagate
-from ..tools.annealing import GeometricSchedule, initial_temperature, metropolis
+from ..tools.annealing import BoxSwaps, GeometricSchedule, initial_temperature, metropolis
 from ..tools.free_cells import free_cells
 from ..tools.individual import Individual
 from ..tools.init import init_block_permutation
 from .tabu import TRACE_POINTS, TabuResult
 
-__all__ = ["AnnealingResult", "simulated_annealing"]
+__all__ = ["AnnealingResult", "simulated_annealing", "annealing_toolbox"]
 
 CHECK_EVERY = 64
 """Moves between two looks at the clock and the budgets: at a few microseconds a move, well under
@@ -70,10 +71,35 @@ class AnnealingResult(TabuResult):
         return self.found or super().found_by()
 
 
+def annealing_toolbox(
+    *,
+    rng: random.Random,
+    alpha: float = 0.99,
+    reheat_after: int | None = 20,
+    move: str = "cell",
+    restrict: bool = False,
+) -> base.Toolbox:
+    """The annealing's parts, registered as ``examples/simulated_annealing.py`` registers them (Lewis
+    2007's rules with these defaults): ``individual(puzzle=...)`` a start (each box a random
+    permutation of the values it misses, §2.1; ``restrict`` prefers the values propagation leaves a
+    cell), ``neighbourhood(puzzle)`` the moves (:class:`~deap_sudoku.tools.BoxSwaps`, ``first=move``,
+    §2.1), ``accept(delta, t)`` the Metropolis rule (§2.3 eq. 2), ``initial_temperature(costs)`` the
+    spread of the sampled costs (§2.3), ``schedule(t0)`` the geometric cooling with reheats (§2.3
+    eq. 3).  Every draw comes from ``rng``."""
+    toolbox = base.Toolbox()
+    toolbox.register("individual", init_block_permutation, Individual, restrict=restrict, rng=rng)
+    toolbox.register("neighbourhood", BoxSwaps, first=move, rng=rng)
+    toolbox.register("accept", metropolis, rng=rng)
+    toolbox.register("initial_temperature", initial_temperature)
+    toolbox.register("schedule", GeometricSchedule, alpha=alpha, reheat_after=reheat_after)
+    return toolbox
+
+
 def simulated_annealing(
     puzzle: Puzzle,
     *,
-    rng: random.Random,
+    rng: random.Random | None = None,
+    toolbox: base.Toolbox | None = None,
     alpha: float = 0.99,
     chain_length: int | None = None,
     reheat_after: int | None = 20,
@@ -92,7 +118,11 @@ def simulated_annealing(
     """Anneal until solved, ``max_steps`` moves, ``max_evaluations`` moves scored (the temperature
     sample's included) or ``max_seconds`` seconds; return the best grid seen.
 
-    ``rng`` draws the start and every move.  ``callback(step, cost, best_cost)`` is called every
+    ``toolbox`` holds the parts it is composed of (:func:`annealing_toolbox` names them); without
+    one, ``annealing_toolbox(rng=rng, alpha=alpha, reheat_after=reheat_after, move=move,
+    restrict=propagate_first)`` is used, and with one those four are its own (left at their
+    defaults here).  The annealing gives ``toolbox.individual`` the puzzle it anneals (the propagated
+    one with ``propagate_first``).  ``callback(step, cost, best_cost)`` is called every
     ``report_every`` moves, and a true answer ends the search (``stop_reason`` ``"callback"``);
     the clock is read every :data:`CHECK_EVERY` moves (counting from the call, or from ``started``, a
     :func:`time.perf_counter` reading), ``requested()`` every 16 such looks, and either ends the
@@ -107,15 +137,25 @@ def simulated_annealing(
     """
     if move not in ("cell", "box"):
         raise ValueError(f"move is 'cell' or 'box'; got {move!r}")
+    if toolbox is None:
+        if rng is None:
+            raise TypeError("simulated_annealing needs rng, or a toolbox whose parts draw from one")
+        toolbox = annealing_toolbox(
+            rng=rng, alpha=alpha, reheat_after=reheat_after, move=move, restrict=propagate_first
+        )
+    elif (alpha, reheat_after, move) != (0.99, 20, "cell"):
+        raise ValueError(
+            "alpha, reheat_after and move are the toolbox's (its schedule and neighbourhood), not arguments"
+        )
     if chain_length is not None and chain_length < 1:
         raise ValueError(f"chain_length is at least 1; got {chain_length}")
     started = time.perf_counter() if started is None else started  # the start, drawn and scored, is on it too
     work, fixed = _propagated(puzzle) if propagate_first else (puzzle, 0)
-    state = _Annealer(work, rng, restrict=propagate_first, by_cell=move == "cell")
+    state = _Annealer(work, toolbox)
     length = chain_length if chain_length is not None else max(len(free_cells(work).cells) ** 2, 1)
     limits = _Limits(started, max_steps, max_evaluations, max_seconds, requested)
     costs = _sample(state, sample_size, limits)
-    schedule = GeometricSchedule(initial_temperature(costs), alpha, reheat_after)
+    schedule = toolbox.schedule(toolbox.initial_temperature(costs))
     run = _Run(state, schedule, length, 1 + len(costs), restart_on_reheat)
     reason = ""
     while not (reason := limits.reason(state, run.step, run.evaluations)):
@@ -235,26 +275,25 @@ def _propagated(puzzle: Puzzle) -> tuple[Puzzle, int]:
 
 class _Annealer:
     """The grid (a block-permutation) with each row's and column's value counts, its cost, the lowest
-    cost of the current chain, and the best cost and grid seen."""
+    cost of the current chain, and the best cost and grid seen; its start, moves and acceptance are
+    the toolbox's."""
 
-    def __init__(self, puzzle: Puzzle, rng: random.Random, *, restrict: bool, by_cell: bool = True) -> None:
+    def __init__(self, puzzle: Puzzle, toolbox: base.Toolbox) -> None:
         n = puzzle.n
-        self.puzzle, self.rng, self.restrict, self.random = puzzle, rng, restrict, rng.random
+        self.puzzle, self.individual, self.accept = puzzle, toolbox.individual, toolbox.accept
+        self.swaps: BoxSwaps = toolbox.neighbourhood(puzzle)
         self.row_of = [cell // n for cell in range(n * n)]
         self.col_of = [cell % n for cell in range(n * n)]
-        self.boxes = [cells.tolist() for cells in free_cells(puzzle).boxes if len(cells) >= 2]
-        # what a move draws first: a free cell (with its box and place in it), or a box
-        self.firsts = [(cells, i) for cells in self.boxes for i in range(len(cells))]
-        self._first = self._first_cell if by_cell else self._first_box
-        self.movable = bool(self.boxes)
+        self.movable = bool(self.swaps.boxes)
         self._fill()
         self.lowest = self.best = self.cost
         self.best_grid = list(self.grid)
 
     def _fill(self) -> None:
-        """A random solution: each box's free cells a permutation of the values it misses."""
+        """A random solution (the toolbox's ``individual``): each box's free cells a permutation of
+        the values it misses."""
         n = self.puzzle.n
-        grid = init_block_permutation(Individual, puzzle=self.puzzle, restrict=self.restrict, rng=self.rng).tolist()
+        grid = self.individual(puzzle=self.puzzle).tolist()
         self.grid = grid
         self.rows = [[0] * (n + 1) for _ in range(n)]
         self.cols = [[0] * (n + 1) for _ in range(n)]
@@ -262,16 +301,6 @@ class _Annealer:
             self.rows[cell // n][value] += 1
             self.cols[cell % n][value] += 1
         self.cost = sum(unit[1:].count(0) for unit in self.rows + self.cols)  # the values each misses
-
-    def _first_cell(self) -> tuple[list[int], int]:
-        """A move's first cell, drawn uniformly over the free cells of boxes with two or more (Lewis,
-        §2.1): its box's free cells and its place among them."""
-        return self.firsts[int(self.random() * len(self.firsts))]
-
-    def _first_box(self) -> tuple[list[int], int]:
-        """A move's first cell, its box drawn uniformly first (each box as likely, however few its free cells)."""
-        cells = self.boxes[int(self.random() * len(self.boxes))]
-        return cells, int(self.random() * len(cells))
 
     def restart(self) -> None:
         """Start again from a new random solution (Lewis's reheat), keeping the best grid seen."""
@@ -283,15 +312,12 @@ class _Annealer:
         """Propose ``count`` swaps at ``temperature`` (``math.inf`` takes every one), each taken by the
         Metropolis rule; return how many were proposed, fewer when one solves the puzzle."""
         grid, rows, cols, row_of, col_of = self.grid, self.rows, self.cols, self.row_of, self.col_of
-        draw, rng, first = self.random, self.rng, self._first
+        draw, accept = self.swaps.draw, self.accept
         cost, lowest, best = self.cost, self.lowest, self.best
         made = 0
         while made < count:
             made += 1
-            cells, i = first()
-            size = len(cells)
-            j = int(draw() * (size - 1))
-            a, b = cells[i], cells[j + (j >= i)]  # two distinct cells of the box
+            a, b = draw()  # two distinct free cells of one box
             va, vb = grid[a], grid[b]  # distinct: the box holds a permutation
             ra, rb, ca, cb = row_of[a], row_of[b], col_of[a], col_of[b]
             delta = 0
@@ -301,7 +327,7 @@ class _Annealer:
             if ca != cb:
                 x, y = cols[ca], cols[cb]
                 delta += (x[va] == 1) - (x[vb] == 0) + (y[vb] == 1) - (y[va] == 0)
-            if delta > 0 and not metropolis(delta, temperature, rng=rng):
+            if delta > 0 and not accept(delta, temperature):
                 continue
             grid[a], grid[b] = vb, va
             if ra != rb:

@@ -13,7 +13,9 @@ current one (:func:`~deap_sudoku.tools.perturbation.accept_not_worse` by default
 one is perturbed by :func:`~deap_sudoku.tools.perturbation.mut_free_and_complete`: its clashing
 cells and ``share`` of the others freed and completed again by propagation and search of at most
 ``max_nodes`` nodes, the rest kept. Every swap scored is one evaluation, and so is every perturbed
-grid (scored whole); the start is one too.
+grid (scored whole); the start is one too.  The start, the acceptance and the perturbation are a
+toolbox's (:func:`iterated_search_toolbox` registers them as ``examples/iterated_local_search.py``
+does); the descent is the search's own.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+from deap import base
 
 from ..grid.puzzle import Puzzle
 from ..tools.free_cells import free_cells
@@ -32,7 +35,7 @@ from ..tools.init import init_block_permutation
 from ..tools.perturbation import accept_not_worse, mut_free_and_complete
 from .tabu import TRACE_POINTS, TabuResult, _swap_in_box, _unit_counts
 
-__all__ = ["IteratedSearchResult", "iterated_local_search"]
+__all__ = ["IteratedSearchResult", "iterated_local_search", "iterated_search_toolbox"]
 
 
 @dataclass(frozen=True)
@@ -44,10 +47,33 @@ class IteratedSearchResult(TabuResult):
     accepted: int = 0
 
 
+def iterated_search_toolbox(
+    puzzle: Puzzle,
+    *,
+    rng: random.Random,
+    share: float = 0.2,
+    max_nodes: int = 200,
+    worse: float = 0.0,
+    accept: Callable[..., bool] = accept_not_worse,
+    restrict: bool = False,
+) -> base.Toolbox:
+    """The search's parts on ``puzzle``, registered as ``examples/iterated_local_search.py`` registers
+    them: ``individual()`` the start (every box a permutation of the values it misses; ``restrict``
+    narrows it by propagation), ``accept(old_cost, new_cost)`` the acceptance (``accept`` with
+    ``rng`` and ``worse``), ``perturb(individual, max_seconds=...)`` the perturbation
+    (:func:`~deap_sudoku.tools.mut_free_and_complete`, in place).  Every draw comes from ``rng``."""
+    toolbox = base.Toolbox()
+    toolbox.register("individual", init_block_permutation, Individual, puzzle=puzzle, restrict=restrict, rng=rng)
+    toolbox.register("accept", accept, rng=rng, worse=worse)
+    toolbox.register("perturb", mut_free_and_complete, puzzle=puzzle, share=share, max_nodes=max_nodes, rng=rng)
+    return toolbox
+
+
 def iterated_local_search(
     puzzle: Puzzle,
     *,
     rng: random.Random,
+    toolbox: base.Toolbox | None = None,
     tenure: int = 10,
     patience: int = 200,
     share: float = 0.2,
@@ -66,14 +92,24 @@ def iterated_local_search(
     """Search until solved, ``max_steps`` local-search steps (None: no cap), ``max_evaluations`` evaluations or
     ``max_seconds`` seconds; return the best grid seen.
 
-    ``accept(old_cost, new_cost, rng, worse=worse)`` decides whether a descent's best replaces the
-    current grid; ``restrict`` narrows the start by propagation.  ``callback``, ``report_every``,
+    ``toolbox`` holds the start, the acceptance and the perturbation (:func:`iterated_search_toolbox`
+    names them); without one, ``iterated_search_toolbox(puzzle, rng=rng, share=share,
+    max_nodes=max_nodes, worse=worse, accept=accept, restrict=restrict)`` is used, and with one
+    those five are its own (left at their defaults here).  ``rng`` draws the descent's cells and
+    ties.  ``accept(old_cost, new_cost, rng=..., worse=...)`` decides whether a descent's best
+    replaces the current grid; ``restrict`` narrows the start by propagation.  ``callback``, ``report_every``,
     ``requested`` and ``started`` as for :func:`~deap_sudoku.algorithms.tabu.tabu_search`.
     """
     if max_evaluations is not None and max_evaluations < 1:
         raise ValueError(f"max_evaluations must be at least 1, not {max_evaluations!r}")
+    if toolbox is None:
+        toolbox = iterated_search_toolbox(
+            puzzle, rng=rng, share=share, max_nodes=max_nodes, worse=worse, accept=accept, restrict=restrict
+        )
+    elif (share, max_nodes, worse, accept, restrict) != (0.2, 200, 0.0, accept_not_worse, False):
+        raise ValueError("with a toolbox, share, max_nodes, worse, accept and restrict are its parts'")
     started = time.perf_counter() if started is None else started
-    search = _Search(puzzle, rng, tenure=tenure, restrict=restrict)
+    search = _Search(puzzle, rng, tenure=tenure, restrict=restrict, start=toolbox.individual)
     limits = _Limits(max_steps, max_evaluations, max_seconds, started, requested)
     reason = ""
     perturbations = accepted = 0
@@ -82,16 +118,14 @@ def iterated_local_search(
         reason, descent_score, descent_grid = search.descent(patience, limits, callback, report_every)
         if reason or not search.best_score:
             break
-        if accept(current_score, descent_score, rng, worse=worse):
+        if toolbox.accept(current_score, descent_score):
             current, current_score = descent_grid, descent_score
             accepted += 1
         reason = limits.reached(search, between_steps=False)
         if reason:
             break
         grid = Individual(np.array(current, dtype=np.int64))
-        mut_free_and_complete(
-            grid, puzzle=puzzle, share=share, max_nodes=max_nodes, max_seconds=limits.seconds_left(), rng=rng
-        )
+        toolbox.perturb(grid, max_seconds=limits.seconds_left())
         perturbations += 1
         search.restart(grid.tolist())
     seconds = time.perf_counter() - started
@@ -141,10 +175,17 @@ class _Search:
     """The grid with its row, column and box counts and score, the boxes' free cells, the tabu
     (cell, value) pairs, the best grid ever and the trace."""
 
-    def __init__(self, puzzle: Puzzle, rng: random.Random, *, tenure: int, restrict: bool) -> None:
+    def __init__(
+        self, puzzle: Puzzle, rng: random.Random, *, tenure: int, restrict: bool, start: Callable | None = None
+    ) -> None:
         n = puzzle.n
         free = free_cells(puzzle)
-        grid = init_block_permutation(Individual, puzzle=puzzle, restrict=restrict, rng=rng).tolist()
+        first = (
+            start()
+            if start is not None
+            else init_block_permutation(Individual, puzzle=puzzle, restrict=restrict, rng=rng)
+        )
+        grid = first.tolist()
         self.n, self.rng, self.tenure = n, rng, tenure
         self.units_of = [tuple(units) for units in puzzle.shape.cell_units.tolist()]
         self.box_cells = {}

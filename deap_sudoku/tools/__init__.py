@@ -2,7 +2,7 @@
 mutations, selections, statistics and ``make_toolbox``, each following DEAP's operator contract, and simulated
 annealing's acceptance rule and cooling schedule."""
 
-from .annealing import GeometricSchedule, initial_temperature, metropolis
+from .annealing import BoxSwaps, GeometricSchedule, initial_temperature, metropolis
 from .checks import OperatorContractError, check_operator
 from .belief import BeliefSpace
 from .crossover import (
@@ -149,4 +149,5 @@ __all__ = [
     "metropolis",
     "initial_temperature",
     "GeometricSchedule",
+    "BoxSwaps",
 ]

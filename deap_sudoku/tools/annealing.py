@@ -3,9 +3,10 @@
 After R. Lewis, "Metaheuristics can solve sudoku puzzles", Journal of Heuristics 13(4), 2007: the
 initial temperature is the standard deviation of the cost over a small sample of neighbourhood
 moves, the temperature is multiplied by ``alpha`` after each Markov chain, and after
-``reheat_after`` chains without an improvement it goes back to the initial value.  Any search can
-use them: :func:`deap_sudoku.algorithms.simulated_annealing` does, with its moves scored
-incrementally.
+``reheat_after`` chains without an improvement it goes back to the initial value; a move swaps two
+free cells of one box (:class:`BoxSwaps`).  Any search can use them:
+:func:`deap_sudoku.algorithms.simulated_annealing` is composed of them (registered in a toolbox),
+with its moves scored incrementally.
 """
 
 from __future__ import annotations
@@ -15,7 +16,11 @@ import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-__all__ = ["metropolis", "initial_temperature", "GeometricSchedule"]
+from ..grid.puzzle import Puzzle
+from .free_cells import free_cells
+from .individual import Individual
+
+__all__ = ["metropolis", "initial_temperature", "GeometricSchedule", "BoxSwaps"]
 
 
 def metropolis(delta: float, temperature: float, *, rng: random.Random) -> bool:
@@ -78,3 +83,41 @@ class GeometricSchedule:
         else:
             self.temperature *= self.alpha
         return self.temperature
+
+
+class BoxSwaps:
+    """The annealing's neighbourhood on ``puzzle``: a swap of two free cells of one box.
+
+    ``first="cell"`` (Lewis 2007, §2.1): the first cell drawn uniformly over the free cells of the
+    grid (of boxes with two or more), "to stop a sampling bias towards squares with less non-fixed
+    values"; ``"box"``: a box drawn uniformly first, then a cell of it (each box as likely however
+    few its free cells).  The second cell is another free cell of the first one's box, drawn
+    uniformly.  :meth:`draw` names a swap (a search that scores it incrementally applies it);
+    :meth:`mutate` makes one in place, DEAP's mutation contract.  Every draw comes from ``rng``.
+    """
+
+    def __init__(self, puzzle: Puzzle, *, first: str = "cell", rng: random.Random) -> None:
+        if first not in ("cell", "box"):
+            raise ValueError(f"first is 'cell' or 'box'; got {first!r}")
+        self.first, self.rng, self.random = first, rng, rng.random
+        self.boxes = [cells.tolist() for cells in free_cells(puzzle).boxes if len(cells) >= 2]
+        self.firsts = [(cells, i) for cells in self.boxes for i in range(len(cells))]
+        self.draw = self._by_cell if first == "cell" else self._by_box
+
+    def _by_cell(self) -> tuple[int, int]:
+        cells, i = self.firsts[int(self.random() * len(self.firsts))]
+        j = int(self.random() * (len(cells) - 1))
+        return cells[i], cells[j + (j >= i)]  # two distinct cells of the box
+
+    def _by_box(self) -> tuple[int, int]:
+        cells = self.boxes[int(self.random() * len(self.boxes))]
+        i = int(self.random() * len(cells))
+        j = int(self.random() * (len(cells) - 1))
+        return cells[i], cells[j + (j >= i)]
+
+    def mutate(self, individual: Individual) -> tuple[Individual]:
+        """Swap two free cells of one box of ``individual`` in place (none when no box has two)."""
+        if self.boxes:
+            a, b = self.draw()
+            individual[a], individual[b] = individual[b], individual[a]
+        return (individual,)

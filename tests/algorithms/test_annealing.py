@@ -13,7 +13,7 @@ from deap_sudoku.algorithms import annealing, simulated_annealing
 from deap_sudoku.exact import verify
 from deap_sudoku.propagation import propagate
 from deap_sudoku.runs import local_search
-from deap_sudoku.tools import GeometricSchedule, free_cells, metropolis
+from deap_sudoku.tools import BoxSwaps, GeometricSchedule, free_cells, metropolis
 
 from tests.conftest import REPO, unsolvable
 
@@ -27,16 +27,22 @@ RULE_BREAKS = [
     },
     {
         "rule": "start: each box's free cells a random permutation of its missing values",
-        "edits": [["deap_sudoku/algorithms/annealing.py", "rng=self.rng).tolist()", "rng=self.rng).tolist()[::-1]"]],
+        "edits": [
+            [
+                "deap_sudoku/algorithms/annealing.py",
+                "grid = self.individual(puzzle=self.puzzle).tolist()",
+                "grid = self.individual(puzzle=self.puzzle).tolist()[::-1]",
+            ]
+        ],
         "test": "test_the_cost_is_kept_right_the_givens_stay_and_boxes_stay_permutations",
     },
     {
         "rule": "move: a free cell drawn over the whole grid, then another free cell of its box, swapped",
         "edits": [
             [
-                "deap_sudoku/algorithms/annealing.py",
-                "return self.firsts[int(self.random() * len(self.firsts))]",
-                "return self.firsts[int(self.random() * len(self.boxes))]",
+                "deap_sudoku/tools/annealing.py",
+                "cells, i = self.firsts[int(self.random() * len(self.firsts))]",
+                "cells, i = self.firsts[int(self.random() * len(self.boxes))]",
             ]
         ],
         "test": "test_a_move_draws_its_first_cell_over_the_whole_grid_not_its_box_first",
@@ -55,7 +61,11 @@ RULE_BREAKS = [
     {
         "rule": "move: a free cell drawn over the whole grid, then another free cell of its box, swapped",
         "edits": [
-            ["deap_sudoku/algorithms/annealing.py", "a, b = cells[i], cells[j + (j >= i)]", "a, b = cells[i], cells[j]"]
+            [
+                "deap_sudoku/tools/annealing.py",
+                "return cells[i], cells[j + (j >= i)]  # two distinct cells of the box",
+                "return cells[i], cells[j]  # two distinct cells of the box",
+            ]
         ],
         "test": "test_every_move_swaps_two_distinct_cells_of_one_box",
     },
@@ -80,8 +90,8 @@ RULE_BREAKS = [
         "edits": [
             [
                 "deap_sudoku/algorithms/annealing.py",
-                "if delta > 0 and not metropolis(delta, temperature, rng=rng):",
-                "if delta > 0 and not rng.random() < 0.5:",
+                'toolbox.register("accept", metropolis, rng=rng)',
+                'toolbox.register("accept", lambda delta, t, rng: rng.random() < 0.5, rng=rng)',
             ]
         ],
         "test": "test_the_acceptance_is_tools_metropolis",
@@ -160,11 +170,33 @@ RULE_BREAKS = [
         ],
         "test": "test_honours_max_evaluations_exactly",
     },
+    {
+        "rule": "evaluations: the start, every sampled move, every proposed move, each restart",
+        "edits": [
+            [
+                "deap_sudoku/algorithms/annealing.py",
+                "run = _Run(state, schedule, length, 1 + len(costs), restart_on_reheat)",
+                "run = _Run(state, schedule, length, len(costs), restart_on_reheat)",
+            ]
+        ],
+        "test": "test_a_run_solved_at_its_start_counts_the_start_as_one_evaluation",
+    },
 ]
 
 EASY = load_sample()
 HARD = read(REPO / "deap_sudoku" / "data" / "testdata" / "hard.txt")[0]
 STUCK = unsolvable()  # no solution: every run goes to its budget
+
+
+def _state(puzzle, seed, *, move="cell", draws=None):
+    """An annealing's state on ``puzzle``, started from ``random.Random(seed)``; its moves and
+    acceptance draw from ``draws`` (an object with ``random()``) when given, else from that generator."""
+    rng = random.Random(seed)
+    toolbox = annealing.annealing_toolbox(rng=rng, move=move)
+    if draws is not None:
+        toolbox.register("neighbourhood", BoxSwaps, first=move, rng=draws)
+        toolbox.register("accept", metropolis, rng=draws)
+    return annealing._Annealer(puzzle, toolbox)
 
 
 def missing(grid, puzzle) -> int:
@@ -208,7 +240,7 @@ def test_the_cost_is_kept_right_the_givens_stay_and_boxes_stay_permutations():
 
 def _walk(puzzle, seed):
     """The state after each of 300 blocks of moves at a middling temperature, recounted."""
-    state = annealing._Annealer(puzzle, random.Random(seed), restrict=False)
+    state = _state(puzzle, seed)
     for _ in range(300):
         state.moves(7, 0.5)
         yield state.cost, state.grid
@@ -346,11 +378,11 @@ class Scripted:
 
 @pytest.mark.parametrize("temperature", [0.4, 1.0, 3.0])
 def test_the_move_loop_takes_a_worse_swap_by_the_metropolis_rule(temperature):
-    state = annealing._Annealer(STUCK, random.Random(0), restrict=False, by_cell=False)
-    cost, nb = state.cost, len(state.boxes)
+    state = _state(STUCK, 0, move="box")
+    cost, nb = state.cost, len(state.swaps.boxes)
     box, cells, i, j, delta = next(  # the first swap that makes the cost worse
         (box, cells, i, j, missing(_swapped(state.grid, cells[i], cells[j]), STUCK) - cost)
-        for box, cells in enumerate(state.boxes)
+        for box, cells in enumerate(state.swaps.boxes)
         for i in range(len(cells))
         for j in range(len(cells))
         if i != j and missing(_swapped(state.grid, cells[i], cells[j]), STUCK) > cost
@@ -358,9 +390,7 @@ def test_the_move_loop_takes_a_worse_swap_by_the_metropolis_rule(temperature):
     draws = [(box + 0.5) / nb, (i + 0.5) / len(cells), ((j - (j > i)) + 0.5) / (len(cells) - 1)]
     threshold = math.exp(-delta / temperature)
     for u, taken in ((threshold - 1e-9, True), (threshold + 1e-9, False)):
-        state = annealing._Annealer(STUCK, random.Random(0), restrict=False, by_cell=False)
-        state.rng = Scripted([*draws, u])  # the Metropolis draw comes from the run's generator
-        state.random = state.rng.random
+        state = _state(STUCK, 0, move="box", draws=Scripted([*draws, u]))  # the Metropolis draw: the run's generator
         state.moves(1, temperature)
         assert (state.cost == cost + delta) is taken and (state.cost == cost) is not taken, (delta, u)
         assert state.cost == missing(state.grid, STUCK)
@@ -376,9 +406,10 @@ def test_a_move_draws_its_first_cell_over_the_whole_grid_not_its_box_first():
     """Lewis 2007, §2.1: a non-fixed cell drawn over the grid, so a box is drawn as often as it has
     free cells; the box-first reading (``move="box"``) draws every box as often."""
     for by_cell in (True, False):
-        state = annealing._Annealer(STUCK, random.Random(3), restrict=False, by_cell=by_cell)
-        drawn = collections.Counter(id(state._first()[0]) for _ in range(20_000))
-        sizes = {id(cells): len(cells) for cells in state.boxes}
+        swaps = BoxSwaps(STUCK, first="cell" if by_cell else "box", rng=random.Random(3))
+        box_of = {cell: id(cells) for cells in swaps.boxes for cell in cells}
+        drawn = collections.Counter(box_of[swaps.draw()[0]] for _ in range(20_000))
+        sizes = {id(cells): len(cells) for cells in swaps.boxes}
         free = sum(sizes.values())
         for box, size in sizes.items():
             share = size / free if by_cell else 1 / len(sizes)
@@ -431,9 +462,65 @@ def test_lewis_rules_are_the_defaults_of_the_function_and_the_recipe():
 def test_every_move_swaps_two_distinct_cells_of_one_box():
     """Step 2 of §2.1: the second cell is another of the box's free cells, so every move taken
     changes the grid (a box holds a permutation: two of its cells never share a value)."""
-    state = annealing._Annealer(STUCK, random.Random(2), restrict=False)
+    state = _state(STUCK, 2)
     for _ in range(2_000):
         before = list(state.grid)
         state.moves(1, math.inf)  # every move taken
         changed = [cell for cell in range(len(before)) if before[cell] != state.grid[cell]]
         assert len(changed) == 2 and STUCK.shape.cell_units[changed[0], 2] == STUCK.shape.cell_units[changed[1], 2]
+
+
+def test_the_annealing_is_composed_of_its_toolbox():
+    """``simulated_annealing`` is built from its toolbox's parts (the example registers them): the
+    start and every restart from ``individual``, the moves from ``neighbourhood`` (made once, for
+    the puzzle annealed), every worse move judged by ``accept``, t0 and the cooling from
+    ``initial_temperature`` and ``schedule``; without a toolbox, the same parts from the arguments."""
+    calls = collections.Counter()
+    toolbox = annealing.annealing_toolbox(rng=random.Random(4), reheat_after=1)
+    for name in ("individual", "neighbourhood", "accept", "initial_temperature", "schedule"):
+        part = getattr(toolbox, name)
+        toolbox.register(
+            name, lambda *args, _part=part, _name=name, **kwargs: calls.update([_name]) or _part(*args, **kwargs)
+        )
+    composed = simulated_annealing(STUCK, toolbox=toolbox, chain_length=30, max_steps=3_000)
+    plain = simulated_annealing(STUCK, rng=random.Random(4), chain_length=30, max_steps=3_000, reheat_after=1)
+    assert composed.trace == plain.trace and composed.reheats > 0
+    assert calls.pop("accept") > 0
+    assert calls == {"individual": 1 + composed.reheats, "neighbourhood": 1, "initial_temperature": 1, "schedule": 1}
+    with pytest.raises(ValueError, match="are the toolbox.s"):
+        simulated_annealing(STUCK, toolbox=toolbox, alpha=0.9)  # the schedule's own
+
+
+def test_a_run_solved_at_its_start_counts_the_start_as_one_evaluation():
+    """Issue 60 item 2: the start is scored, so a run solved there (its boxes left one free cell
+    each, or propagation settled every cell) spent one evaluation, not 0, and its ERT is a number."""
+    from deap_sudoku import Puzzle
+    from deap_sudoku.experiments import run_experiment
+    from deap_sudoku.experiments.summary import ert
+
+    cells = list(verify_solution := propagate(EASY).values)
+    assert verify(verify_solution, EASY)
+    for box in EASY.shape.boxes:
+        cells[int(box[0])] = 0
+    one_free_a_box = Puzzle(cells, box=EASY.shape)
+    results = run_experiment(
+        ["sa-lewis", "sa-lewis-cp"], {"one free cell a box": [one_free_a_box], "easy": [EASY]}, runs=1
+    )
+    at_the_start = [r for r in results if r.dataset == "one free cell a box" or r.algorithm == "sa-lewis-cp"]
+    assert len(at_the_start) == 3 and all(r.solved and r.steps == 0 for r in at_the_start)
+    assert [r.evaluations for r in at_the_start] == [1, 1, 1]
+    assert ert(at_the_start) == 1.0
+
+
+def test_box_swaps_is_a_neighbourhood_and_a_deap_mutation():
+    """``BoxSwaps.mutate`` keeps DEAP's contract (in place, a tuple, givens and boxes kept: ``check_operator``);
+    ``draw`` names two free cells of one box, from the generator it was given."""
+    from deap_sudoku.tools import check_operator
+
+    check_operator(BoxSwaps(EASY, rng=random.Random(0)).mutate, EASY, kind="mut", keeps="block")
+    box = EASY.shape.cell_units[:, 2]
+    for first in ("cell", "box"):
+        draws = [BoxSwaps(STUCK, first=first, rng=random.Random(6)).draw() for _ in range(2)]
+        assert draws[0] == draws[1] and box[draws[0][0]] == box[draws[0][1]] and draws[0][0] != draws[0][1]
+    with pytest.raises(ValueError, match="'cell' or 'box'"):
+        BoxSwaps(STUCK, first="row", rng=random.Random(0))

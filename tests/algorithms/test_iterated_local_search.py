@@ -409,3 +409,26 @@ def test_the_recipe_has_no_step_cap_by_default(monkeypatch):
     assert seen["max_steps"] is None and logbook.stop_reason == "evaluations"
     result = iterated_local_search(unsolvable(), rng=random.Random(0), max_steps=None, max_evaluations=50)
     assert result.stop_reason == "evaluations" and result.evaluations == 50
+
+
+def test_the_search_is_composed_of_its_toolbox():
+    """``iterated_local_search`` takes its start, acceptance and perturbation from its toolbox (the
+    example registers them): one start, every descent judged by ``accept``, every perturbation made
+    by ``perturb``; without a toolbox, the same parts from the arguments, run for run."""
+    import collections
+
+    puzzle, calls = unsolvable(), collections.Counter()
+    rng = random.Random(5)
+    toolbox = ils_module.iterated_search_toolbox(puzzle, rng=rng)
+    for name in ("individual", "accept", "perturb"):
+        part = getattr(toolbox, name)
+        toolbox.register(
+            name, lambda *args, _part=part, _name=name, **kwargs: calls.update([_name]) or _part(*args, **kwargs)
+        )
+    composed = iterated_local_search(puzzle, rng=rng, toolbox=toolbox, patience=10, max_steps=600)
+    plain = iterated_local_search(puzzle, rng=random.Random(5), patience=10, max_steps=600)
+    assert composed.trace == plain.trace and composed.perturbations >= 5
+    assert calls["individual"] == 1 and calls["perturb"] == composed.perturbations
+    assert calls["accept"] - composed.perturbations in (0, 1)  # the last descent judged, its perturbation cut
+    with pytest.raises(ValueError, match="with a toolbox"):
+        iterated_local_search(puzzle, rng=rng, toolbox=toolbox, share=0.5)
