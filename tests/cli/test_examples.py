@@ -168,13 +168,13 @@ def test_restart_example_prints_the_sources_line_counting_generations_from_1(cap
 
 
 EQUIVALENT_BUDGETS = {  # example -> a small budget both take, where the generic one does not do
-    "memetic": dict(max_generations=30),
+    "memetic": dict(max_generations=15),
     "block_ga_restart": dict(population_size=40, restart_every=5, max_generations=30),
-    "tabu_search": dict(max_steps=2000),
+    "tabu_search": dict(max_steps=600),
     "iterated_local_search": dict(max_steps=2000),
     "ant_colony": dict(max_generations=20),
     "simulated_annealing": dict(max_steps=20_000),
-    "lsga": dict(population_size=40, elite_size=10, max_generations=20),
+    "lsga": dict(population_size=40, elite_size=10, max_generations=8),
 }
 GENERIC_BUDGET = dict(population_size=40, max_generations=20)
 EQUIVALENT = {
@@ -204,7 +204,7 @@ EQUIVALENT |= {  # example with switches -> (recipe, the switches and a budget)
         recipes.block_ga_restart,
         dict(population_size=40, restart_after=5, normalised_roulette=True, max_generations=30),
     ),
-    "tabu_search_switched": (local_search.tabu, dict(max_steps=2000, moves="swap", memory="cells", restrict=True)),
+    "tabu_search_switched": (local_search.tabu, dict(max_steps=600, moves="swap", memory="cells", restrict=True)),
     "iterated_local_search_switched": (
         local_search.cp_ils,
         dict(max_steps=2000, max_evaluations=6000, worse=0.5, restrict=True, share=0.4, patience=30),

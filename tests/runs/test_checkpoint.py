@@ -436,8 +436,8 @@ def _grid_and_verdict(stdout: str) -> str:
 @pytest.mark.parametrize(
     "algorithm, budget",
     [
-        ("restart-ga", ["--max-generations", "300", "--population", "100"]),
-        ("memetic", ["--max-generations", "400", "--population", "2"]),
+        ("restart-ga", ["--max-generations", "120", "--population", "60"]),
+        ("memetic", ["--max-generations", "200", "--population", "2"]),
     ],
 )
 def test_sigkill_at_a_random_generation_then_resume_gives_the_same_result(algorithm, budget, tmp_path):
