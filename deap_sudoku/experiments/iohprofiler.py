@@ -104,25 +104,7 @@ def export_iohprofiler(
     ioh = _ioh()
     folder = Path(folder)
     _refuse_existing(folder, replace)
-    traced: dict[str, list[RunResult]] = {}
-    left_out: dict[str, str] = {}
-    unspent: dict[str, int] = {}
-    problems: dict[int, tuple[str, str, bool]] = {}
-    for result in results:
-        if result.trace is None or not result.trace.evaluations or result.objective is None:
-            left_out.setdefault(result.algorithm, "left out: it traces no fitness against evaluations")
-            continue
-        if result.trace.evaluations[-1] < 1:  # nothing to replay: IOHprofiler keeps no run without a call
-            unspent[result.algorithm] = unspent.get(result.algorithm, 0) + 1
-            continue
-        traced.setdefault(result.algorithm, []).append(result)
-        problem = (result.dataset, result.objective.name, result.objective.lower_is_better)
-        other = problems.setdefault(problem_id(*problem), problem)
-        if other != problem:
-            raise ValueError(
-                f"the problems {problem_name(*other[:2])} and {problem_name(*problem[:2])} get the same id, "
-                f"{problem_id(*problem)}; rename one of the datasets to export both"
-            )
+    traced, left_out, unspent = _sort_for_export(results)
     building = Path(
         tempfile.mkdtemp(
             prefix=f".{folder.name[:NAME_BYTES]}.{os.getpid()}.", suffix=TEMPORARY, dir=folder.absolute().parent
@@ -150,6 +132,31 @@ def export_iohprofiler(
         f"{name}: {count} run{'s' * (count > 1)} left out: it spent no evaluation" for name, count in unspent.items()
     ]
     return [f"{algorithm}: {why}" for algorithm, why in left_out.items()] + spent_none
+
+
+def _sort_for_export(results: Iterable[RunResult]) -> tuple[dict[str, list[RunResult]], dict[str, str], dict[str, int]]:
+    """The runs an export replays by algorithm, why an algorithm is left out, and how many runs of
+    each spent no evaluation; two problems of one id refused before anything is written."""
+    traced: dict[str, list[RunResult]] = {}
+    left_out: dict[str, str] = {}
+    unspent: dict[str, int] = {}
+    problems: dict[int, tuple[str, str, bool]] = {}
+    for result in results:
+        if result.trace is None or not result.trace.evaluations or result.objective is None:
+            left_out.setdefault(result.algorithm, "left out: it traces no fitness against evaluations")
+            continue
+        if result.trace.evaluations[-1] < 1:  # nothing to replay: IOHprofiler keeps no run without a call
+            unspent[result.algorithm] = unspent.get(result.algorithm, 0) + 1
+            continue
+        traced.setdefault(result.algorithm, []).append(result)
+        problem = (result.dataset, result.objective.name, result.objective.lower_is_better)
+        other = problems.setdefault(problem_id(*problem), problem)
+        if other != problem:
+            raise ValueError(
+                f"the problems {problem_name(*other[:2])} and {problem_name(*problem[:2])} get the same id, "
+                f"{problem_id(*problem)}; rename one of the datasets to export both"
+            )
+    return traced, left_out, unspent
 
 
 def _refuse_existing(folder: Path, replace: bool) -> None:

@@ -161,35 +161,41 @@ def plot_fixed_budget(
     budgets = np.unique(np.geomspace(max(low, 1), max(high, low + 1, 2), points).round())
     styles = iter(LINE_STYLES * 10)
     for axis, (objective, members) in zip(axes, panels.items()):
-        for name, runs in members.items():
-            marker, line = next(styles)
-            curves = np.array([best_so_far(r, budgets) for r in runs])
-            with warnings.catch_warnings():  # budgets before any run's first generation: NaN, not drawn
-                warnings.simplefilter("ignore", RuntimeWarning)
-                q1, median, q3 = np.nanpercentile(curves, [25, 50, 75], axis=0)
-            drawn = axis.plot(
-                budgets,
-                median,
-                linestyle=line,
-                marker=marker,
-                markersize=3,
-                markevery=max(len(budgets) // 12, 1),
-                label=f"{name} ({len(runs)} runs)",
-            )
-            axis.fill_between(budgets, q1, q3, alpha=0.2, color=drawn[0].get_color(), linewidth=0)
-        axis.axhline(
-            objective.target, color="0.4", linestyle=":", linewidth=1, label=f"target {objective.target:g} (solved)"
-        )
-        axis.set_xscale("log")
-        direction = "lower" if objective.lower_is_better else "higher"
-        axis.set_ylabel(f"best-so-far {objective.name}\n({direction} is better),\nmedian and quartiles")
-        axis.grid(True, which="major", alpha=0.3)
-        axis.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False)
+        _draw_fixed_budget_panel(axis, objective, members, budgets, styles)
     axes[-1].set_xlabel("evaluations (log scale)")
     if title:
         (figure.suptitle if ax is None else axes[0].set_title)(title)
     save_figure(figure, path, overwrite)
     return figure if ax is None else ax
+
+
+def _draw_fixed_budget_panel(axis: Axes, objective, members: dict, budgets, styles) -> None:
+    """One fitness's panel of :func:`plot_fixed_budget`: each algorithm's median best-so-far with its
+    quartile band, the target, a log axis of evaluations."""
+    for name, runs in members.items():
+        marker, line = next(styles)
+        curves = np.array([best_so_far(r, budgets) for r in runs])
+        with warnings.catch_warnings():  # budgets before any run's first generation: NaN, not drawn
+            warnings.simplefilter("ignore", RuntimeWarning)
+            q1, median, q3 = np.nanpercentile(curves, [25, 50, 75], axis=0)
+        drawn = axis.plot(
+            budgets,
+            median,
+            linestyle=line,
+            marker=marker,
+            markersize=3,
+            markevery=max(len(budgets) // 12, 1),
+            label=f"{name} ({len(runs)} runs)",
+        )
+        axis.fill_between(budgets, q1, q3, alpha=0.2, color=drawn[0].get_color(), linewidth=0)
+    axis.axhline(
+        objective.target, color="0.4", linestyle=":", linewidth=1, label=f"target {objective.target:g} (solved)"
+    )
+    axis.set_xscale("log")
+    direction = "lower" if objective.lower_is_better else "higher"
+    axis.set_ylabel(f"best-so-far {objective.name}\n({direction} is better),\nmedian and quartiles")
+    axis.grid(True, which="major", alpha=0.3)
+    axis.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False)
 
 
 def _log_seconds(axis, seconds: list[float]) -> None:
@@ -242,7 +248,6 @@ def plot_summary(
     width = 0.8 / max(len(series), 1)
     every_second: list[float] = []
     for number, line in enumerate(series):
-        marker, style = LINE_STYLES[number % len(LINE_STYLES)]
         mine = [r for r in rows if r["series"] == line]
         if by == "givens":
             mine.sort(key=lambda r: r["givens_share"])
@@ -250,39 +255,8 @@ def plot_summary(
             xs = [100 * r["givens_share"] + nudge for r in mine]
         else:
             xs = [datasets.index(r["dataset"]) + (number - (len(series) - 1) / 2) * width for r in mine]
-        rate = [100 * r["rate"] for r in mine]
-        errors = [[100 * (r["rate"] - r["rate_low"]) for r in mine], [100 * (r["rate_high"] - r["rate"]) for r in mine]]
-        seconds = [r["seconds_median"] for r in mine]
-        colour = f"C{number % 10}"
-        if by == "givens":
-            rate_axis.errorbar(
-                xs,
-                rate,
-                yerr=errors,
-                marker=marker,
-                linestyle=style,
-                capsize=2,
-                elinewidth=0.8,
-                color=colour,
-                label=line,
-            )
-            time_axis.plot(xs, seconds, marker=marker, linestyle=style, color=colour, label=line)
-        else:
-            rate_axis.bar(
-                xs,
-                rate,
-                width=width,
-                yerr=errors,
-                capsize=3,
-                color=colour,
-                alpha=0.85,
-                error_kw={"elinewidth": 0.8},
-                label=line,
-            )
-            for x, r in zip(xs, mine):  # the count at the foot of each bar, readable even at 0 %
-                rate_axis.text(x, 1.5, f"{r['solved']}/{r['runs']}", ha="center", va="bottom", fontsize=7)
-            time_axis.plot(xs, seconds, marker=marker, linestyle="none", markersize=7, color=colour, label=line)
-        every_second += seconds
+        _draw_summary_series(rate_axis, time_axis, number, line, mine, xs, bars=by == "dataset", width=width)
+        every_second += [r["seconds_median"] for r in mine]
     rate_axis.set_ylabel("solved (%), 95 % Wilson interval")
     rate_axis.set_ylim(0, 105)
     time_axis.set_ylabel("median wall time per run (s)")
@@ -299,3 +273,43 @@ def plot_summary(
         rate_axis.set_title(title, pad=24)  # above the legend; the caller's figure keeps its own title
     save_figure(figure, path, overwrite)
     return figure if ax is None else ax
+
+
+def _draw_summary_series(
+    rate_axis: Axes,
+    time_axis: Axes,
+    number: int,
+    line: str,
+    mine: list[dict],
+    xs: list[float],
+    *,
+    bars: bool,
+    width: float,
+) -> None:
+    """One series of :func:`plot_summary`: its rates with their intervals (a line, or bars with the
+    counts at their feet) and its median seconds."""
+    marker, style = LINE_STYLES[number % len(LINE_STYLES)]
+    rate = [100 * r["rate"] for r in mine]
+    errors = [[100 * (r["rate"] - r["rate_low"]) for r in mine], [100 * (r["rate_high"] - r["rate"]) for r in mine]]
+    seconds = [r["seconds_median"] for r in mine]
+    colour = f"C{number % 10}"
+    if not bars:
+        rate_axis.errorbar(
+            xs, rate, yerr=errors, marker=marker, linestyle=style, capsize=2, elinewidth=0.8, color=colour, label=line
+        )
+        time_axis.plot(xs, seconds, marker=marker, linestyle=style, color=colour, label=line)
+        return
+    rate_axis.bar(
+        xs,
+        rate,
+        width=width,
+        yerr=errors,
+        capsize=3,
+        color=colour,
+        alpha=0.85,
+        error_kw={"elinewidth": 0.8},
+        label=line,
+    )
+    for x, r in zip(xs, mine):  # the count at the foot of each bar, readable even at 0 %
+        rate_axis.text(x, 1.5, f"{r['solved']}/{r['runs']}", ha="center", va="bottom", fontsize=7)
+    time_axis.plot(xs, seconds, marker=marker, linestyle="none", markersize=7, color=colour, label=line)

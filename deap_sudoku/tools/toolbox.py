@@ -99,37 +99,38 @@ def make_toolbox(
     initialiser, smart_initialiser, default_mate, default_mutate = _pick(
         REPRESENTATIONS, representation, "representation"
     )
-    evaluate = _pick(FITNESSES, fitness, "fitness")
-    selector = _pick(SELECTIONS, select, "selection")
+    evaluate, selector = _pick(FITNESSES, fitness, "fitness"), _pick(SELECTIONS, select, "selection")
     mate_name, mutate_name = mate or default_mate, mutate or default_mutate
     mate_function = _pick(CROSSOVERS, mate_name, "crossover")
     mutate_function = _pick(MUTATIONS, mutate_name, "mutation")
-    if keep is not None and select != "truncation":
-        raise ValueError(f"keep= is the share truncation selection keeps; select={select!r} does not take it")
-    if indpb is not None and mutate_name != "swap_in_row":
-        raise ValueError(f"indpb= is the per-row probability of the swap_in_row mutation, not of {mutate_name!r}")
+    _refuse_unused(select, keep, mutate_name, indpb)
     draws = {"rng": rng} if rng is not None else {}
     icls = individual_class(evaluate)
     toolbox = base.Toolbox()
     toolbox.register("clone", clone)
     toolbox.register("map", batch_map)
-    toolbox.register(
-        "individual",
-        smart_initialiser if smart and smart_initialiser else initialiser,
-        icls,
-        puzzle=puzzle,
-        restrict=restrict,
-        **draws,
-    )
+    initialise = smart_initialiser if smart and smart_initialiser else initialiser
+    toolbox.register("individual", initialise, icls, puzzle=puzzle, restrict=restrict, **draws)
     toolbox.register("population", tools.initRepeat, list, toolbox.individual)
     toolbox.register("evaluate", evaluate, puzzle=puzzle)
     toolbox.register("mate", mate_function, puzzle=puzzle, **draws)
     mutate_options = {"indpb": 1.0 / puzzle.n if indpb is None else indpb} if mutate_name == "swap_in_row" else {}
     toolbox.register("mutate", mutate_function, puzzle=puzzle, **mutate_options, **draws)
-    if select == "tournament":
-        toolbox.register("select", selector, tournsize=tournsize, **draws)
-    elif select == "truncation":
-        toolbox.register("select", selector, keep=0.5 if keep is None else keep)
-    else:
-        toolbox.register("select", selector, **draws)
+    toolbox.register("select", selector, **_selection_options(select, tournsize, keep, draws))
     return toolbox
+
+
+def _selection_options(select: str, tournsize: int, keep: float | None, draws: dict) -> dict:
+    """What the chosen selection is registered with: a tournament's size, truncation's share (it
+    draws nothing), the generator for the others."""
+    if select == "tournament":
+        return {"tournsize": tournsize, **draws}
+    return {"keep": 0.5 if keep is None else keep} if select == "truncation" else draws
+
+
+def _refuse_unused(select: str, keep: float | None, mutate_name: str, indpb: float | None) -> None:
+    """An option the chosen operator does not take is refused, never swallowed."""
+    if keep is not None and select != "truncation":
+        raise ValueError(f"keep= is the share truncation selection keeps; select={select!r} does not take it")
+    if indpb is not None and mutate_name != "swap_in_row":
+        raise ValueError(f"indpb= is the per-row probability of the swap_in_row mutation, not of {mutate_name!r}")
