@@ -49,11 +49,7 @@ def _state(puzzle: Puzzle, rng: random.Random) -> search_state.Search:
     """The state :func:`~deap_sudoku.exact.clause_learning_kernel.run` works on, the givens set."""
     n, cells = puzzle.n, puzzle.shape.cells
     variables = cells * n
-    values = np.arange(n)
-    by_cell = 2 * (np.arange(cells)[:, None] * n + values)
-    units = puzzle.shape.units.astype(np.int64)
-    by_unit = 2 * (units[:, None, :] * n + values[None, :, None]).reshape(-1, n)
-    originals = np.concatenate([by_cell, by_unit])
+    originals = _sudoku_clauses(puzzle)
     count = len(originals)
     width = n + search_state.HEADER
     arena = np.zeros(count * width + max(search_state.HEADER + variables, LEARNT_ROOM * width), np.int32)
@@ -76,14 +72,6 @@ def _state(puzzle: Puzzle, rng: random.Random) -> search_state.Search:
     heap = np.random.default_rng(rng.getrandbits(64)).permutation(variables).astype(np.int32)
     pos = np.empty(variables, np.int32)
     pos[heap] = np.arange(variables, dtype=np.int32)
-    ctl = np.zeros(search_state.CONTROLS, np.int64)
-    ctl[search_state.TSIZE] = len(true)
-    ctl[search_state.HSIZE] = variables
-    ctl[search_state.TOP] = count * width
-    ctl[search_state.NCLAUSES] = ctl[search_state.NORIGINAL] = count
-    ctl[search_state.NEXT_RESTART] = kernel.RESTART_UNIT
-    ctl[search_state.NEXT_REPHASE] = kernel.REPHASE
-    ctl[search_state.NEXT_REDUCE] = kernel.REDUCE_FIRST
     return search_state.Search(
         geometry=np.array([cells, n], np.int64),
         peers=puzzle.shape.peers.astype(np.int64),
@@ -105,9 +93,34 @@ def _state(puzzle: Puzzle, rng: random.Random) -> search_state.Search:
         toclear=np.zeros(variables, np.int64),
         stack=np.zeros(variables, np.int64),
         lvl_mark=np.zeros(variables + 1, np.int64),
-        ctl=ctl,
+        ctl=_controls(len(true), variables, count * width, count),
         inc=np.ones(1, np.float64),
     )
+
+
+def _sudoku_clauses(puzzle: Puzzle) -> np.ndarray:
+    """The original clauses as literal rows (variable ``cell * n + value``, literal twice it): each
+    cell takes a value, each unit holds each value."""
+    n, cells = puzzle.n, puzzle.shape.cells
+    values = np.arange(n)
+    by_cell = 2 * (np.arange(cells)[:, None] * n + values)
+    units = puzzle.shape.units.astype(np.int64)
+    by_unit = 2 * (units[:, None, :] * n + values[None, :, None]).reshape(-1, n)
+    return np.concatenate([by_cell, by_unit])
+
+
+def _controls(trail_size: int, variables: int, top: int, count: int) -> np.ndarray:
+    """The search's counters at its start: the givens on the trail, every variable in the heap, the
+    original clauses, and the first restart, rephasing and clean-up due."""
+    ctl = np.zeros(search_state.CONTROLS, np.int64)
+    ctl[search_state.TSIZE] = trail_size
+    ctl[search_state.HSIZE] = variables
+    ctl[search_state.TOP] = top
+    ctl[search_state.NCLAUSES] = ctl[search_state.NORIGINAL] = count
+    ctl[search_state.NEXT_RESTART] = kernel.RESTART_UNIT
+    ctl[search_state.NEXT_REPHASE] = kernel.REPHASE
+    ctl[search_state.NEXT_REDUCE] = kernel.REDUCE_FIRST
+    return ctl
 
 
 def _grow(state: search_state.Search) -> search_state.Search:
