@@ -109,17 +109,33 @@ def ea_generational(
                 run.since_improvement = 0
                 run.evaluate(population, toolbox)
             else:
-                best = sorted(population, key=lambda ind: ind.fitness, reverse=True)[:elites] if elites else []
-                if one_child_per_mating:
-                    mates = toolbox.select(population, parents * (size - elites))
-                    offspring = [
-                        one_child(toolbox, mates[i : i + parents], cxpb, mutpb, rng)
-                        for i in run.each(range(0, len(mates), parents))
-                    ]
-                else:
-                    offspring = [toolbox.clone(ind) for ind in run.each(toolbox.select(population, size - elites))]
-                    _vary(offspring, toolbox, cxpb, mutpb, parents, rng, run.poll)
-                run.evaluate(offspring, toolbox)
-                population = offspring + [toolbox.clone(ind) for ind in best]
+                population = _offspring(run, population, toolbox, cxpb, mutpb, elites, parents, one_child_per_mating)
             run.next_generation(population)
     return run.population, run.logbook
+
+
+def _offspring(
+    run: Run,
+    population: list,
+    toolbox: base.Toolbox,
+    cxpb: float,
+    mutpb: float,
+    elites: int,
+    parents: int,
+    one_child_per_mating: bool,
+) -> list:
+    """One generation of :func:`ea_generational`: the varied offspring, evaluated, and the ``elites``
+    best of ``population`` unchanged."""
+    size, rng = len(population), run.rng
+    best = sorted(population, key=lambda ind: ind.fitness, reverse=True)[:elites] if elites else []
+    if one_child_per_mating:
+        mates = toolbox.select(population, parents * (size - elites))
+        offspring = [
+            one_child(toolbox, mates[i : i + parents], cxpb, mutpb, rng)
+            for i in run.each(range(0, len(mates), parents))
+        ]
+    else:
+        offspring = [toolbox.clone(ind) for ind in run.each(toolbox.select(population, size - elites))]
+        _vary(offspring, toolbox, cxpb, mutpb, parents, rng, run.poll)
+    run.evaluate(offspring, toolbox)
+    return offspring + [toolbox.clone(ind) for ind in best]
