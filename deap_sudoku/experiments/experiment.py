@@ -163,18 +163,10 @@ class Experiment:
                 handed.append(task)
                 yield task
 
-        # module-level functions: SCOOP pickles the runner
-        runner: Callable[[Task], RunResult] = (
-            run_task
-            if contain is False
-            else run_contained
-            if contain or not self.local
-            else functools.partial(_contained_if_named, frozenset(self.local))
-        )
         runs = (
             run_pool(handed_out(), workers, self.records.values())
             if workers and workers > 1
-            else run_all(handed_out(), parallel=parallel, runner=runner)
+            else run_all(handed_out(), parallel=parallel, runner=self._runner(contain))
         )
         try:
             for result in runs:
@@ -190,6 +182,15 @@ class Experiment:
         finally:
             if contain is not False and not workers:
                 stop_all()  # the sandbox's child, and whatever a user's algorithm left running in its group
+
+    def _runner(self, contain: bool | None) -> Callable[[Task], RunResult]:
+        """What runs one task (module-level functions: SCOOP pickles the runner): as it is, contained,
+        or contained when its algorithm is named (see :meth:`run`)."""
+        if contain is False:
+            return run_task
+        if contain or not self.local:
+            return run_contained
+        return functools.partial(_contained_if_named, frozenset(self.local))
 
     def missing(self, results: Iterable[RunResult]) -> tuple[list[str], int]:
         """The plan's runs without a result (:meth:`~deap_sudoku.experiments.plan.Plan.missing`)."""
