@@ -306,9 +306,8 @@ def test_a_killed_writers_temporary_is_cleared_by_the_next_write_anywhere_in_its
         stderr=subprocess.DEVNULL,
     )
     deadline = time.time() + 60
-    while not list(tmp_path.glob(".big.txt.*")) and time.time() < deadline:
-        time.sleep(0.05)
-    time.sleep(0.3)
+    while not any(p.stat().st_size for p in tmp_path.glob(".big.txt.*")) and time.time() < deadline:
+        time.sleep(0.05)  # killed once it has written into its temporary, however loaded the machine
     process.send_signal(signal.SIGKILL)
     process.wait(timeout=30)
     orphans = list(tmp_path.glob(".big.txt.*.deap-sudoku.tmp"))

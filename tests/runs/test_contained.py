@@ -77,11 +77,15 @@ def _solves(puzzle, *, rng):
 
 
 def _leaves(puzzle, *, rng):
-    if os.fork() == 0:
+    child = os.fork()
+    if child == 0:
         with open(f"child.{os.getpid()}", "w"):
             pass
         time.sleep(300)
         os._exit(0)
+    deadline = time.monotonic() + 30  # the child has left its mark before the run returns, however loaded the machine
+    while not os.path.exists(f"child.{child}") and time.monotonic() < deadline:
+        time.sleep(0.01)
     return _solves(puzzle, rng=rng)
 
 
