@@ -138,16 +138,15 @@ class Stop:
             )
         return values[0] == self.solved
 
-    def poller(self, started: float | None = None) -> Callable[[], None]:
+    def poller(self) -> Callable[[], None]:
         """A function to call between children: it raises :class:`Abandoned` once :attr:`requested`
         answers true, asking at most every :data:`POLL_SECONDS` (``requested`` may look at a file),
-        and, once its clock has begun (:attr:`started`, or ``started`` given here), once
-        ``max_seconds`` have passed since then, so that a time
-        budget is kept inside a long generation too.  A run held on the kernels' Python twins takes
-        the compiled ones up here once they are cached
+        and, once its clock has begun (:attr:`started`), once ``max_seconds`` have passed since
+        then (:meth:`deadline`), so that a time budget is kept inside a long generation too.  A run
+        held on the kernels' Python twins takes the compiled ones up here once they are cached
         (:func:`~deap_sudoku.propagation.choice.take_up_compiled`)."""
         requested = self.requested
-        deadline = (self if started is None else dataclasses.replace(self, started=started)).deadline()
+        deadline = self.deadline()
         if requested is None and deadline is None:
             return no_poll
         due = [time.perf_counter() + POLL_SECONDS]
@@ -183,11 +182,10 @@ def stop_reason(
     generation: int,
     evaluations: int,
     since_improvement: int,
-    started: float | None = None,
 ) -> str | None:
     """The first criterion of ``stop`` that the evaluated ``population`` meets (``"solved"``,
     ``"stagnation"``, ``"no improvement"``, ``"generations"``, ``"evaluations"``, ``"time"``), or None.
-    The time is counted from ``stop``'s :attr:`~Stop.started`, or from ``started`` where given."""
+    The time is counted from ``stop``'s :attr:`~Stop.started` (:meth:`Stop.out_of_time`)."""
     best = max(population, key=lambda ind: ind.fitness).fitness.values
     if stop.solved is not None and stop.meets(best):
         return "solved"
@@ -200,7 +198,7 @@ def stop_reason(
         return "generations"
     if stop.max_evaluations is not None and evaluations >= stop.max_evaluations:
         return "evaluations"
-    if (stop if started is None else dataclasses.replace(stop, started=started)).out_of_time():
+    if stop.out_of_time():
         return "time"
     return None
 
