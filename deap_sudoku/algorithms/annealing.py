@@ -28,7 +28,6 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -41,6 +40,7 @@ from ..tools.annealing import BoxSwaps, GeometricSchedule, initial_temperature, 
 from ..tools.free_cells import free_cells
 from ..tools.individual import Individual
 from ..tools.init import init_block_permutation
+from .stop import Stop, given_stop
 from .tabu import TRACE_POINTS, TabuResult
 
 __all__ = ["AnnealingResult", "simulated_annealing", "annealing_toolbox"]
@@ -113,10 +113,13 @@ def simulated_annealing(
     callback: Callable[[int, int, int], object] | None = None,
     report_every: int = 10_000,
     requested: Callable[[], object] | None = None,
-    started: float | None = None,
+    stop: Stop | None = None,
 ) -> AnnealingResult:
     """Anneal until solved, ``max_steps`` moves, ``max_evaluations`` moves scored (the temperature
-    sample's included) or ``max_seconds`` seconds; return the best grid seen.
+    sample's included) or ``max_seconds`` seconds; return the best grid seen.  ``stop``, a
+    :class:`~deap_sudoku.algorithms.Stop`, holds those budgets and ``requested`` instead (its clock,
+    :attr:`~deap_sudoku.algorithms.Stop.started`, may have begun before the call), the loose
+    keywords then left at their defaults.
 
     ``toolbox`` holds the parts it is composed of (:func:`annealing_toolbox` names them); without
     one, ``annealing_toolbox(rng=rng, alpha=alpha, reheat_after=reheat_after, move=move,
@@ -124,8 +127,8 @@ def simulated_annealing(
     defaults here).  The annealing gives ``toolbox.individual`` the puzzle it anneals (the propagated
     one with ``propagate_first``).  ``callback(step, cost, best_cost)`` is called every
     ``report_every`` moves, and a true answer ends the search (``stop_reason`` ``"callback"``);
-    the clock is read every :data:`CHECK_EVERY` moves (counting from the call, or from ``started``, a
-    :func:`time.perf_counter` reading), ``requested()`` every 16 such looks, and either ends the
+    the clock is read every :data:`CHECK_EVERY` moves (counting from the call, or from the stop's
+    ``started``), ``requested()`` every 16 such looks, and either ends the
     search.  ``reheat_after=None`` never reheats.
 
     ``move="cell"`` (Lewis 2007, §2.1): a free cell drawn uniformly over the grid, then another free
@@ -149,60 +152,60 @@ def simulated_annealing(
         )
     if chain_length is not None and chain_length < 1:
         raise ValueError(f"chain_length is at least 1; got {chain_length}")
-    started = time.perf_counter() if started is None else started  # the start, drawn and scored, is on it too
+    stop = given_stop(  # its clock begun: the start, drawn and scored, is on it too
+        stop,
+        "simulated_annealing",
+        _LOOSE,
+        max_steps=max_steps,
+        max_evaluations=max_evaluations,
+        max_seconds=max_seconds,
+        requested=requested,
+    )
     work, fixed = _propagated(puzzle) if propagate_first else (puzzle, 0)
     state = _Annealer(work, toolbox)
     length = chain_length if chain_length is not None else max(len(free_cells(work).cells) ** 2, 1)
-    limits = _Limits(started, max_steps, max_evaluations, max_seconds, requested)
-    costs = _sample(state, sample_size, limits)
+    costs = _sample(state, sample_size, stop)
     schedule = toolbox.schedule(toolbox.initial_temperature(costs))
     run = _Run(state, schedule, length, 1 + len(costs), restart_on_reheat)
-    reason = ""
-    while not (reason := limits.reason(state, run.step, run.evaluations)):
+    reason, looks = "", 0
+    steps, evaluations = stop.limit("max_steps"), stop.limit("max_evaluations")
+    while not (reason := _reason(stop, state, run.step, run.evaluations, looks := looks + 1)):
         count = min(CHECK_EVERY, length - run.position, report_every - run.step % report_every)
-        run.advance(int(min(count, max_steps - run.step, limits.evaluations - run.evaluations)))
+        run.advance(int(min(count, steps - run.step, evaluations - run.evaluations)))
         if callback is not None and run.step % report_every == 0 and callback(run.step, state.cost, state.best):
             reason = "callback"
             break
     found = "local search" if run.step or costs else "propagation" if fixed and not state.movable else "start"
-    return dataclasses.replace(run.result(puzzle, time.perf_counter() - started, reason, fixed), found=found)
+    return dataclasses.replace(run.result(puzzle, stop.elapsed(), reason, fixed), found=found)
 
 
-class _Limits:
-    """The budgets of one search and the stop request, and why the search ends when it does."""
-
-    def __init__(self, started: float, steps: int, evaluations: int | None, seconds: float | None, requested) -> None:
-        self.started, self.steps, self.seconds, self.requested = started, steps, seconds, requested
-        self.evaluations = evaluations if evaluations is not None else math.inf
-        self.looks = 0
-
-    def out_of_time(self) -> bool:
-        return self.seconds is not None and time.perf_counter() - self.started >= self.seconds
-
-    def reason(self, state: _Annealer, step: int, evaluations: int) -> str:
-        """Why the search ends now (``"interrupted"`` when asked to stop), or ``""`` to go on."""
-        self.looks += 1
-        if not state.best:
-            return "solved"
-        if not state.movable:
-            return "no moves"
-        if step >= self.steps:
-            return "steps"
-        if evaluations >= self.evaluations:
-            return "evaluations"
-        if self.out_of_time():
-            return "time"
-        if self.looks % 16 == 1 and self.requested is not None and self.requested():
-            return "interrupted"
-        return ""
+_LOOSE: dict[str, object] = {"max_steps": 100_000_000}
+"""The defaults of :func:`simulated_annealing`'s loose budget keywords (the others None)."""
 
 
-def _sample(state: _Annealer, size: int, limits: _Limits) -> list[int]:
+def _reason(stop: Stop, state: _Annealer, step: int, evaluations: int, looks: int) -> str:
+    """Why the search ends now (``"interrupted"`` when asked to stop, every 16th look), or ``""`` to go on."""
+    if not state.best:
+        return "solved"
+    if not state.movable:
+        return "no moves"
+    if step >= stop.limit("max_steps"):
+        return "steps"
+    if evaluations >= stop.limit("max_evaluations"):
+        return "evaluations"
+    if stop.out_of_time():
+        return "time"
+    if looks % 16 == 1 and stop.requested is not None and stop.requested():
+        return "interrupted"
+    return ""
+
+
+def _sample(state: _Annealer, size: int, stop: Stop) -> list[int]:
     """The costs along a random walk of ``size`` moves from the start, every move taken (fewer when the
     evaluation budget is smaller, a move solves the puzzle, or there is no move or time)."""
     costs: list[int] = []
-    if state.movable and not limits.out_of_time():
-        for _ in range(int(min(size, limits.evaluations - 1))):  # the start was one
+    if state.movable and not stop.out_of_time():
+        for _ in range(int(min(size, stop.limit("max_evaluations") - 1))):  # the start was one
             if not state.best:
                 break
             state.moves(1, math.inf)

@@ -21,7 +21,6 @@ does); the descent is the search's own.
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -33,6 +32,7 @@ from ..tools.free_cells import free_cells
 from ..tools.individual import Individual
 from ..tools.init import init_block_permutation
 from ..tools.perturbation import accept_not_worse, mut_free_and_complete
+from .stop import Stop, given_stop
 from .tabu import TRACE_POINTS, TabuResult, _swap_in_box, _unit_counts
 
 __all__ = ["IteratedSearchResult", "iterated_local_search", "iterated_search_toolbox"]
@@ -87,10 +87,11 @@ def iterated_local_search(
     callback: Callable[[int, int, int], object] | None = None,
     report_every: int = 1000,
     requested: Callable[[], object] | None = None,
-    started: float | None = None,
+    stop: Stop | None = None,
 ) -> IteratedSearchResult:
     """Search until solved, ``max_steps`` local-search steps (None: no cap), ``max_evaluations`` evaluations or
-    ``max_seconds`` seconds; return the best grid seen.
+    ``max_seconds`` seconds; return the best grid seen.  ``stop``, a :class:`~deap_sudoku.algorithms.Stop`,
+    holds those budgets and ``requested`` instead, the loose keywords then left at their defaults.
 
     ``toolbox`` holds the start, the acceptance and the perturbation (:func:`iterated_search_toolbox`
     names them); without one, ``iterated_search_toolbox(puzzle, rng=rng, share=share,
@@ -98,37 +99,45 @@ def iterated_local_search(
     those five are its own (left at their defaults here).  ``rng`` draws the descent's cells and
     ties.  ``accept(old_cost, new_cost, rng=..., worse=...)`` decides whether a descent's best
     replaces the current grid; ``restrict`` narrows the start by propagation.  ``callback``, ``report_every``,
-    ``requested`` and ``started`` as for :func:`~deap_sudoku.algorithms.tabu.tabu_search`.
+    ``requested`` and ``stop`` as for :func:`~deap_sudoku.algorithms.tabu.tabu_search`.
     """
-    if max_evaluations is not None and max_evaluations < 1:
-        raise ValueError(f"max_evaluations must be at least 1, not {max_evaluations!r}")
+    stop = given_stop(
+        stop,
+        "iterated_local_search",
+        {},
+        max_steps=max_steps,
+        max_evaluations=max_evaluations,
+        max_seconds=max_seconds,
+        requested=requested,
+    )
+    if stop.max_evaluations is not None and stop.max_evaluations < 1:
+        raise ValueError(f"max_evaluations must be at least 1, not {stop.max_evaluations!r}")
     if toolbox is None:
         toolbox = iterated_search_toolbox(
             puzzle, rng=rng, share=share, max_nodes=max_nodes, worse=worse, accept=accept, restrict=restrict
         )
     elif (share, max_nodes, worse, accept, restrict) != (0.2, 200, 0.0, accept_not_worse, False):
         raise ValueError("with a toolbox, share, max_nodes, worse, accept and restrict are its parts'")
-    started = time.perf_counter() if started is None else started
     search = _Search(puzzle, rng, tenure=tenure, restrict=restrict, start=toolbox.individual)
-    limits = _Limits(max_steps, max_evaluations, max_seconds, started, requested)
     reason = ""
     perturbations = accepted = 0
     current, current_score = list(search.grid), search.score
     while search.best_score and search.movable:
-        reason, descent_score, descent_grid = search.descent(patience, limits, callback, report_every)
+        reason, descent_score, descent_grid = search.descent(patience, stop, callback, report_every)
         if reason or not search.best_score:
             break
         if toolbox.accept(current_score, descent_score):
             current, current_score = descent_grid, descent_score
             accepted += 1
-        reason = limits.reached(search, between_steps=False)
+        reason = _reached(stop, search, between_steps=False)
         if reason:
             break
         grid = Individual(np.array(current, dtype=np.int64))
-        toolbox.perturb(grid, max_seconds=limits.seconds_left())
+        left = stop.seconds_left()
+        toolbox.perturb(grid, max_seconds=None if left is None else max(1e-6, left))  # the search refuses 0
         perturbations += 1
         search.restart(grid.tolist())
-    seconds = time.perf_counter() - started
+    seconds = stop.elapsed()
     interrupted = reason == _INTERRUPTED
     return search.result(puzzle, seconds, interrupted, "" if interrupted else reason, perturbations, accepted)
 
@@ -136,39 +145,19 @@ def iterated_local_search(
 _INTERRUPTED = "interrupted"
 
 
-@dataclass(frozen=True)
-class _Limits:
-    """The budgets, asked before every step (steps, evaluations, the clock, and every 32 steps a stop
+def _reached(stop: Stop, search: _Search, between_steps: bool = True) -> str:
+    """The budget ``search`` has spent (``"steps"``, ``"evaluations"``, ``"time"``, a stop request),
+    or ``""``: asked before every step (steps, evaluations, the clock, and every 32 steps a stop
     request) and before every perturbation (evaluations and the clock)."""
-
-    max_steps: int | None
-    max_evaluations: int | None
-    max_seconds: float | None
-    started: float
-    requested: Callable[[], object] | None
-
-    @property
-    def evaluations(self) -> float:
-        return float("inf") if self.max_evaluations is None else self.max_evaluations
-
-    def seconds_left(self) -> float | None:
-        """What is left of ``max_seconds`` (a hair at least: the search refuses 0)."""
-        if self.max_seconds is None:
-            return None
-        return max(1e-6, self.max_seconds - (time.perf_counter() - self.started))
-
-    def reached(self, search: _Search, between_steps: bool = True) -> str:
-        """The budget ``search`` has spent (``"steps"``, ``"evaluations"``, ``"time"``, a stop
-        request), or ``""``."""
-        if between_steps and self.max_steps is not None and search.step >= self.max_steps:
-            return "steps"
-        if search.evaluations >= self.evaluations:
-            return "evaluations"
-        if self.max_seconds is not None and time.perf_counter() - self.started >= self.max_seconds:
-            return "time"
-        if between_steps and search.step % 32 == 0 and self.requested is not None and self.requested():
-            return _INTERRUPTED
-        return ""
+    if between_steps and search.step >= stop.limit("max_steps"):
+        return "steps"
+    if search.evaluations >= stop.limit("max_evaluations"):
+        return "evaluations"
+    if stop.out_of_time():
+        return "time"
+    if between_steps and search.step % 32 == 0 and stop.requested is not None and stop.requested():
+        return _INTERRUPTED
+    return ""
 
 
 class _Search:
@@ -230,17 +219,17 @@ class _Search:
         return rng.choice(clashing) if clashing else None
 
     def descent(
-        self, patience: int, limits: _Limits, callback: Callable[[int, int, int], object] | None, report_every: int
+        self, patience: int, stop: Stop, callback: Callable[[int, int, int], object] | None, report_every: int
     ) -> tuple[str, int, list[int]]:
         """Min-conflicts steps until ``patience`` of them in a row do not beat the descent's best, or a
         budget ends the search (its reason, else ``""``); the descent's best score and grid."""
         best, best_grid, idle = self.score, list(self.grid), 0
         while self.score and idle < patience:
-            reason = limits.reached(self)
+            reason = _reached(stop, self)
             if reason:
                 return reason, best, best_grid
             self.step += 1
-            self.descend(best, limits.evaluations)
+            self.descend(best, stop.limit("max_evaluations"))
             if self.score < best:
                 best, best_grid, idle = self.score, list(self.grid), 0
             else:

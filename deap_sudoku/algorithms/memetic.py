@@ -19,7 +19,6 @@ solve times are heavy-tailed and restarts cut the tail (measured in
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable
 
 from deap import base, tools
@@ -108,7 +107,7 @@ def _seeded_answer(toolbox: base.Toolbox, population: list, run: Run) -> bool:
     budget); whether it is now an answer.  The seed is evaluated (and counted) either way: an answer
     keeps that fitness, anything else is repaired and evaluated again with the rest."""
     seed, stop = getattr(toolbox, "seed", None), run.stop
-    left = None if stop.max_seconds is None else stop.max_seconds - (time.perf_counter() - run.started)
+    left = stop.seconds_left()
     if seed is None or not population or (left is not None and left <= 0) or stop.solved is None:
         return False
     first = population[0]

@@ -5,6 +5,7 @@ state a :class:`Checkpointer` saves, as data."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import copy
 import random
 import time
@@ -108,6 +109,7 @@ class Run:
     ) -> None:
         if not stop.criteria():
             raise ValueError("set at least one stop criterion")
+        stop = stop.begun()  # its clock: the caller's start, else now
         self.stop, self.stats, self.halloffame, self.callback, self.until = stop, stats, halloffame, callback, until
         self.checkpoint, self.rng = checkpoint, rng
         self.population = population
@@ -121,12 +123,11 @@ class Run:
         self.best_ever = None
         self.halted = False
         self.ended_by: str | None = None  # what ``until`` answered
-        self.started = stop.started if stop.started is not None else time.perf_counter()
         state = checkpoint.load() if checkpoint is not None else None
         self.resumed = state is not None
         if state is not None:
             self._restore(state)
-        self.poll_first = self.poll = stop.poller(self.started)  # requests and the time budget, anywhere
+        self.poll_first = self.poll = self.stop.poller()  # requests and the time budget, anywhere
         self.budget_spent = False  # the evaluation budget ran out inside a generation: it ends the run
 
     def spend(self, evaluated: list) -> None:
@@ -158,8 +159,7 @@ class Run:
 
     def out_of_time(self) -> bool:
         """Whether :attr:`Stop.max_seconds` has passed since the run :attr:`started`."""
-        budget = self.stop.max_seconds
-        return budget is not None and time.perf_counter() - self.started >= budget
+        return self.stop.out_of_time()
 
     def exhausted(self) -> bool:
         """Whether :attr:`Stop.max_evaluations` is spent: a loop that evaluates one individual at a
@@ -201,9 +201,7 @@ class Run:
             else HALTED
             if self.halted
             else self.ended_by
-            or stop_reason(
-                self.stop, self.population, self.generation, self.evaluations, self.since_improvement, self.started
-            )
+            or stop_reason(self.stop, self.population, self.generation, self.evaluations, self.since_improvement)
         )
         if reason:
             self.logbook.stop_reason = reason
@@ -217,8 +215,7 @@ class Run:
             ):
                 self.checkpoint.save(self._state())
         else:
-            budget = self.stop.max_seconds
-            take_up_compiled(None if budget is None else self.started + budget)
+            take_up_compiled(self.stop.deadline())
         return bool(reason)
 
     def each(self, items: Iterable, *, first: bool = False) -> Iterator:
@@ -306,7 +303,7 @@ class Run:
     def _state(self) -> dict:
         """The run as data (see :class:`Checkpointer`)."""
         state = {name: getattr(self, name) for name in STATE_COUNTERS}
-        state["elapsed"] = time.perf_counter() - self.started
+        state["elapsed"] = self.stop.elapsed()
         state["population"] = [_as_data(ind) for ind in self.population]
         state["hall_of_fame"] = [_as_data(ind) for ind in self.halloffame] if self.halloffame is not None else []
         state["best_ever"] = list(self.best_ever.wvalues) if self.best_ever is not None else None
@@ -340,7 +337,7 @@ class Run:
         self.logged = self.evaluations
         self.population, self.best_ever = population, best_ever
         self._take_extra(extra)
-        self.started = time.perf_counter() - state["elapsed"]
+        self.stop = dataclasses.replace(self.stop, started=time.perf_counter() - state["elapsed"])
         for record in state["logbook"]:
             self.logbook.record(**record)
         if self.halloffame is not None:

@@ -4,13 +4,15 @@ generation, and the reason a run ended (``logbook.stop_reason``)."""
 from __future__ import annotations
 
 import dataclasses
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from ..propagation.choice import take_up_compiled
 
-__all__ = ["Stop", "Abandoned", "stop_reason", "no_poll", "INTERRUPTED", "HALTED", "POLL_SECONDS"]
+__all__ = ["Stop", "Abandoned", "stop_reason", "no_poll", "given_stop", "INTERRUPTED", "HALTED", "POLL_SECONDS"]
 
 INTERRUPTED = "interrupted"
 """``logbook.stop_reason`` of a run ended by :attr:`Stop.requested`."""
@@ -51,6 +53,57 @@ class Stop:
     max_seconds: float | None = None
     started: float | None = None
     requested: Callable[[], object] | None = None
+    max_steps: int | None = None
+    """Moves of a local search (tabu, annealing, the iterated local search); a GA has none."""
+    max_nodes: int | None = None
+    """Nodes of an exact search (:func:`exact_limits` hands it on); a GA has none."""
+
+    def begun(self, now: float | None = None) -> Stop:
+        """This stop with its clock started (:attr:`started`) now, or at ``now``, unless it already is:
+        a loop calls it on entry, so that a caller's earlier start (``deap-sudoku solve`` counts the
+        loading of the kernels) is kept."""
+        if self.started is not None:
+            return self
+        return dataclasses.replace(self, started=time.perf_counter() if now is None else now)
+
+    def elapsed(self) -> float:
+        """Seconds since :attr:`started` (0 on a stop whose clock has not begun)."""
+        return 0.0 if self.started is None else time.perf_counter() - self.started
+
+    def seconds_left(self) -> float | None:
+        """What is left of :attr:`max_seconds` since :attr:`started` (negative once overrun), None
+        without a time budget: the one place a run's time left is worked out."""
+        if self.max_seconds is None:
+            return None
+        return self.max_seconds - self.elapsed()
+
+    def out_of_time(self) -> bool:
+        """Whether :attr:`max_seconds` have passed since :attr:`started`."""
+        left = self.seconds_left()
+        return left is not None and left <= 0
+
+    def limit(self, name: str) -> float:
+        """The budget ``name`` (``"max_steps"``, ``"max_evaluations"``, ...) as a number to compare
+        counts with: infinity when it is unset."""
+        value = getattr(self, name)
+        return math.inf if value is None else value
+
+    def search_limits(self, nodes: str | None = "max_nodes") -> dict[str, Any]:
+        """This stop as an exact search's limits, the adapter between a run and
+        :func:`~deap_sudoku.exact.solve` or :func:`~deap_sudoku.exact.solve_learning` (which lie
+        below it and know no Stop): :attr:`max_nodes` under the solver's name for it, ``nodes``
+        (None: the solver takes none), :attr:`max_seconds` and ``started``, the clock they count from."""
+        limits: dict[str, Any] = {"max_seconds": self.max_seconds, "started": self.started}
+        if nodes is not None:
+            limits[nodes] = self.max_nodes
+        return limits
+
+    def deadline(self) -> float | None:
+        """The :func:`time.perf_counter` reading at which the time budget runs out, None without one
+        (or before the clock has begun, :meth:`begun`)."""
+        if self.max_seconds is None or self.started is None:
+            return None
+        return self.started + self.max_seconds
 
     def with_defaults(self, **fields) -> Stop:
         """This stop with ``fields`` where it leaves them unset (None): a recipe fills in what only it
@@ -85,15 +138,15 @@ class Stop:
             )
         return values[0] == self.solved
 
-    def poller(self, started: float | None = None) -> Callable[[], None]:
+    def poller(self) -> Callable[[], None]:
         """A function to call between children: it raises :class:`Abandoned` once :attr:`requested`
         answers true, asking at most every :data:`POLL_SECONDS` (``requested`` may look at a file),
-        and, given the run's ``started``, once ``max_seconds`` have passed since then, so that a time
-        budget is kept inside a long generation too.  A run held on the kernels' Python twins takes
-        the compiled ones up here once they are cached
+        and, once its clock has begun (:attr:`started`), once ``max_seconds`` have passed since
+        then (:meth:`deadline`), so that a time budget is kept inside a long generation too.  A run
+        held on the kernels' Python twins takes the compiled ones up here once they are cached
         (:func:`~deap_sudoku.propagation.choice.take_up_compiled`)."""
         requested = self.requested
-        deadline = started + self.max_seconds if started is not None and self.max_seconds is not None else None
+        deadline = self.deadline()
         if requested is None and deadline is None:
             return no_poll
         due = [time.perf_counter() + POLL_SECONDS]
@@ -115,7 +168,7 @@ class Stop:
         return any(
             value is not None and value is not False
             for name, value in vars(self).items()
-            if name not in ("requested", "started")
+            if name not in ("requested", "started", "max_nodes")
         )
 
 
@@ -124,10 +177,15 @@ def no_poll() -> None:
 
 
 def stop_reason(
-    stop: Stop, population: list, generation: int, evaluations: int, since_improvement: int, started: float
+    stop: Stop,
+    population: list,
+    generation: int,
+    evaluations: int,
+    since_improvement: int,
 ) -> str | None:
     """The first criterion of ``stop`` that the evaluated ``population`` meets (``"solved"``,
-    ``"stagnation"``, ``"no improvement"``, ``"generations"``, ``"evaluations"``, ``"time"``), or None."""
+    ``"stagnation"``, ``"no improvement"``, ``"generations"``, ``"evaluations"``, ``"time"``), or None.
+    The time is counted from ``stop``'s :attr:`~Stop.started` (:meth:`Stop.out_of_time`)."""
     best = max(population, key=lambda ind: ind.fitness).fitness.values
     if stop.solved is not None and stop.meets(best):
         return "solved"
@@ -140,6 +198,21 @@ def stop_reason(
         return "generations"
     if stop.max_evaluations is not None and evaluations >= stop.max_evaluations:
         return "evaluations"
-    if stop.max_seconds is not None and time.perf_counter() - started >= stop.max_seconds:
+    if stop.out_of_time():
         return "time"
     return None
+
+
+def given_stop(stop: Stop | None, loop: str, defaults: dict[str, object], **loose: object) -> Stop:
+    """The :class:`Stop` a loop reads, its clock begun (:meth:`Stop.begun`): ``stop`` as given, or,
+    without one, a Stop of the loose budget keywords of a user's call (``max_steps=``,
+    ``max_seconds=``, ``requested=``, ``started=``, ...), the edge where a run's stop is built.
+
+    :raises TypeError: for ``stop`` given beside a loose keyword that is not at its default
+        (``defaults``): the run's budgets are one or the other."""
+    if stop is None:
+        return Stop(**loose).begun()  # type: ignore[arg-type]
+    clash = [name for name, value in loose.items() if value != defaults.get(name)]
+    if clash:
+        raise TypeError(f"{loop}: give the budgets in stop=Stop(...) or as keywords, not both ({', '.join(clash)})")
+    return stop.begun()

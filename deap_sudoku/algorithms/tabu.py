@@ -18,7 +18,6 @@ Zobrist hash.
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -30,7 +29,7 @@ from ..tools.free_cells import free_cells
 from ..tools.individual import Individual
 from ..tools.statistics import HallOfFame
 from ..tools.init import init_block_permutation, init_free_cells
-from .stop import INTERRUPTED
+from .stop import INTERRUPTED, Stop, given_stop
 
 __all__ = ["TabuResult", "tabu_search"]
 
@@ -102,9 +101,12 @@ def tabu_search(
     callback: Callable[[int, int, int], object] | None = None,
     report_every: int = 1000,
     requested: Callable[[], object] | None = None,
-    started: float | None = None,
+    stop: Stop | None = None,
 ) -> TabuResult:
     """Search until solved, ``max_steps`` steps or ``max_seconds`` seconds; return the best grid seen.
+    ``stop``, a :class:`~deap_sudoku.algorithms.Stop`, holds those budgets and ``requested`` instead
+    (its clock, :attr:`~deap_sudoku.algorithms.Stop.started`, may have begun before the call), the
+    loose keywords then left at their defaults; a stop without ``max_steps`` sets no step cap.
 
     ``moves``: ``"value"`` (documented) or ``"swap"`` (in-box swaps); ``memory``:
     ``"boards"`` (documented) or ``"cells"`` (``tenure`` steps, with aspiration);
@@ -112,21 +114,24 @@ def tabu_search(
     every move.  ``callback(step, score, best_score)`` is called every
     ``report_every`` steps, for progress, and a true answer ends the search (``stop_reason``
     ``"callback"``); ``requested()`` is asked every 32 steps, and the clock at every step
-    (counting from the call, the start on it, or from ``started``, a :func:`time.perf_counter`
-    reading), and either ends the search.
+    (counting from the call, the start on it, or from the stop's ``started``), and either ends the
+    search.
     """
     if moves not in MOVES or memory not in MEMORIES:
         raise ValueError(f"moves is one of {MOVES} and memory one of {MEMORIES}; got {moves!r}, {memory!r}")
-    started = time.perf_counter() if started is None else started  # the start, drawn and scored, is on it too
+    stop = given_stop(  # its clock begun: the start, drawn and scored, is on it too
+        stop, "tabu_search", {"max_steps": 100_000}, max_steps=max_steps, max_seconds=max_seconds, requested=requested
+    )
+    steps = stop.limit("max_steps")
     search = _Search(puzzle, rng, candidates=candidates, moves=moves, memory=memory, tenure=tenure, restrict=restrict)
     step = 0
     interrupted = False
     reason = ""
-    while search.score and search.movable and step < max_steps:
-        if max_seconds is not None and time.perf_counter() - started >= max_seconds:  # a step scores
-            reason = "time"  # `candidates` moves: asking the clock at each costs next to nothing
+    while search.score and search.movable and step < steps:
+        if stop.out_of_time():  # a step scores `candidates` moves: asking the clock at each costs next to nothing
+            reason = "time"
             break
-        if step % 32 == 0 and requested is not None and requested():
+        if step % 32 == 0 and stop.requested is not None and stop.requested():
             interrupted = True
             break
         step += 1
@@ -137,7 +142,7 @@ def tabu_search(
         if callback is not None and step % report_every == 0 and callback(step, search.score, search.best_score):
             reason = "callback"
             break
-    return search.result(puzzle, step, time.perf_counter() - started, interrupted, reason)
+    return search.result(puzzle, step, stop.elapsed(), interrupted, reason)
 
 
 _Change = tuple[tuple[int, int], ...]

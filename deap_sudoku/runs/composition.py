@@ -76,7 +76,7 @@ def first_population(toolbox, size: int, stop: Stop) -> list:
     if getattr(made, "func", None) is not tools.initRepeat or len(made.args) != 2 or made.keywords:
         return made(n=size)
     container, individual = made.args
-    poll, population = stop.poller(stop.started), []
+    poll, population = stop.poller(), []
     try:
         for _ in range(size):
             population.append(individual())

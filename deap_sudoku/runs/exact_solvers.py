@@ -8,6 +8,7 @@ import math
 import random
 from collections.abc import Callable
 
+from ..algorithms import Stop
 from ..exact import SearchBudgetExceeded, solve, solve_learning
 from ..grid.puzzle import Puzzle
 from ..propagation import analyze, propagate
@@ -35,9 +36,8 @@ def _backtracking(
     **_: object,
 ) -> Outcome:
     rng = random.Random(seed)
-    return _exact_outcome(
-        puzzle, lambda: solve(puzzle, max_nodes=max_nodes, max_seconds=max_seconds, rng=rng, started=started)
-    )
+    stop = Stop(max_nodes=max_nodes, max_seconds=max_seconds, started=started)
+    return _exact_outcome(puzzle, lambda: solve(puzzle, rng=rng, **stop.search_limits()))
 
 
 def _exact_outcome(puzzle: Puzzle, search: Callable[[], Puzzle | None]) -> Outcome:
@@ -65,7 +65,8 @@ def _cdcl(
     puzzle: Puzzle, *, seed: int, max_seconds: float | None = None, started: float | None = None, **_: object
 ) -> Outcome:
     rng = random.Random(seed)
-    return _exact_outcome(puzzle, lambda: solve_learning(puzzle, max_seconds=max_seconds, rng=rng, started=started))
+    stop = Stop(max_seconds=max_seconds, started=started)
+    return _exact_outcome(puzzle, lambda: solve_learning(puzzle, rng=rng, **stop.search_limits(nodes=None)))
 
 
 @bundled("analyzer", "exact", "the documented constraint analyzer: naked singles, sweep by sweep")

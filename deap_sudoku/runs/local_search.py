@@ -9,7 +9,7 @@ import random
 from collections.abc import Callable
 from functools import partial
 
-from ..algorithms import iterated_local_search, simulated_annealing, tabu_search
+from ..algorithms import Stop, iterated_local_search, simulated_annealing, tabu_search
 from ..grid.puzzle import Puzzle
 from .record import bundled, tabu_run
 
@@ -47,7 +47,7 @@ def tabu(
     requested: Callable[[], object] | None = None,
     callback: Callable[[int, int, int], None] | None = None,
     report_every: int = 1000,
-    started: float | None = None,
+    stop: Stop | None = None,
 ):
     """Tabu search as documented (value moves, a table of visited boards), our in-box swaps, cell tenure and
     restricted start as switches (``examples/tabu_search.py``); returns ``([best], logbook, hall_of_fame)``
@@ -66,7 +66,7 @@ def tabu(
         callback=callback,
         report_every=report_every,
         requested=requested,
-        started=started,
+        stop=stop,
     ).as_deap()
 
 
@@ -96,7 +96,7 @@ def cp_ils(
     requested: Callable[[], object] | None = None,
     callback: Callable[[int, int, int], None] | None = None,
     report_every: int = 1000,
-    started: float | None = None,
+    stop: Stop | None = None,
 ):
     """An iterated local search with a constraint-programming perturbation after Musliu & Winter
     (whose paper could not be read here: every rule and value is ours, ``docs/literature.md``)
@@ -119,7 +119,7 @@ def cp_ils(
         callback=callback,
         report_every=report_every,
         requested=requested,
-        started=started,
+        stop=stop,
     ).as_deap()
 
 
@@ -157,7 +157,7 @@ def annealing(
     requested: Callable[[], object] | None = None,
     callback: Callable[[int, int, int], None] | None = None,
     report_every: int = 10_000,
-    started: float | None = None,
+    stop: Stop | None = None,
 ):
     """Simulated annealing after Lewis (2007), propagation first (his HM 2007 hybrid) as a switch
     (``examples/simulated_annealing.py``); returns ``([best], logbook, hall_of_fame)`` like the GAs, the
@@ -178,5 +178,5 @@ def annealing(
         callback=callback,
         report_every=report_every,
         requested=requested,
-        started=started,
+        stop=stop,
     ).as_deap()

@@ -332,6 +332,18 @@ def found_by_run(kind: str, outcome: Outcome) -> str:
     return "algorithm"
 
 
+def local_stop(recipe: Callable, requested, started: float | None, options: dict) -> Stop:
+    """A local search recipe's :class:`Stop`: its budget keywords' defaults, those among the run
+    ``options`` taken out of them instead, ``requested`` and the run's ``started``."""
+    parameters = inspect.signature(recipe).parameters
+    budgets = {
+        name: options.pop(name, parameters[name].default)
+        for name in ("max_steps", "max_evaluations", "max_seconds")
+        if name in parameters
+    }
+    return Stop(requested=requested, started=started, **budgets)
+
+
 def tabu_run(recipe: Callable, **variant) -> Callable[..., Outcome]:
     """A tabu recipe's ``run``, with ``variant`` fixing some of its settings."""
 
@@ -354,10 +366,9 @@ def tabu_run(recipe: Callable, **variant) -> Callable[..., Outcome]:
         _, logbook, hof = recipe(
             puzzle,
             seed=seed,
-            requested=requested,
             callback=callback,
             report_every=progress_every,
-            started=started,
+            stop=local_stop(recipe, requested, started, options),
             **variant,
             **options,
         )

@@ -22,12 +22,12 @@ import io
 import os
 import random
 import sys
-import time
 from collections.abc import Callable, Iterator
 from typing import NoReturn
 
 import numpy as np
 
+from ..algorithms import Stop
 from ..grid.puzzle import Puzzle
 from . import recipes, local_search, colony, mantere_koljonen, lsga, exact_solvers  # noqa: F401  (their declarations, in the order listed)
 from .record import BUNDLED, OPTIONS, Algorithm, Outcome
@@ -204,7 +204,9 @@ def from_function(function: Callable, *, name: str, kind: str = "user", descript
         if takes_seed:
             extras["seed"] = seed
         if started is not None and given.get("max_seconds") is not None:  # a function knows no clock but its own
-            given["max_seconds"] = max(given["max_seconds"] - (time.perf_counter() - started), 1e-3)
+            given["max_seconds"] = max(
+                Stop(max_seconds=given["max_seconds"], started=started).seconds_left() or 0.0, 1e-3
+            )
         return _outcome(function(puzzle, **extras, **given), puzzle)
 
     return Algorithm(

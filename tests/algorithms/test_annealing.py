@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from deap_sudoku import load_sample, read
-from deap_sudoku.algorithms import annealing, simulated_annealing
+from deap_sudoku.algorithms import Stop, annealing, simulated_annealing
 from deap_sudoku.exact import verify
 from deap_sudoku.propagation import propagate
 from deap_sudoku.runs import local_search
@@ -259,7 +259,7 @@ def test_honours_max_seconds_and_a_start_given_by_the_caller():
     result = simulated_annealing(STUCK, rng=random.Random(0), max_seconds=1.0)
     spent = time.perf_counter() - start
     assert result.stop_reason == "time" and 1.0 <= spent < 1.05 and not result.solved
-    late = simulated_annealing(STUCK, rng=random.Random(0), max_seconds=1.0, started=time.perf_counter() - 2)
+    late = simulated_annealing(STUCK, rng=random.Random(0), stop=Stop(max_seconds=1.0, started=time.perf_counter() - 2))
     assert late.steps == 0 and late.evaluations == 1 and late.stop_reason == "time"  # the start was scored
 
 

@@ -113,10 +113,10 @@ def test_the_population_methods_take_them_up_between_children_and_generations(na
 
 def test_a_poll_with_too_little_budget_left_keeps_the_twins(hold):
     hold[3](ready=1)
-    poll = stop_module.Stop(max_seconds=choice.TAKE_UP_SECONDS / 2).poller(time.perf_counter())
+    poll = stop_module.Stop(max_seconds=choice.TAKE_UP_SECONDS / 2, started=time.perf_counter()).poller()
     poll()
     assert hold[2] == [] and not choice.prefer_compiled(256, 16)
-    poll = stop_module.Stop(max_seconds=10 * choice.TAKE_UP_SECONDS).poller(time.perf_counter())
+    poll = stop_module.Stop(max_seconds=10 * choice.TAKE_UP_SECONDS, started=time.perf_counter()).poller()
     poll()
     assert len(hold[2]) == 1
 
