@@ -138,20 +138,9 @@ def simulated_annealing(
     "random-restart mechanism"); false keeps the grid.  The start, and each restart, is one
     evaluation.
     """
-    if move not in ("cell", "box"):
-        raise ValueError(f"move is 'cell' or 'box'; got {move!r}")
-    if toolbox is None:
-        if rng is None:
-            raise TypeError("simulated_annealing needs rng, or a toolbox whose parts draw from one")
-        toolbox = annealing_toolbox(
-            rng=rng, alpha=alpha, reheat_after=reheat_after, move=move, restrict=propagate_first
-        )
-    elif (alpha, reheat_after, move) != (0.99, 20, "cell"):
-        raise ValueError(
-            "alpha, reheat_after and move are the toolbox's (its schedule and neighbourhood), not arguments"
-        )
     if chain_length is not None and chain_length < 1:
         raise ValueError(f"chain_length is at least 1; got {chain_length}")
+    toolbox = _composed(toolbox, rng, alpha, reheat_after, move, propagate_first)
     stop = given_stop(  # its clock begun: the start, drawn and scored, is on it too
         stop,
         "simulated_annealing",
@@ -167,16 +156,52 @@ def simulated_annealing(
     costs = _sample(state, sample_size, stop)
     schedule = toolbox.schedule(toolbox.initial_temperature(costs))
     run = _Run(state, schedule, length, 1 + len(costs), restart_on_reheat)
+    reason = _anneal(run, state, stop, length, callback, report_every)
+    found = "local search" if run.step or costs else "propagation" if fixed and not state.movable else "start"
+    return dataclasses.replace(run.result(puzzle, stop.elapsed(), reason, fixed), found=found)
+
+
+def _composed(
+    toolbox: base.Toolbox | None,
+    rng: random.Random | None,
+    alpha: float,
+    reheat_after: int | None,
+    move: str,
+    propagate_first: bool,
+) -> base.Toolbox:
+    """The toolbox :func:`simulated_annealing` runs: the one given (whose schedule and neighbourhood
+    are its own), or :func:`annealing_toolbox` built from the arguments."""
+    if move not in ("cell", "box"):
+        raise ValueError(f"move is 'cell' or 'box'; got {move!r}")
+    if toolbox is not None:
+        if (alpha, reheat_after, move) != (0.99, 20, "cell"):
+            raise ValueError(
+                "alpha, reheat_after and move are the toolbox's (its schedule and neighbourhood), not arguments"
+            )
+        return toolbox
+    if rng is None:
+        raise TypeError("simulated_annealing needs rng, or a toolbox whose parts draw from one")
+    return annealing_toolbox(rng=rng, alpha=alpha, reheat_after=reheat_after, move=move, restrict=propagate_first)
+
+
+def _anneal(
+    run: _Run,
+    state: _Annealer,
+    stop: Stop,
+    length: int,
+    callback: Callable[[int, int, int], object] | None,
+    report_every: int,
+) -> str:
+    """Move in runs of at most :data:`CHECK_EVERY` moves (ending at a chain's end, a report, the step
+    or evaluation budget) until a reason to end; return it."""
     reason, looks = "", 0
     steps, evaluations = stop.limit("max_steps"), stop.limit("max_evaluations")
     while not (reason := _reason(stop, state, run.step, run.evaluations, looks := looks + 1)):
         count = min(CHECK_EVERY, length - run.position, report_every - run.step % report_every)
         run.advance(int(min(count, steps - run.step, evaluations - run.evaluations)))
         if callback is not None and run.step % report_every == 0 and callback(run.step, state.cost, state.best):
-            reason = "callback"
-            break
-    found = "local search" if run.step or costs else "propagation" if fixed and not state.movable else "start"
-    return dataclasses.replace(run.result(puzzle, stop.elapsed(), reason, fixed), found=found)
+            return "callback"
+    return reason
 
 
 _LOOSE: dict[str, object] = {"max_steps": 100_000_000}

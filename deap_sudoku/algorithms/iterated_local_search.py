@@ -119,6 +119,22 @@ def iterated_local_search(
     elif (share, max_nodes, worse, accept, restrict) != (0.2, 200, 0.0, accept_not_worse, False):
         raise ValueError("with a toolbox, share, max_nodes, worse, accept and restrict are its parts'")
     search = _Search(puzzle, rng, tenure=tenure, restrict=restrict, start=toolbox.individual)
+    reason, perturbations, accepted = _iterate(search, toolbox, stop, patience, callback, report_every)
+    seconds = stop.elapsed()
+    interrupted = reason == _INTERRUPTED
+    return search.result(puzzle, seconds, interrupted, "" if interrupted else reason, perturbations, accepted)
+
+
+def _iterate(
+    search: _Search,
+    toolbox: base.Toolbox,
+    stop: Stop,
+    patience: int,
+    callback: Callable[[int, int, int], object] | None,
+    report_every: int,
+) -> tuple[str, int, int]:
+    """Descend, accept or not, perturb, until solved or a reason to end; return the reason and the
+    perturbations made and accepted."""
     reason = ""
     perturbations = accepted = 0
     current, current_score = list(search.grid), search.score
@@ -137,9 +153,7 @@ def iterated_local_search(
         toolbox.perturb(grid, max_seconds=None if left is None else max(1e-6, left))  # the search refuses 0
         perturbations += 1
         search.restart(grid.tolist())
-    seconds = stop.elapsed()
-    interrupted = reason == _INTERRUPTED
-    return search.result(puzzle, seconds, interrupted, "" if interrupted else reason, perturbations, accepted)
+    return reason, perturbations, accepted
 
 
 _INTERRUPTED = "interrupted"
