@@ -161,21 +161,7 @@ def run_task(
     """
     record = task.record or algorithm(task.algorithm)
     warm_up(task.algorithm, task.puzzle, record=record)
-    extras: dict[str, object] = {"requested": requested} if record.stoppable else {}
-    if progress is not None and record.stoppable:
-        extras["progress"] = progress
-        if progress_every is not None:
-            extras["progress_every"] = progress_every
-    if checkpoint is not None:
-        if not record.checkpointable:
-            raise ValueError(f"{task.algorithm} cannot be checkpointed")
-        extras["checkpoint"] = checkpoint
-    if started is not None:
-        extras["started"] = started
-    if watch is not None:
-        if not record.watchable:
-            raise ValueError(f"{task.algorithm} takes no watch (it has no generations to show)")
-        extras["watch"] = watch
+    extras = _extras(task.algorithm, record, requested, progress, progress_every, checkpoint, started, watch)
     user = record.source != "bundled"
     # A user's algorithm gets a puzzle of its own: one it changed is never the puzzle its grid is verified against.
     puzzle = Puzzle(task.puzzle.cells, box=task.puzzle.shape) if user else task.puzzle
@@ -296,27 +282,10 @@ def _judged(task: Task, outcome: Outcome, seconds: float, censor: bool = True, *
     is :func:`~deap_sudoku.runs.record.found_by_run`'s, from the outcome and the algorithm's ``kind``."""
     puzzle = task.puzzle
     cells = np.asarray(outcome.grid)
-    try:
-        grid = [int(v) for v in cells.ravel().tolist()]
-    except (TypeError, ValueError, OverflowError):
-        why = unsolved_because(cells, puzzle)
-        raise ValueError(f"the algorithm returned a grid that is no grid of whole numbers: {why}") from None
-    n = puzzle.shape.n
-    if len(grid) != puzzle.shape.cells or not all(0 <= v <= n for v in grid):
-        wrong = next((v for v in grid if not 0 <= v <= n), None)
-        what = f"{len(grid)} cells, not {puzzle.shape.cells}" if wrong is None else f"{wrong}, outside 0-{n}"
-        raise ValueError(f"the algorithm returned a grid that is no grid of this puzzle: it holds {what}")
+    grid = _grid_of(cells, puzzle)
     why = unsolved_because(cells, puzzle)  # cells as returned: a float grid of whole values is no solution
     solved = not why
-    note = outcome.note
-    # A stop asked for in the generation that solved it (a Ctrl-C, another chain's stop file) does
-    # not make the run "interrupted": it is solved.
-    if solved and note == INTERRUPTED:
-        note = "solved"
-    claimed = note == "solved" or (outcome.objective is not None and outcome.fitness == outcome.objective.target)
-    if claimed and not solved:
-        claim = note or f"fitness {outcome.fitness:g}"
-        note = f"claimed solved ({claim}) but verification failed: {why}; counted unsolved"
+    note = _note(outcome, solved, why)
     fitness, evaluations, trace = float(outcome.fitness), outcome.evaluations, outcome.trace
     first_hit = outcome.first_hit if solved else None
     censored = []
@@ -360,6 +329,65 @@ def _judged(task: Task, outcome: Outcome, seconds: float, censor: bool = True, *
         censored="; ".join(censored) + ("; counted unsolved at the budget" if censored else ""),
         found_by=found_by_run(kind, outcome) if solved else "",
     )
+
+
+def _extras(
+    name: str,
+    record: Algorithm,
+    requested: Callable[[], object] | None,
+    progress: Callable[[str], None] | None,
+    progress_every: int | None,
+    checkpoint,
+    started: float | None,
+    watch: Callable[[int, list, object], object] | None,
+) -> dict[str, object]:
+    """What :func:`run_task` hands the record beside the task's options: only what it takes, and an
+    error for a checkpoint or a watch it cannot take."""
+    extras: dict[str, object] = {"requested": requested} if record.stoppable else {}
+    if progress is not None and record.stoppable:
+        extras["progress"] = progress
+        if progress_every is not None:
+            extras["progress_every"] = progress_every
+    if checkpoint is not None:
+        if not record.checkpointable:
+            raise ValueError(f"{name} cannot be checkpointed")
+        extras["checkpoint"] = checkpoint
+    if started is not None:
+        extras["started"] = started
+    if watch is not None:
+        if not record.watchable:
+            raise ValueError(f"{name} takes no watch (it has no generations to show)")
+        extras["watch"] = watch
+    return extras
+
+
+def _grid_of(cells: np.ndarray, puzzle: Puzzle) -> list[int]:
+    """The returned grid as whole numbers, refused when it is no grid of ``puzzle``."""
+    try:
+        grid = [int(v) for v in cells.ravel().tolist()]
+    except (TypeError, ValueError, OverflowError):
+        why = unsolved_because(cells, puzzle)
+        raise ValueError(f"the algorithm returned a grid that is no grid of whole numbers: {why}") from None
+    n = puzzle.shape.n
+    if len(grid) != puzzle.shape.cells or not all(0 <= v <= n for v in grid):
+        wrong = next((v for v in grid if not 0 <= v <= n), None)
+        what = f"{len(grid)} cells, not {puzzle.shape.cells}" if wrong is None else f"{wrong}, outside 0-{n}"
+        raise ValueError(f"the algorithm returned a grid that is no grid of this puzzle: it holds {what}")
+    return grid
+
+
+def _note(outcome: Outcome, solved: bool, why: str) -> str:
+    """The run's note: a stop asked for in the generation that solved it (a Ctrl-C, another chain's
+    stop file) does not make the run "interrupted"; a claim of a solution that verification refutes
+    is kept with the reason."""
+    note = outcome.note
+    if solved and note == INTERRUPTED:
+        return "solved"
+    claimed = note == "solved" or (outcome.objective is not None and outcome.fitness == outcome.objective.target)
+    if claimed and not solved:
+        claim = note or f"fitness {outcome.fitness:g}"
+        return f"claimed solved ({claim}) but verification failed: {why}; counted unsolved"
+    return note
 
 
 def run_all(
