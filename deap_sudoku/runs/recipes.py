@@ -194,6 +194,38 @@ def block_ga(
 ):
     """Block GA as documented for the C++ "Sudoku Löser", improvements as switches (``examples/block_ga.py``)."""
     started, rng = time.perf_counter(), random.Random(seed)
+    toolbox = _block_toolbox(
+        puzzle, rng, init, crossover_kind, fitness, select, mutation_threshold, in_box_pairs, punish_same
+    )
+    stop = stop.with_defaults(solved=0, started=started)
+    return evolve(
+        puzzle,
+        operators,
+        ea_keep_refill,
+        toolbox,
+        population_size,
+        mutpb=mutpb,
+        keep=keep,
+        parents=3 if crossover_kind == "diagonal" else 2,
+        stop=stop,
+        rng=rng,
+        checkpoint=checkpoint,
+        callback=callback,
+    )
+
+
+def _block_toolbox(
+    puzzle: Puzzle,
+    rng: random.Random,
+    init: str,
+    crossover_kind: str,
+    fitness: str,
+    select: str,
+    mutation_threshold: int,
+    in_box_pairs: bool,
+    punish_same: bool,
+) -> base.Toolbox:
+    """The block GA's toolbox, as :func:`block_ga`'s switches compose it."""
     evaluate = BLOCK_GA_FITNESSES[fitness]
     toolbox = base.Toolbox()
     toolbox.register(
@@ -226,21 +258,7 @@ def block_ga(
         toolbox.register("select", with_punish_same(toolbox.select, free=~puzzle.givens))
     toolbox.register("clone", clone)
     toolbox.register("map", batch_map)
-    stop = stop.with_defaults(solved=0, started=started)
-    return evolve(
-        puzzle,
-        operators,
-        ea_keep_refill,
-        toolbox,
-        population_size,
-        mutpb=mutpb,
-        keep=keep,
-        parents=3 if crossover_kind == "diagonal" else 2,
-        stop=stop,
-        rng=rng,
-        checkpoint=checkpoint,
-        callback=callback,
-    )
+    return toolbox
 
 
 @_bundled_ga(
