@@ -96,6 +96,27 @@ def test_every_command_function_is_short_its_phases_named():
     assert len(commands) >= 7 and {name: n for name, n in commands.items() if n > MAX_COMMAND_LINES} == {}, commands
 
 
+MAX_FUNCTION_LINES = 60
+
+
+def _is_kernel(path) -> bool:
+    """A compiled kernel's module (numba's loops and their Python twins), where one long loop is
+    faster than calls: ``*_compiled.py`` and ``*kernel*.py``."""
+    return path.stem.endswith("_compiled") or "kernel" in path.stem
+
+
+def test_no_function_outside_the_compiled_kernels_is_over_sixty_lines():
+    """Issue 61: 14 functions were over 60 lines (``from_toolbox`` 88, ``_judged`` 76, ``plot_summary`` 83)."""
+    long, kernels = {}, 0
+    for path in PACKAGE.rglob("*.py"):
+        kernels += _is_kernel(path)
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and not _is_kernel(path):
+                if (lines := node.end_lineno - node.lineno + 1) > MAX_FUNCTION_LINES:
+                    long[f"{_module_name(path)}.{node.name}"] = lines
+    assert kernels >= 5 and long == {}, long
+
+
 KNOWN_FOLDERS = {".ci", "benchmarks", "data", "deap_sudoku", "docs", "examples", "scripts", "tests"}
 
 

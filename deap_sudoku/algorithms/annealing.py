@@ -115,32 +115,28 @@ def simulated_annealing(
     requested: Callable[[], object] | None = None,
     stop: Stop | None = None,
 ) -> AnnealingResult:
-    """Anneal until solved, ``max_steps`` moves, ``max_evaluations`` moves scored (the temperature
-    sample's included) or ``max_seconds`` seconds; return the best grid seen.  ``stop``, a
+    """Anneal until solved, ``max_steps`` moves, ``max_evaluations`` moves scored (the temperature sample's
+    included) or ``max_seconds`` seconds; return the best grid seen.  ``stop``, a
     :class:`~deap_sudoku.algorithms.Stop`, holds those budgets and ``requested`` instead (its clock,
-    :attr:`~deap_sudoku.algorithms.Stop.started`, may have begun before the call), the loose
-    keywords then left at their defaults.
+    :attr:`~deap_sudoku.algorithms.Stop.started`, may have begun before the call), the loose keywords then left
+    at their defaults.
 
-    ``toolbox`` holds the parts it is composed of (:func:`annealing_toolbox` names them); without
-    one, ``annealing_toolbox(rng=rng, alpha=alpha, reheat_after=reheat_after, move=move,
-    restrict=propagate_first)`` is used, and with one those four are its own (left at their
-    defaults here).  The annealing gives ``toolbox.individual`` the puzzle it anneals (the propagated
-    one with ``propagate_first``).  ``callback(step, cost, best_cost)`` is called every
-    ``report_every`` moves, and a true answer ends the search (``stop_reason`` ``"callback"``);
-    the clock is read every :data:`CHECK_EVERY` moves (counting from the call, or from the stop's
-    ``started``), ``requested()`` every 16 such looks, and either ends the
-    search.  ``reheat_after=None`` never reheats.
+    ``toolbox`` holds the parts it is composed of (:func:`annealing_toolbox` names them); without one,
+    ``annealing_toolbox(rng=rng, alpha=alpha, reheat_after=reheat_after, move=move, restrict=propagate_first)``
+    is used, and with one those four are its own (left at their defaults here).  The annealing gives
+    ``toolbox.individual`` the puzzle it anneals (the propagated one with ``propagate_first``).
+    ``callback(step, cost, best_cost)`` is called every ``report_every`` moves, and a true answer ends the
+    search (``stop_reason`` ``"callback"``); the clock is read every :data:`CHECK_EVERY` moves (counting from
+    the call, or from the stop's ``started``), ``requested()`` every 16 such looks, and either ends the search.
+    ``reheat_after=None`` never reheats.
 
-    ``move="cell"`` (Lewis 2007, §2.1): a free cell drawn uniformly over the grid, then another free
-    cell of its box, "to stop a sampling bias towards squares with less non-fixed values";
-    ``"box"``: a box drawn uniformly first (this package's reading before his text was at hand).
-    ``restart_on_reheat`` (§2.3): a reheat also starts again from a new random solution (his
-    "random-restart mechanism"); false keeps the grid.  The start, and each restart, is one
-    evaluation.
+    ``move="cell"`` (Lewis 2007, §2.1): a free cell drawn uniformly over the grid, then another free cell of its
+    box, "to stop a sampling bias towards squares with less non-fixed values"; ``"box"``: a box drawn uniformly
+    first (this package's reading before his text was at hand). ``restart_on_reheat`` (§2.3): a reheat also
+    starts again from a new random solution (his "random-restart mechanism"); false keeps the grid.  The start,
+    and each restart, is one evaluation.
     """
-    if chain_length is not None and chain_length < 1:
-        raise ValueError(f"chain_length is at least 1; got {chain_length}")
-    toolbox = _composed(toolbox, rng, alpha, reheat_after, move, propagate_first)
+    toolbox = _composed(toolbox, rng, alpha, reheat_after, move, propagate_first, chain_length)
     stop = given_stop(  # its clock begun: the start, drawn and scored, is on it too
         stop,
         "simulated_annealing",
@@ -168,9 +164,12 @@ def _composed(
     reheat_after: int | None,
     move: str,
     propagate_first: bool,
+    chain_length: int | None,
 ) -> base.Toolbox:
     """The toolbox :func:`simulated_annealing` runs: the one given (whose schedule and neighbourhood
-    are its own), or :func:`annealing_toolbox` built from the arguments."""
+    are its own), or :func:`annealing_toolbox` built from the arguments; the arguments checked first."""
+    if chain_length is not None and chain_length < 1:
+        raise ValueError(f"chain_length is at least 1; got {chain_length}")
     if move not in ("cell", "box"):
         raise ValueError(f"move is 'cell' or 'box'; got {move!r}")
     if toolbox is not None:

@@ -287,23 +287,27 @@ def ga_run(recipe: Callable) -> Callable[..., Outcome]:
             **options,
         )
         lower = hof[0].fitness.weights[0] < 0
-        objective = Objective(logbook.fitness, float(logbook.target), lower)
-        trace = Trace.from_logbook(logbook, lower)
-        return Outcome(
-            np.asarray(hof[0]),
-            float(hof[0].fitness.values[0]),
-            int(logbook[-1]["gen"]),
-            0,
-            int(sum(logbook.select("nevals"))),
-            logbook.stop_reason,
-            objective,
-            trace,
-            getattr(logbook, "first_hit", None),
-            found_by(logbook),
-        )
+        return ga_outcome(hof, logbook, Objective(logbook.fitness, float(logbook.target), lower))
 
     run.__doc__ = f"Run :func:`{recipe.__module__}.{recipe.__name__}` and summarise it as an :class:`Outcome`."
     return run
+
+
+def ga_outcome(hof, logbook, objective: Objective) -> Outcome:
+    """A GA run's :class:`Outcome`, from its hall of fame and logbook: the best grid and fitness,
+    generations, evaluations, the stop reason, the trace, the first hit and who found it."""
+    return Outcome(
+        np.asarray(hof[0]),
+        float(hof[0].fitness.values[0]),
+        int(logbook[-1]["gen"]),
+        0,
+        int(sum(logbook.select("nevals"))),
+        logbook.stop_reason,
+        objective,
+        Trace.from_logbook(logbook, objective.lower_is_better),
+        getattr(logbook, "first_hit", None),
+        found_by(logbook),
+    )
 
 
 def found_by(logbook) -> str:

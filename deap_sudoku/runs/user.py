@@ -21,19 +21,20 @@ import sys
 import time
 from collections.abc import Callable
 
-import numpy as np
 
 from ..algorithms import Stop, ea_simple
 from ..grid.puzzle import Puzzle
 from ..tools import HallOfFame, fitness_statistics, optimum
 
 # from_function lives in the registry, which needs it to turn an imported function into a record.
-from .record import Algorithm, Objective, Outcome, Trace, found_by, generation_progress, seeded_globals
+from .record import Algorithm, Objective, Outcome, ga_outcome, generation_progress, seeded_globals
 from .registry import algorithm, from_function
 
 __all__ = ["from_toolbox", "from_function", "with_operators", "variant"]
 
 _LOOP_BUDGETS = ("max_generations", "max_seconds", "max_evaluations")
+_TOOLBOX_OPTIONS = ("population_size", "cxpb", "mutpb", *_LOOP_BUDGETS)
+"""The run options of an algorithm made by :func:`from_toolbox`."""
 
 
 def from_toolbox(
@@ -46,17 +47,14 @@ def from_toolbox(
     mutpb: float = 0.2,
     description: str = "",
 ) -> Algorithm:
-    """An algorithm that runs ``loop`` (:func:`~deap_sudoku.algorithms.ea_simple` or another of the
-    package's loops that takes ``stop=``) on the toolbox ``make_toolbox(puzzle, rng)`` builds, from a
-    population of ``population_size``, until solved or a budget ends.
-
-    Each run seeds its own ``random.Random(seed)`` (handed to ``make_toolbox``) and, at this edge, the
-    ``random`` module too, since DEAP's own operators draw from it
-    (:func:`~deap_sudoku.runs.record.seeded_globals`).  The toolbox's ``evaluate`` must be an
-    ``eval_*`` function registered with ``puzzle=`` (or carry ``weights`` and ``target``), so the run
-    knows what a solved grid scores; decorated (``toolbox.decorate``), it is still counted once per
-    individual.  A fitness of several objectives is refused at the first run: the run's record
-    compares runs on one.
+    """An algorithm that runs ``loop`` (:func:`~deap_sudoku.algorithms.ea_simple` or another of the package's loops
+    that takes ``stop=``) on the toolbox ``make_toolbox(puzzle, rng)`` builds, from a population of
+    ``population_size``, until solved or a budget ends.  Each run seeds its own ``random.Random(seed)`` (handed
+    to ``make_toolbox``) and, at this edge, the ``random`` module too, since DEAP's own operators draw from it
+    (:func:`~deap_sudoku.runs.record.seeded_globals`).  The toolbox's ``evaluate`` must be an ``eval_*``
+    function registered with ``puzzle=`` (or carry ``weights`` and ``target``), so the run knows what a solved
+    grid scores; decorated (``toolbox.decorate``), it is still counted once per individual.  A fitness of
+    several objectives is refused at the first run: the run's record compares runs on one.
     """
     wants_rng = len(inspect.signature(make_toolbox).parameters) >= 2
 
@@ -89,41 +87,29 @@ def from_toolbox(
                 started=started,
                 requested=requested,
             )
-            hof = HallOfFame(1)
-            _, logbook = loop(
-                toolbox.population(n=population_size),
-                toolbox,
-                cxpb=cxpb,
-                mutpb=mutpb,
-                ngen=sys.maxsize,
-                stats=fitness_statistics(),
-                halloffame=hof,
-                stop=stop,
-                callback=generation_progress(progress, progress_every, watch),
-            )
-        return Outcome(
-            np.asarray(hof[0]),
-            float(hof[0].fitness.values[0]),
-            int(logbook[-1]["gen"]),
-            0,
-            int(sum(logbook.select("nevals"))),
-            logbook.stop_reason,
-            objective,
-            Trace.from_logbook(logbook, objective.lower_is_better),
-            getattr(logbook, "first_hit", None),
-            found_by(logbook),
-        )
+            callback = generation_progress(progress, progress_every, watch)
+            hof, logbook = _evolve(loop, toolbox, population_size, cxpb, mutpb, stop, callback)
+        return ga_outcome(hof, logbook, objective)
 
     summary = f"{getattr(make_toolbox, '__name__', 'a toolbox')} with {getattr(loop, '__name__', 'a loop')}"
-    return Algorithm(
-        name,
-        "ga",
-        description or summary,
-        run,
-        ("population_size", "cxpb", "mutpb", *_LOOP_BUDGETS),
-        stoppable=True,
-        source="user",
+    return Algorithm(name, "ga", description or summary, run, _TOOLBOX_OPTIONS, stoppable=True, source="user")
+
+
+def _evolve(loop: Callable, toolbox, population_size: int, cxpb: float, mutpb: float, stop: Stop, callback):
+    """``loop`` run on ``toolbox``'s first population until ``stop``: the hall of fame and logbook."""
+    hof = HallOfFame(1)
+    _, logbook = loop(
+        toolbox.population(n=population_size),
+        toolbox,
+        cxpb=cxpb,
+        mutpb=mutpb,
+        ngen=sys.maxsize,
+        stats=fitness_statistics(),
+        halloffame=hof,
+        stop=stop,
+        callback=callback,
     )
+    return hof, logbook
 
 
 def with_operators(base: str, *, name: str | None = None, **operators: Callable) -> Algorithm:
