@@ -39,7 +39,8 @@ def test_the_time_budget_holds_while_the_first_population_is_made(name, populati
     _, calibration = timed(lambda: run(0.0))
     outcome, took = timed(lambda: run(0.3))
     assert outcome.note == "time" and outcome.generations == 0
-    assert kept(took, 0.3, calibration), (took, calibration)
+    # the stop at 0.3 s, then the evaluation of what 0.3 s made (as long again at most): not minutes
+    assert kept(took, 2 * 0.3, calibration), (took, calibration)
     assert outcome.evaluations >= 1 and outcome.fitness == outcome.fitness  # a best grid, evaluated
 
 
