@@ -205,6 +205,48 @@ def test_only_the_cli_prints_and_nothing_seeds_globally_or_draws_unseeded():
     assert {name: found for name, found in allowed.items() if found} == {}
 
 
+SEEDING_EDGE = "deap_sudoku.runs.seeding"
+"""The one module that makes a run's generator from its seed (issue 61)."""
+GENERATORS = {"random.Random", "Random"}  # a numpy generator drawn from the run's rng (rng.getrandbits) is no seeding
+
+
+def _seedings(tree: ast.Module) -> list[str]:
+    """The generators made from a value that is not a constant (a seed handed in); a fixed
+    ``random.Random(0)`` (an ``rng`` parameter's default below ``runs``, a warm-up) is no seeding."""
+    return [
+        f"line {call.lineno}: {ast.unparse(call)}"
+        for call, func in _calls(tree)
+        if func in GENERATORS
+        and (call.args or call.keywords)
+        and not all(isinstance(a, ast.Constant) for a in [*call.args, *(k.value for k in call.keywords)])
+    ]
+
+
+def test_a_run_s_generator_is_made_from_its_seed_in_one_module():
+    """``random.Random(seed)`` in runs.seeding alone (tools/ only takes an ``rng``; examples/ and
+    benchmarks/ are edges of their own and are not looked at)."""
+    found = {
+        name: seedings
+        for name, tree in _modules().items()
+        if name != SEEDING_EDGE and not name.startswith("deap_sudoku.tools") and (seedings := _seedings(tree))
+    }
+    assert found == {}
+    assert _seedings(_modules()[SEEDING_EDGE]) != []
+
+
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        ("import random\nrng = random.Random(seed)", ["line 2: random.Random(seed)"]),
+        ("import random\nrng = random.Random(seed + i)", ["line 2: random.Random(seed + i)"]),
+        ("import random\nrng = random.Random(0)", []),
+        ("from . import seeding\nrng = seeding.generator(seed)", []),
+    ],
+)
+def test_the_seeding_finder_finds_a_seed_handed_in(source, expected):
+    assert _seedings(ast.parse(source)) == expected
+
+
 @pytest.mark.parametrize(
     "source, expected",
     [

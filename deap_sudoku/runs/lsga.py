@@ -19,6 +19,7 @@ from collections.abc import Callable
 
 from deap import base, tools
 
+from . import seeding
 from ..algorithms import Checkpointer, Stop, ea_lsga
 from ..grid.puzzle import Puzzle
 from ..tools import (
@@ -97,7 +98,7 @@ def lsga(
         raise ValueError(f"tournsize {tournsize} is more than the population, {population_size}")
     if elite_size < 1:
         raise ValueError(f"elite_size is at least 1, not {elite_size}")
-    started, rng = time.perf_counter(), random.Random(seed)
+    started, rng = time.perf_counter(), seeding.generator(seed)
     toolbox = lsga_toolbox(puzzle, rng, tournsize=tournsize, row_cxpb=row_cxpb, mutpb=mutpb, reinitpb=reinitpb)
     stop = stop.with_defaults(solved=0, started=started)
     return evolve(

@@ -21,6 +21,7 @@ from collections.abc import Callable
 
 from deap import base, tools
 
+from . import seeding
 from ..algorithms import Checkpointer, Stop, ea_generational
 from ..grid.puzzle import Puzzle
 from ..tools import (
@@ -116,7 +117,7 @@ def mk_ga(
     with ``accepted``, the cultural algorithm's belief space too (:func:`mk_cultural`)."""
     if crossover not in CROSSOVERS:
         raise ValueError(f"crossover is one of {', '.join(CROSSOVERS)}, not {crossover!r}")
-    started, rng = time.perf_counter(), random.Random(seed)
+    started, rng = time.perf_counter(), seeding.generator(seed)
     belief = None if accepted is None else BeliefSpace(puzzle, accepted=accepted)
     toolbox = _toolbox(
         puzzle,

@@ -18,13 +18,13 @@ the same composition out in full, and a test holds the two equal run for run.
 
 from __future__ import annotations
 
-import random
 import time
 from collections.abc import Callable
 
 
 from deap import base, tools
 
+from . import seeding
 from ..algorithms import (
     Checkpointer,
     Stop,
@@ -132,7 +132,7 @@ def memetic(
     stalled slots), its first individual seeded by an exact search of ``seed_nodes`` nodes (``None``
     or 0: no seed), until solved or ``stop`` ends it: by default a minute of wall time, not a number of
     generations, which would end a run that is slower per generation (larger grids) but would succeed."""
-    started, rng = time.perf_counter(), random.Random(seed)
+    started, rng = time.perf_counter(), seeding.generator(seed)
     toolbox = memetic_toolbox(
         puzzle,
         rng=rng,
@@ -193,7 +193,7 @@ def block_ga(
     callback: Callback | None = None,
 ):
     """Block GA as documented for the C++ "Sudoku Löser", improvements as switches (``examples/block_ga.py``)."""
-    started, rng = time.perf_counter(), random.Random(seed)
+    started, rng = time.perf_counter(), seeding.generator(seed)
     evaluate = BLOCK_GA_FITNESSES[fitness]
     toolbox = base.Toolbox()
     toolbox.register(
@@ -261,7 +261,7 @@ def block_ga_restart(
     callback: Callback | None = None,
 ):
     """Block GA with random restart as documented for the Python GA (``examples/block_ga_restart.py``)."""
-    started, rng = time.perf_counter(), random.Random(seed)
+    started, rng = time.perf_counter(), seeding.generator(seed)
     toolbox = make_toolbox(
         puzzle,
         representation="block",
@@ -306,7 +306,7 @@ def cell_ga(
     callback: Callback | None = None,
 ):
     """Cell GA as documented for the report's Implementation 1 (``examples/cell_ga.py``)."""
-    started, rng = time.perf_counter(), random.Random(seed)
+    started, rng = time.perf_counter(), seeding.generator(seed)
     toolbox = make_toolbox(
         puzzle, representation="cells", fitness="distinct", mate="cell_uniform", select="elite_biased", rng=rng
     )
@@ -357,7 +357,7 @@ def row_permutation_ga(
     """
     if tournsize > population_size:
         raise ValueError(f"tournsize {tournsize} is more than the population, {population_size}")
-    started, rng = time.perf_counter(), random.Random(seed)
+    started, rng = time.perf_counter(), seeding.generator(seed)
     toolbox = make_toolbox(
         puzzle,
         representation="row",
