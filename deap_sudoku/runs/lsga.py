@@ -36,7 +36,7 @@ from ..tools import (
     sel_tournament,
 )
 from .composition import GA_ALIASES, evolve
-from .recipes import _bundled_ga
+from .record import bundled_ga
 
 __all__ = ["lsga", "lsga_toolbox", "LSGA_ALIASES"]
 
@@ -65,7 +65,7 @@ def lsga_toolbox(
     return toolbox
 
 
-@_bundled_ga(
+@bundled_ga(
     "lsga",
     "after Wang et al. 2024 (rules from reimplementations): row GA, column and sub-block local search, elite learning",
     ("cxpb", "mutpb", "tournsize"),

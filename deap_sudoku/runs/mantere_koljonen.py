@@ -37,7 +37,7 @@ from ..tools import (
     sel_ranked_pairs,
 )
 from .composition import evolve
-from .recipes import _bundled_ga
+from .record import bundled_ga
 
 __all__ = ["mk_ga", "mk_cultural", "CROSSOVERS"]
 
@@ -86,7 +86,7 @@ def _toolbox(
 _OPTIONS = ("cxpb", "mutpb")
 
 
-@_bundled_ga(
+@bundled_ga(
     "mk-ga",
     "after Mantere & Koljonen 2007 (rules from a summary): block GA, in-box swap, 3-swap, insertion, help array",
     _OPTIONS,
@@ -149,7 +149,7 @@ def mk_ga(
     )
 
 
-@_bundled_ga(
+@bundled_ga(
     "mk-cultural",
     "after Mantere & Koljonen 2008 (belief space ours): mk-ga with a belief space of the best's agreed cells",
     _OPTIONS,

@@ -57,9 +57,9 @@ from ..tools import (
     with_punish_same,
 )
 from ..tools.init import SEED_NODES
-from .composition import GA_ALIASES, MEMETIC_ALIASES, evolve
+from .composition import MEMETIC_ALIASES, evolve
 from .kernel_cache import warm_up_search
-from .record import COMPILING, GA_OPTIONS, bundled, ga_run
+from .record import COMPILING, bundled_ga
 
 __all__ = [
     "memetic",
@@ -76,24 +76,6 @@ DEFAULT_SECONDS = 60.0
 """The memetic GA's default budget: wall time."""
 
 
-def _bundled_ga(name: str, description: str, options: tuple[str, ...], *, example: str, **more):
-    """:func:`~deap_sudoku.runs.record.bundled` for a GA recipe: the GA options, run by
-    :func:`~deap_sudoku.runs.record.ga_run`, checkpointable and stoppable, its example named, the
-    generational GAs' operator aliases unless ``more`` says otherwise."""
-    more.setdefault("operators", GA_ALIASES)
-    return bundled(
-        name,
-        "ga",
-        description,
-        GA_OPTIONS + options,
-        run=ga_run,
-        checkpointable=True,
-        stoppable=True,
-        example=example,
-        **more,
-    )
-
-
 def warm_up_memetic(puzzle: Puzzle, compiled: bool | None) -> None:
     """Compile or load the memetic GA's kernels: the repair's, and the seed's search."""
     # the GA alone, or a seed that solves the puzzle would leave the repair kernels to the first run
@@ -101,7 +83,7 @@ def warm_up_memetic(puzzle: Puzzle, compiled: bool | None) -> None:
     warm_up_search(puzzle, compiled)
 
 
-@_bundled_ga(
+@bundled_ga(
     "memetic",
     "ours, the evolutionary flagship: memetic GA with propagation repair",
     ("cxpb",),
@@ -166,7 +148,7 @@ BLOCK_GA_FITNESSES = {
 """The block GA's fitness choices: the first two are documented, ``collisions`` is ours."""
 
 
-@_bundled_ga(
+@bundled_ga(
     "block-ga",
     'block GA as the C++ "Sudoku Löser" documents it',
     ("mutpb", "select", "fitness"),
@@ -243,7 +225,7 @@ def block_ga(
     )
 
 
-@_bundled_ga(
+@bundled_ga(
     "restart-ga", "block GA with random restart as the Python GA documents it", ("mutpb",), example="block_ga_restart"
 )
 def block_ga_restart(
@@ -290,7 +272,7 @@ def block_ga_restart(
     )
 
 
-@_bundled_ga("cell-ga", "cell GA as the report's Implementation 1 documents it", ("cxpb", "mutpb"), example="cell_ga")
+@bundled_ga("cell-ga", "cell GA as the report's Implementation 1 documents it", ("cxpb", "mutpb"), example="cell_ga")
 def cell_ga(
     puzzle: Puzzle,
     *,
@@ -328,7 +310,7 @@ def cell_ga(
     )
 
 
-@_bundled_ga(
+@bundled_ga(
     "row-ga",
     "row-permutation GA as the report's Implementation 2 documents it",
     ("cxpb", "mutpb", "tournsize"),

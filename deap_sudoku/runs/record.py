@@ -21,6 +21,7 @@ import numpy as np
 from ..algorithms.stop import Stop
 from ..grid.puzzle import Puzzle
 from ..tools.fitness import fitness_name, fitness_weights, optimum
+from .composition import GA_ALIASES
 
 __all__ = [
     "Algorithm",
@@ -34,6 +35,7 @@ __all__ = [
     "generation_progress",
     "seeded_globals",
     "OPTIONS",
+    "bundled_ga",
     "GA_OPTIONS",
     "STOP_OPTIONS",
     "recipe_stop",
@@ -430,3 +432,22 @@ def bundled(
         return function
 
     return declare
+
+
+def bundled_ga(name: str, description: str, options: tuple[str, ...], *, example: str, **more):
+    """:func:`~deap_sudoku.runs.record.bundled` for a GA recipe: the GA options, run by
+    :func:`~deap_sudoku.runs.record.ga_run`, checkpointable and stoppable, its example named, the
+    generational GAs' operator aliases unless ``more`` says otherwise.  The public helper a GA's
+    catalogue declaration uses (issue 61: it was ``runs.recipes._bundled_ga``, imported across modules)."""
+    more.setdefault("operators", GA_ALIASES)
+    return bundled(
+        name,
+        "ga",
+        description,
+        GA_OPTIONS + options,
+        run=ga_run,
+        checkpointable=True,
+        stoppable=True,
+        example=example,
+        **more,
+    )

@@ -20,7 +20,7 @@ EASY = load_sample()
 
 
 def _declared() -> set[str]:
-    """Every name the package's source gives to ``@bundled`` (or ``@_bundled_ga``): read from the
+    """Every name the package's source gives to ``@bundled`` (or ``@bundled_ga``): read from the
     code, not listed by hand, so an algorithm whose module the registry no longer imports is missed
     here."""
     found = set()
