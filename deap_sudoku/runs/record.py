@@ -41,6 +41,7 @@ __all__ = [
     "recipe_stop",
     "COMPILING",
     "FOUND_BY",
+    "KINDS",
     "found_by_run",
 ]
 
@@ -64,6 +65,12 @@ GA_OPTIONS = ("population_size", "max_generations", "max_seconds", "max_evaluati
 STOP_OPTIONS = ("max_generations", "max_seconds", "max_evaluations")
 """The options a GA recipe takes as fields of its ``stop``
 (:class:`~deap_sudoku.algorithms.stop.Stop`), not as keywords."""
+KINDS = ("ga", "local search", "colony", "exact", "auto", "user")
+"""The kinds an algorithm can be, a closed set checked when its record is made (:class:`Algorithm`):
+each has its "found by" phrase (:func:`found_by_run`) and the command line reads them, so a kind
+outside it (a user's ``"swarm"``) is refused there with the kinds named, never run with an empty
+``found_by``.  ``"auto"`` is ``solve``'s chooser (its answer says which algorithm found it); a
+user's algorithm of no bundled kind is ``"user"`` (found by ``"algorithm"``)."""
 FOUND_BY = (
     "seed search",
     "first population",
@@ -216,6 +223,13 @@ class Algorithm:
     """The script in ``examples/`` that writes the recipe's composition out (``memetic``)."""
     operators: tuple[str, ...] = ()
     """A GA recipe's toolbox aliases, those :func:`~deap_sudoku.runs.user.with_operators` may replace."""
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(
+                f"algorithm {self.name!r} is of kind {self.kind!r}, not one of {', '.join(map(repr, KINDS))}"
+                ' (a kind of your own: "user")'
+            )
 
     @property
     def watchable(self) -> bool:
