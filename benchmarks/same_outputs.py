@@ -1,96 +1,96 @@
-"""Every bundled algorithm's outputs, seed for seed, to check that a refactoring changed none of them.
+"""Every bundled algorithm's outcome, seed for seed, so that a refactoring can show it changed none (issue 61).
 
-Each algorithm of the catalogue runs on two 9x9 puzzles (an easy one and the forum's hardest) with two
-seeds each, under budgets in evaluations, steps, nodes or generations (never seconds, so that the
-machine's load cannot change a result); the record of every run (note, fitness, generations, steps,
-evaluations, the best grid, who found it) is written or compared.
+    python benchmarks/same_outputs.py --save FILE      # record the outcomes (about 10 s; 75 s compiling kernels)
+    python benchmarks/same_outputs.py --compare FILE   # rerun, list every difference, exit 1 if any
 
-    python benchmarks/same_outputs.py --save before.json       # before the change
-    python benchmarks/same_outputs.py --compare before.json    # after it: lists every difference, exit 1 if any
-
-About 30 s on a 2-core machine (the kernels cached).
+Each algorithm of :data:`deap_sudoku.runs.registry.ALGORITHMS` runs through
+:func:`~deap_sudoku.experiments.run_experiment` (the API ``deap-sudoku bench`` uses) on three bundled
+puzzles (a 45-given 9x9, a 26-given 9x9 and a 6x6) with two seeds each, under small budgets counted
+in generations, evaluations, steps and nodes, never in seconds (``max_seconds`` is set far beyond the
+run), so that the machine's load cannot change an outcome.  Each run is kept as: solved, best
+fitness, evaluations, generations, steps, a digest of the best grid, and found_by.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
-import math
 import sys
 from pathlib import Path
 
-import numpy as np
-
-from deap_sudoku.grid.puzzle import Puzzle
+from deap_sudoku.experiments import run_experiment
+from deap_sudoku.io.samples import load_samples
 from deap_sudoku.runs.registry import ALGORITHMS
 
-PUZZLES = (
-    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
-    "..1..4.......6.3.5...9.....8.....7.3.......285...7.6..3...8...6..92......4...1...",
-)
-SEEDS = (0, 1)
+PUZZLES = {"9x9-easy": ("9x9-easy.txt", 0), "9x9-hard": ("9x9.txt", 0), "6x6": ("6x6.txt", 0)}
+"""The puzzles: name -> (bundled file, index)."""
+RUNS = 2
+"""Seeds per algorithm and puzzle."""
+BUDGETS = {
+    "population_size": 20,
+    "max_generations": 25,
+    "max_evaluations": 1500,
+    "max_steps": 1500,
+    "max_nodes": 2000,
+    "max_seconds": 3600.0,
+}
+"""The budget each algorithm gets of those it takes; seconds only as a bound no run reaches."""
 
 
-def budgets(options: tuple[str, ...]) -> dict[str, int]:
-    """Small budgets in work, never in seconds, for an algorithm that takes ``options``."""
-    chosen = {}
-    if "max_evaluations" in options:
-        chosen["max_evaluations"] = 3000
-    elif "max_steps" in options:
-        chosen["max_steps"] = 3000
-    if "max_nodes" in options:
-        chosen["max_nodes"] = 3000
-    if "max_generations" in options and "max_evaluations" not in options:
-        chosen["max_generations"] = 20
-    return chosen
+def outcomes() -> dict[str, dict]:
+    """Every run's outcome, by ``algorithm/puzzle/seed``."""
+    datasets = {name: [load_samples(file)[index]] for name, (file, index) in PUZZLES.items()}
+    options = {
+        name: {key: value for key, value in BUDGETS.items() if key in record.options}
+        for name, record in ALGORITHMS.items()
+    }
+    results = run_experiment(list(ALGORITHMS), datasets, runs=RUNS, seed=0, options=options, contain=False)
+    table = {}
+    for result in results:
+        table[f"{result.algorithm}/{result.dataset}/{result.seed}"] = {
+            "solved": result.solved,
+            "fitness": result.fitness,
+            "evaluations": result.evaluations,
+            "generations": result.generations,
+            "steps": result.steps,
+            "grid": hashlib.sha256(json.dumps(list(result.grid)).encode()).hexdigest()[:16],
+            "found_by": result.found_by,
+            "error": result.error,
+        }
+    return dict(sorted(table.items()))
 
 
-def outputs() -> dict[str, dict]:
-    """``name/puzzle/seed`` -> what that run returned."""
-    found = {}
-    for name, record in ALGORITHMS.items():
-        for number, text in enumerate(PUZZLES):
-            for seed in SEEDS:
-                outcome = record.run(Puzzle.parse(text), seed=seed, **budgets(record.options))
-                found[f"{name}/{number}/{seed}"] = {
-                    "note": outcome.note,
-                    "fitness": None if outcome.fitness is None or math.isnan(outcome.fitness) else outcome.fitness,
-                    "generations": outcome.generations,
-                    "steps": outcome.steps,
-                    "evaluations": outcome.evaluations,
-                    "grid": "".join(map(str, np.asarray(outcome.grid).tolist())),
-                    "found_by": outcome.found_by,
-                }
-                print(f"{name} puzzle {number} seed {seed}: {outcome.note}", file=sys.stderr)
-    return found
-
-
-def differences(before: dict[str, dict], after: dict[str, dict]) -> list[str]:
-    """One line per run that differs, or that only one side has."""
+def differences(old: dict[str, dict], new: dict[str, dict]) -> list[str]:
+    """One line per run or field that differs between ``old`` and ``new``."""
     lines = []
-    for key in sorted(before.keys() | after.keys()):
-        if key not in after or key not in before:
-            lines.append(f"{key}: only {'before' if key in before else 'after'}")
-            continue
-        for field in sorted(before[key].keys() | after[key].keys()):
-            if before[key].get(field) != after[key].get(field):
-                lines.append(f"{key} {field}: {before[key].get(field)!r} -> {after[key].get(field)!r}")
+    for key in sorted(old.keys() | new.keys()):
+        if key not in new:
+            lines.append(f"{key}: missing now")
+        elif key not in old:
+            lines.append(f"{key}: new run")
+        else:
+            for field in sorted(old[key].keys() | new[key].keys()):
+                if json.dumps(old[key].get(field)) != json.dumps(new[key].get(field)):  # NaN equals NaN
+                    lines.append(f"{key}: {field} {old[key].get(field)!r} -> {new[key].get(field)!r}")
     return lines
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     group = parser.add_mutually_exclusive_group(required=True)
-    group.add_argument("--save", type=Path, help="write the outputs to this JSON file")
-    group.add_argument("--compare", type=Path, help="compare the outputs with this JSON file")
-    arguments = parser.parse_args()
-    found = outputs()
-    if arguments.save:
-        arguments.save.write_text(json.dumps(found, indent=1, sort_keys=True) + "\n")
-        print(f"{len(found)} runs written to {arguments.save}")
+    group.add_argument("--save", type=Path, help="write the outcomes to this JSON file")
+    group.add_argument("--compare", type=Path, help="rerun and list every difference from this JSON file")
+    args = parser.parse_args(argv)
+    table = outcomes()
+    if args.save:
+        args.save.write_text(json.dumps(table, indent=1) + "\n")
+        print(f"{len(table)} runs written to {args.save}", file=sys.stderr)
         return 0
-    lines = differences(json.loads(arguments.compare.read_text()), found)
-    print("\n".join(lines) if lines else f"{len(found)} runs, none differs from {arguments.compare}")
+    lines = differences(json.loads(args.compare.read_text()), table)
+    for line in lines:
+        print(line)
+    print(f"{len(table)} runs, {len(lines)} differences from {args.compare}", file=sys.stderr)
     return 1 if lines else 0
 
 

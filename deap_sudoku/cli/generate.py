@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 import click
 
+from ..runs import seeding
 from ..exact import (
     DIFFICULTIES,
     GenerationBudgetExceeded,
@@ -139,8 +140,8 @@ def generate(
     def made(i: int) -> list[Puzzle]:
         """Puzzle ``i`` of every --givens value (one graded puzzle with --difficulty)."""
         if difficulty is None:
-            return _dig(shape, targets, random.Random(seed + i), unique, max_seconds)
-        attempts = (random.Random((seed + i) * GRADED_ATTEMPTS + attempt) for attempt in range(GRADED_ATTEMPTS))
+            return _dig(shape, targets, seeding.generator(seed + i), unique, max_seconds)
+        attempts = (seeding.generator((seed + i) * GRADED_ATTEMPTS + attempt) for attempt in range(GRADED_ATTEMPTS))
         return [generate_graded(shape, difficulty, attempts, max_seconds=max_seconds)]
 
     advice = "a larger --max-seconds" + (" or another difficulty" if difficulty else "")

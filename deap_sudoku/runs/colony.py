@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from deap import base, tools
 
+from . import seeding
 from ..algorithms import Checkpointer, Stop
 from ..algorithms.ant_colony import ea_ant_colony
 from ..grid.puzzle import Puzzle
@@ -32,7 +33,7 @@ __all__ = ["ant_colony", "warm_up_colony"]
 def warm_up_colony(puzzle: Puzzle, compiled: bool | None) -> None:
     """Compile or load the colony's construction kernel (one ant on ``puzzle``): the twin that
     :mod:`~deap_sudoku.propagation.choice` picks for ``compiled=None``, so nothing without numba."""
-    Pheromone(puzzle, compiled=compiled).colony(Individual, ants=1, rng=random.Random(0))
+    Pheromone(puzzle, compiled=compiled).colony(Individual, ants=1, rng=seeding.generator(0))
 
 
 @bundled(
@@ -85,7 +86,7 @@ def ant_colony(
     Returns ``(colony, logbook, hall_of_fame)``; a grid's fitness is its failed cells.  A
     ``checkpoint`` keeps the pheromone, the best grid and value with the run."""
     started = time.perf_counter()
-    rng = random.Random(seed) if rng is None else rng
+    rng = seeding.generator(seed) if rng is None else rng
     pheromone = Pheromone(puzzle, local_evaporation=local_evaporation, precision=precision, compiled=compiled)
     toolbox = base.Toolbox()
     toolbox.register("individual", pheromone.start, Individual)

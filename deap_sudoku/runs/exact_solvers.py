@@ -5,10 +5,10 @@ propagation alone, with their warm-ups (:mod:`~deap_sudoku.runs.kernel_cache`)."
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Callable
 
 from ..algorithms import Stop
+from . import seeding
 from ..exact import SearchBudgetExceeded, solve, solve_learning
 from ..grid.puzzle import Puzzle
 from ..propagation import analyze, propagate
@@ -35,7 +35,7 @@ def _backtracking(
     started: float | None = None,
     **_: object,
 ) -> Outcome:
-    rng = random.Random(seed)
+    rng = seeding.generator(seed)
     stop = Stop(max_nodes=max_nodes, max_seconds=max_seconds, started=started)
     return _exact_outcome(puzzle, lambda: solve(puzzle, rng=rng, **stop.search_limits()))
 
@@ -64,7 +64,7 @@ def _exact_outcome(puzzle: Puzzle, search: Callable[[], Puzzle | None]) -> Outco
 def _cdcl(
     puzzle: Puzzle, *, seed: int, max_seconds: float | None = None, started: float | None = None, **_: object
 ) -> Outcome:
-    rng = random.Random(seed)
+    rng = seeding.generator(seed)
     stop = Stop(max_seconds=max_seconds, started=started)
     return _exact_outcome(puzzle, lambda: solve_learning(puzzle, rng=rng, **stop.search_limits(nodes=None)))
 

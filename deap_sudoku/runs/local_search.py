@@ -5,10 +5,10 @@ first (two records of one recipe), declared where they are defined (as the GAs a
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from functools import partial
 
+from . import seeding
 from ..algorithms import Stop, iterated_local_search, simulated_annealing, tabu_search
 from ..grid.puzzle import Puzzle
 from .record import bundled, tabu_run
@@ -55,7 +55,7 @@ def tabu(
     score's course)."""
     return tabu_search(
         puzzle,
-        rng=random.Random(seed),
+        rng=seeding.generator(seed),
         candidates=candidates,
         moves=moves,
         memory=memory,
@@ -106,7 +106,7 @@ def cp_ils(
     evaluation budget (a hidden cap of 100,000 steps ended runs before their stated seconds)."""
     return iterated_local_search(
         puzzle,
-        rng=random.Random(seed),
+        rng=seeding.generator(seed),
         tenure=tenure,
         patience=patience,
         share=share,
@@ -164,7 +164,7 @@ def annealing(
     logbook one record of moves, cost, seconds and moves scored (its ``trace`` the cost's course)."""
     return simulated_annealing(
         puzzle,
-        rng=random.Random(seed),
+        rng=seeding.generator(seed),
         alpha=alpha,
         chain_length=chain_length,
         reheat_after=reheat_after,

@@ -19,6 +19,7 @@ from collections.abc import Callable
 
 from deap import base, tools
 
+from . import seeding
 from ..algorithms import Checkpointer, Stop, ea_lsga
 from ..grid.puzzle import Puzzle
 from ..tools import (
@@ -35,7 +36,7 @@ from ..tools import (
     sel_tournament,
 )
 from .composition import GA_ALIASES, evolve
-from .recipes import _bundled_ga
+from .record import bundled_ga
 
 __all__ = ["lsga", "lsga_toolbox", "LSGA_ALIASES"]
 
@@ -64,7 +65,7 @@ def lsga_toolbox(
     return toolbox
 
 
-@_bundled_ga(
+@bundled_ga(
     "lsga",
     "after Wang et al. 2024 (rules from reimplementations): row GA, column and sub-block local search, elite learning",
     ("cxpb", "mutpb", "tournsize"),
@@ -97,7 +98,7 @@ def lsga(
         raise ValueError(f"tournsize {tournsize} is more than the population, {population_size}")
     if elite_size < 1:
         raise ValueError(f"elite_size is at least 1, not {elite_size}")
-    started, rng = time.perf_counter(), random.Random(seed)
+    started, rng = time.perf_counter(), seeding.generator(seed)
     toolbox = lsga_toolbox(puzzle, rng, tournsize=tournsize, row_cxpb=row_cxpb, mutpb=mutpb, reinitpb=reinitpb)
     stop = stop.with_defaults(solved=0, started=started)
     return evolve(

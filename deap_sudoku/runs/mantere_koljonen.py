@@ -21,6 +21,7 @@ from collections.abc import Callable
 
 from deap import base, tools
 
+from . import seeding
 from ..algorithms import Checkpointer, Stop, ea_generational
 from ..grid.puzzle import Puzzle
 from ..tools import (
@@ -36,7 +37,7 @@ from ..tools import (
     sel_ranked_pairs,
 )
 from .composition import evolve
-from .recipes import _bundled_ga
+from .record import bundled_ga
 
 __all__ = ["mk_ga", "mk_cultural", "CROSSOVERS"]
 
@@ -85,7 +86,7 @@ def _toolbox(
 _OPTIONS = ("cxpb", "mutpb")
 
 
-@_bundled_ga(
+@bundled_ga(
     "mk-ga",
     "after Mantere & Koljonen 2007 (rules from a summary): block GA, in-box swap, 3-swap, insertion, help array",
     _OPTIONS,
@@ -116,7 +117,7 @@ def mk_ga(
     with ``accepted``, the cultural algorithm's belief space too (:func:`mk_cultural`)."""
     if crossover not in CROSSOVERS:
         raise ValueError(f"crossover is one of {', '.join(CROSSOVERS)}, not {crossover!r}")
-    started, rng = time.perf_counter(), random.Random(seed)
+    started, rng = time.perf_counter(), seeding.generator(seed)
     belief = None if accepted is None else BeliefSpace(puzzle, accepted=accepted)
     toolbox = _toolbox(
         puzzle,
@@ -148,7 +149,7 @@ def mk_ga(
     )
 
 
-@_bundled_ga(
+@bundled_ga(
     "mk-cultural",
     "after Mantere & Koljonen 2008 (belief space ours): mk-ga with a belief space of the best's agreed cells",
     _OPTIONS,

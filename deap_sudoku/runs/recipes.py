@@ -25,6 +25,7 @@ from collections.abc import Callable
 
 from deap import base, tools
 
+from . import seeding
 from ..algorithms import (
     Checkpointer,
     Stop,
@@ -57,9 +58,9 @@ from ..tools import (
     with_punish_same,
 )
 from ..tools.init import SEED_NODES
-from .composition import GA_ALIASES, MEMETIC_ALIASES, evolve
+from .composition import MEMETIC_ALIASES, evolve
 from .kernel_cache import warm_up_search
-from .record import COMPILING, GA_OPTIONS, bundled, ga_run
+from .record import COMPILING, bundled_ga
 
 __all__ = [
     "memetic",
@@ -76,24 +77,6 @@ DEFAULT_SECONDS = 60.0
 """The memetic GA's default budget: wall time."""
 
 
-def _bundled_ga(name: str, description: str, options: tuple[str, ...], *, example: str, **more):
-    """:func:`~deap_sudoku.runs.record.bundled` for a GA recipe: the GA options, run by
-    :func:`~deap_sudoku.runs.record.ga_run`, checkpointable and stoppable, its example named, the
-    generational GAs' operator aliases unless ``more`` says otherwise."""
-    more.setdefault("operators", GA_ALIASES)
-    return bundled(
-        name,
-        "ga",
-        description,
-        GA_OPTIONS + options,
-        run=ga_run,
-        checkpointable=True,
-        stoppable=True,
-        example=example,
-        **more,
-    )
-
-
 def warm_up_memetic(puzzle: Puzzle, compiled: bool | None) -> None:
     """Compile or load the memetic GA's kernels: the repair's, and the seed's search."""
     # the GA alone, or a seed that solves the puzzle would leave the repair kernels to the first run
@@ -101,7 +84,7 @@ def warm_up_memetic(puzzle: Puzzle, compiled: bool | None) -> None:
     warm_up_search(puzzle, compiled)
 
 
-@_bundled_ga(
+@bundled_ga(
     "memetic",
     "ours, the evolutionary flagship: memetic GA with propagation repair",
     ("cxpb",),
@@ -132,7 +115,7 @@ def memetic(
     stalled slots), its first individual seeded by an exact search of ``seed_nodes`` nodes (``None``
     or 0: no seed), until solved or ``stop`` ends it: by default a minute of wall time, not a number of
     generations, which would end a run that is slower per generation (larger grids) but would succeed."""
-    started, rng = time.perf_counter(), random.Random(seed)
+    started, rng = time.perf_counter(), seeding.generator(seed)
     toolbox = memetic_toolbox(
         puzzle,
         rng=rng,
@@ -166,7 +149,7 @@ BLOCK_GA_FITNESSES = {
 """The block GA's fitness choices: the first two are documented, ``collisions`` is ours."""
 
 
-@_bundled_ga(
+@bundled_ga(
     "block-ga",
     'block GA as the C++ "Sudoku Löser" documents it',
     ("mutpb", "select", "fitness"),
@@ -193,7 +176,7 @@ def block_ga(
     callback: Callback | None = None,
 ):
     """Block GA as documented for the C++ "Sudoku Löser", improvements as switches (``examples/block_ga.py``)."""
-    started, rng = time.perf_counter(), random.Random(seed)
+    started, rng = time.perf_counter(), seeding.generator(seed)
     toolbox = _block_toolbox(
         puzzle, rng, init, crossover_kind, fitness, select, mutation_threshold, in_box_pairs, punish_same
     )
@@ -261,7 +244,7 @@ def _block_toolbox(
     return toolbox
 
 
-@_bundled_ga(
+@bundled_ga(
     "restart-ga", "block GA with random restart as the Python GA documents it", ("mutpb",), example="block_ga_restart"
 )
 def block_ga_restart(
@@ -279,7 +262,7 @@ def block_ga_restart(
     callback: Callback | None = None,
 ):
     """Block GA with random restart as documented for the Python GA (``examples/block_ga_restart.py``)."""
-    started, rng = time.perf_counter(), random.Random(seed)
+    started, rng = time.perf_counter(), seeding.generator(seed)
     toolbox = make_toolbox(
         puzzle,
         representation="block",
@@ -308,7 +291,7 @@ def block_ga_restart(
     )
 
 
-@_bundled_ga("cell-ga", "cell GA as the report's Implementation 1 documents it", ("cxpb", "mutpb"), example="cell_ga")
+@bundled_ga("cell-ga", "cell GA as the report's Implementation 1 documents it", ("cxpb", "mutpb"), example="cell_ga")
 def cell_ga(
     puzzle: Puzzle,
     *,
@@ -324,7 +307,7 @@ def cell_ga(
     callback: Callback | None = None,
 ):
     """Cell GA as documented for the report's Implementation 1 (``examples/cell_ga.py``)."""
-    started, rng = time.perf_counter(), random.Random(seed)
+    started, rng = time.perf_counter(), seeding.generator(seed)
     toolbox = make_toolbox(
         puzzle, representation="cells", fitness="distinct", mate="cell_uniform", select="elite_biased", rng=rng
     )
@@ -346,7 +329,7 @@ def cell_ga(
     )
 
 
-@_bundled_ga(
+@bundled_ga(
     "row-ga",
     "row-permutation GA as the report's Implementation 2 documents it",
     ("cxpb", "mutpb", "tournsize"),
@@ -375,7 +358,7 @@ def row_permutation_ga(
     """
     if tournsize > population_size:
         raise ValueError(f"tournsize {tournsize} is more than the population, {population_size}")
-    started, rng = time.perf_counter(), random.Random(seed)
+    started, rng = time.perf_counter(), seeding.generator(seed)
     toolbox = make_toolbox(
         puzzle,
         representation="row",

@@ -21,6 +21,7 @@ import numpy as np
 from ..algorithms.stop import Stop
 from ..grid.puzzle import Puzzle
 from ..tools.fitness import fitness_name, fitness_weights, optimum
+from .composition import GA_ALIASES
 
 __all__ = [
     "Algorithm",
@@ -34,11 +35,13 @@ __all__ = [
     "generation_progress",
     "seeded_globals",
     "OPTIONS",
+    "bundled_ga",
     "GA_OPTIONS",
     "STOP_OPTIONS",
     "recipe_stop",
     "COMPILING",
     "FOUND_BY",
+    "KINDS",
     "found_by_run",
 ]
 
@@ -62,6 +65,12 @@ GA_OPTIONS = ("population_size", "max_generations", "max_seconds", "max_evaluati
 STOP_OPTIONS = ("max_generations", "max_seconds", "max_evaluations")
 """The options a GA recipe takes as fields of its ``stop``
 (:class:`~deap_sudoku.algorithms.stop.Stop`), not as keywords."""
+KINDS = ("ga", "local search", "colony", "exact", "auto", "user")
+"""The kinds an algorithm can be, a closed set checked when its record is made (:class:`Algorithm`):
+each has its "found by" phrase (:func:`found_by_run`) and the command line reads them, so a kind
+outside it (a user's ``"swarm"``) is refused there with the kinds named, never run with an empty
+``found_by``.  ``"auto"`` is ``solve``'s chooser (its answer says which algorithm found it); a
+user's algorithm of no bundled kind is ``"user"`` (found by ``"algorithm"``)."""
 FOUND_BY = (
     "seed search",
     "first population",
@@ -214,6 +223,13 @@ class Algorithm:
     """The script in ``examples/`` that writes the recipe's composition out (``memetic``)."""
     operators: tuple[str, ...] = ()
     """A GA recipe's toolbox aliases, those :func:`~deap_sudoku.runs.user.with_operators` may replace."""
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(
+                f"algorithm {self.name!r} is of kind {self.kind!r}, not one of {', '.join(map(repr, KINDS))}"
+                ' (a kind of your own: "user")'
+            )
 
     @property
     def watchable(self) -> bool:
@@ -445,3 +461,22 @@ def bundled(
         return function
 
     return declare
+
+
+def bundled_ga(name: str, description: str, options: tuple[str, ...], *, example: str, **more):
+    """:func:`~deap_sudoku.runs.record.bundled` for a GA recipe: the GA options, run by
+    :func:`~deap_sudoku.runs.record.ga_run`, checkpointable and stoppable, its example named, the
+    generational GAs' operator aliases unless ``more`` says otherwise.  The public helper a GA's
+    catalogue declaration uses (issue 61: it was ``runs.recipes._bundled_ga``, imported across modules)."""
+    more.setdefault("operators", GA_ALIASES)
+    return bundled(
+        name,
+        "ga",
+        description,
+        GA_OPTIONS + options,
+        run=ga_run,
+        checkpointable=True,
+        stoppable=True,
+        example=example,
+        **more,
+    )

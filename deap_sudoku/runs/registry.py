@@ -20,7 +20,6 @@ import importlib
 import inspect
 import io
 import os
-import random
 import sys
 from collections.abc import Callable, Iterator
 from typing import NoReturn
@@ -28,6 +27,7 @@ from typing import NoReturn
 import numpy as np
 
 from ..algorithms import Stop
+from . import seeding
 from ..grid.puzzle import Puzzle
 from . import recipes, local_search, colony, mantere_koljonen, lsga, exact_solvers  # noqa: F401  (their declarations, in the order listed)
 from .record import BUNDLED, OPTIONS, Algorithm, Outcome
@@ -200,7 +200,7 @@ def from_function(function: Callable, *, name: str, kind: str = "user", descript
     options = tuple(option for option in OPTIONS if option in parameters)
 
     def run(puzzle: Puzzle, *, seed: int, started: float | None = None, **given) -> Outcome:
-        extras: dict[str, object] = {"rng": random.Random(seed)} if takes_rng else {}
+        extras: dict[str, object] = {"rng": seeding.generator(seed)} if takes_rng else {}
         if takes_seed:
             extras["seed"] = seed
         if started is not None and given.get("max_seconds") is not None:  # a function knows no clock but its own

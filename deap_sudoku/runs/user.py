@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
-import random
 import sys
 import time
 from collections.abc import Callable
 
 
+from . import seeding
 from ..algorithms import Stop, ea_simple
 from ..grid.puzzle import Puzzle
 from ..tools import HallOfFame, fitness_statistics, optimum
@@ -76,7 +76,7 @@ def from_toolbox(
     ) -> Outcome:
         started = time.perf_counter() if started is None else started
         with seeded_globals(seed):
-            rng = random.Random(seed)
+            rng = seeding.generator(seed)
             toolbox = make_toolbox(puzzle, rng) if wants_rng else make_toolbox(puzzle)
             objective = Objective.of(toolbox.evaluate, puzzle)  # a fitness it cannot judge: refused before the run
             stop = Stop(

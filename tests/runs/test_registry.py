@@ -20,7 +20,7 @@ EASY = load_sample()
 
 
 def _declared() -> set[str]:
-    """Every name the package's source gives to ``@bundled`` (or ``@_bundled_ga``): read from the
+    """Every name the package's source gives to ``@bundled`` (or ``@bundled_ga``): read from the
     code, not listed by hand, so an algorithm whose module the registry no longer imports is missed
     here."""
     found = set()
@@ -217,3 +217,18 @@ def test_every_listed_algorithm_names_its_source():
     assert len(listed) == len(registry.ALGORITHMS)
     for line in listed:
         assert SOURCE.search(line.partition(";  bundled: ")[2]), line  # acs-paper named no paper
+
+
+def test_a_kind_outside_the_closed_set_is_refused_when_declared_and_each_kind_says_what_found_it():
+    from deap_sudoku.runs.record import KINDS, Outcome, found_by_run
+
+    def swarm(puzzle, *, rng):
+        return puzzle.cells
+
+    with pytest.raises(ValueError, match=r"'swarms' is of kind 'swarm', not one of 'ga'.*\"user\""):
+        registry.from_function(swarm, name="swarms", kind="swarm")
+    assert {record.kind for record in ALGORITHMS.values()} | {"auto", "user"} == set(KINDS)
+    solved = Outcome(grid=np.asarray(EASY.cells), fitness=0.0, generations=0, steps=0, evaluations=1, note="")
+    assert all(found_by_run(kind, solved) for kind in KINDS)
+    user = registry.from_function(swarm, name="swarms")
+    assert user.kind == "user" and found_by_run(user.kind, solved) == "algorithm"
