@@ -697,8 +697,10 @@ class CacheCampaign:
             "compile_here(sys.argv[1], box, ','.join(map(str, p.cells.tolist())))\n"
         )
         for name, (puzzle, _) in CACHE_RUNS.items() if not self.warm.exists() else ():  # one process each
+            # from the campaign's folder: `-c` puts the current folder first on sys.path, and the checkout's
+            # package is not the copy the runs use
             subprocess.run([sys.executable, "-c", code, name, str(self.root / puzzle)], env=self.env(self.warm),
-                           check=True, timeout=1800)  # fmt: skip
+                           cwd=self.root, check=True, timeout=1800)  # fmt: skip
         for name in CACHE_RUNS:  # the wall time of a warm run: what start-up and loading cost beside the budget
             folder = Path(tempfile.mkdtemp(dir=self.root))
             shutil.copytree(self.warm, folder / "cache")

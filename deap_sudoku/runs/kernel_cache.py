@@ -147,8 +147,9 @@ def cache_trouble() -> str:
 
 @functools.cache
 def _facts() -> str | None:
-    """What a compiled kernel depends on: numba's version, Python's, the kernels' sources, and the
-    cache's :data:`FORMAT`."""
+    """What a compiled kernel depends on: numba's version, Python's, the kernels' sources, the
+    cache's :data:`FORMAT`, and where the package lies (numba files a kernel under its source's path:
+    a copy of the package elsewhere, its times kept, finds none of them and compiles in its run)."""
     import importlib.metadata
 
     package = Path(__file__).resolve().parents[1]
@@ -161,7 +162,7 @@ def _facts() -> str | None:
         package / "tools" / "ant_colony_kernel.py",
     ]
     try:
-        facts = [importlib.metadata.version("numba"), sys.version, FORMAT]
+        facts = [importlib.metadata.version("numba"), sys.version, FORMAT, str(package)]
         facts += [f"{path.stat().st_mtime_ns}:{path.stat().st_size}" for path in sources]
     except (OSError, importlib.metadata.PackageNotFoundError):
         return None

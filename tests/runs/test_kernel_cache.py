@@ -249,3 +249,20 @@ def test_where_numba_cache_dir_cannot_be_used_the_cache_goes_where_numba_puts_it
         "instead"
     )
     assert kernel_cache.mark_compiled("memetic") and kernel_cache.compiled_before("memetic")
+
+
+def test_a_copy_of_the_package_elsewhere_is_not_taken_for_compiled(tmp_path):
+    """numba files a kernel under its source's path: a copy of the package at another path, its files'
+    times kept (``cp -a``, the same wheel installed twice), found this package's stamps, loaded its
+    kernels as compiled, and numba compiled them inside the run (a 3 s cdcl run took 13-18 s)."""
+    import shutil
+    import sys
+
+    from tests.conftest import REPO
+
+    shutil.copytree(REPO / "deap_sudoku", tmp_path / "copy" / "deap_sudoku", copy_function=shutil.copy2)
+    code = "from deap_sudoku.runs import kernel_cache as k; print(k.__file__); print(k._facts())"
+    env = {**os.environ, "PYTHONPATH": str(tmp_path / "copy")}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=tmp_path)
+    where, facts = done.stdout.split()
+    assert where.startswith(str(tmp_path)) and facts != kernel_cache._facts(), done.stderr
