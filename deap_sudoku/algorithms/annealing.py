@@ -213,15 +213,7 @@ def _reason(stop: Stop, state: _Annealer, step: int, evaluations: int, looks: in
         return "solved"
     if not state.movable:
         return "no moves"
-    if step >= stop.limit("max_steps"):
-        return "steps"
-    if evaluations >= stop.limit("max_evaluations"):
-        return "evaluations"
-    if stop.out_of_time():
-        return "time"
-    if looks % 16 == 1 and stop.requested is not None and stop.requested():
-        return "interrupted"
-    return ""
+    return stop.spent(step, evaluations, ask=looks % 16 == 1)
 
 
 def _sample(state: _Annealer, size: int, stop: Stop) -> list[int]:

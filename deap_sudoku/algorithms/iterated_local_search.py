@@ -32,7 +32,7 @@ from ..tools.free_cells import free_cells
 from ..tools.individual import Individual
 from ..tools.init import init_block_permutation
 from ..tools.perturbation import accept_not_worse, mut_free_and_complete
-from .stop import Stop, given_stop
+from .stop import INTERRUPTED, Stop, given_stop
 from .tabu import TRACE_POINTS, TabuResult, _swap_in_box, _unit_counts
 
 __all__ = ["IteratedSearchResult", "iterated_local_search", "iterated_search_toolbox"]
@@ -121,7 +121,7 @@ def iterated_local_search(
     search = _Search(puzzle, rng, tenure=tenure, restrict=restrict, start=toolbox.individual)
     reason, perturbations, accepted = _iterate(search, toolbox, stop, patience, callback, report_every)
     seconds = stop.elapsed()
-    interrupted = reason == _INTERRUPTED
+    interrupted = reason == INTERRUPTED
     return search.result(puzzle, seconds, interrupted, "" if interrupted else reason, perturbations, accepted)
 
 
@@ -156,22 +156,12 @@ def _iterate(
     return reason, perturbations, accepted
 
 
-_INTERRUPTED = "interrupted"
-
-
 def _reached(stop: Stop, search: _Search, between_steps: bool = True) -> str:
     """The budget ``search`` has spent (``"steps"``, ``"evaluations"``, ``"time"``, a stop request),
     or ``""``: asked before every step (steps, evaluations, the clock, and every 32 steps a stop
     request) and before every perturbation (evaluations and the clock)."""
-    if between_steps and search.step >= stop.limit("max_steps"):
-        return "steps"
-    if search.evaluations >= stop.limit("max_evaluations"):
-        return "evaluations"
-    if stop.out_of_time():
-        return "time"
-    if between_steps and search.step % 32 == 0 and stop.requested is not None and stop.requested():
-        return _INTERRUPTED
-    return ""
+    steps = search.step if between_steps else None
+    return stop.spent(steps, search.evaluations, ask=between_steps and search.step % 32 == 0)
 
 
 class _Search:

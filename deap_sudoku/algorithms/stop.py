@@ -56,7 +56,7 @@ class Stop:
     max_steps: int | None = None
     """Moves of a local search (tabu, annealing, the iterated local search); a GA has none."""
     max_nodes: int | None = None
-    """Nodes of an exact search (:func:`exact_limits` hands it on); a GA has none."""
+    """Nodes of an exact search (:meth:`search_limits` hands it on); a GA has none."""
 
     def begun(self, now: float | None = None) -> Stop:
         """This stop with its clock started (:attr:`started`) now, or at ``now``, unless it already is:
@@ -81,6 +81,21 @@ class Stop:
         """Whether :attr:`max_seconds` have passed since :attr:`started`."""
         left = self.seconds_left()
         return left is not None and left <= 0
+
+    def spent(self, steps: int | None = None, evaluations: int | None = None, ask: bool = False) -> str:
+        """Which budget a local search has spent, asked between its moves: ``"steps"`` (of
+        :attr:`max_steps`, when ``steps`` is given), ``"evaluations"`` (likewise), ``"time"``, and,
+        when ``ask`` (a loop asks every so many moves: ``requested`` may look at a file),
+        :data:`INTERRUPTED` on a stop requested; ``""`` to go on."""
+        if steps is not None and steps >= self.limit("max_steps"):
+            return "steps"
+        if evaluations is not None and evaluations >= self.limit("max_evaluations"):
+            return "evaluations"
+        if self.out_of_time():
+            return "time"
+        if ask and self.requested is not None and self.requested():
+            return INTERRUPTED
+        return ""
 
     def limit(self, name: str) -> float:
         """The budget ``name`` (``"max_steps"``, ``"max_evaluations"``, ...) as a number to compare

@@ -128,11 +128,9 @@ def tabu_search(
     interrupted = False
     reason = ""
     while search.score and search.movable and step < steps:
-        if stop.out_of_time():  # a step scores `candidates` moves: asking the clock at each costs next to nothing
-            reason = "time"
-            break
-        if step % 32 == 0 and stop.requested is not None and stop.requested():
-            interrupted = True
+        # a step scores `candidates` moves: asking the clock at each costs next to nothing
+        if spent := stop.spent(ask=step % 32 == 0):
+            interrupted, reason = spent == INTERRUPTED, "" if spent == INTERRUPTED else spent
             break
         step += 1
         chosen, delta, board = search.best_move(step)

@@ -128,3 +128,13 @@ def test_every_bundled_loop_with_a_time_budget_is_covered_here():
     covered = {"ga", "colony", "local search", "exact"}
     timed = {algorithm(name).kind for name in names() if "max_seconds" in algorithm(name).options}
     assert timed <= covered, timed - covered
+
+
+def test_spent_names_the_budget_a_local_search_has_spent_and_asks_only_when_told():
+    """The one check the three local searches make between moves (Stop.spent)."""
+    asked = []
+    stop = Stop(max_steps=5, max_evaluations=9, requested=lambda: asked.append(1) or True).begun()
+    assert stop.spent(5, 0) == "steps" and stop.spent(None, 9) == "evaluations" and stop.spent(4, 8) == ""
+    assert asked == [] and stop.spent(4, 8, ask=True) == "interrupted" and asked == [1]
+    assert Stop(max_seconds=1.0, started=time.perf_counter() - 100).spent(0, 0, ask=True) == "time"
+    assert Stop().begun().spent(10**9, 10**9, ask=True) == ""  # no budget, no request: go on
