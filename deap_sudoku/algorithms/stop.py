@@ -179,11 +179,12 @@ class Stop:
         return poll
 
     def criteria(self) -> bool:
-        """Whether any criterion other than :attr:`requested` is set (a run needs one to end)."""
+        """Whether any criterion a generation loop reads, other than :attr:`requested`, is set (a run
+        needs one to end): :attr:`max_steps` and :attr:`max_nodes` are local and exact searches'."""
         return any(
             value is not None and value is not False
             for name, value in vars(self).items()
-            if name not in ("requested", "started", "max_nodes")
+            if name not in ("requested", "started", "max_steps", "max_nodes")
         )
 
 

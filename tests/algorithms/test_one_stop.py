@@ -138,3 +138,12 @@ def test_spent_names_the_budget_a_local_search_has_spent_and_asks_only_when_told
     assert asked == [] and stop.spent(4, 8, ask=True) == "interrupted" and asked == [1]
     assert Stop(max_seconds=1.0, started=time.perf_counter() - 100).spent(0, 0, ask=True) == "time"
     assert Stop().begun().spent(10**9, 10**9, ask=True) == ""  # no budget, no request: go on
+
+
+def test_a_generation_loop_refuses_a_stop_whose_only_budget_it_never_reads():
+    """A GA reads no max_steps or max_nodes: given only those, it would never end."""
+    from deap_sudoku.algorithms.run import Run
+
+    for stop in (Stop(max_steps=5), Stop(max_nodes=5)):
+        with pytest.raises(ValueError, match="set at least one stop criterion"):
+            Run([], stop=stop, stats=None, halloffame=None, callback=None, checkpoint=None, rng=None)
