@@ -111,7 +111,7 @@ class Experiment:
             lock_for_writing(results)
             self._locked = results
         self.store = ResultsFile(results, experiment=self.description, provenance=lambda: self.provenance)
-        return [self.store.result(task) for task in self.plan if self.store.check(task)]
+        return [self.store.result(task) for task in self.plan.at(self.store.places) if self.store.check(task)]
 
     def replaceable(self, path: str) -> bool:
         """Whether ``path`` is an output this experiment's last session, cut short, wrote and left as

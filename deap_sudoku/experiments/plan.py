@@ -40,6 +40,23 @@ class Plan:
                     for run in range(self.runs):
                         yield Task(algorithm, puzzle, seed=self.seed + run, dataset=name, index=index, options=options)
 
+    def at(self, places: Iterable[tuple[str, int, str, int]]) -> Iterator[Task]:
+        """The plan's tasks at ``places`` (dataset, puzzle index, algorithm, seed), in plan order, made
+        without walking the seeds no place names: a results file of a few runs is matched to a plan
+        of a hundred million at once."""
+        seeds = collections.defaultdict(set)
+        for dataset, index, algorithm, seed in places:
+            if self.seed <= seed < self.seed + self.runs:
+                seeds[dataset, algorithm, index].add(seed)
+        if not seeds:
+            return
+        for name, puzzles, _ in self.datasets:
+            for algorithm in self.algorithms:
+                options = self.options.get(algorithm, {})
+                for index, puzzle in enumerate(puzzles()):
+                    for seed in sorted(seeds.get((name, algorithm, index), ())):
+                        yield Task(algorithm, puzzle, seed=seed, dataset=name, index=index, options=options)
+
     def missing(self, results: Iterable[RunResult]) -> tuple[list[str], int]:
         """The runs without a result, as lines with ranges of seeds (``hard.txt puzzle 3, tabu, seeds
         5-99``), in plan order, and how many runs they are."""

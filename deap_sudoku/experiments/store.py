@@ -193,6 +193,11 @@ class ResultsFile:
         self._places.setdefault(key[:4], (key, line))
         self.done.setdefault(key, result)
 
+    @property
+    def places(self) -> set[tuple]:
+        """The places (dataset, puzzle index, algorithm, seed) the file holds runs for."""
+        return set(self._places)
+
     def check(self, task: Task) -> bool:
         """Whether ``task`` is done; :class:`StoreError` if the file holds its place for another run."""
         key = identity(task)

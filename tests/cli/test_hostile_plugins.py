@@ -125,11 +125,12 @@ def chaos(puzzle, *, rng, max_seconds=None):
         return np.full(puzzle.shape.cells, -5)
     if call == 7:
         raise type("Boom", (BaseException,), {})("a BaseException of its own")
-    if os.fork() == 0:  # call 8: a child left behind, and the answer
-        with open(f"child.{os.getpid()}", "w"):
-            pass
+    child = os.fork()
+    if child == 0:  # call 8: a child left behind, and the answer
         time.sleep(300)
         os._exit(0)
+    with open(f"child.{child}", "w"):  # by the parent: a child not yet scheduled when it is ended is named too
+        pass
     return solve(puzzle, rng=rng).cells
 """
 """A plug-in that does one wrong thing per call (a counter on disk: contained calls share no memory),

@@ -22,7 +22,6 @@ from deap_sudoku.cli import main, solve as solve_module
 from deap_sudoku.runs import interrupt
 
 from tests.conftest import REPO, sitecustomize_env, wait_for_runs
-from tests.timing import cpu_seconds, process_cpu_seconds
 
 NINE = str(REPO / "data" / "9x9.txt")
 SLOW_GENERATE = ["generate", "--box", "5x5", "--count", "50", "--givens", "40%"]
@@ -207,24 +206,30 @@ def test_a_signal_while_the_command_line_loads_ends_it_with_one_line(signum, cod
     assert stderr == f"interrupted by {signal.Signals(signum).name}\n"
 
 
+def _lines(path) -> int:
+    """The whole lines in ``path`` so far (0 while it does not exist)."""
+    try:
+        return path.read_bytes().count(b"\n")
+    except FileNotFoundError:
+        return 0
+
+
 def test_bench_starts_a_hundred_million_runs_at_once_and_stops_on_ctrl_c(tmp_path):
-    """bench --runs 100000000 used to build every task before the first run (3.6 GiB, minutes)."""
-    out = tmp_path / "runs.json"
+    """bench --runs 100000000 used to build every task before the first run (3.6 GiB, minutes), and
+    with --results walked all 300 million tasks to find those the file held, before the first run."""
+    out, kept = tmp_path / "runs.json", tmp_path / "runs.jsonl"
     command = _command("bench", str(REPO / "data" / "4x4.txt"), "-a", "backtracking", "--json", str(out), "-q")
-    before = cpu_seconds(children=True)  # the CPU time of the whole command making 3 runs, beside it
-    assert subprocess.run([*command, "--runs", "1"], capture_output=True).returncode == 0
-    calibration = cpu_seconds(children=True) - before
-    out.unlink()
     process = subprocess.Popen(
-        [*command, "--runs", "100000000"],
+        [*command, "--runs", "100000000", "--results", str(kept)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         preexec_fn=_default_sigint,
     )
-    # interrupted once it has had a fifth more CPU time (first runs finished, however loaded the machine;
-    # a fixed 4 s sleep was eaten by load once), or it ended
-    while process.poll() is None and process_cpu_seconds(process.pid) < 1.2 * calibration:
+    # interrupted once a first run is kept after the header line (however loaded the machine: a fixed
+    # sleep, then a share of CPU time, were each eaten by load once), or it ended
+    deadline = time.monotonic() + 60
+    while process.poll() is None and time.monotonic() < deadline and _lines(kept) < 2:
         time.sleep(0.02)
     process.send_signal(signal.SIGINT)
     _, stderr = process.communicate(timeout=60)
