@@ -8,6 +8,7 @@ command line prints, and randomness is never global or unseeded inside the packa
 from __future__ import annotations
 
 import ast
+import functools
 import subprocess
 import sys
 from pathlib import Path
@@ -38,8 +39,14 @@ def _module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
+@functools.cache
+def _tree(path: Path) -> ast.Module:
+    """``path``'s syntax tree, parsed once for all the tests of a process (they only read it)."""
+    return ast.parse(path.read_text(), str(path))
+
+
 def _modules() -> dict[str, ast.Module]:
-    return {_module_name(p): ast.parse(p.read_text(), str(p)) for p in sorted(PACKAGE.rglob("*.py"))}
+    return {_module_name(p): _tree(p) for p in sorted(PACKAGE.rglob("*.py"))}
 
 
 def _imports(name: str, tree: ast.Module, known: set[str]) -> set[str]:
@@ -73,8 +80,13 @@ def _layer(module: str) -> int:
 
 
 def _graph() -> dict[str, set[str]]:
+    return {name: set(targets) for name, targets in _import_graph().items()}
+
+
+@functools.cache
+def _import_graph() -> dict[str, frozenset[str]]:
     modules = _modules()
-    return {name: _imports(name, tree, set(modules)) for name, tree in modules.items()}
+    return {name: frozenset(_imports(name, tree, set(modules))) for name, tree in modules.items()}
 
 
 MAX_MODULE_LINES = 500
@@ -90,7 +102,7 @@ def test_every_command_function_is_short_its_phases_named():
     """A command function checks, prepares, runs and writes by calling its phases; it grew to 190 lines."""
     commands = {}
     for path in (PACKAGE / "cli").glob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in ast.walk(_tree(path)):
             if isinstance(node, ast.FunctionDef) and any("command" in ast.unparse(d) for d in node.decorator_list):
                 commands[f"{path.stem}.{node.name}"] = node.end_lineno - node.lineno + 1
     assert len(commands) >= 7 and {name: n for name, n in commands.items() if n > MAX_COMMAND_LINES} == {}, commands
@@ -110,7 +122,7 @@ def test_no_function_outside_the_compiled_kernels_is_over_sixty_lines():
     long, kernels = {}, 0
     for path in PACKAGE.rglob("*.py"):
         kernels += _is_kernel(path)
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in ast.walk(_tree(path)):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and not _is_kernel(path):
                 if (lines := node.end_lineno - node.lineno + 1) > MAX_FUNCTION_LINES:
                     long[f"{_module_name(path)}.{node.name}"] = lines
