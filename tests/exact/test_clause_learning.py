@@ -137,21 +137,33 @@ def _luby_restarts_within(conflicts: int, unit: int) -> int:
     return count
 
 
+SCHEDULES = ("RESTART_UNIT", "REDUCE_FIRST", "REDUCE_INC", "REPHASE")
+
+
 @pytest.fixture
 def short_schedules(monkeypatch):
     """Every mechanism's schedule made short (the Python loop reads them when it runs), so that a
     hard 9x9 of a few hundred conflicts meets each many times."""
-    for name, value in dict(RESTART_UNIT=2, REDUCE_FIRST=20, REDUCE_INC=5, REPHASE=10).items():
+    for name, value in zip(SCHEDULES, (2, 20, 5, 10)):
         monkeypatch.setattr(clause_learning_kernel, name, value)
 
 
+_COUNTED: dict[tuple, list[dict]] = {}
+
+
 def _counts(shared_data, **options) -> list[dict]:
-    counts = []
-    for puzzle in read(shared_data / "tdoku_data" / "forum_hardest_1106.txt")[:40:8]:
-        statistics: dict = {}
-        assert verify(solve_learning(puzzle, compiled=False, statistics=statistics, **options), puzzle)
-        counts.append(statistics)
-    return counts
+    """The Python search's statistics on five hard 9x9s, searched once per process for each set of
+    options and schedules (several tests read the same searches)."""
+    schedules = tuple(getattr(clause_learning_kernel, name) for name in SCHEDULES)
+    key = (tuple(sorted(options.items())), schedules)
+    if key not in _COUNTED:
+        counts = []
+        for puzzle in read(shared_data / "tdoku_data" / "forum_hardest_1106.txt")[:40:8]:
+            statistics: dict = {}
+            assert verify(solve_learning(puzzle, compiled=False, statistics=statistics, **options), puzzle)
+            counts.append(statistics)
+        _COUNTED[key] = counts
+    return [dict(counts) for counts in _COUNTED[key]]
 
 
 def test_restarts_follow_the_luby_schedule(shared_data, short_schedules):
