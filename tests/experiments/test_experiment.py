@@ -26,7 +26,7 @@ def test_a_variant_fixes_its_settings_and_leaves_the_other_options():
 
 def test_forked_workers_run_records_with_the_serial_results(tmp_path):
     arms = [variant("memetic", name="no crossover", cxpb=0.0), "row-ga"]
-    options = {"no crossover": {"max_generations": 30}, "row-ga": {"max_generations": 30}}
+    options = {"no crossover": {"max_generations": 8}, "row-ga": {"max_generations": 8}}
     serial = run_experiment(arms, {"hard": HARD}, runs=2, options=options)
     forked = run_experiment(arms, {"hard": HARD}, runs=2, options=options, workers=2, results=tmp_path / "runs.jsonl")
     assert _view(forked) == _view(serial) and len(serial) == 12
