@@ -437,7 +437,7 @@ def _grid_and_verdict(stdout: str) -> str:
     "algorithm, budget",
     [
         ("restart-ga", ["--max-generations", "120", "--population", "60"]),
-        ("memetic", ["--max-generations", "200", "--population", "2"]),
+        ("memetic", ["--max-generations", "100", "--population", "2"]),
     ],
 )
 def test_sigkill_at_a_random_generation_then_resume_gives_the_same_result(algorithm, budget, tmp_path):
