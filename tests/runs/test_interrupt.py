@@ -91,7 +91,7 @@ def test_a_second_signal_raises_at_once_and_handlers_are_restored(first, second)
 
 
 @pytest.mark.parametrize(
-    "recipe, options", [(memetic, dict(population_size=600)), (block_ga, dict(population_size=4000, max_seconds=None))]
+    "recipe, options", [(memetic, dict(population_size=300)), (block_ga, dict(population_size=2000, max_seconds=None))]
 )
 def test_a_stop_inside_a_generation_ends_it_at_once_and_resumes_as_if_never_stopped(recipe, options, tmp_path):
     """A generation of a large population takes seconds (a 36x36 memetic one of 5,000 took 6-13 s, a
