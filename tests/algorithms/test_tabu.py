@@ -21,8 +21,8 @@ def test_documented_tabu_solves_easy_puzzles_and_the_sources_example():
 
 
 def test_swap_tabu_solves_easy_and_medium_puzzles_without_propagation():
-    for name in ("9x9-easy.txt", "9x9.txt"):
-        for puzzle in read(REPO / "data" / name)[:2]:
+    for name, count in (("9x9-easy.txt", 2), ("9x9.txt", 1)):  # a medium one takes 3,700 steps, 2.5 s
+        for puzzle in read(REPO / "data" / name)[:count]:
             result = tabu_search(puzzle, max_steps=20_000, rng=random.Random(1), **SWAPS)
             assert result.solved and verify(result.grid, puzzle), name
             assert result.visited == 0
