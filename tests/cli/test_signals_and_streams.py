@@ -274,7 +274,7 @@ def test_generate_streams_its_puzzles(tmp_path):
     assert peak < 256 << 10
 
 
-# Saves that take 3 s: sitecustomize is imported by every Python process started with its folder on
+# Saves that take 1 s: sitecustomize is imported by every Python process started with its folder on
 # PYTHONPATH, so the program SCOOP runs writes its table and JSON slowly.
 SLOW_SAVES = """
 import os, time
@@ -282,7 +282,7 @@ if os.environ.get("DEAP_SUDOKU_TEST_SLOW_SAVES"):
     _fsync = os.fsync
 
     def fsync(*args):
-        time.sleep(3)
+        time.sleep(1)
         return _fsync(*args)
 
     os.fsync = fsync
@@ -328,7 +328,9 @@ def test_ctrl_c_under_scoop_keeps_the_finished_runs(tmp_path):
     )
     wait_for_runs(tmp_path / "runs.jsonl", 1, process)  # SCOOP started; runs last up to 2 s each
     os.killpg(process.pid, signal.SIGINT)  # what a terminal's Ctrl-C does
-    stdout, stderr = process.communicate(timeout=60)  # it answers at its next finished run (2 s), then saves (3 s)
+    stdout, stderr = process.communicate(
+        timeout=60
+    )  # it answers at its next finished run (2 s), then saves (1 s a file)
     assert process.returncode == 130 and "Traceback" not in stderr, stderr
     document = json.loads(out.read_text())
     finished = len(document["runs"])
