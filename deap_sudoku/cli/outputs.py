@@ -4,6 +4,7 @@ standard output that survives a closed pipe."""
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import io
 import os
 import sys
@@ -168,11 +169,27 @@ def check_format(option: str, fmt: str, alphabet: str | None, puzzle: Puzzle) ->
 
 
 def _on_stdout(action, *args):
-    """``action(*args)``, a write or flush of standard output, its failure a :class:`StandardOutputError`."""
+    """``action(*args)``, a write or flush of standard output, its failure a :class:`StandardOutputError`.
+    Standard output is made blocking first: ssh, under SCOOP's launcher, sets ``O_NONBLOCK`` on the
+    pipe it shares with this process, and a write the pipe could not take at once was dropped (a
+    ``--json -`` document cut at 32 or 64 KiB, exit 0)."""
+    _blocking(sys.__stdout__)
     try:
         return action(*args)
     except OSError as exc:
         raise StandardOutputError(exc.errno, exc.strerror) from None
+
+
+def _blocking(stream) -> None:
+    """Clear ``O_NONBLOCK`` on ``stream``'s file (shared with whoever set it: it asks for blocking
+    writes, which every writer of a pipe can take)."""
+    try:
+        fd = stream.fileno()
+        flags = fcntl.fcntl(fd, fcntl.F_GETFL)
+        if flags & os.O_NONBLOCK:
+            fcntl.fcntl(fd, fcntl.F_SETFL, flags & ~os.O_NONBLOCK)
+    except (AttributeError, OSError, ValueError):  # no file behind it (a test's capture), or closed
+        pass
 
 
 class StandardOutput(io.TextIOBase):

@@ -3,6 +3,7 @@ standard streams end it with exit 2 and one line; an empty input is an error (is
 
 from __future__ import annotations
 
+import contextlib
 import re
 import ctypes
 import json
@@ -379,3 +380,29 @@ def test_an_interrupted_generate_never_replaces_an_old_file_with_a_part(tmp_path
     made = read(part)
     assert f"{out} is left as it was; the {len(made):,} puzzles made before the interrupt are in {part}" in stderr
     assert len(made) >= 1 and all(p.num_givens == 8 for p in made)
+
+
+@pytest.mark.slow
+def test_a_large_json_document_is_written_whole_to_a_pipe_another_process_made_non_blocking():
+    """Issue 62, item 1: across hosts, ssh sets ``O_NONBLOCK`` on the pipe it shares with the command
+    as its standard output, and ``--json -`` was cut where the pipe was full (32 or 64 KiB of a
+    41 KB-171 KB document), exit 0.  Here the pipe is made non-blocking by hand and read only once the
+    command waits on it (or has ended): the 120 KB document comes whole."""
+    import fcntl
+
+    read_end, write_end = os.pipe()
+    fcntl.fcntl(write_end, fcntl.F_SETFL, fcntl.fcntl(write_end, fcntl.F_GETFL) | os.O_NONBLOCK)
+    command = _command("bench", str(REPO / "data" / "4x4.txt"), "-a", "backtracking", "--runs", "100")
+    process = subprocess.Popen([*command, "--json", "-", "-q"], stdout=write_end, stderr=subprocess.PIPE)
+    os.close(write_end)
+    deadline = time.monotonic() + 120
+    while process.poll() is None and time.monotonic() < deadline:
+        with contextlib.suppress(OSError):  # a full pipe: the command waits in the kernel's pipe_write
+            if "pipe" in pathlib.Path(f"/proc/{process.pid}/wchan").read_text():
+                break
+        time.sleep(0.05)
+    with os.fdopen(read_end, "rb") as pipe:
+        document = pipe.read()
+    stderr = process.communicate(timeout=60)[1].decode()
+    assert process.returncode == 0, stderr
+    assert len(document) > 1 << 16 and len(json.loads(document)["runs"]) == 300
