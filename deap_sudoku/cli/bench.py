@@ -353,10 +353,12 @@ class _Benching:
                 write_text(path, text(), self.replace(path))
         self.draw(rows)
         self.export()
-        if self.missing and experiment.store is not None and not experiment.unkept:  # cut short: the same
-            written = [*files.values(), self.ioh_folder]  # command may replace these
+        if experiment.store is not None and not experiment.unkept:  # the same command, cut short or
+            written = [*files.values(), self.ioh_folder]  # resubmitted when done, may replace these
+            kept = [p for p in written if p is not None and p != "-" and os.path.exists(p)]
             with contextlib.suppress(OSError):  # the note only spares the rerun a --force
-                experiment.store.note_outputs([p for p in written if p is not None and p != "-" and os.path.exists(p)])
+                if kept or experiment.store.outputs:
+                    experiment.store.note_outputs(kept)
         stdout = next((text for path, text in outputs if path == "-"), lambda: shown)
         click.echo(stdout(), nl=False)
         self.signum = self.signum or requested()

@@ -38,8 +38,8 @@ FORMAT = "deap_sudoku.run/1"
 HEADER = "deap_sudoku.experiment/1"
 """The ``format`` field of a header line: the experiment and its session's provenance."""
 OUTPUTS = "deap_sudoku.outputs/1"
-"""The ``format`` field of the line a session cut short writes last: the outputs it wrote, each
-with a fingerprint of what it holds, which the same command may replace when it goes on."""
+"""The ``format`` field of the line a session writes last: the outputs it wrote, each with a
+fingerprint of what it holds, which the same command may replace when it goes on or is run again."""
 
 
 class StoreError(ValueError):
@@ -85,7 +85,7 @@ class ResultsFile:
         self.headers: list[dict] = []
         """The header lines read: each session's experiment and provenance."""
         self.outputs: dict[str, str] = {}
-        """The outputs the last session cut short wrote (:meth:`note_outputs`): absolute path to
+        """The outputs the last session wrote (:meth:`note_outputs`): absolute path to
         fingerprint (:func:`fingerprint`)."""
         self.done: dict[tuple, RunResult] = {}
         self._places: dict[tuple, tuple[tuple, int]] = {}
@@ -241,14 +241,15 @@ class ResultsFile:
 
     def note_outputs(self, paths: list[str]) -> None:
         """Keep, after this session's runs, the outputs it wrote (files, or an export's folder) with
-        their :func:`fingerprint`: a session cut short writes them, so that the same command, going
-        on, may replace them without ``--force`` while they are as it left them."""
+        their :func:`fingerprint`, so that the same command, going on after a cut or run again (a
+        resubmitted batch job), may replace them without ``--force`` while they are as it left them."""
         marks = {os.path.abspath(path): fingerprint(path) for path in paths}
         self._write([{"format": OUTPUTS, "outputs": marks}])
         self.outputs = marks
 
     def replaceable(self, path: str) -> bool:
-        """Whether ``path`` is an output the last session cut short wrote, unchanged since."""
+        """Whether ``path`` is an output the last session wrote (cut short, or finished: a resubmitted
+        job goes on or rewrites it), unchanged since."""
         mark = self.outputs.get(os.path.abspath(path))
         return mark is not None and os.path.exists(path) and fingerprint(path) == mark
 

@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from tests.conftest import REPO
+from tests.conftest import run_lines, REPO
 
 pytest.importorskip("ioh", reason="the [test] extra installs the ioh package")
 pytestmark = pytest.mark.slow  # whole commands, as a user runs them
@@ -140,10 +140,11 @@ def test_the_same_command_goes_on_after_an_interrupt_without_force(tmp_path):
     again = _bench(tmp_path, *arguments, STOPPED=str(tmp_path / "stopped"))
     assert again.returncode == 0, again.stderr
     assert len(json.loads((tmp_path / "runs.json").read_text())["runs"]) == 4
-    # a finished run's outputs are not an interrupted one's: written over only with --force
+    # run again when done (a resubmitted batch job, issue 62): its outputs rewritten from the file, no run made
     (tmp_path / "stopped").unlink()
     finished = _bench(tmp_path, *arguments, STOPPED=str(tmp_path / "stopped"))
-    assert finished.returncode == 2 and "--json runs.json exists; refusing to overwrite it" in finished.stderr
+    assert finished.returncode == 0, finished.stderr
+    assert len(json.loads((tmp_path / "runs.json").read_text())["runs"]) == 4 == run_lines(tmp_path / "runs.jsonl")
 
 
 def test_a_results_file_that_cannot_be_written_is_refused_before_any_run(tmp_path, monkeypatch):

@@ -454,3 +454,27 @@ def test_an_orphan_too_young_when_a_write_begins_is_gone_when_it_commits(tmp_pat
         assert orphan.exists()  # too young to judge yet
         out.write("whole\n")
     assert not orphan.exists() and target.read_text() == "whole\n"
+
+
+def test_the_same_bench_run_again_when_done_rewrites_its_own_outputs_and_never_a_changed_one(tmp_path):
+    """Issue 62, item 5: a resubmitted batch job whose runs were all done exited 2, refusing the
+    ``--json`` its first session wrote; it now rewrites that file from the results file, without
+    ``--force``, while the file is as the session left it.  A file changed since is still refused."""
+    import json
+
+    from click.testing import CliRunner
+
+    from deap_sudoku.cli import main
+
+    json_out, results = tmp_path / "results.json", tmp_path / "runs.jsonl"
+    command = ["bench", str(REPO / "data" / "4x4.txt"), "-a", "backtracking", "--runs", "2", "-q"]
+    command += ["--results", str(results), "--json", str(json_out)]
+    first = CliRunner().invoke(main, command)
+    assert first.exit_code == 0, first.output
+    runs = len(json.loads(json_out.read_text())["runs"])
+    again = CliRunner().invoke(main, command)  # the job resubmitted: nothing to run, the same outputs
+    assert again.exit_code == 0, again.output
+    assert len(json.loads(json_out.read_text())["runs"]) == runs == 6
+    json_out.write_text(json_out.read_text() + " ")  # the user's now
+    changed = CliRunner().invoke(main, command)
+    assert changed.exit_code == 2 and "results.json" in changed.output and json_out.read_text().endswith(" ")
