@@ -19,7 +19,7 @@ from ..io.fileio import lock_for_writing, release
 from ..runs.record import Algorithm
 from ..runs.registry import algorithm
 from ..runs.sandbox import run_contained, run_pool, stop_all
-from ..runs.task import FAILED_RUNS, RunResult, Task, run_all, run_task
+from ..runs.task import FAILED_RUNS, RunResult, Task, run_all, run_task, scoop_is_running
 from .plan import Plan
 from .provenance import provenance, provenance_clock
 from .store import ResultsFile
@@ -148,6 +148,8 @@ class Experiment:
         the algorithms by them.  Stop iterating to stop between runs: what finished is kept.
 
         :raises ValueError: for both ways of running in parallel, or records for SCOOP.
+        :raises RuntimeError: for ``parallel`` in a program SCOOP did not start (it said so in a
+            traceback of its own).
         """
         if parallel and workers:
             raise ValueError("give parallel (SCOOP) or workers (processes forked here), not both")
@@ -155,6 +157,11 @@ class Experiment:
             raise ValueError(
                 "parallel runs need algorithms by name (bundled, plug-in or module:attribute): SCOOP "
                 "workers import them by it"
+            )
+        if parallel and not scoop_is_running():
+            raise RuntimeError(
+                "parallel=True runs on SCOOP's workers, and SCOOP did not start this program: start it "
+                "with `python -m scoop SCRIPT` (docs/cluster.md), or give workers=N for processes forked here"
             )
         handed: collections.deque = collections.deque()  # the tasks handed out, whose results come back in order
 

@@ -49,6 +49,8 @@ def test_options_an_algorithm_does_not_take_and_records_over_scoop_are_refused()
         run_experiment([variant("memetic", name="v", cxpb=0.0)], {"hard": HARD}, runs=1, parallel=True)
     with pytest.raises(ValueError, match="not both"):
         run_experiment(["memetic"], {"hard": HARD}, runs=1, parallel=True, workers=2)
+    with pytest.raises(RuntimeError, match="start it with `python -m scoop SCRIPT`"):  # was SCOOP's traceback
+        run_experiment(["memetic"], {"hard": HARD}, runs=1, parallel=True)
 
 
 def test_a_records_kernels_are_warmed_up_off_the_clock_once_per_shape():
