@@ -145,6 +145,7 @@ def test_the_cluster_pages_job_script_runs_as_written_in_a_slurm_allocation_of_t
     from deap_sudoku.experiments import run_experiment
 
     (job,) = [block for block in _blocks("sh") if "#SBATCH" in block]
+    assert "\nset -euo pipefail" in job  # a resubmitted job whose bench refused an output exited 0 (issue 62)
     (experiment,) = _blocks("python")
     (tmp_path / "job.sh").write_text(job)
     (tmp_path / "experiment.py").write_text(experiment)
