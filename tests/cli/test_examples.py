@@ -8,6 +8,7 @@ import sys
 
 import numpy as np
 import pytest
+from click.testing import CliRunner
 
 from deap_sudoku import read
 from deap_sudoku.exact import dig_puzzle, solve, verify
@@ -132,8 +133,6 @@ SWITCHES = {  # example: the improvement switches its --help must show
 @pytest.mark.parametrize("name", list(DOCUMENTED_DEFAULTS))
 def test_each_example_runs_the_documented_algorithm_by_default_and_shows_its_switches(name):
     import inspect
-
-    from click.testing import CliRunner
 
     parameters = inspect.signature(_main(name)).parameters
     assert {key: parameters[key].default for key in DOCUMENTED_DEFAULTS[name]} == DOCUMENTED_DEFAULTS[name]
@@ -298,16 +297,7 @@ def test_ga_examples_checkpoint_and_resume(name, tmp_path):
     assert second.returncode == 0, second.stderr
     log = saved_state(checkpoint)["logbook"]
     assert [r["gen"] for r in log] == list(range(21))  # one logbook across both runs
-    (tmp_path / "other.ckpt").write_bytes(b"junk")
-    refused = subprocess.run(
-        [
-            sys.executable,
-            str(REPO / "examples" / f"{name}.py"),
-            str(puzzle),
-            "--checkpoint",
-            str(tmp_path / "other.ckpt"),
-        ],
-        capture_output=True,
-        text=True,
-    )
-    assert refused.returncode == 2 and "not a deap_sudoku checkpoint" in refused.stderr
+    (tmp_path / "other.ckpt").write_bytes(b"junk")  # refused before any run: no process of its own needed
+    cli = runpy.run_path(str(REPO / "examples" / f"{name}.py"))["cli"]
+    refused = CliRunner().invoke(cli, [str(puzzle), "--checkpoint", str(tmp_path / "other.ckpt")])
+    assert refused.exit_code == 2 and "not a deap_sudoku checkpoint" in refused.stderr

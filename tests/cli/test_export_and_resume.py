@@ -96,8 +96,13 @@ def test_an_export_that_cannot_be_written_is_refused_before_any_run(tmp_path, ki
     else:
         folder.mkdir()
         (folder / "mine.txt").write_text("mine")
-    done = _bench(tmp_path, "-a", "block-ga", "--max-generations", "2", "--iohprofiler", str(folder))
-    assert done.returncode == 2 and done.stdout == "" and "Traceback" not in done.stderr
+    from click.testing import CliRunner
+
+    from deap_sudoku.cli import main
+
+    command = ["bench", DATA, "--limit", "2", "-q", "-a", "block-ga", "--max-generations", "2"]
+    done = CliRunner().invoke(main, [*command, "--iohprofiler", str(folder)])  # refused before any run: in process
+    assert done.exit_code == 2 and done.stdout == "" and "Traceback" not in done.stderr
     assert done.stderr.strip().splitlines()[-1].startswith("Error:") and str(folder) in done.stderr
 
 

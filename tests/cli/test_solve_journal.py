@@ -65,11 +65,20 @@ def _calls(folder):
     return calls
 
 
-@pytest.mark.parametrize("die_at", [1, 4, 10])
-def test_a_killed_solve_continues_from_its_journal_to_the_uninterrupted_file(folder, die_at):
-    whole = _solve(folder, "whole.txt")
+@pytest.fixture(scope="module")
+def uninterrupted(tmp_path_factory) -> bytes:
+    """The file an uninterrupted run writes (the same for every test: one run, not one a test)."""
+    whole_folder = tmp_path_factory.mktemp("whole")
+    (whole_folder / "killer.py").write_text(textwrap.dedent(SOLVER))
+    (whole_folder / "in.txt").write_bytes((REPO / "data" / "testdata" / "hard.txt").read_bytes())
+    whole = _solve(whole_folder, "whole.txt")
     assert whole.returncode == 0, whole.stderr
-    _calls(folder)
+    return (whole_folder / "whole.txt").read_bytes()
+
+
+@pytest.mark.parametrize("die_at", [1, 4, 10])
+def test_a_killed_solve_continues_from_its_journal_to_the_uninterrupted_file(folder, die_at, uninterrupted):
+    (folder / "whole.txt").write_bytes(uninterrupted)
     killed = _solve(folder, "out.txt", die_at=die_at)
     assert killed.returncode == -signal.SIGKILL
     assert not (folder / "out.txt").exists()
