@@ -6,8 +6,8 @@ set -euo pipefail
 img=docs/img
 mkdir -p "$img"
 report=data/sources/report-example.txt
-deap-sudoku solve "$report" -a cell-ga --max-generations 200 --plot "$img/cell-ga.png" --force -q > /dev/null || true
-deap-sudoku solve "$report" -a restart-ga --max-generations 300 --plot "$img/restart-ga.png" --force -q > /dev/null || true
+deap-sudoku solve "$report" -a cell-ga --max-generations 100 --plot "$img/cell-ga.png" --force -q > /dev/null || true
+deap-sudoku solve "$report" -a restart-ga --max-generations 150 --plot "$img/restart-ga.png" --force -q > /dev/null || true
 deap-sudoku solve data/testdata/hard.txt -a tabu --max-seconds 1 --plot "$img/tabu.png" --force -q > /dev/null || true
 deap-sudoku solve data/9x9.txt -a memetic --plot "$img/memetic.png" --force -q > /dev/null
 deap-sudoku bench data/testdata/{easy,medium,hard,expert}.txt -a memetic -a tabu-swap -a backtracking --limit 5 \
