@@ -305,6 +305,7 @@ class _Benching:
         parallel = scoop_is_running()
         todo = len(self.experiment.plan) - len(self.results)
         label = f"{plural(todo, 'run')}" + (" on SCOOP workers" if parallel else "")
+        done_before = len(self.results)
         with graceful(cooperative=parallel), Progress(todo, label, "runs", quiet=self.quiet) as bar:
             try:
                 for result in self.experiment.run(parallel=parallel, contain=True):
@@ -325,6 +326,8 @@ class _Benching:
             except OSError:  # the results file cannot keep a run (a full disk): what finished is written
                 if not self.experiment.unkept:
                     raise
+            finally:  # a Ctrl-C between a run's keeping and its handing over: it finished all the same
+                self.results[done_before:] = self.experiment.finished
 
     def write(self) -> None:
         """The table and every output file of the runs finished; the files first: a standard output

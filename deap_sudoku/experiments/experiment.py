@@ -83,6 +83,9 @@ class Experiment:
         self.started = provenance_clock()
         self.store: ResultsFile | None = None
         self.unkept = ""
+        self.finished: list[RunResult] = []
+        """The runs :meth:`run` finished, each listed here before it is kept and handed on: a signal
+        that comes between cannot leave a finished run out of the session's report."""
         """Why the results file could not keep a run (a full disk), once it could not."""
         self._locked: str | os.PathLike | None = None
 
@@ -175,9 +178,11 @@ class Experiment:
             if workers and workers > 1
             else run_all(handed_out(), parallel=parallel, runner=self._runner(contain))
         )
+        self.finished = []
         try:
             for result in runs:
                 task = handed.popleft()
+                self.finished.append(result)
                 if self.store is not None:
                     try:
                         self.store.append(task, result)

@@ -478,3 +478,30 @@ def test_the_same_bench_run_again_when_done_rewrites_its_own_outputs_and_never_a
     json_out.write_text(json_out.read_text() + " ")  # the user's now
     changed = CliRunner().invoke(main, command)
     assert changed.exit_code == 2 and "results.json" in changed.output and json_out.read_text().endswith(" ")
+
+
+def test_a_ctrl_c_just_after_a_run_is_kept_leaves_it_in_the_report_too(tmp_path, monkeypatch):
+    """A Ctrl-C that came after the results file kept a run and before ``bench`` took it left the run
+    out of ``--json`` (29 runs reported, 30 in the file: 2 of 4 suites, through the signal test that
+    answers the file's lines).  Planted here: the third run's keeping ends in a KeyboardInterrupt."""
+    import json
+
+    from click.testing import CliRunner
+
+    from deap_sudoku.cli import main
+    from deap_sudoku.experiments.store import ResultsFile
+    from tests.conftest import run_lines
+
+    keep = ResultsFile.append
+
+    def kept_then_interrupted(self, task, result):
+        keep(self, task, result)
+        if run_lines(self.path) == 3:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(ResultsFile, "append", kept_then_interrupted)
+    json_out, results = tmp_path / "runs.json", tmp_path / "runs.jsonl"
+    command = ["bench", str(REPO / "data" / "4x4.txt"), "-a", "backtracking", "--runs", "2", "-q"]
+    done = CliRunner().invoke(main, [*command, "--results", str(results), "--json", str(json_out)])
+    assert done.exit_code == 130, done.output
+    assert len(json.loads(json_out.read_text())["runs"]) == run_lines(results) == 3
