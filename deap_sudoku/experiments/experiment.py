@@ -154,18 +154,7 @@ class Experiment:
         :raises RuntimeError: for ``parallel`` in a program SCOOP did not start (it said so in a
             traceback of its own).
         """
-        if parallel and workers:
-            raise ValueError("give parallel (SCOOP) or workers (processes forked here), not both")
-        if parallel and self.local:
-            raise ValueError(
-                "parallel runs need algorithms by name (bundled, plug-in or module:attribute): SCOOP "
-                "workers import them by it"
-            )
-        if parallel and not scoop_is_running():
-            raise RuntimeError(
-                "parallel=True runs on SCOOP's workers, and SCOOP did not start this program: start it "
-                "with `python -m scoop SCRIPT` (docs/cluster.md), or give workers=N for processes forked here"
-            )
+        self._refuse_what_cannot_run(parallel, workers)
         handed: collections.deque = collections.deque()  # the tasks handed out, whose results come back in order
 
         def handed_out() -> Iterator[Task]:
@@ -194,6 +183,21 @@ class Experiment:
         finally:
             if contain is not False and not workers:
                 stop_all()  # the sandbox's child, and whatever a user's algorithm left running in its group
+
+    def _refuse_what_cannot_run(self, parallel: bool, workers: int | None) -> None:
+        """The errors :meth:`run` raises before any run."""
+        if parallel and workers:
+            raise ValueError("give parallel (SCOOP) or workers (processes forked here), not both")
+        if parallel and self.local:
+            raise ValueError(
+                "parallel runs need algorithms by name (bundled, plug-in or module:attribute): SCOOP "
+                "workers import them by it"
+            )
+        if parallel and not scoop_is_running():
+            raise RuntimeError(
+                "parallel=True runs on SCOOP's workers, and SCOOP did not start this program: start it "
+                "with `python -m scoop SCRIPT` (docs/cluster.md), or give workers=N for processes forked here"
+            )
 
     def _runner(self, contain: bool | None) -> Callable[[Task], RunResult]:
         """What runs one task (module-level functions: SCOOP pickles the runner): as it is, contained,
