@@ -83,10 +83,10 @@ class Experiment:
         self.started = provenance_clock()
         self.store: ResultsFile | None = None
         self.unkept = ""
+        """Why the results file could not keep a run (a full disk), once it could not."""
         self.finished: list[RunResult] = []
         """The runs :meth:`run` finished, each listed here before it is kept and handed on: a signal
         that comes between cannot leave a finished run out of the session's report."""
-        """Why the results file could not keep a run (a full disk), once it could not."""
         self._locked: str | os.PathLike | None = None
 
     @functools.cached_property
@@ -117,7 +117,7 @@ class Experiment:
         return [self.store.result(task) for task in self.plan.at(self.store.places) if self.store.check(task)]
 
     def replaceable(self, path: str) -> bool:
-        """Whether ``path`` is an output this experiment's last session, cut short, wrote and left as
+        """Whether ``path`` is an output this experiment's last session (cut short, or done) wrote and left as
         it is (:meth:`~deap_sudoku.experiments.store.ResultsFile.replaceable`): the same command,
         going on, writes over it without being forced.  False without a results file."""
         return self.store is not None and self.store.replaceable(path)
