@@ -20,6 +20,7 @@ from deap_sudoku.exact import verify
 from deap_sudoku.propagation import choice
 from deap_sudoku.runs import kernels, registry
 
+from tests.cli.test_cli import SCOOP_BENCH, SCOOP_KEYS, _scoop_runs
 from tests.conftest import REPO, scoop_exits_with, unsolvable, wide_puzzle
 from tests.timing import kept, timed
 
@@ -464,29 +465,7 @@ def test_out_dash_and_json_dash_give_parseable_standard_output():
 
 # -- SCOOP from an installed package ----------------------------------------------------------
 
-BENCH = [
-    "bench",
-    str(REPO / "data" / "testdata" / "hard.txt"),
-    "-a",
-    "tabu",
-    "-a",
-    "block-ga",
-    "--limit",
-    "2",
-    "--runs",
-    "2",
-    "--max-steps",
-    "300",  # every run ends unsolved with its own fitness and evaluations: a swapped seed shows
-    "--max-generations",
-    "20",
-    "--population",
-    "30",
-]
-KEYS = ("dataset", "algorithm", "index", "seed", "solved", "generations", "steps", "evaluations", "fitness")
-
-
-def _runs(path) -> list[dict]:
-    return [{k: r[k] for k in KEYS} for r in json.loads(path.read_text())["runs"]]
+BENCH, KEYS, _runs = SCOOP_BENCH, SCOOP_KEYS, _scoop_runs  # the SCOOP tests' bench, as test_cli runs it
 
 
 def test_bench_workers_starts_scoop_on_the_installed_entry_with_the_same_options(monkeypatch, tmp_path):
