@@ -308,8 +308,7 @@ class _Benching:
         done_before = len(self.results)
         with graceful(cooperative=parallel), Progress(todo, label, "runs", quiet=self.quiet) as bar:
             try:
-                for result in self.experiment.run(parallel=parallel, contain=True):
-                    self.results.append(result)
+                for _ in self.experiment.run(parallel=parallel, contain=True):  # kept in experiment.finished
                     bar.advance()
                     if parallel and starter_gone():  # no files: a rerun may be writing them already
                         click.echo(
@@ -326,7 +325,7 @@ class _Benching:
             except OSError:  # the results file cannot keep a run (a full disk): what finished is written
                 if not self.experiment.unkept:
                     raise
-            finally:  # a Ctrl-C between a run's keeping and its handing over: it finished all the same
+            finally:  # every run finished, one a Ctrl-C met between its keeping and its handing over too
                 self.results[done_before:] = self.experiment.finished
 
     def write(self) -> None:

@@ -173,7 +173,7 @@ def _on_stdout(action, *args):
     Standard output is made blocking first: ssh, under SCOOP's launcher, sets ``O_NONBLOCK`` on the
     pipe it shares with this process, and a write the pipe could not take at once was dropped (a
     ``--json -`` document cut at 32 or 64 KiB, exit 0)."""
-    _blocking(sys.__stdout__)
+    _blocking(getattr(action, "__self__", None))  # the stream the write or flush is a method of
     try:
         return action(*args)
     except OSError as exc:

@@ -33,12 +33,8 @@ class Plan:
         return sum(count for _, _, count in self.datasets) * len(self.algorithms) * self.runs
 
     def __iter__(self) -> Iterator[Task]:
-        for name, puzzles, _ in self.datasets:
-            for algorithm in self.algorithms:
-                options = self.options.get(algorithm, {})
-                for index, puzzle in enumerate(puzzles()):
-                    for run in range(self.runs):
-                        yield Task(algorithm, puzzle, seed=self.seed + run, dataset=name, index=index, options=options)
+        every = range(self.seed, self.seed + self.runs)
+        return self._tasks(lambda name, algorithm, index: every)
 
     def at(self, places: Iterable[tuple[str, int, str, int]]) -> Iterator[Task]:
         """The plan's tasks at ``places`` (dataset, puzzle index, algorithm, seed), in plan order, made
@@ -48,13 +44,16 @@ class Plan:
         for dataset, index, algorithm, seed in places:
             if self.seed <= seed < self.seed + self.runs:
                 seeds[dataset, algorithm, index].add(seed)
-        if not seeds:
-            return
+        if seeds:
+            yield from self._tasks(lambda name, algorithm, index: sorted(seeds.get((name, algorithm, index), ())))
+
+    def _tasks(self, seeds: Callable[[str, str, int], Iterable[int]]) -> Iterator[Task]:
+        """The tasks of ``seeds(dataset, algorithm, puzzle index)``, in plan order, made as they are taken."""
         for name, puzzles, _ in self.datasets:
             for algorithm in self.algorithms:
                 options = self.options.get(algorithm, {})
                 for index, puzzle in enumerate(puzzles()):
-                    for seed in sorted(seeds.get((name, algorithm, index), ())):
+                    for seed in seeds(name, algorithm, index):
                         yield Task(algorithm, puzzle, seed=seed, dataset=name, index=index, options=options)
 
     def missing(self, results: Iterable[RunResult]) -> tuple[list[str], int]:
