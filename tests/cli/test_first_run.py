@@ -1,17 +1,15 @@
 """A newcomer's first run does not wait for numba's compiler (issue 40): a background process fills
 the kernel cache while the run goes on with the Python twins, and later runs load what it left."""
 
-import contextlib
 import os
 import re
-import signal
 import subprocess
 import sys
 import time
 
 import pytest
 
-from tests.conftest import REPO, sitecustomize_env
+from tests.conftest import REPO, end_compilers, sitecustomize_env
 from tests.timing import Spent, spent
 
 
@@ -37,13 +35,6 @@ def _solve(env: dict[str, str]) -> tuple[subprocess.CompletedProcess, Spent]:
             timeout=300,
         )
     return done, took
-
-
-def _end_compilers(cache) -> None:
-    """SIGTERM to the background compilers still holding a lock in ``cache``: not for the suite's cores."""
-    for lock in cache.glob("*.compiling"):
-        with contextlib.suppress(ValueError, OSError):
-            os.kill(int(lock.read_text()), signal.SIGTERM)
 
 
 @pytest.mark.slow
@@ -89,7 +80,7 @@ def test_a_first_ever_run_compiles_in_the_background_and_a_first_budgeted_cdcl_r
             timeout=300,
         )
     finally:  # a background process may go on with the exact search's kernels
-        _end_compilers(cache)
+        end_compilers(cache)
     assert done.returncode == 0, done.stderr
     assert "compiling" in done.stderr, done.stderr  # the clause-learning loop was never compiled here
     taken = re.search(r"done, taken up after ([0-9.]+) s on the Python twins \([0-9.]+ s to load\)", done.stderr)
@@ -115,7 +106,7 @@ def test_check_and_generate_leave_a_first_compile_to_the_background_too(tmp_path
             timeout=120,
         )
     finally:
-        _end_compilers(cache)
+        end_compilers(cache)
     assert done.returncode == 0, done.stderr
     assert done.stderr.splitlines()[0] == (
         "compiling the propagation kernels in a background process, while the run goes on with their Python twins"
