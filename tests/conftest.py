@@ -64,7 +64,10 @@ def _compile_the_kernels_once() -> None:
         "for name in sys.argv[2:]:\n    compile_here(name, '3x3', sys.argv[1])\n"
     )
     cells = ",".join(str(int(c)) if c.isdigit() else "0" for c in first.replace(" ", ""))
-    rest = [name for name in names if not any(name in group for group in KERNEL_GROUPS if group)]
+    rest = sorted(  # the exact search last: the memetic GA's process has compiled its propagation by then
+        (name for name in names if not any(name in group for group in KERNEL_GROUPS if group)),
+        key=lambda name: name == "backtracking",
+    )
     groups = [list(group) if group else rest for group in KERNEL_GROUPS]
     sys.stderr.write("compiling numba's kernels into its cache once, before the workers start (~35 s)\n")
     compilers = [subprocess.Popen([sys.executable, "-c", code, cells, *group]) for group in groups if group]

@@ -112,7 +112,7 @@ def depth_first(
         mark_units(dirty, cell_units, cell)
         stack[0] = cell
         if propagate_nb(
-            child, stack, 1, dirty, scanning, unions, full, peers, units, cell_units, geometry, hidden, locked
+            child, stack, np.int64(1), dirty, scanning, unions, full, peers, units, cell_units, geometry, hidden, locked
         ):
             depth += 1
             pending = 1
