@@ -27,7 +27,8 @@ def rebuild(root, values, keep, order, ranks, ignore, full, peers, units, cell_u
     scanning = np.zeros(units.shape[0], dtype=np.bool_)
     unions = box_line_scratch(geometry)
     cands = root.copy()
-    top = np.int64(0)  # typed, not the literal 0: numba would compile propagate_nb once more for it
+    # typed values, never literals: numba compiles propagate_nb (and mark_units) once more for each literal
+    top, one, hidden = np.int64(0), np.int64(1), np.bool_(True)
     for c in keep:
         bit = np.int64(1) << (values[c] - 1)
         if cands[c] & bit and cands[c] != bit:
@@ -36,7 +37,7 @@ def rebuild(root, values, keep, order, ranks, ignore, full, peers, units, cell_u
             top += 1
             mark_units(dirty, cell_units, c)
     if top > 0 and not propagate_nb(
-        cands, stack, top, dirty, scanning, unions, full, peers, units, cell_units, geometry, np.bool_(True), locked
+        cands, stack, top, dirty, scanning, unions, full, peers, units, cell_units, geometry, hidden, locked
     ):
         cands[:] = root
     open_cells = order.copy()
@@ -45,7 +46,7 @@ def rebuild(root, values, keep, order, ranks, ignore, full, peers, units, cell_u
     choices = np.empty(n, dtype=np.int64)
     failed = 0
     while True:
-        best = np.int64(-1)  # typed: a literal -1 compiles mark_units once more
+        best = np.int64(-1)
         fewest = n + 1
         kept = 0
         for i in range(n_open):
@@ -88,19 +89,7 @@ def rebuild(root, values, keep, order, ranks, ignore, full, peers, units, cell_u
             mark_units(dirty, cell_units, best)
             stack[0] = best
             if propagate_nb(
-                trial,
-                stack,
-                np.int64(1),
-                dirty,
-                scanning,
-                unions,
-                full,
-                peers,
-                units,
-                cell_units,
-                geometry,
-                np.bool_(True),
-                locked,
+                trial, stack, one, dirty, scanning, unions, full, peers, units, cell_units, geometry, hidden, locked
             ):
                 cands, trial = trial, cands
                 placed = True
