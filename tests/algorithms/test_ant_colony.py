@@ -389,7 +389,7 @@ def test_the_best_grid_changes_only_for_an_ant_worth_more_than_the_evaporated_be
     # 100 cells: an ant with u failed cells is worth 100 / u; the best value halves each iteration here
     failed, marks, deposits = iter([100, 10, 20, 25, 50]), itertools.count(1), []
     toolbox = base.Toolbox()
-    toolbox.register("individual", lambda: Individual(np.zeros(100, dtype=np.int8)))  # generation 0
+    toolbox.register("individual", lambda until=None: Individual(np.zeros(100, dtype=np.int8)))  # generation 0
     toolbox.register("colony", lambda poll=None: [Individual(np.full(100, next(marks), dtype=np.int8))])
     toolbox.register("evaluate", lambda ant: (next(failed),))
     toolbox.register("deposit", lambda grid, amount: deposits.append((int(grid[0]), amount)))
