@@ -17,7 +17,7 @@ from deap_sudoku.runs import Task, run_task
 from deap_sudoku.runs.colony import ant_colony
 from deap_sudoku.tools import Individual, Pheromone, clone, eval_collisions
 from deap_sudoku.tools import ant_colony_compiled, ant_colony_kernel
-from deap_sudoku.tools.pheromone import _tables
+from deap_sudoku.tools.pheromone import _givens, _layout, _tables
 
 from tests.conftest import REPO, SHARED_DATA
 from tests.timing import timed
@@ -336,6 +336,27 @@ def test_propagation_fixes_a_hidden_single_among_the_peers_of_a_value_just_fixed
             *_tables(_with_nine_only_at_the_row_ends_corner(last_given=False), False)[:4],
         )
         assert unseen[8] != 1 << 8 and unseen[8] & (1 << 8)  # no peer of the corner was fixed after the 9s
+
+
+def test_a_propagation_of_the_givens_stopped_goes_on_where_it_stopped():
+    # the Python twin asks between two givens: stopped after the first few, the start is them
+    # propagated and every other given as it is; the next call ends as one uninterrupted call
+    puzzle = read(REPO / "data" / "9x9.txt")[0]  # 26 givens: the first 23 fix 3 cells, 25 fix 23, all 26 fix 55
+    whole = ant_colony_kernel.initial_domains(puzzle.cells.astype(np.int64), *_layout(puzzle))
+    filled = []
+    for asks in (1, 23, 25):
+        _givens.cache_clear()  # the propagation is kept for the puzzle: begin it again
+        pheromone, answers = Pheromone(puzzle, compiled=False), iter([False] * (asks - 1))
+        start = np.asarray(pheromone.start(Individual, until=lambda: next(answers, True)))
+        reached = np.flatnonzero(puzzle.givens)[asks - 1] + 1  # the cells whose givens were propagated
+        first = np.where(np.arange(81) < reached, puzzle.cells, 0).astype(np.int64)
+        expected = np.empty((1, 81), dtype=np.int64)
+        ant_colony_kernel.values(ant_colony_kernel.initial_domains(first, *_layout(puzzle))[None, :], expected)
+        expected[0, puzzle.givens] = puzzle.cells[puzzle.givens]
+        assert np.array_equal(start, expected[0])
+        filled.append(np.count_nonzero(start))
+        assert np.array_equal(pheromone.domains, whole)
+    assert filled == [26, 29, 49]
 
 
 def test_propagation_fixes_a_naked_single():
