@@ -127,6 +127,8 @@ class _Givens:
         cell: done)."""
         domains, reached = self.state
         cells = self.givens.size
+        if reached == cells:
+            return domains, reached
         if self.compiled or until is None:
             ends = [cells]
         else:  # a chunk of cells ends with each given
