@@ -121,7 +121,7 @@ class _Givens:
 
     def advance(self, until: Callable[[], bool] | None = None) -> tuple[np.ndarray, int]:
         """Fix the givens not fixed yet, asking ``until()`` between two givens on the Python twin
-        (the compiled one fixes them all in one call, 14-22 ms on a 36x36): once it answers true,
+        (the compiled one fixes them all in one call, milliseconds on a 36x36): once it answers true,
         stop there.  An exception it raises passes on, the givens fixed kept.  Returns the
         candidates (read-only once every given is fixed) and the first cell not reached (every
         cell: done)."""
@@ -225,9 +225,9 @@ class Pheromone:
         is the solution of a puzzle that propagation solves).
 
         ``until()`` is asked between two givens while the Python twin propagates them (a 36x36 takes
-        it seconds; the compiled twin, ms, is not asked): once it answers
-        true, the propagation stops there (the next call, or colony, goes on from it) and the grid
-        is the givens propagated so far, with the givens not reached yet written in unpropagated."""
+        it seconds; the compiled twin, ms, is not asked): once it answers true, the propagation
+        stops there (the next call, or :meth:`colony`, goes on from it) and the grid is the givens
+        propagated so far, with the givens not reached yet written in unpropagated."""
         domains, reached = self._givens().advance(until)
         givens = self.puzzle.cells.astype(np.int64)
         if reached < givens.size:
