@@ -637,9 +637,9 @@ CACHE_RUNS = {  # algorithm: (puzzle, the kernels it loads, one to damage each t
     "memetic": ("p36.txt", ["repair_kernel_compiled", "kernel_compiled"]),
     "acs": ("p16.txt", ["ant_colony_kernel"]),
 }
-"""The ant colony runs a 16x16: its Python twin's generation 0 (the givens propagated, with no budget
-check inside) takes 12 s on a 36x36 and 2.6-3.6 s on the 25x25 sample, with or without numba, so
-no run on the twins keeps 3 s there (a limit of the twin, not of the cache)."""
+"""The ant colony runs a 16x16: its Python twin's generation 0 (the givens propagated) takes 12 s on a
+36x36 and 2.6-3.6 s on the 25x25 sample, with or without numba, so no run on the twins would get past
+generation 0 in 3 s there (it asks the budget between two givens, and ends at generation 0)."""
 CACHE_BUDGET = 3.0
 TIME_TOLERANCE = 0.2  # deap_sudoku.runs.task.TIME_TOLERANCE: a run may end this late and count as within
 CACHE_FAULTS = (

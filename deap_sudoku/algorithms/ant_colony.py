@@ -15,13 +15,14 @@ best grid is replaced, in time, by a worse but newer one: the paper's anti-stagn
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import numpy as np
 from deap import base, tools
 
 from ..tools.pheromone import DrawStream
 from .run import Checkpointer, Hook, Run
-from .stop import Stop
+from .stop import Abandoned, Stop
 
 __all__ = ["ea_ant_colony", "worth"]
 
@@ -51,17 +52,20 @@ def ea_ant_colony(
     """Run the colony until ``stop``; return the last colony and the logbook (a generation is one
     iteration of the colony, its evaluations the ants evaluated).
 
-    ``toolbox`` registers ``individual`` (the ants' starting grid), ``colony(poll=...)`` (the ants'
-    individuals; ``poll`` raises to stop it), ``evaluate`` (one objective, minimised: the failed
-    cells), ``deposit(grid, amount)`` and ``clone``.  ``pheromone`` is the ``(cells, values)``
-    matrix the colony reads and the deposits change (:attr:`~deap_sudoku.tools.Pheromone.matrix`):
-    a ``checkpoint`` saves it with the best grid and value, and a resumed run takes them up, in
-    place.  The best value is reckoned in the matrix's type (float32 as the authors' solver, or
-    float64): an ant's worth, the comparison and the evaporation.  ``rng`` is the generator the
-    colony draws from (registered with it), or a :class:`~deap_sudoku.tools.DrawStream`."""
+    ``toolbox`` registers ``individual(until=...)`` (the ants' starting grid; once ``until()``
+    answers true, a stop or the time budget, the grid as far as it is made, and the run ends at
+    generation 0), ``colony(poll=...)`` (the ants' individuals; ``poll`` raises to stop it),
+    ``evaluate`` (one objective, minimised: the failed cells), ``deposit(grid, amount)`` and
+    ``clone``.  ``pheromone`` is the ``(cells, values)`` matrix the colony reads and the deposits
+    change (:attr:`~deap_sudoku.tools.Pheromone.matrix`): a ``checkpoint`` saves it with the best
+    grid and value, and a resumed run takes them up, in place.  The best value is reckoned in the
+    matrix's type (float32 as the authors' solver, or float64): an ant's worth, the comparison and
+    the evaporation.  ``rng`` is the generator the colony draws from (registered with it), or a
+    :class:`~deap_sudoku.tools.DrawStream`."""
     if not 0 <= best_evaporation <= 1:
         raise ValueError(f"best_evaporation is a rate 0..1, not {best_evaporation!r}")
-    start = toolbox.individual()
+    stop = stop.begun()  # generation 0, the givens' propagation, is on the clock
+    start = toolbox.individual(until=_asker(stop.poller()))
     best = {"pheromone": pheromone, "best_grid": np.zeros(len(start), dtype=np.int64), "best_value": 0.0}
     run = Run(
         [start],
@@ -85,6 +89,20 @@ def ea_ant_colony(
             _update(run.extra, colony, cells, toolbox, best_evaporation, pheromone.dtype.name)
             run.next_generation(colony)
     return run.population, run.logbook
+
+
+def _asker(poll: Callable[[], None]) -> Callable[[], bool]:
+    """``poll`` (:meth:`Stop.poller`) as a question: whether a stop request or the time budget has
+    ended the run."""
+
+    def until() -> bool:
+        try:
+            poll()
+        except Abandoned:
+            return True
+        return False
+
+    return until
 
 
 def _update(best: dict, colony: list, cells: int, toolbox: base.Toolbox, evaporation: float, precision: str) -> None:

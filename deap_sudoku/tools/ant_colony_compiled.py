@@ -17,7 +17,7 @@ from ..propagation.numba_cache import guard
 
 numba = load_numba()  # an unloadable numba is one clear error (NumbaUnavailable), not a traceback
 
-__all__ = ["initial_domains", "steps", "values"]
+__all__ = ["fix_givens", "initial_domains", "steps", "values"]
 
 _namespace = dict(vars(kernel))
 for _name in kernel.PARTS:
@@ -25,6 +25,7 @@ for _name in kernel.PARTS:
     _namespace[_name] = numba.njit(cache=True)(types.FunctionType(_code, _namespace, _name))
 guard(_namespace)  # numba's cache files sealed: a damaged one is compiled again, never loaded
 
+fix_givens = _namespace["fix_givens"]
 initial_domains = _namespace["initial_domains"]
 steps = _namespace["steps"]
 values = _namespace["values"]

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["PARTS", "single", "constrain", "set_cell", "initial_domains", "steps", "values"]
+__all__ = ["PARTS", "single", "constrain", "set_cell", "fix_givens", "initial_domains", "steps", "values"]
 
-PARTS = ("single", "constrain", "set_cell", "initial_domains", "steps", "values")
+PARTS = ("single", "constrain", "set_cell", "fix_givens", "initial_domains", "steps", "values")
 """The functions :mod:`~deap_sudoku.tools.ant_colony_compiled` compiles, callees first."""
 
 
@@ -96,17 +96,25 @@ def set_cell(domains, cell, mask, order, units, cell_units, full, stack_cells, s
             top += 1
 
 
-def initial_domains(givens, order, units, cell_units, full):
-    """Every cell's candidates once the givens are fixed one by one in cell order, each propagated
-    (the released solver's ``Board`` constructor)."""
+def fix_givens(domains, givens, first, last, order, units, cell_units, full):
+    """Fix the givens of cells ``first`` to ``last - 1`` in cell order, each propagated, in
+    ``domains``: the givens of cells ``0`` to ``first - 1`` fixed by earlier calls, the next call
+    goes on from ``last``, and the candidates are those of one call over every cell."""
     cells = givens.shape[0]
-    domains = np.full(cells, full, dtype=np.int64)
     stack_cells = np.empty(cells + 1, dtype=np.int64)
     stack_next = np.empty(cells + 1, dtype=np.int64)
-    for cell in range(cells):
+    for cell in range(first, last):
         if givens[cell] > 0:
             bit = np.int64(1) << np.int64(givens[cell] - 1)
             set_cell(domains, cell, bit, order, units, cell_units, full, stack_cells, stack_next)
+
+
+def initial_domains(givens, order, units, cell_units, full):
+    """Every cell's candidates once the givens are fixed one by one in cell order, each propagated
+    (the released solver's ``Board`` constructor): :func:`fix_givens` over every cell."""
+    cells = givens.shape[0]
+    domains = np.full(cells, full, dtype=np.int64)
+    fix_givens(domains, givens, 0, cells, order, units, cell_units, full)
     return domains
 
 

@@ -91,23 +91,69 @@ class DrawStream:
 
 
 @functools.lru_cache(maxsize=16)
-def _tables(puzzle: Puzzle, compiled: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, np.ndarray]:
+def _layout(puzzle: Puzzle) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     """The kernel's tables for ``puzzle``: each cell's peers in the order propagation visits them
     (box, column and row cells alternately, itself included), the units, each cell's row, column
-    and box unit, the mask of all values, and the candidates once the givens are propagated (by
-    the ``compiled`` twin or the Python one: the same candidates)."""
+    and box unit, and the mask of all values."""
     shape = puzzle.shape
     n = shape.n
     units = shape.units.astype(np.int64)
     cell_units = shape.cell_units.astype(np.int64)
     rows, cols, boxes = units[cell_units[:, 0]], units[cell_units[:, 1]], units[cell_units[:, 2]]
     order = np.stack([boxes, cols, rows], axis=2).reshape(shape.cells, 3 * n)
-    full = (1 << n) - 1
-    givens = puzzle.cells.astype(np.int64)
-    domains = _run(compiled, "initial_domains", givens, order, units, cell_units, full)
-    for array in (order, units, cell_units, domains):
+    for array in (order, units, cell_units):
         array.flags.writeable = False
-    return order, units, cell_units, full, domains
+    return order, units, cell_units, (1 << n) - 1
+
+
+class _Givens:
+    """The givens of a puzzle fixed and propagated in cell order (:func:`~.ant_colony_kernel.fix_givens`)
+    by the ``compiled`` twin or the Python one, one given at a time on the Python twin when asked to
+    stop between them (a 36x36 takes it seconds): the candidates so far and the first cell not
+    reached, kept for the puzzle (:func:`_givens`), so that a propagation stopped goes on where it
+    stopped at the next call."""
+
+    def __init__(self, puzzle: Puzzle, compiled: bool) -> None:
+        self.puzzle, self.compiled = puzzle, compiled
+        self.givens = puzzle.cells.astype(np.int64)
+        self.state = (np.full(self.givens.size, _layout(puzzle)[3], dtype=np.int64), 0)
+        """The candidates and the first cell whose given is not fixed yet, replaced together."""
+
+    def advance(self, until: Callable[[], bool] | None = None) -> tuple[np.ndarray, int]:
+        """Fix the givens not fixed yet, asking ``until()`` between two givens on the Python twin
+        (the compiled one fixes them all in one call, milliseconds on a 36x36): once it answers true,
+        stop there.  An exception it raises passes on, the givens fixed kept.  Returns the
+        candidates (read-only once every given is fixed) and the first cell not reached (every
+        cell: done)."""
+        domains, reached = self.state
+        cells = self.givens.size
+        if reached == cells:
+            return domains, reached
+        if self.compiled or until is None:
+            ends = [cells]
+        else:  # a chunk of cells ends with each given
+            ends = [int(cell) + 1 for cell in np.flatnonzero(self.givens[reached:]) + reached]
+            ends += [cells] if not ends or ends[-1] < cells else []
+        for chunk, last in enumerate(ends):
+            if chunk and until is not None and until():
+                break
+            done = domains.copy()  # a chunk broken off (Ctrl-C inside the Python twin) leaves no half of it
+            _run(self.compiled, "fix_givens", done, self.givens, reached, last, *_layout(self.puzzle))
+            done.flags.writeable = last < cells
+            domains, reached = self.state = done, last
+        return domains, reached
+
+
+@functools.lru_cache(maxsize=16)
+def _givens(puzzle: Puzzle, compiled: bool) -> _Givens:
+    """The propagation of ``puzzle``'s givens by the ``compiled`` twin or the Python one (the same
+    candidates), kept for the puzzle."""
+    return _Givens(puzzle, compiled)
+
+
+def _tables(puzzle: Puzzle, compiled: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, np.ndarray]:
+    """:func:`_layout` and the candidates once every given is propagated."""
+    return (*_layout(puzzle), _givens(puzzle, compiled).advance()[0])
 
 
 def _run(compiled: bool, name: str, *args):
@@ -164,22 +210,33 @@ class Pheromone:
         shape = self.puzzle.shape
         return prefer_compiled(shape.cells, shape.n) if self.compiled is None else self.compiled
 
-    def _tables(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, np.ndarray]:
-        return _tables(self.puzzle, self._compiled())
+    def _givens(self) -> _Givens:
+        return _givens(self.puzzle, self._compiled())
 
     @property
     def domains(self) -> np.ndarray:
         """Each cell's candidates (bit ``v - 1`` for value ``v``) once the givens are propagated:
         where every ant starts from."""
-        return self._tables()[4]
+        return self._givens().advance()[0]
 
-    def start(self, icls: Callable):
+    def start(self, icls: Callable, *, until: Callable[[], bool] | None = None):
         """The grid every ant starts from as an ``icls`` individual: the givens propagated, the
         cells propagation leaves open 0 (the released solver's "initial constrained grid", which
-        is the solution of a puzzle that propagation solves)."""
-        domains = self.domains[None, :]
-        grids = np.empty(domains.shape, dtype=np.int64)
-        kernel.values(domains, grids)
+        is the solution of a puzzle that propagation solves).
+
+        ``until()`` is asked between two givens while the Python twin propagates them (a 36x36 takes
+        it seconds; the compiled twin, ms, is not asked): once it answers true, the propagation
+        stops there (the next call, or :meth:`colony`, goes on from it) and the grid is the givens
+        propagated so far, with the givens not reached yet written in unpropagated."""
+        domains, reached = self._givens().advance(until)
+        givens = self.puzzle.cells.astype(np.int64)
+        if reached < givens.size:
+            domains = domains.copy()
+            fixed = (domains != 0) & ((domains & (domains - 1)) == 0)
+            rest = (np.arange(givens.size) >= reached) & (givens > 0) & ~fixed  # as fix_givens would set them
+            domains[rest] = np.left_shift(1, givens[rest] - 1)
+        grids = np.empty((1, givens.size), dtype=np.int64)
+        kernel.values(domains[None, :], grids)
         return icls(grids[0].astype(self.puzzle.cells.dtype))
 
     def colony(
@@ -197,7 +254,8 @@ class Pheromone:
         ``rng`` seeds a numpy generator for the colony, or is a :class:`DrawStream` the colony
         draws from in turn as the authors' solver does.  See :data:`GREEDY_RULES` for ``greedy``.
         ``poll()`` is called every few steps while the Python twin builds (a 25x25 colony takes it
-        a second or more; the compiled one, ms): an exception it raises, a stop, leaves the colony unbuilt."""
+        a second or more; the compiled one, ms), and between two givens while it propagates those
+        :meth:`start` left unpropagated: an exception it raises, a stop, leaves the colony unbuilt."""
         if greedy not in GREEDY_RULES:
             raise ValueError(f"greedy is one of {GREEDY_RULES}, not {greedy!r}")
         if isinstance(ants, bool) or not isinstance(ants, int) or ants < 1:
@@ -205,7 +263,7 @@ class Pheromone:
         if not 0 <= q0 <= 1:
             raise ValueError(f"q0 is a probability 0..1, not {q0!r}")
         cells = self.puzzle.shape.cells
-        domains = self.domains
+        domains = self.domains if poll is None else self._givens().advance(lambda: bool(poll()))[0]
         real = self.matrix.dtype.type
         stream = rng if isinstance(rng, DrawStream) else None
         sequential = stream is not None
@@ -224,7 +282,7 @@ class Pheromone:
         threshold = real(q0) if greedy == "code" else real(1.0 - q0)  # the solver run with --q0 1-q0
         constants = np.array([self.tau0, 1.0 - xi, xi, threshold, 0.0], dtype=self.matrix.dtype)
         boards = np.tile(domains, (ants, 1))
-        tables = (self.matrix, constants, uniform, cursor, sequential, *self._tables()[:4])
+        tables = (self.matrix, constants, uniform, cursor, sequential, *_layout(self.puzzle))
         compiled = self._compiled()
         chunk = cells if compiled or poll is None else POLL_STEPS
         try:

@@ -17,7 +17,7 @@ from deap_sudoku.runs import Task, run_task
 from deap_sudoku.runs.colony import ant_colony
 from deap_sudoku.tools import Individual, Pheromone, clone, eval_collisions
 from deap_sudoku.tools import ant_colony_compiled, ant_colony_kernel
-from deap_sudoku.tools.pheromone import _tables
+from deap_sudoku.tools.pheromone import _givens, _layout, _tables
 
 from tests.conftest import REPO, SHARED_DATA
 from tests.timing import timed
@@ -338,6 +338,27 @@ def test_propagation_fixes_a_hidden_single_among_the_peers_of_a_value_just_fixed
         assert unseen[8] != 1 << 8 and unseen[8] & (1 << 8)  # no peer of the corner was fixed after the 9s
 
 
+def test_a_propagation_of_the_givens_stopped_goes_on_where_it_stopped():
+    # the Python twin asks between two givens: stopped after the first few, the start is them
+    # propagated and every other given as it is; the next call ends as one uninterrupted call
+    puzzle = read(REPO / "data" / "9x9.txt")[0]  # 26 givens: the first 23 fix 3 cells, 25 fix 23, all 26 fix 55
+    whole = ant_colony_kernel.initial_domains(puzzle.cells.astype(np.int64), *_layout(puzzle))
+    filled = []
+    for asks in (1, 23, 25):
+        _givens.cache_clear()  # the propagation is kept for the puzzle: begin it again
+        pheromone, answers = Pheromone(puzzle, compiled=False), iter([False] * (asks - 1))
+        start = np.asarray(pheromone.start(Individual, until=lambda: next(answers, True)))
+        reached = np.flatnonzero(puzzle.givens)[asks - 1] + 1  # the cells whose givens were propagated
+        first = np.where(np.arange(81) < reached, puzzle.cells, 0).astype(np.int64)
+        expected = np.empty((1, 81), dtype=np.int64)
+        ant_colony_kernel.values(ant_colony_kernel.initial_domains(first, *_layout(puzzle))[None, :], expected)
+        expected[0, puzzle.givens] = puzzle.cells[puzzle.givens]
+        assert np.array_equal(start, expected[0])
+        filled.append(np.count_nonzero(start))
+        assert np.array_equal(pheromone.domains, whole)
+    assert filled == [26, 29, 49]
+
+
 def test_propagation_fixes_a_naked_single():
     cells = [0] * 81
     cells[:8] = range(1, 9)
@@ -389,7 +410,7 @@ def test_the_best_grid_changes_only_for_an_ant_worth_more_than_the_evaporated_be
     # 100 cells: an ant with u failed cells is worth 100 / u; the best value halves each iteration here
     failed, marks, deposits = iter([100, 10, 20, 25, 50]), itertools.count(1), []
     toolbox = base.Toolbox()
-    toolbox.register("individual", lambda: Individual(np.zeros(100, dtype=np.int8)))  # generation 0
+    toolbox.register("individual", lambda until=None: Individual(np.zeros(100, dtype=np.int8)))  # generation 0
     toolbox.register("colony", lambda poll=None: [Individual(np.full(100, next(marks), dtype=np.int8))])
     toolbox.register("evaluate", lambda ant: (next(failed),))
     toolbox.register("deposit", lambda grid, amount: deposits.append((int(grid[0]), amount)))

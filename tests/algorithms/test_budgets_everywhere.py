@@ -3,6 +3,7 @@ and the time budget holds while a population is made and evaluated and on large 
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from deap_sudoku.exact import SearchBudgetExceeded, solve_learning
@@ -67,3 +68,22 @@ def test_clause_learning_pauses_in_the_middle_of_a_long_propagation():
     _, calibration = timed(lambda: search(0.01))  # more than 0 s: the exact solvers refuse 0
     _, took = timed(lambda: search(1.0))
     assert kept(took, 1.0, calibration), (took, calibration)
+
+
+def test_the_ant_colony_keeps_its_budget_while_it_propagates_the_givens():
+    """The colony's generation 0 is the givens propagated, which the Python twin did in one call:
+    seconds on a 36x36 (12 s in the compile cache's fault campaign), so `solve -a acs --max-seconds 3`
+    ran 3.4-5.0 s.  Now it asks the budget between two givens, and a run out of time ends at
+    generation 0 with the givens propagated so far, the rest written in."""
+    puzzle = pattern_puzzle(6, 546)  # 750 givens: 5-11 s of propagation in Python, the long cascades at its end
+
+    def run(puzzle, seconds):
+        return algorithm("acs").run(puzzle, seed=0, max_seconds=seconds, compiled=False, max_generations=10**9)
+
+    # the calibration: a run of a 36x36 ended at generation 0, with no givens to propagate
+    _, calibration = timed(lambda: run(pattern_puzzle(6, 36 * 36), 0.0))
+    outcome, took = timed(lambda: run(puzzle, 0.3))
+    assert kept(took, 0.3, calibration), (took, calibration)
+    assert outcome.note == "time" and outcome.generations == 0 and outcome.evaluations == 1
+    assert (outcome.grid[puzzle.givens] == puzzle.cells[puzzle.givens]).all()  # every given, reached or not
+    assert outcome.fitness == np.count_nonzero(outcome.grid == 0)  # its failed cells: the cells left open
