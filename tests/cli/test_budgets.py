@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from deap_sudoku import read
-from tests.conftest import REPO
+from tests.conftest import REPO, sitecustomize_env
 
 pytestmark = pytest.mark.slow
 
@@ -93,13 +93,28 @@ def _cached(algorithm: str, puzzle: Path) -> None:
     assert kernel_cache.compiled_before(algorithm)
 
 
+SLOW_NUMBA = """
+import importlib.abc, sys, time
+class _Slow(importlib.abc.MetaPathFinder):  # numba's import 1 s slower, as on a machine busy with other work
+    def find_spec(self, name, path=None, target=None):
+        if name == "numba":
+            sys.meta_path.remove(self)
+            time.sleep(1.0)
+        return None
+sys.meta_path.insert(0, _Slow())
+"""
+
+
 @pytest.mark.parametrize("algorithm", ["memetic", "backtracking"])
-def test_loading_the_cached_kernels_counts_inside_the_budget(algorithm, unsettled):
+def test_loading_the_cached_kernels_counts_inside_the_budget(algorithm, unsettled, tmp_path, monkeypatch):
     """The run loads numba and the cached kernels on its own clock (the machine compiled them
-    before, in the untimed first command), and still ends in time.  (A budget of 1 s, on a puzzle
-    not settled within it: on a machine busy with other work the loading alone took 0.6-1.1 s.)"""
+    before, in the untimed first command), and still ends in time.  The loading is made 1 s longer
+    here (on a machine busy with other work it took 0.6-1.1 s): inside a 2 s budget the run still
+    ends in time, and a loading left off the run's clock overruns by that second, whatever the load
+    (the start-up it is judged against, ``--version``'s, never imports numba)."""
     _cached(algorithm, unsettled)
-    over, done = _over(1.0, "solve", str(unsettled), "-a", algorithm, "--max-seconds", "1", "-q")
+    monkeypatch.setenv("PYTHONPATH", sitecustomize_env(tmp_path, SLOW_NUMBA)["PYTHONPATH"])
+    over, done = _over(2.0, "solve", str(unsettled), "-a", algorithm, "--max-seconds", "2", "-q")
     assert done.returncode == 1 and "solved in" not in done.stderr, done.stderr  # it ran to its budget
     assert over <= MARGIN
 
