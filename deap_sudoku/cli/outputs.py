@@ -8,6 +8,7 @@ import os
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 import numpy as np
@@ -15,9 +16,10 @@ import numpy as np
 from ..grid import Puzzle, clashing_cells, format_grid
 from ..io import formats
 from ..io.fileio import FileInUse, lock_for_writing, name_problem, release, write_atomic
-from ..runs import plots
-from ..runs.checkpoint import Checkpoint, CheckpointError
 from .errors import InputError, plural
+
+if TYPE_CHECKING:
+    from ..runs.checkpoint import Checkpoint
 
 
 def check_outputs(
@@ -121,6 +123,8 @@ def open_checkpoint(path: str, every: int, identity: dict, puzzle: Puzzle) -> Ch
     """The checkpoint of a run on ``puzzle``, read once so that a damaged file or another run's is
     refused before any work.  Says on standard error where the run resumes and what a save cut
     short lost, and warns there, once, if a save fails."""
+    from ..runs.checkpoint import Checkpoint, CheckpointError  # here: a command that writes no run needs no algorithm
+
     checkpoint = Checkpoint(
         Path(path), every, identity, puzzle=puzzle, warn=lambda message: click.echo(f"warning: {message}", err=True)
     )
@@ -145,6 +149,8 @@ def check_plot(path: str | None) -> None:
         return
     if path == "-":
         raise click.UsageError("--plot needs a file name; images are not written to standard output")
+    from ..runs import plots
+
     try:
         known = plots.image_formats()
     except ImportError as exc:
