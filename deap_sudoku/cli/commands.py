@@ -15,7 +15,7 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, MutableMapping
 from typing import IO
 
 import click
@@ -78,13 +78,33 @@ class _Guarded(Listing):
             for signum, handler in previous.items():
                 signal.signal(signum, handler)
 
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted({*self.commands, *_COMMANDS})
 
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        if cmd_name not in self.commands and cmd_name in _COMMANDS:
-            self.add_command(_COMMANDS[cmd_name](), cmd_name)
-        return self.commands.get(cmd_name)
+class _Commands(MutableMapping[str, click.Command]):
+    """A group's commands by name, as click keeps them, each imported when it is first looked up
+    (``get``, ``[name]``, ``items()``): its name is known without its module."""
+
+    def __init__(self, loaders: dict[str, Callable[[], click.Command]]) -> None:
+        self._loaders = dict(loaders)
+        self._loaded: dict[str, click.Command] = {}
+
+    def __getitem__(self, name: str) -> click.Command:
+        if name not in self._loaded:
+            self._loaded[name] = self._loaders[name]()
+        return self._loaded[name]
+
+    def __setitem__(self, name: str, command: click.Command) -> None:
+        self._loaded[name] = command
+        self._loaders.setdefault(name, lambda: command)
+
+    def __delitem__(self, name: str) -> None:
+        del self._loaders[name]
+        self._loaded.pop(name, None)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._loaders)
+
+    def __len__(self) -> int:
+        return len(self._loaders)
 
 
 def _out_of_memory(exc: Exception) -> bool:
@@ -204,7 +224,7 @@ def main() -> None:
 
 # Each command's module is imported when that command runs (or ``--help`` lists the commands), not
 # for every command: ``--version`` or ``samples`` need neither DEAP nor the runs that ``solve`` and
-# ``bench`` import.  ``list_commands`` names them in alphabetical order, as click's own group does.
+# ``bench`` import.
 
 
 def _solve() -> click.Command:
@@ -249,12 +269,13 @@ def _samples() -> click.Command:
     return samples
 
 
-_COMMANDS: dict[str, Callable[[], click.Command]] = {
-    "algorithms": _algorithms,
+_COMMANDS: dict[str, Callable[[], click.Command]] = {  # in the order they were added before
+    "solve": _solve,
     "bench": _bench,
+    "generate": _generate,
+    "algorithms": _algorithms,
+    "samples": _samples,
     "check": _check,
     "convert": _convert,
-    "generate": _generate,
-    "samples": _samples,
-    "solve": _solve,
 }
+main.commands = _Commands(_COMMANDS)
