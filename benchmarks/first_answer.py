@@ -1,6 +1,7 @@
 """Start-up, the first answer, and files of puzzles: whole ``deap-sudoku`` processes, as a user times them.
 
     python benchmarks/first_answer.py [--data ../shared/data] [--repeat 7] [--puzzles 1000] [--json FILE]
+    python benchmarks/first_answer.py --startup-only [--repeat 7] [--json FILE]
 
 Every figure is the wall time of whole processes on this machine, started the way a user starts
 them: the ``deap-sudoku`` script installed beside this Python (``python -m deap_sudoku`` where
@@ -8,7 +9,8 @@ there is none), bytecode cache on (``PYTHONDONTWRITEBYTECODE`` is dropped), numb
 filled once before any clock starts (a first-ever compilation is announced and is not what this
 measures).  Issue 34's targets are printed beside the figures.
 
-* **start-up**: ``deap-sudoku --version`` and the imports behind it.
+* **start-up**: ``deap-sudoku --version`` and the imports behind it (``--startup-only``: this table
+  alone, with the machine's load and the provenance in the JSON).
 * **first answer**: one puzzle per process, ``solve --max-seconds 10`` against plain ``solve`` run
   in turn (the ratio is taken pair by pair, so the machine's drift cancels), on puzzles no test or
   tuning of this package uses: the last 5 of ``forum_hardest_1905_11plus`` (9x9) and the 5
@@ -42,7 +44,7 @@ IMPORTS = {
     "python itself": "pass",
     "numpy": "import numpy",
     "deap (base and tools)": "import deap.base, deap.tools",
-    "deap_sudoku.cli (what deap-sudoku loads)": "import deap_sudoku.cli",
+    "deap_sudoku.cli (what every command loads)": "import deap_sudoku.cli",
     "numba": "import numba",
 }
 LOOKUP = '''"""Answers looked up, not searched: what solve costs around an algorithm that takes no time."""
@@ -195,9 +197,19 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--puzzles", type=int, default=1000)
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--startup-only", action="store_true", help="the start-up table alone")
     args = parser.parse_args()
     rows: dict = {"command": " ".join(COMMAND)}
     print(f"command: {' '.join(COMMAND)}", flush=True)
+    if args.startup_only:
+        from deap_sudoku.experiments.provenance import provenance
+
+        rows["provenance"] = {**provenance(seed=0), "load_before": list(os.getloadavg())}
+        rows["startup"] = startup(args.repeat)
+        rows["provenance"]["load_after"] = list(os.getloadavg())
+        if args.json:
+            args.json.write_text(json.dumps(rows, indent=2) + "\n")
+        return
     hardest = (args.data / "tdoku_data" / "forum_hardest_1905_11plus.txt").read_text().split()
     with tempfile.TemporaryDirectory() as folder:
         folder = Path(folder)

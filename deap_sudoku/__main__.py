@@ -80,7 +80,6 @@ def launch() -> None:
         signal.signal(signum, _stopped_while_starting)
     _one_blas_thread_under_a_memory_limit()
     from deap_sudoku.cli import main
-    from deap_sudoku.runs.task import scoop_is_running
 
     frames = _from_the_starter() if scoop_is_running() else None
     if scoop_is_running() and os.environ.get(ROOT_PID_FILE) and _starters_host():  # where a Ctrl-C is sent
@@ -101,6 +100,14 @@ def launch() -> None:
         if ("numba" in sys.modules or stopped) and (exc.code is None or isinstance(exc.code, int)):
             _end(exc.code or 0)
         raise
+
+
+def scoop_is_running() -> bool:
+    """True inside ``python -m scoop ...``, as :func:`deap_sudoku.runs.task.scoop_is_running` says,
+    without importing :mod:`deap_sudoku.runs` (DEAP and the algorithms) for every command: SCOOP's
+    launcher has imported ``scoop`` and set ``IS_RUNNING`` before it starts this file, and a
+    ``scoop`` imported now would say False."""
+    return bool(getattr(sys.modules.get("scoop"), "IS_RUNNING", False))
 
 
 def _run_under_scoop(main) -> None:

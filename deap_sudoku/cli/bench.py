@@ -17,17 +17,8 @@ from ..runs.task import FAILED_RUNS, scoop_is_running
 from .errors import plural
 from .help import Sectioned
 from .inputs import PUZZLE_FILE_HELP, PuzzleFile, PuzzleInput
-from .options import (
-    ALGORITHM,
-    ALGORITHM_HELP,
-    DEFAULT_ALGORITHM,
-    MAX_COUNT,
-    SEED,
-    count,
-    given,
-    refuse_huge_population,
-    run_options,
-)
+from .options import ALGORITHM, ALGORITHM_HELP, DEFAULT_ALGORITHM, given, refuse_huge_population, run_options
+from .numbers import MAX_COUNT, SEED, count
 from .outputs import check_outputs, check_plot, write_text, writing
 from .bench_inputs import (
     Limited,

@@ -15,30 +15,14 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, MutableMapping
 from typing import IO
 
 import click
 
-from ..exact import (
-    SearchBudgetExceeded,
-    count_solutions,
-)
-from ..grid import PuzzleError
-from ..io import formats
-from ..io.samples import load_samples, sample_names
-from ..runs import registry
-from ..runs.interrupt import exit_code
-from .bench import bench_command
-from .generate import generate
+from .errors import StandardOutputError
 from .help import MAX_WIDTH, Listing
-from .errors import InputError, StandardOutputError, plural
-from .inputs import BUNDLED, PUZZLE_FILE, PUZZLE_FILE_HELP, PuzzleInput, input_options, parse_box, reading
-from ..propagation.choice import NumbaUnavailable
-from .options import Number, count, flag, memory_limits
-from .outputs import StandardOutput, check_format, check_outputs, write_puzzles
-from .progress import searched
-from .solve import solve
+from .stdout import StandardOutput
 
 
 class _Guarded(Listing):
@@ -68,7 +52,7 @@ class _Guarded(Listing):
         except KeyboardInterrupt as exc:
             signum = getattr(exc, "signum", signal.SIGINT)
             click.echo(f"interrupted by {signal.Signals(signum).name}", err=True)
-            ctx.exit(exit_code(signum))
+            ctx.exit(128 + signum)  # the shell's code, as runs.interrupt.exit_code gives it
         except StandardOutputError as exc:
             _silence_stdout()
             click.echo(f"error: cannot write to standard output: {exc.strerror}", err=True)
@@ -79,10 +63,12 @@ class _Guarded(Listing):
             where = f"{exc.filename}: " if exc.filename else ""
             click.echo(f"error: {where}{exc.strerror}", err=True)
             ctx.exit(2)
-        except (MemoryError, NumbaUnavailable) as exc:  # under ulimit -v, say: what it is, what to do
+        except Exception as exc:  # under ulimit -v, say: what it is, what to do
+            if not _out_of_memory(exc):
+                raise
             what = "out of memory" if isinstance(exc, MemoryError) else str(exc)
             click.echo(
-                f"error: {what} ({memory_limits()}); give the process more memory (loading numba's "
+                f"error: {what} ({_memory_limits()}); give the process more memory (loading numba's "
                 "kernels takes about 400 MiB of address space) or the run less (a smaller population)",
                 err=True,
             )
@@ -91,6 +77,48 @@ class _Guarded(Listing):
             sys.unraisablehook = unraisable
             for signum, handler in previous.items():
                 signal.signal(signum, handler)
+
+
+class _Commands(MutableMapping[str, click.Command]):
+    """A group's commands by name, as click keeps them, each imported when it is first looked up
+    (``get``, ``[name]``, ``items()``): its name is known without its module."""
+
+    def __init__(self, loaders: dict[str, Callable[[], click.Command]]) -> None:
+        self._loaders = dict(loaders)
+        self._loaded: dict[str, click.Command] = {}
+
+    def __getitem__(self, name: str) -> click.Command:
+        if name not in self._loaded:
+            self._loaded[name] = self._loaders[name]()
+        return self._loaded[name]
+
+    def __setitem__(self, name: str, command: click.Command) -> None:
+        self._loaded[name] = command
+        self._loaders.setdefault(name, lambda: command)
+
+    def __delitem__(self, name: str) -> None:
+        del self._loaders[name]
+        self._loaded.pop(name, None)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._loaders)
+
+    def __len__(self) -> int:
+        return len(self._loaders)
+
+
+def _out_of_memory(exc: Exception) -> bool:
+    """Whether ``exc`` says the process ran out of memory: a :class:`MemoryError`, or numba's kernels
+    unable to load (:class:`~deap_sudoku.propagation.choice.NumbaUnavailable`, which only a command
+    that imported that module can raise: it is not imported here for every command)."""
+    choice = sys.modules.get("deap_sudoku.propagation.choice")
+    return isinstance(exc, MemoryError) or (choice is not None and isinstance(exc, choice.NumbaUnavailable))
+
+
+def _memory_limits() -> str:
+    from .options import memory_limits
+
+    return memory_limits()
 
 
 class _Messages(io.TextIOBase):
@@ -194,122 +222,60 @@ def main() -> None:
     """Sudoku with DEAP: solve, check, generate, convert and benchmark puzzles."""
 
 
-main.add_command(solve)
-main.add_command(bench_command)
-main.add_command(generate)
+# Each command's module is imported when that command runs (or ``--help`` lists the commands), not
+# for every command: ``--version`` or ``samples`` need neither DEAP nor the runs that ``solve`` and
+# ``bench`` import.
 
 
-@main.command(name="algorithms")
-def algorithms_command() -> None:
-    """List the algorithms -a takes, bundled and plug-ins, with their kinds and budgets.
+def _solve() -> click.Command:
+    from .solve import solve
 
-    Each line: its name, kind, the budgets it honours, and where it comes from.  Your own need no
-    listing: -a module:attribute."""
-    records = [*registry.ALGORITHMS.values(), *registry.plugins().values()]
-    width = max(len(r.name) for r in records)
-    for record in records:
-        budgets = ", ".join(flag(b) for b in registry.budgets(record)) or "none (runs to the end)"
-        click.echo(
-            f"{record.name:<{width}}  {record.kind:<12}  budgets: {budgets};  {record.source}: {record.description}"
-        )
-    for name, why in registry.plugin_errors().items():
-        click.echo(f"plug-in {name} not loaded: {why}", err=True)
+    return solve
 
 
-@main.command()
-def samples() -> None:
-    """List the puzzle files bundled with the package, which every command reads as data/NAME.
+def _bench() -> click.Command:
+    from .bench import bench_command
 
-    One per line: its name as every command reads it from any folder, how many puzzles it holds and
-    their sizes."""
-    names = sample_names()
-    width = max(len(BUNDLED + name) for name in names)
-    for name in names:
-        puzzles = load_samples(name)
-        sizes = ", ".join(dict.fromkeys(puzzle.shape.name for puzzle in puzzles))
-        click.echo(f"{BUNDLED + name:<{width}}  {plural(len(puzzles), 'puzzle'):>10}  {sizes}")
+    return bench_command
 
 
-@main.command(epilog=PUZZLE_FILE_HELP)
-@click.argument("puzzle_file", metavar="FILE|-", type=PUZZLE_FILE)
-@input_options
-@click.option(
-    "--max-nodes",
-    type=count(1),
-    default=200_000,
-    show_default=True,
-    help="Search budget per puzzle for counting solutions.",
-)
-@click.option(
-    "--max-seconds",
-    type=Number(min=0, min_open=True),
-    default=60.0,
-    show_default=True,
-    help="Time allowed per puzzle for counting solutions; past it the puzzle is undecided.",
-)
-def check(
-    puzzle_file: str, fmt: str | None, box: str | None, alphabet: str | None, max_nodes: int, max_seconds: float
-) -> None:
-    """Validate every puzzle in FILE: givens, conflicts, solvability and uniqueness.
+def _generate() -> click.Command:
+    from .generate import generate
 
-    Exit code 0 when every puzzle is valid with exactly one solution, 1 when one
-    has none, several or is undecided, 2 when one cannot be read or has
-    conflicting givens.
-    """
-    with reading(puzzle_file):
-        text, source = formats.read_text(puzzle_file)
-        items = formats.iter_scan(text, format=fmt, box=parse_box(box), alphabet=alphabet, source=source)
-        worst, valid, errors = 0, 0, 0
-        for item in items:  # in file order, one at a time: a file of millions of puzzles is never a list
-            if isinstance(item, PuzzleError):
-                click.echo(f"bad: {item}")
-                worst, errors = 2, errors + 1
-                continue
-            line, puzzle = item
-            valid += 1
-            searched(puzzle.shape)  # the search's kernels: compiled in the background, or their twins said
-            try:
-                count = count_solutions(puzzle, limit=2, max_nodes=max_nodes, max_seconds=max_seconds)
-                verdict = {0: "no solution", 1: "unique solution"}.get(count, "2 or more solutions")
-            except SearchBudgetExceeded as exc:  # what it found: the budget that ran out, and how far it got
-                count, verdict = -1, f"undecided: {exc}"
-            click.echo(
-                f"{source}:{line}: puzzle {valid}, {puzzle.shape.name}, {plural(puzzle.num_givens, 'given')} "
-                f"({100 * puzzle.num_givens / puzzle.shape.cells:.0f} %), {verdict}"
-            )
-            if count != 1:
-                worst = max(worst, 1)
-    if not valid and not errors:
-        raise InputError(f"{source}: no puzzle found (the input is empty)")
-    click.echo(f"{plural(valid, 'valid puzzle')}, {plural(errors, 'error')}")
-    sys.exit(worst)
+    return generate
 
 
-@main.command(epilog=PUZZLE_FILE_HELP)
-@click.argument("source_file", metavar="FILE|-", type=PUZZLE_FILE)
-@click.argument("out", metavar="OUT|-")
-@click.option("--to", "to_format", type=click.Choice(formats.FORMATS), required=True, help="Output format.")
-@input_options
-@click.option(
-    "--to-alphabet",
-    type=click.Choice(tuple(formats.ALPHABETS)),
-    default=None,
-    help="Symbols of the line and dash output formats.",
-)
-@click.option("--force", is_flag=True, help="Overwrite OUT if it exists.")
-def convert(
-    source_file: str,
-    out: str,
-    to_format: str,
-    fmt: str | None,
-    box: str | None,
-    alphabet: str | None,
-    to_alphabet: str | None,
-    force: bool,
-) -> None:
-    """Convert every puzzle of FILE to another format."""
-    check_outputs({"OUT": out}, force, inputs=(source_file,))
-    puzzles = PuzzleInput(source_file, fmt, box, alphabet)
-    for example in puzzles.examples.values():
-        check_format("--to", to_format, to_alphabet, example)
-    write_puzzles(out, puzzles, to_format, to_alphabet, force)
+def _check() -> click.Command:
+    from .puzzle_files import check
+
+    return check
+
+
+def _convert() -> click.Command:
+    from .puzzle_files import convert
+
+    return convert
+
+
+def _algorithms() -> click.Command:
+    from .listings import algorithms_command
+
+    return algorithms_command
+
+
+def _samples() -> click.Command:
+    from .listings import samples
+
+    return samples
+
+
+_COMMANDS: dict[str, Callable[[], click.Command]] = {  # in the order they were added before
+    "solve": _solve,
+    "bench": _bench,
+    "generate": _generate,
+    "algorithms": _algorithms,
+    "samples": _samples,
+    "check": _check,
+    "convert": _convert,
+}
+main.commands = _Commands(_COMMANDS)

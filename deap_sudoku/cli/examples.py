@@ -21,7 +21,7 @@ from ..runs.checkpoint import run_identity
 from ..runs.interrupt import INTERRUPTED, exit_code, graceful, requested
 from .errors import InputError
 from .inputs import bundled_or
-from .options import SEED, count
+from .numbers import SEED, count
 from .outputs import check_outputs, open_checkpoint
 
 __all__ = [

@@ -24,7 +24,7 @@ from ..io import formats
 from ..runs.interrupt import graceful
 from .errors import InputError, plural
 from .inputs import parse_box
-from .options import SEED, Number, count
+from .numbers import SEED, Number, count
 from .outputs import check_format, check_outputs, writing
 from .progress import Progress, searched
 

@@ -1,15 +1,14 @@
-"""Outputs checked before any work (paths, formats, plots, checkpoints, locks) and written atomically;
-standard output that survives a closed pipe."""
+"""Outputs checked before any work (paths, formats, plots, checkpoints, locks) and written atomically
+(standard output itself is :mod:`deap_sudoku.cli.stdout`)."""
 
 from __future__ import annotations
 
 import contextlib
-import fcntl
-import io
 import os
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 import numpy as np
@@ -17,9 +16,10 @@ import numpy as np
 from ..grid import Puzzle, clashing_cells, format_grid
 from ..io import formats
 from ..io.fileio import FileInUse, lock_for_writing, name_problem, release, write_atomic
-from ..runs import plots
-from ..runs.checkpoint import Checkpoint, CheckpointError
-from .errors import InputError, StandardOutputError, plural
+from .errors import InputError, plural
+
+if TYPE_CHECKING:
+    from ..runs.checkpoint import Checkpoint
 
 
 def check_outputs(
@@ -123,6 +123,8 @@ def open_checkpoint(path: str, every: int, identity: dict, puzzle: Puzzle) -> Ch
     """The checkpoint of a run on ``puzzle``, read once so that a damaged file or another run's is
     refused before any work.  Says on standard error where the run resumes and what a save cut
     short lost, and warns there, once, if a save fails."""
+    from ..runs.checkpoint import Checkpoint, CheckpointError  # here: a command that writes no run needs no algorithm
+
     checkpoint = Checkpoint(
         Path(path), every, identity, puzzle=puzzle, warn=lambda message: click.echo(f"warning: {message}", err=True)
     )
@@ -147,6 +149,8 @@ def check_plot(path: str | None) -> None:
         return
     if path == "-":
         raise click.UsageError("--plot needs a file name; images are not written to standard output")
+    from ..runs import plots
+
     try:
         known = plots.image_formats()
     except ImportError as exc:
@@ -166,84 +170,6 @@ def check_format(option: str, fmt: str, alphabet: str | None, puzzle: Puzzle) ->
         formats.dumps([puzzle], format=fmt, alphabet=alphabet)
     except ValueError as exc:
         raise click.UsageError(f"{option} {fmt}: {exc}") from None
-
-
-def _on_stdout(action, *args):
-    """``action(*args)``, a write or flush of standard output, its failure a :class:`StandardOutputError`.
-    Standard output is made blocking first: ssh, under SCOOP's launcher, sets ``O_NONBLOCK`` on the
-    pipe it shares with this process, and a write the pipe could not take at once was dropped (a
-    ``--json -`` document cut at 32 or 64 KiB, exit 0)."""
-    _blocking(getattr(action, "__self__", None))  # the stream the write or flush is a method of
-    try:
-        return action(*args)
-    except OSError as exc:
-        raise StandardOutputError(exc.errno, exc.strerror) from None
-
-
-def _blocking(stream) -> None:
-    """Clear ``O_NONBLOCK`` on ``stream``'s file (shared with whoever set it: it asks for blocking
-    writes, which every writer of a pipe can take)."""
-    try:
-        fd = stream.fileno()
-        flags = fcntl.fcntl(fd, fcntl.F_GETFL)
-        if flags & os.O_NONBLOCK:
-            fcntl.fcntl(fd, fcntl.F_SETFL, flags & ~os.O_NONBLOCK)
-    except (AttributeError, OSError, ValueError):  # no file behind it (a test's capture), or closed
-        pass
-
-
-class StandardOutput(io.TextIOBase):
-    """Standard output, whose failures are :class:`StandardOutputError`."""
-
-    def __init__(self, stream) -> None:
-        self.stream = stream
-
-    @classmethod
-    def around(cls, stream) -> StandardOutput:
-        return stream if isinstance(stream, cls) else cls(stream)
-
-    def write(self, text: str) -> int:
-        return _on_stdout(self.stream.write, text)
-
-    def flush(self) -> None:
-        _on_stdout(self.stream.flush)
-
-    def isatty(self) -> bool:
-        return self.stream.isatty()
-
-    def fileno(self) -> int:
-        return self.stream.fileno()
-
-    def writable(self) -> bool:
-        return True
-
-    @property
-    def buffer(self):
-        return _BinaryOutput(self.stream.buffer)
-
-    @property
-    def encoding(self) -> str:  # type: ignore[override]  # TextIOBase declares it a plain attribute
-        return getattr(self.stream, "encoding", None) or "utf-8"
-
-    @property
-    def errors(self) -> str:  # type: ignore[override]
-        return getattr(self.stream, "errors", None) or "strict"
-
-
-class _BinaryOutput:
-    """Standard output's binary side, whose failures are :class:`StandardOutputError` too."""
-
-    def __init__(self, buffer) -> None:
-        self._buffer = buffer
-
-    def write(self, data: bytes) -> int:
-        return _on_stdout(self._buffer.write, data)
-
-    def flush(self) -> None:
-        _on_stdout(self._buffer.flush)
-
-    def __getattr__(self, name: str):
-        return getattr(self._buffer, name)
 
 
 @contextlib.contextmanager

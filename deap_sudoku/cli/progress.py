@@ -9,15 +9,15 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 import click
 
 from ..grid import Puzzle, Shape
 from ..propagation.choice import NumbaUnavailable, compiled_from_the_start, numba_available, numba_trouble
-from ..runs import registry
-from ..runs import kernel_cache
-from ..runs.kernels import warm_up
-from .options import memory_limits
+
+if TYPE_CHECKING:
+    from ..runs.record import Algorithm
 
 
 class Progress:
@@ -77,6 +77,8 @@ def _say_without_numba(record, shapes: Iterable[Shape], compiled: bool | None, q
     ):
         _told_without_numba.append(True)
         trouble = numba_trouble()
+        from .options import memory_limits  # here: options imports the registry, and this is a rare message
+
         limits = "" if "ulimit" in trouble else f"; {memory_limits()}"
         why = f"numba could not be loaded ({trouble}{limits})" if trouble else "numba is not installed"
         click.echo(
@@ -137,7 +139,7 @@ class _Compiling:
 
 
 def warm_up_announced(
-    record: registry.Algorithm,
+    record: Algorithm,
     puzzles: Iterable[Puzzle],
     *,
     quiet: bool = False,
@@ -153,6 +155,9 @@ def warm_up_announced(
     the run's taking the kernels up, once they are cached, in another (through ``echo``, which a
     progress bar may give, by default to standard error).  Without numba there is nothing to load:
     one line, once per process, says the Python twins run instead."""
+    from ..runs import kernel_cache  # here: check and generate warm no kernels for the grids most search
+    from ..runs.kernels import warm_up
+
     shapes = {p.shape: p for p in puzzles}
     if not numba_available():
         _say_without_numba(record, shapes, compiled, quiet)
@@ -196,5 +201,7 @@ def searched(shape: Shape) -> None:
     commands give each puzzle a time budget: the kernels are taken up only where it is asked."""
     if not compiled_from_the_start(shape.cells, shape.n):
         return  # smaller grids search in Python first, whether or not numba is loaded (a test process)
+    from ..runs import registry
+
     puzzle = Puzzle([0] * shape.cells, box=shape)
     warm_up_announced(registry.algorithm("backtracking"), [puzzle], compiled=None, budgeted=True)

@@ -17,7 +17,7 @@ import click
 
 from ..io.fileio import process_runs
 from ..runs.record import Algorithm
-from .options import count
+from .numbers import count
 from .outputs import terminal
 
 

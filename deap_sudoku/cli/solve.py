@@ -26,15 +26,8 @@ from ..runs.task import FAILED_RUNS, RunResult, Task, run_task, scoop_is_running
 from .errors import InputError, StandardOutputError, plural
 from .inputs import PUZZLE_FILE, PuzzleInput, input_options
 from .help import Sectioned
-from .options import (
-    ALGORITHM_HELP,
-    SEED,
-    count,
-    given,
-    options_for,
-    refuse_huge_population,
-    run_options,
-)
+from .options import ALGORITHM_HELP, given, options_for, refuse_huge_population, run_options
+from .numbers import SEED, count
 from .outputs import check_format, check_outputs, check_plot, grid_picture, open_checkpoint, write_puzzles, writing
 from .progress import Progress, warm_up_announced
 from .scoop import LAUNCH_OPTIONS, check_scoop, rerun_under_scoop, scoop_options

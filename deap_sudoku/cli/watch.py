@@ -15,7 +15,7 @@ import click
 
 from ..grid import Puzzle, show
 from .errors import plural
-from .options import count
+from .numbers import count
 from .outputs import grid_picture
 
 __all__ = ["Watch", "WATCH_EVERY", "watch_option"]
