@@ -112,7 +112,7 @@ def test_loading_the_cached_kernels_counts_inside_the_budget(algorithm, unsettle
     before, in the untimed first command), and still ends in time.  The loading is made 1 s longer
     here (on a machine busy with other work it took 0.6-1.1 s): inside a 2 s budget the run still
     ends in time, and a loading left off the run's clock overruns by that second, whatever the load
-    (the start-up it is judged against, ``--version``'s, never imports numba)."""
+    (the start-up it is judged against, ``solve --help``'s, never imports numba)."""
     _cached(algorithm, unsettled)
     monkeypatch.setenv("PYTHONPATH", sitecustomize_env(tmp_path, SLOW_NUMBA)["PYTHONPATH"])
     over, done = _over(2.0, "solve", str(unsettled), "-a", algorithm, "--max-seconds", "2", "-q")
