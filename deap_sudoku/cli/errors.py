@@ -1,8 +1,50 @@
-"""The command line's errors and message helpers: bad input (one line, exit 2), a closed standard output."""
+"""The command line's errors and message helpers: bad input (one line, exit 2), a closed standard
+output, messages wrapped to the terminal's width."""
 
 from __future__ import annotations
 
+import shutil
+import textwrap
+
 import click
+
+from .help import MAX_WIDTH
+
+KEEP = "\u00a0"
+"""A non-breaking space: joins words that :func:`wrap` keeps on one line (``deap-sudoku samples``);
+it prints as a plain space."""
+
+MIN_WIDTH = 40
+"""The narrowest width :func:`width` gives, whatever the terminal says."""
+
+
+def width() -> int:
+    """The width messages are wrapped to: the terminal's (``COLUMNS`` first, else the terminal of
+    standard output, else 80: :func:`shutil.get_terminal_size`), at most :data:`MAX_WIDTH` as the
+    help pages."""
+    return max(MIN_WIDTH, min(MAX_WIDTH, shutil.get_terminal_size().columns))
+
+
+def wrap(text: str, indent: str = "  ", columns: int | None = None) -> str:
+    """``text`` wrapped at spaces to ``columns`` (:func:`width`), each line of it a paragraph whose
+    further lines start with ``indent``.  Words (names, paths, options) are never cut, at hyphens
+    or anywhere: a word wider than the width has a line of its own; :data:`KEEP` joins words."""
+    columns = columns or width()
+    lines = []
+    for line in text.split("\n"):
+        lines += textwrap.wrap(
+            line, columns, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False
+        ) or [line]
+    return "\n".join(lines).replace(KEEP, " ")
+
+
+class BadValue(click.BadParameter):
+    """A bad option value (exit code 2) whose message is wrapped to :func:`width`, counting the
+    ``Error: Invalid value for '-a':`` that click writes before it."""
+
+    def format_message(self) -> str:
+        prefix = "Error: "  # click.UsageError.show's
+        return wrap(prefix + super().format_message()).removeprefix(prefix)
 
 
 class InputError(click.ClickException):

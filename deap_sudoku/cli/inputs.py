@@ -13,7 +13,7 @@ import click
 from ..grid import Puzzle, PuzzleError, PuzzleFileError, Shape
 from ..io import formats
 from ..io.samples import sample_names, sample_path
-from .errors import InputError, StandardOutputError, plural
+from .errors import KEEP, InputError, StandardOutputError, plural, wrap
 
 
 BUNDLED = "data/"
@@ -29,8 +29,20 @@ def bundled_or(path: str) -> str:
     found = sample_path(path[len(BUNDLED) :])
     if found is None:
         return path
-    click.echo(f"{path}: reading the bundled copy (deap-sudoku samples lists them)", err=True)
+    hint = "(deap-sudoku samples lists them)".replace(" ", KEEP)  # on the next line when the width is short
+    click.echo(wrap(f"{path}: reading the bundled copy {hint}"), err=True)
+    _TYPED[str(found)] = path
     return str(found)
+
+
+_TYPED: dict[str, str] = {}
+"""The bundled files read in this process, by their path on disk: the ``data/NAME`` they were given as."""
+
+
+def as_given(path: str) -> str:
+    """How a line names ``path``: ``data/NAME`` for a bundled file given so (:func:`bundled_or`), not
+    its path on disk (145-167 characters in a virtual environment), else ``path``."""
+    return _TYPED.get(path, path)
 
 
 SAMPLES_HINT = "'deap-sudoku samples' lists them"

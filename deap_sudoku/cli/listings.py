@@ -4,27 +4,36 @@ from __future__ import annotations
 
 import click
 
-from .errors import plural
+from .errors import KEEP, plural, width, wrap
 
 
 @click.command(name="algorithms")
 def algorithms_command() -> None:
     """List the algorithms -a takes, bundled and plug-ins, with their kinds and budgets.
 
-    Each line: its name, kind, the budgets it honours, and where it comes from.  Your own need no
-    listing: -a module:attribute."""
+    Each starts a line with its name and kind, then says what it is, where it comes from and the
+    budgets it honours, wrapped to the terminal's width.  Your own need no listing: -a module:attribute."""
     from ..runs import registry
     from .options import flag
 
     records = [*registry.ALGORITHMS.values(), *registry.plugins().values()]
-    width = max(len(r.name) for r in records)
+    column = max(len(r.name) for r in records) + 2 + KIND_WIDTH + 2
+    columns = width()
+    indent = " " * (column if columns - column >= MIN_TEXT else 4)  # a narrow terminal keeps room for the text
     for record in records:
-        budgets = ", ".join(flag(b) for b in registry.budgets(record)) or "none (runs to the end)"
-        click.echo(
-            f"{record.name:<{width}}  {record.kind:<12}  budgets: {budgets};  {record.source}: {record.description}"
-        )
+        budgets = ", ".join(flag(b) for b in registry.budgets(record)) or "none, runs to the end"
+        head = f"{record.name:<{column - KIND_WIDTH - 2}}{record.kind:<{KIND_WIDTH}}  ".replace(" ", KEEP)
+        click.echo(wrap(f"{head}{record.description} ({record.source}; budgets: {budgets})", indent, columns))
     for name, why in registry.plugin_errors().items():
-        click.echo(f"plug-in {name} not loaded: {why}", err=True)
+        click.echo(wrap(f"plug-in {name} not loaded: {why}"), err=True)
+
+
+KIND_WIDTH = 12
+"""The kind's column in ``algorithms`` (``local search``)."""
+
+MIN_TEXT = 36
+"""The least room ``algorithms`` leaves beside the name and kind for the text; on a narrower
+terminal the text's further lines are indented by 4 only."""
 
 
 @click.command()

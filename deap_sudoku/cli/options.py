@@ -11,7 +11,7 @@ import click
 
 from ..grid import Puzzle
 from ..runs import registry
-from .errors import InputError
+from .errors import KEEP, BadValue, InputError
 from .numbers import Number, count
 
 
@@ -32,7 +32,7 @@ class AlgorithmName(click.ParamType):
         try:
             return registry.algorithm(value)
         except ValueError as exc:
-            self.fail(did_you_mean(value, str(exc)), param, ctx)
+            raise BadValue(did_you_mean(value, str(exc)), ctx, param) from None
 
     def shell_complete(self, ctx, param, incomplete):
         """The bundled names and the installed plug-ins' (their entry points are read, not loaded)."""
@@ -42,16 +42,23 @@ class AlgorithmName(click.ParamType):
 
 
 def did_you_mean(name: str, message: str) -> str:
-    """``message`` about an unknown algorithm ``name``, with the closest known name first (:mod:`difflib`)."""
+    """The message about an unknown algorithm ``name`` (the registry's ``message``, which names them
+    all, for a ``module:attribute`` that failed): a short line, then the closest known names
+    (:mod:`difflib`, at most :data:`CLOSE_NAMES`), then where the others are listed."""
     if ":" in name:
         return message
     import difflib  # here, not at start-up: 4-6 ms that only a mistyped name needs
 
-    close = difflib.get_close_matches(name, completion_names(), n=1, cutoff=0.6)
-    if not close:
-        return message
-    rest = message.removeprefix(f"unknown algorithm {name!r}; ")
-    return f"unknown algorithm {name!r}; did you mean {close[0]}? {rest[:1].upper()}{rest[1:]}"
+    close = difflib.get_close_matches(name, completion_names(), n=CLOSE_NAMES, cutoff=0.6)
+    guess = f"\nDid you mean {' or '.join([', '.join(close[:-1]), close[-1]] if close[1:] else close)}?"
+    return (
+        f"unknown algorithm {name!r}{guess if close else ''}\n"
+        f"'deap-sudoku{KEEP}algorithms' lists them all; or name your own as module:attribute."
+    )
+
+
+CLOSE_NAMES = 3
+"""How many known names a mistyped ``-a`` is offered, closest first."""
 
 
 def completion_names() -> list[str]:

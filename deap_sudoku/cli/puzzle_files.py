@@ -9,7 +9,7 @@ import click
 from ..grid import PuzzleError
 from ..io import formats
 from .errors import InputError, plural
-from .inputs import PUZZLE_FILE, PUZZLE_FILE_HELP, PuzzleInput, input_options, parse_box, reading
+from .inputs import PUZZLE_FILE, as_given, PUZZLE_FILE_HELP, PuzzleInput, input_options, parse_box, reading
 from .numbers import Number, count
 
 
@@ -44,6 +44,7 @@ def check(
 
     with reading(puzzle_file):
         text, source = formats.read_text(puzzle_file)
+        source = as_given(source)  # data/NAME as given, not the bundled copy's path on disk
         items = formats.iter_scan(text, format=fmt, box=parse_box(box), alphabet=alphabet, source=source)
         worst, valid, errors = 0, 0, 0
         for item in items:  # in file order, one at a time: a file of millions of puzzles is never a list

@@ -23,7 +23,7 @@ from ..runs.auto import AUTO, choose_algorithm
 from ..runs.portfolio import portfolio
 from ..runs.sandbox import contained_run, contains
 from ..runs.task import FAILED_RUNS, RunResult, Task, run_task, scoop_is_running
-from .errors import InputError, StandardOutputError, plural
+from .errors import InputError, StandardOutputError, plural, wrap
 from .inputs import PUZZLE_FILE, PuzzleInput, input_options
 from .help import Sectioned
 from .options import ALGORITHM_HELP, given, options_for, refuse_huge_population, run_options
@@ -335,7 +335,8 @@ class _Solving:
             self.signum = requested()
             saved = f"; checkpoint in {self.checkpoint}" if self.checkpoint and os.path.exists(self.checkpoint) else ""
             self.bar.echo(
-                f"interrupted after {spending(result)}: best so far above, {best_fitness(result)}{saved}", err=True
+                wrap(f"interrupted after {spending(result)}: best so far above, {best_fitness(result)}{saved}"),
+                err=True,
             )
             return False
         ran, chosen = (registry.algorithm(task.algorithm), task.algorithm) if self.auto else (self.record, "")
@@ -349,7 +350,7 @@ class _Solving:
         else:
             status = f"{ending(result, chosen)} (kept in {self.journal.path} by an earlier run)"
         status += auto_says(result, puzzle) if self.auto else ""
-        self.bar.echo(f"{name + ': ' if several else ''}{status}", err=True)
+        self.bar.echo(wrap(f"{name + ': ' if several else ''}{status}"), err=True)
         self.unsolved += not result.solved
         self.failed += bool(result.error)
         self.done += 1

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..runs.task import RunResult
 from .auto import found_by
-from .errors import plural
+from .errors import KEEP, plural
 
 __all__ = ["ending", "spending", "best_fitness", "STOP_REASONS"]
 
@@ -22,22 +22,23 @@ def spending(result: RunResult) -> str:
 
 
 def ending(result: RunResult, chosen: str = "") -> str:
-    """One line on how the run ended (``chosen``: the algorithm ``auto`` ran, to name in it)."""
-    seconds = f"{result.seconds:.3f} s"
+    """One line on how the run ended (``chosen``: the algorithm ``auto`` ran, to name in it), for
+    :func:`~deap_sudoku.cli.errors.wrap`, which prints its :data:`~deap_sudoku.cli.errors.KEEP` as spaces."""
+    seconds = f"{result.seconds:.3f}{KEEP}s"  # kept with its unit and the word before it where wrapped
     spent = f" ({spending(result)})" if result.objective is not None else ""
     if result.solved:
-        return f"solved in {seconds}{found_by(result, chosen)}{spent}"
+        return f"solved in{KEEP}{seconds}{found_by(result, chosen)}{spent}"
     if result.error:  # a user's algorithm that raised, exited, ended its process or hung
-        return f"failed after {seconds}: {result.error}"
+        return f"failed after{KEEP}{seconds}: {result.error}"
     if result.note == "exhausted":  # a complete search proved it
-        return f"no solution: the search found none in {seconds}"
+        return f"no solution: the search found none in{KEEP}{seconds}"
     if result.note.startswith("no solution"):
         return result.note
     if result.objective is None:
-        return f"not solved after {seconds}: {result.note}"
+        return f"not solved after{KEEP}{seconds}: {result.note}"
     why = STOP_REASONS.get(result.note, result.note)
     return (
-        f"no solution found within the budget: stopped by {why} after {seconds} ({spending(result)}); "
+        f"no solution found within the budget: stopped by {why} after{KEEP}{seconds} ({spending(result)}); "
         f"best fitness: {result.objective.describe(result.fitness)}"
     )
 

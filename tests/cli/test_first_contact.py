@@ -94,7 +94,7 @@ def test_the_examples_of_solve_parse():
 def test_a_mistyped_algorithm_names_the_closest_first():
     result = run("solve", "-", "-a", "memtic", input=EASY)
     assert result.exit_code == 2
-    assert "unknown algorithm 'memtic'; did you mean memetic? Choose from memetic, block-ga" in result.stderr
+    assert "unknown algorithm 'memtic'\nDid you mean memetic?\n'deap-sudoku algorithms' lists them all" in result.stderr
     far = run("solve", "-", "-a", "zzz", input=EASY)
     assert far.exit_code == 2 and "did you mean" not in far.stderr
 

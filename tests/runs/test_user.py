@@ -209,7 +209,8 @@ def test_plugins_come_from_the_entry_point_group(monkeypatch, user_module):
         assert registry.algorithm("their-ga").name == "their-ga" and registry.algorithm("memetic").kind == "ga"
         listing = CliRunner().invoke(main, ["algorithms"])
         assert listing.exit_code == 0 and "their-ga" in listing.stdout
-        assert "budgets: --max-generations, --max-seconds, --max-evaluations" in listing.stdout
+        said = " ".join(listing.stdout.split())  # wrapped to the terminal's width
+        assert "budgets: --max-generations, --max-seconds, --max-evaluations" in said
         assert "plug-in broken not loaded: ModuleNotFoundError" in listing.stderr
         assert "plug-in memetic not loaded: its name is a bundled algorithm's" in listing.stderr
     finally:
@@ -231,7 +232,8 @@ def test_an_installed_plugin_is_found_through_its_package_metadata(tmp_path):
     )
     elsewhere = tmp_path / "work"
     elsewhere.mkdir()
-    environment = {**__import__("os").environ, "PYTHONPATH": str(site)}
+    os = __import__("os")  # the package under test (this checkout's, not another installed one) and the plug-in
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), str(site)])}
     listing = subprocess.run(
         [sys.executable, "-m", "deap_sudoku", "algorithms"],
         cwd=elsewhere,
@@ -241,10 +243,10 @@ def test_an_installed_plugin_is_found_through_its_package_metadata(tmp_path):
         timeout=120,
     )
     assert listing.returncode == 0, listing.stderr
-    assert re.search(
-        r"^their-ga +ga +budgets: --max-generations, --max-seconds, --max-evaluations; +"
-        r"plug-in theirs-plugin",
-        listing.stdout,
+    assert re.search(  # its name and kind start a line; what it is, its source and budgets wrapped after them
+        r"^their-ga +ga +.*\(plug-in theirs-plugin[^;]*; "
+        r"budgets: --max-generations, --max-seconds, --max-evaluations\)",
+        re.sub(r"\n +", " ", listing.stdout),
         re.M,
     ), listing.stdout
     assert "plug-in their-broken not loaded: ValueError: algorithm 'their-broken' is a int" in listing.stderr

@@ -1,0 +1,81 @@
+"""Every line a command writes fits the terminal's width (issue 63): messages are wrapped at
+spaces to ``COLUMNS`` (at most the help pages' 120), names and paths never cut."""
+
+import re
+
+import pytest
+from click.testing import CliRunner
+
+from deap_sudoku.cli import main
+from deap_sudoku.io.samples import sample_names
+
+LONGEST_BUNDLED = "data/" + max(sample_names(), key=len)
+
+COMMANDS = {
+    "a mistyped -a": ["solve", "data/9x9.txt", "-a", "memetc"],
+    "algorithms": ["algorithms"],
+    "the longest bundled name": ["check", LONGEST_BUNDLED],
+    "an unsolved GA watched": [
+        "solve",
+        "data/9x9-easy.txt",
+        *("-a", "row-ga", "--max-generations", "1", "--population", "10", "--watch"),
+    ],
+}
+
+
+FILE_LINE = re.compile(r"^data/\S+:\d+: ")
+"""``check``'s report of a puzzle, ``FILE:LINE: ...`` as compilers write it for editors and grep: never
+wrapped, and with ``data/NAME`` as given rather than the bundled copy's path on disk it fits 120."""
+
+
+def too_wide(text: str, columns: int) -> list[str]:
+    return [line for line in text.splitlines() if len(line) > columns and not (columns < 120 and FILE_LINE.match(line))]
+
+
+@pytest.mark.parametrize("columns", [80, 120])
+@pytest.mark.parametrize("what", list(COMMANDS))
+def test_every_line_fits_the_width(what, columns, monkeypatch, tmp_path):
+    monkeypatch.setenv("COLUMNS", str(columns))
+    monkeypatch.chdir(tmp_path)  # data/NAME is the bundled copy
+    result = CliRunner().invoke(main, COMMANDS[what])
+    assert result.exit_code in (0, 1, 2) and (result.stdout + result.stderr).strip()
+    assert too_wide(result.stdout, columns) == [] and too_wide(result.stderr, columns) == [], result.output
+
+
+def test_a_mistyped_algorithm_is_one_short_line_and_a_few_close_names(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
+    result = CliRunner().invoke(main, ["solve", "data/9x9.txt", "-a", "memetc"])
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[-3:] == [
+        "Error: Invalid value for '--algorithm' / '-a': unknown algorithm 'memetc'",
+        "Did you mean memetic?",
+        "'deap-sudoku algorithms' lists them all; or name your own as module:attribute.",
+    ]
+    several = CliRunner().invoke(main, ["solve", "data/9x9.txt", "-a", "mk-cultral"])
+    assert "Did you mean mk-cultural?" in several.stderr and "block-ga" not in several.stderr
+
+
+def test_the_algorithms_listing_keeps_its_information_with_the_name_first(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
+    listing = CliRunner().invoke(main, ["algorithms"]).stdout
+    entries = listing.replace("\n ", " ").splitlines()  # each algorithm's lines joined
+    words = [" ".join(entry.split()) for entry in entries]
+    assert words[0].startswith("memetic ga ours, the evolutionary flagship")
+    assert words[0].endswith("(bundled; budgets: --max-generations, --max-seconds, --max-evaluations)")
+    assert any(
+        w.startswith("analyzer exact ") and w.endswith("(bundled; budgets: none, runs to the end)") for w in words
+    )
+    names = [line.split()[0] for line in listing.splitlines() if not line.startswith(" ")]
+    from deap_sudoku.runs import registry
+
+    assert names == list(registry.ALGORITHMS)  # grep ^NAME finds each
+
+
+def test_the_bundled_notice_goes_on_a_second_line_only_when_it_must(monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("COLUMNS", "80")
+    notice = CliRunner().invoke(main, ["check", LONGEST_BUNDLED]).stderr.splitlines()[:2]
+    assert notice == [f"{LONGEST_BUNDLED}: reading the bundled copy", "  (deap-sudoku samples lists them)"]
+    monkeypatch.setenv("COLUMNS", "120")
+    notice = CliRunner().invoke(main, ["check", LONGEST_BUNDLED]).stderr.splitlines()[0]
+    assert notice == f"{LONGEST_BUNDLED}: reading the bundled copy (deap-sudoku samples lists them)"
