@@ -16,3 +16,4 @@ general=../shared/data/lloyd_amos_aco/general
 deap-sudoku bench "$general"/inst16x16_{20,30,40,45,50,55,60,70}_{0,1,2}.txt -a memetic -a backtracking \
     --group-by givens --max-seconds 10 --plot "$img/phase-16x16.png" --force -q > /dev/null
 python docs/draw_tutorial.py > /dev/null
+python docs/tutorial_notebook.py  # the notebook, stored with its outputs
