@@ -148,6 +148,18 @@ def run_lines(path: Path) -> int:
     return path.read_bytes().count(b'"format": "deap_sudoku.run/1"')
 
 
+def messages(text: str) -> list[str]:
+    """A command's messages, one line each: the command line wraps a long one at the terminal's
+    width onto lines indented by two spaces (``cli.errors.wrap``), joined back here."""
+    said: list[str] = []
+    for line in text.splitlines():
+        if line.startswith("  ") and said:
+            said[-1] += " " + line.strip()
+        else:
+            said.append(line)
+    return said
+
+
 def end_compilers(cache: Path) -> None:
     """SIGTERM to the background compilers still holding a lock in ``cache`` (a test's own numba
     cache): a compile the test does not wait for is not left running on the suite's cores."""

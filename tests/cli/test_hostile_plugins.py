@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from tests.conftest import HOSTILE, REPO, run_lines
+from tests.conftest import HOSTILE, REPO, messages, run_lines
 
 pytestmark = pytest.mark.slow  # whole commands, as a user runs them
 
@@ -172,7 +172,7 @@ def test_solve_contains_a_plugin_that_ends_crashes_spins_or_returns_no_grid(tmp_
     env = {**os.environ, "PYTHONPATH": os.pathsep.join((str(tmp_path), str(REPO))), "DEAP_SUDOKU_GRACE": "0.2"}
     done = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120)
     assert done.returncode == 3, done.stderr
-    lines = [line for line in done.stderr.splitlines() if line.startswith("puzzle ") and ": " in line]
+    lines = [line for line in messages(done.stderr) if line.startswith("puzzle ") and ": " in line]
     for number, error in enumerate(CHAOS_ERRORS, start=1):
         assert any(line.startswith(f"puzzle {number} of 8: failed after") and error in line for line in lines), (
             number,
@@ -235,7 +235,7 @@ def test_a_plugin_that_ends_its_process_when_imported_is_reported(tmp_path):
     done = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120)
     assert done.returncode == 2 and done.stdout == ""
     said = "algorithm 'quits:run': module 'quits' ends its process when imported (os._exit(0))"
-    assert said in done.stderr.strip().splitlines()[-1]
+    assert said in messages(done.stderr.strip())[-1]
 
 
 def test_bench_on_a_disk_that_fills_writes_the_runs_that_finished_and_says_what_failed(tmp_path):
