@@ -42,16 +42,12 @@ def pytest_configure(config) -> None:
         _compile_the_kernels_once()
 
 
-KERNEL_GROUPS = (("memetic",), None)
-"""The two background processes that compile numba's kernels for a suite on a machine that never
-compiled them: the memetic GA's (35 s of a cold cache's 52) and every other algorithm's."""
-
-
 def _compile_the_kernels_once() -> None:
     """Compile every bundled algorithm's kernels into numba's cache before the workers start, where
-    this machine never did (a fresh clone): otherwise both workers compile the same kernels at once
-    in their own processes, and the commands the tests start run on the Python twins meanwhile (a
-    fresh clone's suite took 60 s longer than a warm one; compiled here in two processes, 35 s).
+    this machine never did (a fresh clone), in two processes: the memetic GA's (the longest) and
+    the others', the exact search last (the first process has compiled its propagation by then).
+    Otherwise both workers compiled the same kernels at once and the commands the tests started ran
+    on the Python twins meanwhile: about 30 s here, which the tests then do not spend (README).
     Tests of a first-ever run use a cache folder of their own, cold whatever this does."""
     from deap_sudoku.runs import kernel_cache, registry
 
@@ -59,18 +55,14 @@ def _compile_the_kernels_once() -> None:
     if all(kernel_cache.compiled_before(name) for name in names):
         return
     first = next(line for line in (REPO / "data" / "9x9.txt").read_text().splitlines() if line.strip())
+    cells = ",".join(c if c.isdigit() else "0" for c in first.replace(" ", ""))
+    others = sorted((name for name in names if name != "memetic"), key=lambda name: name == "backtracking")
     code = (
         "import sys\nfrom deap_sudoku.runs.kernels import compile_here\n"
         "for name in sys.argv[2:]:\n    compile_here(name, '3x3', sys.argv[1])\n"
     )
-    cells = ",".join(str(int(c)) if c.isdigit() else "0" for c in first.replace(" ", ""))
-    rest = sorted(  # the exact search last: the memetic GA's process has compiled its propagation by then
-        (name for name in names if not any(name in group for group in KERNEL_GROUPS if group)),
-        key=lambda name: name == "backtracking",
-    )
-    groups = [list(group) if group else rest for group in KERNEL_GROUPS]
-    sys.stderr.write("compiling numba's kernels into its cache once, before the workers start (~35 s)\n")
-    compilers = [subprocess.Popen([sys.executable, "-c", code, cells, *group]) for group in groups if group]
+    sys.stderr.write("compiling numba's kernels into its cache once, before the workers start (~30 s)\n")
+    compilers = [subprocess.Popen([sys.executable, "-c", code, cells, *group]) for group in (["memetic"], others)]
     for compiler in compilers:
         compiler.wait()
 
