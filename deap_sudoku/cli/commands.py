@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import importlib
 import io
 import os
 import signal
@@ -227,55 +228,19 @@ def main() -> None:
 # ``bench`` import.
 
 
-def _solve() -> click.Command:
-    from .solve import solve
-
-    return solve
-
-
-def _bench() -> click.Command:
-    from .bench import bench_command
-
-    return bench_command
-
-
-def _generate() -> click.Command:
-    from .generate import generate
-
-    return generate
-
-
-def _check() -> click.Command:
-    from .puzzle_files import check
-
-    return check
-
-
-def _convert() -> click.Command:
-    from .puzzle_files import convert
-
-    return convert
-
-
-def _algorithms() -> click.Command:
-    from .listings import algorithms_command
-
-    return algorithms_command
-
-
-def _samples() -> click.Command:
-    from .listings import samples
-
-    return samples
-
-
-_COMMANDS: dict[str, Callable[[], click.Command]] = {  # in the order they were added before
-    "solve": _solve,
-    "bench": _bench,
-    "generate": _generate,
-    "algorithms": _algorithms,
-    "samples": _samples,
-    "check": _check,
-    "convert": _convert,
+_COMMANDS = {  # name: (module of this package, attribute), in the order they were added before
+    "solve": ("solve", "solve"),
+    "bench": ("bench", "bench_command"),
+    "generate": ("generate", "generate"),
+    "algorithms": ("listings", "algorithms_command"),
+    "samples": ("listings", "samples"),
+    "check": ("puzzle_files", "check"),
+    "convert": ("puzzle_files", "convert"),
 }
-main.commands = _Commands(_COMMANDS)
+
+
+def _loader(module: str, attribute: str) -> Callable[[], click.Command]:
+    return lambda: getattr(importlib.import_module(f".{module}", __package__), attribute)
+
+
+main.commands = _Commands({name: _loader(*where) for name, where in _COMMANDS.items()})
