@@ -151,11 +151,6 @@ def _givens(puzzle: Puzzle, compiled: bool) -> _Givens:
     return _Givens(puzzle, compiled)
 
 
-def _tables(puzzle: Puzzle, compiled: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, np.ndarray]:
-    """:func:`_layout` and the candidates once every given is propagated."""
-    return (*_layout(puzzle), _givens(puzzle, compiled).advance()[0])
-
-
 def _run(compiled: bool, name: str, *args):
     """Call the kernel function ``name``, compiled or in Python (its time then charged)."""
     if compiled:

@@ -17,7 +17,7 @@ from deap_sudoku.runs import Task, run_task
 from deap_sudoku.runs.colony import ant_colony
 from deap_sudoku.tools import Individual, Pheromone, clone, eval_collisions
 from deap_sudoku.tools import ant_colony_compiled, ant_colony_kernel
-from deap_sudoku.tools.pheromone import _givens, _layout, _tables
+from deap_sudoku.tools.pheromone import _givens, _layout
 
 from tests.conftest import REPO, SHARED_DATA
 from tests.timing import timed
@@ -279,7 +279,8 @@ def _one_step(kernel, draws, greedy_above, favourite=4, precision="float64"):
     under the code's greedy rule (``greedy_above``) or the paper's, both with q0 = 0.9."""
     puzzle = Puzzle([0] * 81)
     real = np.dtype(precision).type
-    order, units, cell_units, full, domains = _tables(puzzle, False)
+    order, units, cell_units, full = _layout(puzzle)
+    domains = _givens(puzzle, False).advance()[0]
     tau0 = real(1) / real(81)
     pheromone = np.full((81, 9), tau0, dtype=precision)
     pheromone[0, favourite] = real(10) / real(81)
@@ -333,7 +334,7 @@ def test_propagation_fixes_a_hidden_single_among_the_peers_of_a_value_just_fixed
         assert seen[8] == 1 << 8  # the hidden single, found when the corner's column gained a value
         unseen = kernel.initial_domains(
             _with_nine_only_at_the_row_ends_corner(last_given=False).cells.astype(np.int64),
-            *_tables(_with_nine_only_at_the_row_ends_corner(last_given=False), False)[:4],
+            *_layout(_with_nine_only_at_the_row_ends_corner(last_given=False)),
         )
         assert unseen[8] != 1 << 8 and unseen[8] & (1 << 8)  # no peer of the corner was fixed after the 9s
 
