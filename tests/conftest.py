@@ -61,7 +61,7 @@ def _compile_the_kernels_once() -> None:
         "import sys\nfrom deap_sudoku.runs.kernels import compile_here\n"
         "for name in sys.argv[2:]:\n    compile_here(name, '3x3', sys.argv[1])\n"
     )
-    sys.stderr.write("compiling numba's kernels into its cache once, before the workers start (~30 s)\n")
+    sys.stderr.write("compiling numba's kernels once, before the workers start (~30 s)\n")
     compilers = [subprocess.Popen([sys.executable, "-c", code, cells, *group]) for group in (["memetic"], others)]
     for compiler in compilers:
         compiler.wait()
