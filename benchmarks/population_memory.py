@@ -11,7 +11,7 @@ the memetic GA's seed solve the easy puzzles at once), and
 the difference of the last two peaks over P is what one more individual costs (its
 grid, its fitness, its offspring and its share of the batched fitness; an ant's grid
 and its construction).  The figures set the guard that refuses a --population too big
-for memory (``deap_sudoku.cli.options.POPULATION_BYTES``, a table per family of
+for memory (``deap_sudoku.runs.memory.POPULATION_BYTES``, a table per family of
 algorithms, each the worst of its members, which this prints), and the last line checks the
 guard against each algorithm's measurement: it must never be below it.  With --only or
 --sides, the figures measured are merged into the --json file's."""
@@ -129,7 +129,9 @@ def main() -> None:
 def report(measured: dict[int, dict[str, float]]) -> None:
     """Print the figures, each table of the guard as its worst member measured, and the guard's
     lowest ratio to the measurement per algorithm; exit non-zero where the guard is below it."""
-    from deap_sudoku.cli.options import POPULATION_BYTES, population_bytes, population_table
+    from deap_sudoku.cli.options import population_bytes
+    from deap_sudoku.runs import registry
+    from deap_sudoku.runs.memory import POPULATION_BYTES
 
     names = list(dict.fromkeys(name for row in measured.values() for name in row))
     print("| grid | " + " | ".join(names) + " |")
@@ -138,7 +140,7 @@ def report(measured: dict[int, dict[str, float]]) -> None:
         print(f"| {side}x{side} | " + " | ".join(f"{row[n] / 1024:.1f}" if n in row else "" for n in names) + " |")
     print("\nKiB per individual, traced.\n\nEach table as the worst of its algorithms (bytes):")
     for table in POPULATION_BYTES:
-        members = [n for n in names if population_table(n) == table]
+        members = [n for n in names if registry.algorithm(n).memory == table]
         points = tuple(
             (side * side, math.ceil(max(row[n] for n in members if n in row)))
             for side, row in measured.items()

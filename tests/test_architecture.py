@@ -311,7 +311,6 @@ def _bundled_names_in(tree: ast.Module, bundled: set[str]) -> list[str]:
     ]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 61, not done yet: cli/options.py and cli/auto.py name algorithms")
 def test_the_command_line_names_no_bundled_algorithm():
     """The CLI reads what it needs (memory per individual, found by, kind) from the records: no bundled
     algorithm's name is a string constant in ``deap_sudoku/cli/``."""

@@ -13,10 +13,11 @@ from __future__ import annotations
 from ..grid import Puzzle
 from ..runs import registry
 from ..runs.auto import AUTO, AUTO_RULE
+from ..runs.record import FOUND_BY
 from ..runs.task import RunResult
 from .options import AlgorithmName
 
-__all__ = ["AUTO_RECORD", "FOUND_BY", "SolveAlgorithm", "auto_says", "found_by", "named", "size"]
+__all__ = ["AUTO_RECORD", "SolveAlgorithm", "auto_says", "found_by", "named", "size"]
 
 
 def _chooses(puzzle: Puzzle, **_: object) -> registry.Outcome:
@@ -50,19 +51,6 @@ def size(puzzle: Puzzle) -> str:
     return f"{puzzle.shape.n}x{puzzle.shape.n}, {puzzle.num_givens / puzzle.shape.cells:.0%} givens"
 
 
-FOUND_BY = {
-    "seed search": "by the GA's exact-search seed",
-    "first population": "in the GA's first population",
-    "evolution": "by evolution",
-    "propagation": "by propagation alone",
-    "exact search": "by exact search",
-    "start": "in the local search's start, before any move",
-    "local search": "by local search",
-    "ant colony": "by the ant colony",
-}
-"""How the result line says which part found the answer (``RunResult.found_by``)."""
-
-
 def found_by(result: RunResult, chosen: str = "") -> str:
     """`` by evolution``: which part found a solved run's answer, for its line (nothing where unknown);
     `` by cdcl`` for the exact search ``auto`` ``chosen``."""
@@ -70,7 +58,7 @@ def found_by(result: RunResult, chosen: str = "") -> str:
         return f" by {chosen}"
     if result.found_by == "algorithm":  # a kind of algorithm none of the phrases describes: named
         return f" by {result.algorithm}"
-    phrase = FOUND_BY.get(result.found_by, "")
+    phrase = FOUND_BY.get(result.found_by, "")  # the record's words: the command line knows none
     return f" {phrase}" if phrase else ""
 
 

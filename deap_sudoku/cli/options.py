@@ -10,13 +10,13 @@ from collections.abc import Iterable
 import click
 
 from ..grid import Puzzle
-from ..runs import registry
+from ..runs import memory, registry
 from .errors import KEEP, BadValue, InputError
 from .numbers import Number, count
 
 
 ALGORITHMS = tuple(registry.ALGORITHMS)
-DEFAULT_ALGORITHM = "memetic"
+DEFAULT_ALGORITHM = registry.BENCH_DEFAULT
 
 
 class AlgorithmName(click.ParamType):
@@ -206,35 +206,12 @@ def _default(record: registry.Algorithm, name: str):
 
 
 MAX_POPULATION_BYTES = 4 << 30
-POPULATION_BYTES = {
-    "ga": ((16, 2812), (81, 3150), (256, 3740), (625, 4597), (1296, 6740)),
-    "lsga": ((16, 3067), (81, 3929), (256, 5907), (625, 9750), (1296, 17402)),
-    "colony": ((16, 2238), (81, 4478), (256, 10389), (625, 22933), (1296, 45744)),
-}
-"""For each table, (cells, bytes): what one individual costs a run at that size (a GA's grid,
-fitness and offspring; an ant's grid and its construction), the most of the algorithms the table
-charges (:data:`POPULATION_TABLES`), traced by ``python benchmarks/population_memory.py``."""
-POPULATION_TABLES = {"lsga": "lsga", "acs": "colony", "acs-paper": "colony"}
-"""The table that charges each algorithm whose individuals cost more than the GAs' (the local-search
-GA's, an ant colony's); every other algorithm is charged by ``"ga"``."""
-ALLOCATOR_MARGIN = 1.25
-
-
-def population_table(algorithm: str) -> str:
-    """The name of the table in :data:`POPULATION_BYTES` that charges ``algorithm``'s individuals."""
-    return POPULATION_TABLES.get(algorithm, "ga")
 
 
 def population_bytes(cells: int, algorithm: str) -> float:
-    """Bytes a run of ``algorithm`` allocates per individual on a grid of ``cells`` cells: its
-    table in :data:`POPULATION_BYTES` with a quarter more for the allocator, linear between the
-    measured sizes and along the last slope beyond them."""
-    points = POPULATION_BYTES[population_table(algorithm)]
-    (low, low_cost), (high, high_cost) = next(
-        ((a, b) for a, b in zip(points, points[1:]) if cells <= b[0]), points[-2:]
-    )
-    cost = low_cost + (high_cost - low_cost) * max(cells - low, 0) / (high - low)
-    return ALLOCATOR_MARGIN * cost
+    """Bytes a run of ``algorithm`` allocates per individual on a grid of ``cells`` cells: the figures
+    of the family its record names (:data:`deap_sudoku.runs.memory.POPULATION_BYTES`)."""
+    return memory.population_bytes(cells, registry.algorithm(algorithm).memory)
 
 
 def memory_allowed() -> tuple[int, str]:

@@ -204,4 +204,4 @@ def searched(shape: Shape) -> None:
     from ..runs import registry
 
     puzzle = Puzzle([0] * shape.cells, box=shape)
-    warm_up_announced(registry.algorithm("backtracking"), [puzzle], compiled=None, budgeted=True)
+    warm_up_announced(registry.algorithm(registry.EXACT_SEARCH), [puzzle], compiled=None, budgeted=True)

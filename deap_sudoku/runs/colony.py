@@ -46,6 +46,7 @@ def warm_up_colony(puzzle: Puzzle, compiled: bool | None) -> None:
     stoppable=True,
     warm_up=warm_up_colony,
     warm_up_message=COMPILING.format(name="ant colony"),
+    memory="colony",
 )  # declared second: decorators apply from the bottom up
 @bundled(
     "acs",
@@ -58,6 +59,7 @@ def warm_up_colony(puzzle: Puzzle, compiled: bool | None) -> None:
     example="ant_colony",
     warm_up=warm_up_colony,
     warm_up_message=COMPILING.format(name="ant colony"),
+    memory="colony",
 )
 def ant_colony(
     puzzle: Puzzle,

@@ -71,6 +71,7 @@ def lsga_toolbox(
     ("cxpb", "mutpb", "tournsize"),
     example="lsga",
     operators=LSGA_ALIASES,
+    memory="lsga",
 )
 def lsga(
     puzzle: Puzzle,

@@ -22,6 +22,7 @@ from ..algorithms.stop import Stop
 from ..grid.puzzle import Puzzle
 from ..tools.fitness import fitness_name, fitness_weights, optimum
 from .composition import GA_ALIASES
+from .memory import POPULATION_BYTES
 
 __all__ = [
     "Algorithm",
@@ -71,22 +72,23 @@ each has its "found by" phrase (:func:`found_by_run`) and the command line reads
 outside it (a user's ``"swarm"``) is refused there with the kinds named, never run with an empty
 ``found_by``.  ``"auto"`` is ``solve``'s chooser (its answer says which algorithm found it); a
 user's algorithm of no bundled kind is ``"user"`` (found by ``"algorithm"``)."""
-FOUND_BY = (
-    "seed search",
-    "first population",
-    "evolution",
-    "propagation",
-    "exact search",
-    "start",
-    "local search",
-    "ant colony",
-    "algorithm",
-)
+FOUND_BY = {
+    "seed search": "by the GA's exact-search seed",
+    "first population": "in the GA's first population",
+    "evolution": "by evolution",
+    "propagation": "by propagation alone",
+    "exact search": "by exact search",
+    "start": "in the local search's start, before any move",
+    "local search": "by local search",
+    "ant colony": "by the ant colony",
+    "algorithm": "",
+}
 """What can find a run's answer: the memetic GA's exact-search seed (before any generation), a GA's
 first population (the memetic GA's repaired by propagation), a GA's generations, propagation
 alone (an exact solver's, or the propagated givens an ant colony or a local search starts from), an
 exact search, a local search's start before any move, a local search's moves, an ant colony's ants,
-and, for an algorithm of a kind none of these describes (a user's function), the algorithm."""
+and, for an algorithm of a kind none of these describes (a user's function), the algorithm; each
+with the phrase ``solve``'s line says it with (the last names the algorithm instead)."""
 COMPILING = "compiling the {name} kernels (first run only; later runs load them from numba's cache)"
 """A record's ``warm_up_message``, with ``name`` the kernels'."""
 
@@ -223,12 +225,20 @@ class Algorithm:
     """The script in ``examples/`` that writes the recipe's composition out (``memetic``)."""
     operators: tuple[str, ...] = ()
     """A GA recipe's toolbox aliases, those :func:`~deap_sudoku.runs.user.with_operators` may replace."""
+    memory: str = "ga"
+    """The family whose figures say what one individual costs a run (a key of
+    :data:`~deap_sudoku.runs.memory.POPULATION_BYTES`): the command line's ``--population`` guard."""
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(
                 f"algorithm {self.name!r} is of kind {self.kind!r}, not one of {', '.join(map(repr, KINDS))}"
                 ' (a kind of your own: "user")'
+            )
+        if self.memory not in POPULATION_BYTES:
+            raise ValueError(
+                f"algorithm {self.name!r} names the memory family {self.memory!r}, not one of "
+                f"{', '.join(map(repr, POPULATION_BYTES))}"
             )
 
     @property

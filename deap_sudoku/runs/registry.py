@@ -35,7 +35,9 @@ from .record import Objective as Objective, Trace as Trace, generation_progress 
 
 __all__ = [
     "ALGORITHMS",
+    "BENCH_DEFAULT",
     "ENTRY_POINTS",
+    "EXACT_SEARCH",
     "algorithm",
     "names",
     "takes",
@@ -57,6 +59,14 @@ ALGORITHMS: dict[str, Algorithm] = BUNDLED
 :mod:`~deap_sudoku.runs.local_search` (tabu search), :mod:`~deap_sudoku.runs.colony` (the ant colony)
 and :mod:`~deap_sudoku.runs.exact_solvers`
 declare them (:func:`~deap_sudoku.runs.record.bundled`)."""
+
+
+BENCH_DEFAULT = "memetic"
+"""The algorithm ``bench`` runs when none is named: the GA it compares against (``solve``'s
+default, ``auto``, is no algorithm of its own)."""
+EXACT_SEARCH = "backtracking"
+"""The algorithm whose exact search ``check`` and ``generate`` run: its kernels are the ones they
+warm up, as ``solve`` warms up that algorithm's."""
 
 
 def takes(option: str) -> tuple[str, ...]:

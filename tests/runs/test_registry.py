@@ -239,3 +239,23 @@ def test_a_kind_outside_the_closed_set_is_refused_when_declared_and_each_kind_sa
     assert all(found_by_run(kind, solved) for kind in KINDS)
     user = registry.from_function(swarm, name="swarms")
     assert user.kind == "user" and found_by_run(user.kind, solved) == "algorithm"
+
+
+def test_a_record_names_its_memory_family_and_the_population_guard_charges_that_family():
+    """The command line knows no algorithm by name (issue 61): the ant colonies' and the local-search
+    GA's individuals cost more than a GA's, and their records say so."""
+    import dataclasses
+
+    from deap_sudoku.cli.options import population_bytes
+    from deap_sudoku.runs.memory import POPULATION_BYTES
+
+    assert {name: ALGORITHMS[name].memory for name in ("acs", "acs-paper", "lsga", "memetic")} == {
+        "acs": "colony",
+        "acs-paper": "colony",
+        "lsga": "lsga",
+        "memetic": "ga",
+    }
+    assert set(POPULATION_BYTES) == {record.memory for record in ALGORITHMS.values()}
+    assert population_bytes(625, "acs") > 4 * population_bytes(625, "memetic")
+    with pytest.raises(ValueError, match=r"'mine' names the memory family 'swarm', not one of 'ga'"):
+        dataclasses.replace(ALGORITHMS["memetic"], name="mine", memory="swarm")
