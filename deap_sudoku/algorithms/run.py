@@ -127,6 +127,7 @@ class Run:
         self.resumed = state is not None
         if state is not None:
             self._restore(state)
+        self.logbook.target = stop.solved  # what a hook (``solve --watch``) says solves it, from generation 0
         self.poll_first = self.poll = self.stop.poller()  # requests and the time budget, anywhere
         self.budget_spent = False  # the evaluation budget ran out inside a generation: it ends the run
 

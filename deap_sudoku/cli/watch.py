@@ -14,7 +14,7 @@ from collections.abc import Callable
 import click
 
 from ..grid import Puzzle, show
-from .errors import plural
+from .errors import plural, wrap
 from .numbers import count
 from .outputs import grid_picture
 
@@ -36,9 +36,10 @@ class Watch:
         evaluations = sum(n for n in logbook.select("nevals") if n is not None)
         if generation == 0:
             direction = "higher" if best.fitness.weights[0] > 0 else "lower"
-            self.echo(
-                f"the best grid every {_nth(self.every)}generation, clashes marked; {direction} fitness is better"
-            )
+            target = getattr(logbook, "target", None)  # the fitness of a solved grid, where the loop says
+            solves = f", {target:g} solves it" if isinstance(target, (int, float)) else ""
+            every = f"the best grid every {_nth(self.every)}generation, clashes marked"
+            self.echo(wrap(f"{every}; {direction} fitness is better{solves}"))
         line = f"generation {generation}: {evaluations:,} evaluation{'s' * (evaluations != 1)}, best fitness"
         line += f" {best.fitness.values[0]:g}"
         view = show(best, self.puzzle)
