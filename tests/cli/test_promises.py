@@ -515,6 +515,7 @@ def test_bench_workers_starts_scoop_on_the_installed_entry_with_the_same_options
 def installed_wheel(tmp_path_factory):
     """Build the wheel, install it into a fresh virtual environment (its dependencies borrowed from
     this one, the checkout out of reach); return its python and an unrelated folder to run in."""
+    import compileall
     import shutil
     import sysconfig
     import zipfile
@@ -545,7 +546,8 @@ def installed_wheel(tmp_path_factory):
         check=True,
     ).stdout.strip()
     with zipfile.ZipFile(next(wheels.glob("deap_sudoku-*.whl"))) as wheel:
-        wheel.extractall(site)  # installing a pure wheel is unpacking it
+        wheel.extractall(site)  # installing a pure wheel is unpacking it, and byte-compiling it as pip does
+    compileall.compile_dir(os.path.join(site, "deap_sudoku"), quiet=1)  # (each process would compile it again)
     with open(os.path.join(site, "borrowed.pth"), "w") as borrowed:
         borrowed.write(sysconfig.get_path("purelib") + "\n")  # a path line: its own .pth files stay unread
     elsewhere = tmp_path / "elsewhere"
