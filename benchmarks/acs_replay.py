@@ -45,7 +45,7 @@ from deap_sudoku.algorithms import Stop
 from deap_sudoku.exact import count_solutions
 from deap_sudoku.experiments.provenance import provenance
 from deap_sudoku.io import write_atomic
-from deap_sudoku.runs.colony import ant_colony
+from deap_sudoku.runs.catalogue.colony import ant_colony
 from deap_sudoku.tools import DrawStream, Pheromone
 
 SOURCE_ENV = "DEAP_SUDOKU_ACS_SOURCE"

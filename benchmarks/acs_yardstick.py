@@ -63,7 +63,7 @@ from deap_sudoku import read
 from deap_sudoku.experiments.provenance import provenance
 from deap_sudoku.io import write_atomic
 from deap_sudoku.runs import Task, run_task
-from deap_sudoku.runs.colony import warm_up_colony
+from deap_sudoku.runs.catalogue.colony import warm_up_colony
 
 SHARES = (("25x25", 40), ("25x25", 45), ("25x25", 50), ("16x16", 45))
 Q0 = {"code": "0.9", "paper": "0.1"}

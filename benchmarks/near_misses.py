@@ -30,7 +30,7 @@ from deap_sudoku.algorithms.repair import PropagationRepair
 from deap_sudoku.exact import SearchBudgetExceeded, search
 from deap_sudoku.propagation import propagate_masks, tables
 from deap_sudoku.algorithms import Stop
-from deap_sudoku.runs.recipes import memetic
+from deap_sudoku.runs.catalogue.ga_recipes import memetic
 from deap_sudoku.tools.fitness import eval_collisions
 
 

@@ -21,14 +21,14 @@ from pathlib import Path
 import numpy as np
 
 from deap_sudoku import read
-from deap_sudoku.runs import recipes
+from deap_sudoku.runs.catalogue import ga_recipes
 
 GENERAL = Path(__file__).resolve().parents[2] / "shared" / "data" / "lloyd_amos_aco" / "general"
 
 
 def timed(puzzle, compiled: bool) -> tuple[float, int, np.ndarray]:
     start = time.perf_counter()
-    _, logbook, hof = recipes.memetic(puzzle, seed=0, compiled=compiled)
+    _, logbook, hof = ga_recipes.memetic(puzzle, seed=0, compiled=compiled)
     return time.perf_counter() - start, logbook[-1]["gen"], np.asarray(hof[0])
 
 

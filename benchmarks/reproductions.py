@@ -30,7 +30,7 @@ from deap_sudoku.exact import search
 from deap_sudoku.experiments import run_experiment, wilson_interval
 from deap_sudoku.io.fileio import write_atomic
 from deap_sudoku.propagation import analyze
-from deap_sudoku.runs import local_search, recipes
+from deap_sudoku.runs.catalogue import ga_recipes, local_search
 from deap_sudoku.runs.registry import Outcome, from_function
 from deap_sudoku.runs.user import variant
 
@@ -41,10 +41,10 @@ DATA |= {"report's puzzle": "sources/report-example.txt", "analyzer's puzzle": "
 TESTDATA = ("easy", "medium", "hard", "expert")
 TABU_STEPS = 30_000  # the documented default is 100,000; failed documented runs would take 20 s each
 RECIPES = {
-    "block-ga": recipes.block_ga,
-    "restart-ga": recipes.block_ga_restart,
-    "cell-ga": recipes.cell_ga,
-    "row-ga": recipes.row_permutation_ga,
+    "block-ga": ga_recipes.block_ga,
+    "restart-ga": ga_recipes.block_ga_restart,
+    "cell-ga": ga_recipes.cell_ga,
+    "row-ga": ga_recipes.row_permutation_ga,
     "tabu": local_search.tabu,
 }
 EXAMPLES = {

@@ -45,7 +45,7 @@ from hypothesis import HealthCheck, given, seed, settings
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from deap_sudoku.io.formats import MAX_FILE_BYTES  # noqa: E402
-from deap_sudoku.runs import recipes  # noqa: E402
+from deap_sudoku.runs.catalogue import ga_recipes  # noqa: E402
 from deap_sudoku.runs.checkpoint import Checkpoint, CheckpointError, run_identity  # noqa: E402
 from tests.conftest import recipe_options, unsolvable  # noqa: E402
 from tests.fuzzing import check_cli, check_reader, four_by_fours, hostile_inputs, reader_options  # noqa: E402
@@ -169,13 +169,13 @@ def checkpoint_campaign(trials: int, cli_trials: int, seed: int, outcomes: colle
     """Damage a real checkpoint ``trials`` times and resume it; ``cli_trials`` of them via the CLI."""
     puzzle = unsolvable()
     identity = run_identity(puzzle, "memetic", 5, OPTIONS)
-    reference = recipes.memetic(puzzle, seed=5, **recipe_options(recipes.memetic, **OPTIONS))
+    reference = ga_recipes.memetic(puzzle, seed=5, **recipe_options(ga_recipes.memetic, **OPTIONS))
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder, "run.ckpt")
         with contextlib.suppress(_Stop):
-            recipes.memetic(
-                puzzle, seed=5, checkpoint=_StopAt(path, 3, identity), **recipe_options(recipes.memetic, **OPTIONS)
+            ga_recipes.memetic(
+                puzzle, seed=5, checkpoint=_StopAt(path, 3, identity), **recipe_options(ga_recipes.memetic, **OPTIONS)
             )
         good = path.read_bytes()
         puzzle_file = Path(folder, "unsolvable.txt")
@@ -222,11 +222,11 @@ def checkpoint_campaign(trials: int, cli_trials: int, seed: int, outcomes: colle
                     raise SystemExit(f"checkpoint trial {trial} via the CLI: exit {done.returncode}\n{done.stderr}")
                 continue
             try:
-                resumed = recipes.memetic(
+                resumed = ga_recipes.memetic(
                     puzzle,
                     seed=5,
                     checkpoint=Checkpoint(path, 3, identity, puzzle=puzzle),
-                    **recipe_options(recipes.memetic, **OPTIONS),
+                    **recipe_options(ga_recipes.memetic, **OPTIONS),
                 )
             except CheckpointError as exc:
                 if "\n" in str(exc):

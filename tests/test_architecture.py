@@ -335,7 +335,6 @@ def _declares(tree: ast.Module) -> bool:
     )
 
 
-@pytest.mark.xfail(strict=True, reason="issue 61, not done yet: runs/registry.py imports the declaring modules by name")
 def test_the_registry_lists_no_catalogue_module_by_hand():
     """The catalogue is found like the formats (``pkgutil``): the registry imports no module that
     declares a bundled algorithm."""

@@ -1,10 +1,9 @@
 """What an algorithm is to a run: its record, what a run gives back, and :func:`bundled`, which
 declares a bundled algorithm where it is defined.
 
-:mod:`deap_sudoku.runs.recipes` (the GAs), :mod:`deap_sudoku.runs.local_search` (tabu search)
-and :mod:`deap_sudoku.runs.exact_solvers` declare theirs with :func:`bundled`; the registry, the command line's choices
-and option checks, and the tests take the list from :data:`BUNDLED`, so adding an algorithm lists
-it nowhere else.
+The modules of the catalogue (:mod:`deap_sudoku.runs.catalogue`) declare theirs with :func:`bundled`
+and :func:`bundled_ga`; the registry, the command line's choices and option checks, and the tests
+take the list from :data:`BUNDLED`, so adding an algorithm lists it nowhere else.
 """
 
 from __future__ import annotations
@@ -477,7 +476,7 @@ def bundled_ga(name: str, description: str, options: tuple[str, ...], *, example
     """:func:`~deap_sudoku.runs.record.bundled` for a GA recipe: the GA options, run by
     :func:`~deap_sudoku.runs.record.ga_run`, checkpointable and stoppable, its example named, the
     generational GAs' operator aliases unless ``more`` says otherwise.  The public helper a GA's
-    catalogue declaration uses (issue 61: it was ``runs.recipes._bundled_ga``, imported across modules)."""
+    catalogue declaration uses (issue 61: it was ``runs.catalogue.ga_recipes._bundled_ga``, imported across modules)."""
     more.setdefault("operators", GA_ALIASES)
     return bundled(
         name,

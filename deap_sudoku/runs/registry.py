@@ -20,6 +20,7 @@ import importlib
 import inspect
 import io
 import os
+import pkgutil
 import sys
 from collections.abc import Callable, Iterator
 from typing import NoReturn
@@ -29,8 +30,8 @@ import numpy as np
 from ..algorithms import Stop
 from . import seeding
 from ..grid.puzzle import Puzzle
-from . import recipes, local_search, colony, mantere_koljonen, lsga, exact_solvers  # noqa: F401  (their declarations, in the order listed)
-from .record import BUNDLED, OPTIONS, Algorithm, Outcome
+from . import catalogue
+from .record import BUNDLED, KINDS, OPTIONS, Algorithm, Outcome
 from .record import Objective as Objective, Trace as Trace, generation_progress as generation_progress  # re-exported
 
 __all__ = [
@@ -54,11 +55,22 @@ ENTRY_POINTS = "deap_sudoku.algorithms"
 a function as :func:`deap_sudoku.runs.user.from_function` takes it)."""
 
 
-ALGORITHMS: dict[str, Algorithm] = BUNDLED
-"""The bundled algorithms by name, in the order :mod:`~deap_sudoku.runs.recipes` (the GAs),
-:mod:`~deap_sudoku.runs.local_search` (tabu search), :mod:`~deap_sudoku.runs.colony` (the ant colony)
-and :mod:`~deap_sudoku.runs.exact_solvers`
-declare them (:func:`~deap_sudoku.runs.record.bundled`)."""
+def _catalogue() -> dict[str, Algorithm]:
+    """Every module of :mod:`~deap_sudoku.runs.catalogue` imported (found with :mod:`pkgutil`, by
+    name), its declarations made; the records ordered by kind (:data:`~deap_sudoku.runs.record.KINDS`),
+    then by module and by declaration."""
+    for module in sorted(m.name for m in pkgutil.iter_modules(catalogue.__path__)):
+        importlib.import_module(f"{catalogue.__name__}.{module}")
+    ordered = sorted(BUNDLED.values(), key=lambda record: KINDS.index(record.kind))
+    BUNDLED.clear()
+    BUNDLED.update((record.name, record) for record in ordered)
+    return BUNDLED
+
+
+ALGORITHMS: dict[str, Algorithm] = _catalogue()
+"""The bundled algorithms by name: the GAs, the local searches, the ant colonies, the exact
+solvers, each kind in the order of the catalogue's modules and of their declarations
+(:func:`~deap_sudoku.runs.record.bundled`)."""
 
 
 BENCH_DEFAULT = "memetic"

@@ -12,7 +12,7 @@ from deap_sudoku import load_sample, read
 from deap_sudoku.algorithms import Stop, annealing, simulated_annealing
 from deap_sudoku.exact import verify
 from deap_sudoku.propagation import propagate
-from deap_sudoku.runs import local_search
+from deap_sudoku.runs.catalogue import local_search
 from deap_sudoku.tools import BoxSwaps, GeometricSchedule, free_cells, metropolis
 
 from tests.conftest import REPO, unsolvable

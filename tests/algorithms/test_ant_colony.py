@@ -14,7 +14,7 @@ from deap_sudoku import Puzzle, read
 from deap_sudoku.algorithms import Stop, ea_ant_colony
 from deap_sudoku.exact import dig_puzzle, solve
 from deap_sudoku.runs import Task, run_task
-from deap_sudoku.runs.colony import ant_colony
+from deap_sudoku.runs.catalogue.colony import ant_colony
 from deap_sudoku.tools import Individual, Pheromone, clone, eval_collisions
 from deap_sudoku.tools import ant_colony_compiled, ant_colony_kernel
 from deap_sudoku.tools.pheromone import _givens, _layout
@@ -40,7 +40,7 @@ def _replay_case(size: str, greedy: str) -> None:
 RULE_BREAKS = [
     {
         "rule": "10 ants",
-        "edits": [["deap_sudoku/runs/colony.py", "population_size: int = 10,", "population_size: int = 8,"]],
+        "edits": [["deap_sudoku/runs/catalogue/colony.py", "population_size: int = 10,", "population_size: int = 8,"]],
         "test": "test_the_colony_replays_the_originals_16x16_trace",
     },
     {

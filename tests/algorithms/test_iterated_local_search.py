@@ -395,7 +395,7 @@ def test_the_search_is_a_function_of_its_seed():
 def test_the_recipe_has_no_step_cap_by_default(monkeypatch):
     """A hidden default of 100,000 steps ended 3-second ``cp-ils`` runs early: the recipe's runs end by
     their time or evaluation budget."""
-    from deap_sudoku.runs import local_search
+    from deap_sudoku.runs.catalogue import local_search
 
     seen = {}
     original = local_search.iterated_local_search

@@ -11,7 +11,7 @@ from deap_sudoku import Puzzle, read
 from deap_sudoku.algorithms import Stop, ea_lsga, elite_learning_probability
 from deap_sudoku.algorithms.lsga import _learn, _update_elite
 from deap_sudoku.exact import solve
-from deap_sudoku.runs.lsga import lsga, lsga_toolbox
+from deap_sudoku.runs.catalogue.lsga import lsga, lsga_toolbox
 from deap_sudoku.tools import (
     Individual,
     cx_row_uniform,
@@ -59,12 +59,12 @@ RULE_BREAKS = [
         "rule": 'every row a permutation of its missing values, givens fixed ("associated matrix" = the givens\' mask)',
         "edits": [
             [
-                "deap_sudoku/runs/lsga.py",
+                "deap_sudoku/runs/catalogue/lsga.py",
                 "    init_row_permutation,\n",
                 "    init_block_permutation,\n    init_row_permutation,\n",
             ],
             [
-                "deap_sudoku/runs/lsga.py",
+                "deap_sudoku/runs/catalogue/lsga.py",
                 'toolbox.register("individual", init_row_permutation,',
                 'toolbox.register("individual", init_block_permutation,',
             ],
@@ -89,12 +89,12 @@ RULE_BREAKS = [
         "rule": "fitness: illegal columns plus illegal sub-blocks (not the number of repeats), 0 solved",
         "edits": [
             [
-                "deap_sudoku/runs/lsga.py",
+                "deap_sudoku/runs/catalogue/lsga.py",
                 'toolbox.register("evaluate", eval_illegal_units,',
                 'toolbox.register("evaluate", eval_collisions,',
             ],
             [
-                "deap_sudoku/runs/lsga.py",
+                "deap_sudoku/runs/catalogue/lsga.py",
                 "    eval_illegal_units,\n",
                 "    eval_collisions,\n    eval_illegal_units,\n",
             ],
@@ -107,7 +107,7 @@ RULE_BREAKS = [
         ),
         "edits": [
             [
-                "deap_sudoku/runs/lsga.py",
+                "deap_sudoku/runs/catalogue/lsga.py",
                 "    population_size: int = 150,",
                 "    population_size: int = 100,",
             ],
@@ -120,7 +120,7 @@ RULE_BREAKS = [
         ),
         "edits": [
             [
-                "deap_sudoku/runs/lsga.py",
+                "deap_sudoku/runs/catalogue/lsga.py",
                 "    cxpb: float = 0.2,",
                 "    cxpb: float = 0.3,",
             ],
@@ -133,7 +133,7 @@ RULE_BREAKS = [
         ),
         "edits": [
             [
-                "deap_sudoku/runs/lsga.py",
+                "deap_sudoku/runs/catalogue/lsga.py",
                 "    reinitpb: float = 0.05,",
                 "    reinitpb: float = 0.5,",
             ],
@@ -155,7 +155,7 @@ RULE_BREAKS = [
         "rule": "tournament selection of 2, population-size many",
         "edits": [
             [
-                "deap_sudoku/runs/lsga.py",
+                "deap_sudoku/runs/catalogue/lsga.py",
                 'toolbox.register("select", sel_tournament, tournsize=tournsize,',
                 'toolbox.register("select", sel_tournament, tournsize=tournsize + 1,',
             ],
@@ -211,7 +211,7 @@ RULE_BREAKS = [
         ),
         "edits": [
             [
-                "deap_sudoku/runs/lsga.py",
+                "deap_sudoku/runs/catalogue/lsga.py",
                 "cx_row_uniform, puzzle=puzzle, indpb=row_cxpb,",
                 "cx_row_uniform, puzzle=puzzle, indpb=0.5,",
             ],
@@ -368,7 +368,7 @@ RULE_BREAKS = [
         "rule": "elite archive: the 50 best of archive and population after each evaluation",
         "edits": [
             [
-                "deap_sudoku/runs/lsga.py",
+                "deap_sudoku/runs/catalogue/lsga.py",
                 "    elite_size: int = 50,",
                 "    elite_size: int = 40,",
             ],
@@ -418,7 +418,7 @@ RULE_BREAKS = [
         "rule": "stop: the archive's best at 0, or 200 generations",
         "edits": [
             [
-                "deap_sudoku/runs/lsga.py",
+                "deap_sudoku/runs/catalogue/lsga.py",
                 "    stop: Stop = Stop(max_generations=200),",
                 "    stop: Stop = Stop(max_generations=2000),",
             ],
@@ -429,7 +429,7 @@ RULE_BREAKS = [
         "rule": "stop: the archive's best at 0, or 200 generations",
         "edits": [
             [
-                "deap_sudoku/runs/lsga.py",
+                "deap_sudoku/runs/catalogue/lsga.py",
                 "stop.with_defaults(solved=0, started=started)",
                 "stop.with_defaults(started=started)",
             ],

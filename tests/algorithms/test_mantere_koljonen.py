@@ -11,7 +11,7 @@ import pytest
 from deap import base
 
 from deap_sudoku import Puzzle, read
-from deap_sudoku.runs.mantere_koljonen import mk_cultural, mk_ga
+from deap_sudoku.runs.catalogue.mantere_koljonen import mk_cultural, mk_ga
 from deap_sudoku.algorithms import Stop
 from deap_sudoku.exact import dig_puzzle, solve
 from deap_sudoku.tools import (
@@ -44,12 +44,12 @@ RULE_BREAKS = [
         "rule": "every box a permutation of its missing values, givens fixed",
         "edits": [
             [
-                "deap_sudoku/runs/mantere_koljonen.py",
+                "deap_sudoku/runs/catalogue/mantere_koljonen.py",
                 "    init_block_permutation,\n",
                 "    init_block_permutation,\n    init_row_permutation,\n",
             ],
             [
-                "deap_sudoku/runs/mantere_koljonen.py",
+                "deap_sudoku/runs/catalogue/mantere_koljonen.py",
                 'toolbox.register("individual", init_block_permutation,',
                 'toolbox.register("individual", init_row_permutation,',
             ],
@@ -93,7 +93,7 @@ RULE_BREAKS = [
         "rule": "a help array: a move may not put a value into a row or column where it is a given",
         "edits": [
             [
-                "deap_sudoku/runs/mantere_koljonen.py",
+                "deap_sudoku/runs/catalogue/mantere_koljonen.py",
                 "    tries: int = 10,\n    restart_after: int | None = 2000,\n    accepted: int | None = None,",
                 "    tries: int = 1,\n    restart_after: int | None = 2000,\n    accepted: int | None = None,",
             ],
@@ -137,7 +137,7 @@ RULE_BREAKS = [
         "rule": "mutation in one box: swap, 3-swap (rotate three), insertion, with equal weights, one per child",
         "edits": [
             [
-                "deap_sudoku/runs/mantere_koljonen.py",
+                "deap_sudoku/runs/catalogue/mantere_koljonen.py",
                 (
                     "    insert: float = 1.0,\n    use_help_array: bool = True,\n    tries: int = 10,\n    restar"
                     "t_after: int | None = 2000,\n    accepted: int | None = None,"
@@ -154,7 +154,7 @@ RULE_BREAKS = [
         "rule": "mutation in one box: swap, 3-swap (rotate three), insertion, with equal weights, one per child",
         "edits": [
             [
-                "deap_sudoku/runs/mantere_koljonen.py",
+                "deap_sudoku/runs/catalogue/mantere_koljonen.py",
                 (
                     "def mk_ga(\n    puzzle: Puzzle,\n    *,\n    seed: int = 0,\n    population_size: int = 21,"
                     "\n    elites: int = 1,\n    cxpb: float = 1.0,\n    mutpb: float = 1.0,"
@@ -204,12 +204,12 @@ RULE_BREAKS = [
         "rule": "fitness: 10·Σ\\|sum−45\\| + Σ√\\|product−9!\\| + 50·missing values, rows and columns",
         "edits": [
             [
-                "deap_sudoku/runs/mantere_koljonen.py",
+                "deap_sudoku/runs/catalogue/mantere_koljonen.py",
                 "    eval_closeness_mk,\n",
                 "    eval_closeness,\n    eval_closeness_mk,\n",
             ],
             [
-                "deap_sudoku/runs/mantere_koljonen.py",
+                "deap_sudoku/runs/catalogue/mantere_koljonen.py",
                 'toolbox.register("evaluate", eval_closeness_mk,',
                 'toolbox.register("evaluate", eval_closeness,',
             ],
@@ -235,7 +235,7 @@ RULE_BREAKS = [
         ),
         "edits": [
             [
-                "deap_sudoku/runs/mantere_koljonen.py",
+                "deap_sudoku/runs/catalogue/mantere_koljonen.py",
                 "        elites=elites,\n        one_child_per_mating=True,",
                 "        elites=0,\n        one_child_per_mating=True,",
             ],
@@ -248,7 +248,7 @@ RULE_BREAKS = [
         ),
         "edits": [
             [
-                "deap_sudoku/runs/mantere_koljonen.py",
+                "deap_sudoku/runs/catalogue/mantere_koljonen.py",
                 "def mk_ga(\n    puzzle: Puzzle,\n    *,\n    seed: int = 0,\n    population_size: int = 21,",
                 "def mk_ga(\n    puzzle: Puzzle,\n    *,\n    seed: int = 0,\n    population_size: int = 20,",
             ],
@@ -259,7 +259,7 @@ RULE_BREAKS = [
         "rule": "restart after 2000 generations without improvement",
         "edits": [
             [
-                "deap_sudoku/runs/mantere_koljonen.py",
+                "deap_sudoku/runs/catalogue/mantere_koljonen.py",
                 "    restart_after: int | None = 2000,\n    accepted: int | None = None,",
                 "    restart_after: int | None = 20000,\n    accepted: int | None = None,",
             ],
@@ -270,7 +270,7 @@ RULE_BREAKS = [
         "rule": "restart after 2000 generations without improvement",
         "edits": [
             [
-                "deap_sudoku/runs/mantere_koljonen.py",
+                "deap_sudoku/runs/catalogue/mantere_koljonen.py",
                 "    restart_after: int | None = 2000,\n    accepted: int = 2,",
                 "    restart_after: int | None = 20000,\n    accepted: int = 2,",
             ],
@@ -281,7 +281,7 @@ RULE_BREAKS = [
         "rule": "restart after 2000 generations without improvement",
         "edits": [
             [
-                "deap_sudoku/runs/mantere_koljonen.py",
+                "deap_sudoku/runs/catalogue/mantere_koljonen.py",
                 "        restart_after=restart_after,\n        stop=stop,",
                 "        restart_after=None,\n        stop=stop,",
             ],
@@ -297,7 +297,7 @@ RULE_BREAKS = [
         "rule": "stop: solved or 100,000 generations",
         "edits": [
             [
-                "deap_sudoku/runs/mantere_koljonen.py",
+                "deap_sudoku/runs/catalogue/mantere_koljonen.py",
                 "    accepted: int | None = None,\n    stop: Stop = Stop(max_generations=100_000),",
                 "    accepted: int | None = None,\n    stop: Stop = Stop(max_generations=10_000),",
             ],
@@ -308,7 +308,7 @@ RULE_BREAKS = [
         "rule": "stop: solved or 100,000 generations",
         "edits": [
             [
-                "deap_sudoku/runs/mantere_koljonen.py",
+                "deap_sudoku/runs/catalogue/mantere_koljonen.py",
                 "stop.with_defaults(solved=0, started=started)",
                 "stop.with_defaults(started=started)",
             ],
@@ -383,7 +383,7 @@ RULE_BREAKS = [
         ),
         "edits": [
             [
-                "deap_sudoku/runs/mantere_koljonen.py",
+                "deap_sudoku/runs/catalogue/mantere_koljonen.py",
                 "belief.accepting(sel_ranked_pairs)",
                 "sel_ranked_pairs",
             ],
@@ -398,7 +398,7 @@ RULE_BREAKS = [
         ),
         "edits": [
             [
-                "deap_sudoku/runs/mantere_koljonen.py",
+                "deap_sudoku/runs/catalogue/mantere_koljonen.py",
                 "    accepted: int = 2,\n",
                 "    accepted: int = 3,\n",
             ],

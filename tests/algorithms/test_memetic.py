@@ -9,7 +9,7 @@ import pytest
 from deap import tools
 
 from deap_sudoku import Puzzle, read
-from deap_sudoku.runs import recipes
+from deap_sudoku.runs.catalogue import ga_recipes
 from deap_sudoku.algorithms import Stop
 from deap_sudoku.tools.fitness import eval_collisions
 from deap_sudoku.algorithms.memetic import REFUTED, ea_memetic, memetic_toolbox
@@ -55,7 +55,7 @@ def test_no_backtracking_catches_calls_through_imported_names(no_backtracking):
 @pytest.mark.parametrize("name", ["9x9.txt", "6x6.txt", "12x12.txt", "16x16.txt", "25x25.txt"])
 def test_solves_the_bundled_puzzles(name, no_backtracking):
     for puzzle in read(REPO / "data" / name):
-        _, logbook, hof = recipes.memetic(puzzle, seed=0, seed_nodes=None)
+        _, logbook, hof = ga_recipes.memetic(puzzle, seed=0, seed_nodes=None)
         assert logbook.stop_reason == "solved"
         assert _solves(puzzle, hof)
 
@@ -64,10 +64,10 @@ def test_solves_expert_puzzles_and_evolution_does_the_work(no_backtracking):
     """The bundled expert class needs search: each is solved.  From a population of two, the
     forum-hardest puzzle is not solved by the initial repairs but by later generations."""
     for puzzle in read(REPO / "data" / "testdata" / "expert.txt"):
-        _, logbook, hof = recipes.memetic(puzzle, seed=1, stop=Stop(max_seconds=30), seed_nodes=None)
+        _, logbook, hof = ga_recipes.memetic(puzzle, seed=1, stop=Stop(max_seconds=30), seed_nodes=None)
         assert _solves(puzzle, hof)
     puzzle = Puzzle.parse(FORUM_HARDEST)
-    _, logbook, hof = recipes.memetic(puzzle, seed=1, population_size=2, stop=Stop(max_seconds=30), seed_nodes=None)
+    _, logbook, hof = ga_recipes.memetic(puzzle, seed=1, population_size=2, stop=Stop(max_seconds=30), seed_nodes=None)
     assert _solves(puzzle, hof)
     assert logbook[0]["min"] > 0 and logbook[-1]["gen"] > 0
 
@@ -85,20 +85,20 @@ def test_seeded_run_ends_at_generation_0_with_the_searchs_answer(monkeypatch):
         return search(*args, **kwargs)
 
     monkeypatch.setattr("deap_sudoku.tools.init.search", spy)
-    _, logbook, hof = recipes.memetic(puzzle, seed=0)
+    _, logbook, hof = ga_recipes.memetic(puzzle, seed=0)
     assert budgets == [1000] and logbook.stop_reason == "solved" and len(logbook) == 1
     assert _solves(puzzle, hof)
-    _, logbook, hof = recipes.memetic(puzzle, seed=0, seed_nodes=2, population_size=2)
+    _, logbook, hof = ga_recipes.memetic(puzzle, seed=0, seed_nodes=2, population_size=2)
     assert budgets == [1000, 2] and _solves(puzzle, hof) and logbook[0]["min"] > 0
 
 
 def test_same_seed_same_run_and_another_seed_another_run():
     puzzle = Puzzle.parse(FORUM_HARDEST)
-    first = recipes.memetic(puzzle, seed=4, seed_nodes=None)
-    second = recipes.memetic(puzzle, seed=4, seed_nodes=None)
+    first = ga_recipes.memetic(puzzle, seed=4, seed_nodes=None)
+    second = ga_recipes.memetic(puzzle, seed=4, seed_nodes=None)
     assert first[1].select("min") == second[1].select("min")
     assert np.array_equal(first[2][0], second[2][0])
-    other = recipes.memetic(puzzle, seed=5, seed_nodes=None)
+    other = ga_recipes.memetic(puzzle, seed=5, seed_nodes=None)
     assert other[1].select("min") != first[1].select("min")
 
 
@@ -134,13 +134,13 @@ def test_generation_uses_crossover_local_search_and_restarts_and_keeps_members_d
 
 
 def test_unsolvable_puzzle_ends_at_the_budget_with_the_best_grid():
-    _, logbook, hof = recipes.memetic(unsolvable(), seed=0, stop=Stop(max_generations=15))
+    _, logbook, hof = ga_recipes.memetic(unsolvable(), seed=0, stop=Stop(max_generations=15))
     assert logbook.stop_reason == "generations"
     assert hof[0].fitness.values[0] > 0
 
 
 def test_puzzle_refuted_by_propagation_ends_at_once():
-    _, logbook, hof = recipes.memetic(Puzzle.parse("12345678." + "........9" + "." * 63))
+    _, logbook, hof = ga_recipes.memetic(Puzzle.parse("12345678." + "........9" + "." * 63))
     assert logbook.stop_reason == REFUTED and len(logbook) == 1
     assert hof[0].fitness.values[0] > 0
 

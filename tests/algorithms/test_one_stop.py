@@ -15,7 +15,7 @@ import pytest
 from deap_sudoku import Puzzle
 from deap_sudoku.algorithms import Stop, iterated_local_search, simulated_annealing, tabu_search
 from deap_sudoku.algorithms.stop import given_stop
-from deap_sudoku.runs import local_search
+from deap_sudoku.runs.catalogue import local_search
 from deap_sudoku.runs.registry import algorithm, from_function, names
 from deap_sudoku.runs.task import Task, run_task
 from tests.conftest import FORUM_HARDEST, unsolvable

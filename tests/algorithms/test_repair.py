@@ -192,7 +192,7 @@ def test_python_box_filling_is_the_compiled_box_filling(box, seed):
 def test_a_memetic_run_is_the_same_whichever_kernel_runs_when(monkeypatch):
     """The automatic choice switches kernels in the middle of a run without changing it."""
     from deap_sudoku.propagation import choice
-    from deap_sudoku.runs.recipes import memetic
+    from deap_sudoku.runs.catalogue.ga_recipes import memetic
 
     puzzle = Puzzle.parse("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......")
     runs = {}

@@ -12,7 +12,8 @@ from click.testing import CliRunner
 
 from deap_sudoku import read
 from deap_sudoku.exact import dig_puzzle, solve, verify
-from deap_sudoku.runs import ALGORITHMS, colony, local_search, mantere_koljonen, recipes
+from deap_sudoku.runs import ALGORITHMS
+from deap_sudoku.runs.catalogue import colony, ga_recipes, local_search, mantere_koljonen
 from deap_sudoku.runs.record import STOP_OPTIONS
 
 from tests.conftest import REPO, recipe_options
@@ -181,7 +182,7 @@ EQUIVALENT = {
 }
 EQUIVALENT |= {  # example with switches -> (recipe, the switches and a budget)
     "block_ga_switched": (
-        recipes.block_ga,
+        ga_recipes.block_ga,
         dict(
             population_size=40,
             max_generations=20,
@@ -194,13 +195,13 @@ EQUIVALENT |= {  # example with switches -> (recipe, the switches and a budget)
             in_box_pairs=True,
         ),
     ),
-    "cell_ga_switched": (recipes.cell_ga, dict(population_size=40, max_generations=20, free_cells_only=True)),
+    "cell_ga_switched": (ga_recipes.cell_ga, dict(population_size=40, max_generations=20, free_cells_only=True)),
     "row_permutation_ga_switched": (
-        recipes.row_permutation_ga,
+        ga_recipes.row_permutation_ga,
         dict(population_size=40, max_generations=20, restrict=True),
     ),
     "block_ga_restart_switched": (
-        recipes.block_ga_restart,
+        ga_recipes.block_ga_restart,
         dict(population_size=40, restart_after=5, normalised_roulette=True, max_generations=30),
     ),
     "tabu_search_switched": (local_search.tabu, dict(max_steps=600, moves="swap", memory="cells", restrict=True)),

@@ -58,7 +58,7 @@ def test_a_tournament_larger_than_the_population_and_a_plan_too_large_to_count_a
 
 def test_row_ga_refuses_a_tournament_larger_than_its_population_before_any_work():
     from deap_sudoku.io.samples import load_sample
-    from deap_sudoku.runs.recipes import row_permutation_ga
+    from deap_sudoku.runs.catalogue.ga_recipes import row_permutation_ga
 
     with pytest.raises(ValueError, match="tournsize 11 is more than the population, 10"):
         row_permutation_ga(load_sample("testdata/easy.txt"), population_size=10, tournsize=11)

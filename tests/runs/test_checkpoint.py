@@ -22,7 +22,7 @@ from click.testing import CliRunner
 from deap_sudoku import Puzzle, Shape, read
 from deap_sudoku.algorithms import Stop
 from deap_sudoku.cli import main
-from deap_sudoku.runs import colony, recipes
+from deap_sudoku.runs.catalogue import colony, ga_recipes
 from deap_sudoku.runs import checkpoint as checkpoint_module
 from deap_sudoku.runs.checkpoint import MAGIC, Checkpoint, CheckpointError, run_identity, saved_state
 
@@ -46,7 +46,7 @@ class CrashingCheckpoint(Checkpoint):
             raise Crash
 
 
-RECIPES = {"memetic": recipes.memetic, "restart-ga": recipes.block_ga_restart, "acs": colony.ant_colony}
+RECIPES = {"memetic": ga_recipes.memetic, "restart-ga": ga_recipes.block_ga_restart, "acs": colony.ant_colony}
 SHORT = dict(population_size=2, max_generations=30)
 
 
@@ -299,7 +299,7 @@ def test_checkpoints_work_for_grids_wider_than_the_line_format(tmp_path):
     identity = run_identity(puzzle, "memetic", 0, {"population_size": 2})
     assert identity["puzzle"].startswith("36x36 (6x6 boxes) puzzle ")
     path = tmp_path / "run.ckpt"
-    recipes.memetic(
+    ga_recipes.memetic(
         puzzle, seed=0, population_size=2, stop=Stop(max_generations=2), checkpoint=Checkpoint(path, 1, identity)
     )
     assert Checkpoint(path, 1, identity, puzzle=puzzle).load()["generation"] >= 1

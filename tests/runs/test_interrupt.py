@@ -15,7 +15,7 @@ from deap_sudoku import read
 from deap_sudoku.algorithms import Stop
 from deap_sudoku.runs import interrupt, saved_state
 from deap_sudoku.runs.checkpoint import Checkpoint, run_identity
-from deap_sudoku.runs.recipes import block_ga, memetic
+from deap_sudoku.runs.catalogue.ga_recipes import block_ga, memetic
 from deap_sudoku.tools import mut_swap_in_box
 
 from tests.timing import kept, timed

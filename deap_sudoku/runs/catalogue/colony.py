@@ -11,11 +11,11 @@ from collections.abc import Callable
 
 from deap import base, tools
 
-from . import seeding
-from ..algorithms import Checkpointer, Stop
-from ..algorithms.ant_colony import ea_ant_colony
-from ..grid.puzzle import Puzzle
-from ..tools import (
+from .. import seeding
+from ...algorithms import Checkpointer, Stop
+from ...algorithms.ant_colony import ea_ant_colony
+from ...grid.puzzle import Puzzle
+from ...tools import (
     DrawStream,
     HallOfFame,
     Individual,
@@ -25,7 +25,7 @@ from ..tools import (
     eval_collisions,
     fitness_statistics,
 )
-from .record import COMPILING, bundled, ga_run
+from ..record import COMPILING, bundled, ga_run
 
 __all__ = ["ant_colony", "warm_up_colony"]
 

@@ -1,5 +1,5 @@
 """The exact solvers a run can use, each declared where it is defined (as the GAs are in
-:mod:`~deap_sudoku.runs.recipes`): backtracking, clause learning, the documented analyzer and
+:mod:`~deap_sudoku.runs.catalogue.ga_recipes`): backtracking, clause learning, the documented analyzer and
 propagation alone, with their warm-ups (:mod:`~deap_sudoku.runs.kernel_cache`)."""
 
 from __future__ import annotations
@@ -7,13 +7,13 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from ..algorithms import Stop
-from . import seeding
-from ..exact import SearchBudgetExceeded, solve, solve_learning
-from ..grid.puzzle import Puzzle
-from ..propagation import analyze, propagate
-from .kernel_cache import warm_up_clause_learning, warm_up_learning, warm_up_search
-from .record import COMPILING, Outcome, bundled
+from ...algorithms import Stop
+from .. import seeding
+from ...exact import SearchBudgetExceeded, solve, solve_learning
+from ...grid.puzzle import Puzzle
+from ...propagation import analyze, propagate
+from ..kernel_cache import warm_up_clause_learning, warm_up_learning, warm_up_search
+from ..record import COMPILING, Outcome, bundled
 
 __all__: list[str] = []  # its records are the registry's
 

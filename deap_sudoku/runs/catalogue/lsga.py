@@ -19,10 +19,10 @@ from collections.abc import Callable
 
 from deap import base, tools
 
-from . import seeding
-from ..algorithms import Checkpointer, Stop, ea_lsga
-from ..grid.puzzle import Puzzle
-from ..tools import (
+from .. import seeding
+from ...algorithms import Checkpointer, Stop, ea_lsga
+from ...grid.puzzle import Puzzle
+from ...tools import (
     Individual,
     batch_map,
     clone,
@@ -35,8 +35,8 @@ from ..tools import (
     mut_swap_in_row,
     sel_tournament,
 )
-from .composition import GA_ALIASES, evolve
-from .record import bundled_ga
+from ..composition import GA_ALIASES, evolve
+from ..record import bundled_ga
 
 __all__ = ["lsga", "lsga_toolbox", "LSGA_ALIASES"]
 

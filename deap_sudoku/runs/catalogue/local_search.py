@@ -1,17 +1,17 @@
 """Local search as runs: tabu search as documented and ours (two records of one recipe), an iterated
 local search after Musliu & Winter, and simulated annealing after Lewis with and without propagation
 first (two records of one recipe), declared where they are defined (as the GAs are in
-:mod:`~deap_sudoku.runs.recipes`)."""
+:mod:`~deap_sudoku.runs.catalogue.ga_recipes`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
 
-from . import seeding
-from ..algorithms import Stop, iterated_local_search, simulated_annealing, tabu_search
-from ..grid.puzzle import Puzzle
-from .record import bundled, tabu_run
+from .. import seeding
+from ...algorithms import Stop, iterated_local_search, simulated_annealing, tabu_search
+from ...grid.puzzle import Puzzle
+from ..record import bundled, tabu_run
 
 __all__ = ["tabu", "cp_ils", "annealing"]
 

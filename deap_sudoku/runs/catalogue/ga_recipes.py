@@ -1,6 +1,6 @@
 """Recipes: the documented Sudoku GAs and the project's memetic GA, composed from the parts (tabu
-search is in :mod:`~deap_sudoku.runs.local_search`, the exact solvers in
-:mod:`~deap_sudoku.runs.exact_solvers`).
+search is in :mod:`~deap_sudoku.runs.catalogue.local_search`, the exact solvers in
+:mod:`~deap_sudoku.runs.catalogue.exact_solvers`).
 
 Each documented one runs as documented by default, our improvements being
 switches (``docs/reproductions.md`` tables every rule).
@@ -25,8 +25,8 @@ from collections.abc import Callable
 
 from deap import base, tools
 
-from . import seeding
-from ..algorithms import (
+from .. import seeding
+from ...algorithms import (
     Checkpointer,
     Stop,
     ea_generational,
@@ -35,8 +35,8 @@ from ..algorithms import (
     ea_plus_children,
     memetic_toolbox,
 )
-from ..grid.puzzle import Puzzle
-from ..tools import (
+from ...grid.puzzle import Puzzle
+from ...tools import (
     Individual,
     batch_map,
     cell_map,
@@ -57,10 +57,10 @@ from ..tools import (
     sel_stochastic_universal_sampling,
     with_punish_same,
 )
-from ..tools.init import SEED_NODES
-from .composition import MEMETIC_ALIASES, evolve
-from .kernel_cache import warm_up_search
-from .record import COMPILING, bundled_ga
+from ...tools.init import SEED_NODES
+from ..composition import MEMETIC_ALIASES, evolve
+from ..kernel_cache import warm_up_search
+from ..record import COMPILING, bundled_ga
 
 __all__ = [
     "memetic",

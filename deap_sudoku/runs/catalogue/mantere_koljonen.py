@@ -21,10 +21,10 @@ from collections.abc import Callable
 
 from deap import base, tools
 
-from . import seeding
-from ..algorithms import Checkpointer, Stop, ea_generational
-from ..grid.puzzle import Puzzle
-from ..tools import (
+from .. import seeding
+from ...algorithms import Checkpointer, Stop, ea_generational
+from ...grid.puzzle import Puzzle
+from ...tools import (
     BeliefSpace,
     Individual,
     batch_map,
@@ -36,8 +36,8 @@ from ..tools import (
     mut_mixed_in_box,
     sel_ranked_pairs,
 )
-from .composition import evolve
-from .record import bundled_ga
+from ..composition import evolve
+from ..record import bundled_ga
 
 __all__ = ["mk_ga", "mk_cultural", "CROSSOVERS"]
 
