@@ -5,6 +5,7 @@ import importlib.util
 import itertools
 import json
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,11 +20,11 @@ from deap_sudoku.tools import Individual, Pheromone, clone, eval_collisions
 from deap_sudoku.tools import ant_colony_compiled, ant_colony_kernel
 from deap_sudoku.tools.pheromone import _givens, _layout
 
-from tests.conftest import REPO, SHARED_DATA
+from tests.conftest import REPO
 from tests.timing import timed
 
 
-def _replay_case(size: str, greedy: str) -> None:
+def _replay_case(size: str, greedy: str, shared: Path) -> None:
     """The package's colony against the committed trace of the authors' solver (one case of
     ``benchmarks/acs_replay.py``): the same ants' grids, pheromone and best value every iteration."""
     spec = importlib.util.spec_from_file_location("acs_replay", REPO / "benchmarks" / "acs_replay.py")
@@ -31,7 +32,7 @@ def _replay_case(size: str, greedy: str) -> None:
     spec.loader.exec_module(replay)
     trace = json.loads((REPO / "benchmarks" / "results" / "acs_replay.json").read_text())
     case = next(case for case in trace["cases"] if (case["size"], case["greedy"]) == (size, greedy))
-    puzzle = replay.case_puzzle(SHARED_DATA, size, case["puzzle"])
+    puzzle = replay.case_puzzle(shared, size, case["puzzle"])
     iterations = trace["iterations"]
     mine = replay.ours(puzzle, replay.stream_for(trace["seed"], puzzle, iterations), greedy, iterations)
     assert [state.digest() for state in mine] == case["iterations"]
@@ -260,12 +261,12 @@ RULE_BREAKS = [
 """Each rule of docs/literature.md's table and an edit that breaks it (read by benchmarks/rule_breaks.py)."""
 
 
-def test_the_colony_replays_the_originals_16x16_trace():
-    _replay_case("16x16", "code")
+def test_the_colony_replays_the_originals_16x16_trace(shared_data):
+    _replay_case("16x16", "code", shared_data)
 
 
-def test_the_colony_replays_the_originals_16x16_trace_under_the_paper_rule():
-    _replay_case("16x16", "paper")
+def test_the_colony_replays_the_originals_16x16_trace_under_the_paper_rule(shared_data):
+    _replay_case("16x16", "paper", shared_data)
 
 
 LLOYD_16 = read(REPO / "data" / "16x16-lloyd.txt")[0]
