@@ -14,7 +14,7 @@ import click
 from ..runs import registry
 from ..runs.interrupt import exit_code, graceful, requested
 from ..runs.task import FAILED_RUNS, scoop_is_running
-from .errors import plural
+from .errors import plural, width
 from .help import Sectioned
 from .inputs import PUZZLE_FILE_HELP, PuzzleFile, PuzzleInput
 from .options import ALGORITHM, ALGORITHM_HELP, DEFAULT_ALGORITHM, given, refuse_huge_population, run_options
@@ -440,8 +440,9 @@ def _say_how_many(results: list, field: str, what: str) -> None:
 
 
 def terminal_table(rows: list[dict]) -> str:
-    """The summary as ``bench`` prints it: aligned columns of medians that fit 100 columns for the
-    usual names (the IQRs are in --markdown, --csv and --json), ``-`` where a count does not apply
+    """The summary as ``bench`` prints it: aligned columns of medians, two spaces apart where that fits
+    the terminal's width (:func:`~deap_sudoku.cli.errors.width`, 80 when unknown), else one (the
+    bundled files' names fit 80 so; the IQRs are in --markdown, --csv and --json), ``-`` where a count does not apply
     to the algorithm (:func:`~deap_sudoku.experiments.summary.applies`)."""
     from ..experiments.summary import applies
 
@@ -467,12 +468,13 @@ def terminal_table(rows: list[dict]) -> str:
             )
         )
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
-    medians = sum(widths[4:8]) + 2 * 3
-    left = sum(widths[:4]) + 2 * 4
+    gap = 2 if sum(widths) + 2 * (len(widths) - 1) <= width() else 1  # one space where two do not fit
+    medians = sum(widths[4:8]) + gap * 3
+    left = sum(widths[:4]) + gap * 4
     text = [" " * left + " medians ".center(medians, "-")]
     for line in lines:
         cells = [cell.ljust(w) if i < 2 else cell.rjust(w) for i, (cell, w) in enumerate(zip(line, widths))]
-        text.append("  ".join(cells).rstrip())
+        text.append((" " * gap).join(cells).rstrip())
     return "\n".join(text) + "\n"
 
 

@@ -180,6 +180,23 @@ ROWS = [
 ]
 
 
+BUNDLED_ROWS = [
+    _row(name, algorithm, 2, 6, 20, 1275, 127_000, 0.502, math.inf)
+    for name in ("easy.txt", "medium.txt", "hard.txt", "expert.txt")
+    for algorithm in ("tabu", "block-ga", "backtracking", "mk-cultural")
+]
+"""``bench data/testdata/*.txt`` with the longest names: 82-84 columns when they were two spaces apart."""
+
+
+@pytest.mark.parametrize("columns", [80, 120])
+def test_the_terminal_table_of_the_bundled_files_fits_the_terminal(columns, monkeypatch):
+    """Issue 63: two spaces between columns where they fit the terminal's width, else one."""
+    monkeypatch.setenv("COLUMNS", str(columns))
+    lines = terminal_table(BUNDLED_ROWS).splitlines()
+    assert max(map(len, lines)) <= columns
+    assert lines[1].startswith("dataset     algorithm" if columns == 120 else "dataset    algorithm")
+
+
 def test_the_terminal_table_fits_100_columns_with_dashes_for_what_does_not_apply():
     table = terminal_table(ROWS)
     lines = table.splitlines()
