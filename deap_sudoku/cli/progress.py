@@ -15,9 +15,18 @@ import click
 
 from ..grid import Puzzle, Shape
 from ..propagation.choice import NumbaUnavailable, compiled_from_the_start, numba_available, numba_trouble
+from .errors import width
 
 if TYPE_CHECKING:
     from ..runs.record import Algorithm
+
+
+def _bar_width(total: int, label: str, unit: str) -> int:
+    """The bar's width in characters that keeps the whole line, ``LABEL  [BAR]  7/10  00:00:01  3.27
+    puzzles/s``, inside the terminal's width (:func:`~deap_sudoku.cli.errors.width`): a line wider
+    than the terminal wraps, and each redraw then leaves its first half behind (issue 63)."""
+    info = len(f"{total}/{total}") + 2 + len("00:00:00") + 2 + len(f"99999 {unit}/s")
+    return max(10, width() - 1 - len(label) - len("  []  ") - info)
 
 
 class Progress:
@@ -35,6 +44,7 @@ class Progress:
                 show_pos=True,
                 show_eta=True,
                 item_show_func=lambda rate: rate,
+                width=_bar_width(total, label, unit),
             )
 
     def __enter__(self) -> Progress:

@@ -104,3 +104,28 @@ def test_the_help_lengths_the_command_line_page_gives_are_the_helps_lengths():
             timeout=60,
         ).stdout
         assert len(shown.splitlines()) == lines, (columns, len(shown.splitlines()))
+
+
+@pytest.mark.parametrize("columns", [80, 120])
+def test_the_progress_bar_and_the_lines_between_its_redraws_fit_the_terminal(columns, monkeypatch):
+    """Issue 63: ``solve data/testdata/hard.txt -a row-ga`` drew an 82-column bar at 80; each redraw
+    after a message then left the bar's first line behind (10 stale bars for 10 puzzles)."""
+    import io
+    import sys
+
+    from deap_sudoku.cli.progress import Progress
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    terminal = Terminal()
+    monkeypatch.setenv("COLUMNS", str(columns))
+    monkeypatch.setattr(sys, "stderr", terminal)
+    with Progress(10, "solving with row-ga", "puzzles") as progress:
+        for number in range(1, 11):
+            progress.echo(f"puzzle {number} of 10: no solution found within the budget", err=True)
+            progress.advance()
+    drawn = re.split(r"[\r\n]", re.sub(r"\033\[[0-9;?]*[A-Za-z]", "", terminal.getvalue()))  # escapes take no room
+    assert any("solving with row-ga  [" in line for line in drawn)
+    assert too_wide("\n".join(drawn), columns) == []
