@@ -8,6 +8,7 @@ The page says what the test cannot do, in the command's own comment, where a rea
 - ``# not run here: why``: it needs what a test does not have (other hosts).
 - ``exit 1`` in the comment: the exit code the command ends with, as documented (a puzzle left
   unsolved within its budget); any other command must end with 0.
+- ``says "TEXT"`` in the comment: what the command prints (on either stream), checked.
 - ``pip install``: not run (the test runs installed); the extras it names must exist.
 
 A block that starts with ``#!`` is a script to save, not lines to type (the cluster page's SLURM job
@@ -52,6 +53,11 @@ class Command:
         if re.match(r"(python -m )?pip (un)?install\b", self.text):
             return "pip"
         return None
+
+    @property
+    def says(self) -> str | None:
+        found = re.search(r'\bsays "([^"]+)"', self.comment)
+        return found.group(1) if found else None
 
     @property
     def exit(self) -> int:
@@ -109,6 +115,15 @@ def test_the_commands_are_read_as_a_shell_reads_them():
     assert found[2].text.endswith("\nEOF") and found[1].line == 4
 
 
+def test_the_checkpoint_example_stops_a_running_ga_and_resumes_it():
+    """Issue 63: the page's checkpoint line ran the memetic GA, whose seed search solves at generation
+    0, so it never showed a checkpoint of a GA still running; the resume it shows is checked when
+    the block runs (``says``)."""
+    lines = [c for c in commands((REPO / "docs" / "command_line.md").read_text()) if "--checkpoint " in c.text]
+    assert len(lines) >= 2 and lines[0].exit == 1  # the first run ends unsolved, its checkpoint saved
+    assert lines[1].says and lines[1].says.startswith("resuming from run.ckpt at generation ")
+
+
 def test_every_extra_a_page_installs_exists():
     config = configparser.ConfigParser(interpolation=None)
     config.read(REPO / "setup.cfg")
@@ -158,5 +173,6 @@ def test_every_command_of_the_block_runs_from_an_empty_folder(page, block, tmp_p
         except subprocess.TimeoutExpired:
             pytest.fail(f"{where}\nran over {SECONDS} s: its comment should say '# slow: ~N min'")
         assert done.returncode == command.exit, f"{where}\nexit {done.returncode}\n{done.stderr[-2000:]}"
+        assert command.says is None or command.says in done.stdout + done.stderr, f"{where}\n{done.stderr[-2000:]}"
         ran.append((round(time.perf_counter() - start, 1), command.line))
     print(page.name, "seconds per command (line):", ran)
