@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import dataclasses
+import functools
+import math
 import os
 import signal
+import statistics
 import sys
+import time
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -289,6 +294,18 @@ class _Benching:
                 err=True,
             )
 
+    def _seconds_left(self, started: float, done_before: int) -> float | None:
+        """The progress bar's ETA: :func:`seconds_left` for this session's runs so far."""
+        finished = self.experiment.finished
+        each = len(self.experiment.plan) // max(1, len(self.experiment.plan.algorithms))
+        done = collections.Counter(r.algorithm for r in [*self.results[:done_before], *finished])
+        return seconds_left(
+            time.perf_counter() - started,
+            [(r.algorithm, r.seconds) for r in finished],
+            {name: each - done[name] for name in self.experiment.plan.algorithms},
+            {name: options.get("max_seconds") for name, options in self.experiment.options.items()},
+        )
+
     def run(self) -> None:
         """The runs not done yet, each kept as it finishes, until all are done or a signal comes.
         Serially a signal interrupts the run at once.  Under SCOOP it is only recorded and answered
@@ -297,7 +314,8 @@ class _Benching:
         todo = len(self.experiment.plan) - len(self.results)
         label = f"{plural(todo, 'run')}" + (" on SCOOP workers" if parallel else "")
         done_before = len(self.results)
-        with graceful(cooperative=parallel), Progress(todo, label, "runs", quiet=self.quiet) as bar:
+        eta = functools.partial(self._seconds_left, time.perf_counter(), done_before)
+        with graceful(cooperative=parallel), Progress(todo, label, "runs", quiet=self.quiet, eta=eta) as bar:
             try:
                 for _ in self.experiment.run(parallel=parallel, contain=True):  # kept in experiment.finished
                     bar.advance()
@@ -424,6 +442,35 @@ class _Benching:
             sys.exit(1)
         if any(result.error for result in results):
             sys.exit(FAILED_RUNS)  # every run ended and every output is whole, but runs failed with errors
+
+
+def seconds_left(
+    elapsed: float, finished: list[tuple[str, float]], remaining: dict[str, int], budgets: dict[str, float | None]
+) -> float | None:
+    """An ETA that knows the runs left are not all alike (issue 63: with the memetic GA's runs done
+    in milliseconds and the tabu searches' 5 s each to go, click's average said 00:00:00).
+
+    Each run left is expected to take what its algorithm's finished runs took on average, else its
+    time budget, else the average of every finished run; the work left is then divided by the runs
+    made at once so far (their seconds over the wall time, at least 1: several workers).  None until
+    a run has finished."""
+    times = [seconds for _, seconds in finished if math.isfinite(seconds)]
+    if not times:
+        return None
+    mean = statistics.fmean(times)
+    by_algorithm: dict[str, list[float]] = collections.defaultdict(list)
+    for name, seconds in finished:
+        if math.isfinite(seconds):
+            by_algorithm[name].append(seconds)
+
+    def expected(name: str) -> float:
+        if by_algorithm[name]:
+            return statistics.fmean(by_algorithm[name])
+        budget = budgets.get(name)
+        return budget if budget is not None else mean
+
+    left = sum(max(0, count) * expected(name) for name, count in remaining.items())
+    return left / max(1.0, sum(times) / max(elapsed, 1e-6))
 
 
 def _say_how_many(results: list, field: str, what: str) -> None:

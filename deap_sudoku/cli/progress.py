@@ -21,6 +21,13 @@ if TYPE_CHECKING:
     from ..runs.record import Algorithm
 
 
+def clock(seconds: float) -> str:
+    """``00:01:05`` (``2d 03:00:00`` past a day), as click writes an ETA."""
+    t = int(seconds)
+    days, hours, minutes = t // 86400, t // 3600 % 24, t // 60 % 60
+    return (f"{days}d " if days else "") + f"{hours:02}:{minutes:02}:{t % 60:02}"
+
+
 def _bar_width(total: int, label: str, unit: str) -> int:
     """The bar's width in characters that keeps the whole line, ``LABEL  [BAR]  7/10  00:00:01  3.27
     puzzles/s``, inside the terminal's width (:func:`~deap_sudoku.cli.errors.width`): a line wider
@@ -33,8 +40,10 @@ class Progress:
     """A progress bar on standard error with count, rate and ETA, shown only when standard error is a
     terminal and ``quiet`` is off; :meth:`echo` prints a line (to either stream) without tearing it."""
 
-    def __init__(self, total: int, label: str, unit: str, *, quiet: bool = False) -> None:
-        self.unit, self.started, self.done = unit, time.perf_counter(), 0
+    def __init__(
+        self, total: int, label: str, unit: str, *, quiet: bool = False, eta: Callable[[], float | None] | None = None
+    ) -> None:
+        self.unit, self.started, self.done, self.eta = unit, time.perf_counter(), 0, eta
         self.bar = None
         if not quiet and total > 1 and sys.stderr is not None and sys.stderr.isatty():
             self.bar = click.progressbar(
@@ -42,7 +51,7 @@ class Progress:
                 label=label,
                 file=sys.stderr,
                 show_pos=True,
-                show_eta=True,
+                show_eta=eta is None,  # else the seconds ``eta`` gives, before the rate
                 item_show_func=lambda rate: rate,
                 width=_bar_width(total, label, unit),
             )
@@ -60,7 +69,9 @@ class Progress:
         self.done += 1
         if self.bar is not None:
             rate = self.done / max(time.perf_counter() - self.started, 1e-9)
-            self.bar.update(1, f"{rate:.2f} {self.unit}/s" if rate < 10 else f"{rate:.0f} {self.unit}/s")
+            shown = f"{rate:.2f} {self.unit}/s" if rate < 10 else f"{rate:.0f} {self.unit}/s"
+            left = self.eta() if self.eta is not None else None
+            self.bar.update(1, shown if left is None else f"{clock(left)}  {shown}")
 
     def echo(self, line: str, *, err: bool = False) -> None:
         if self.bar is not None:

@@ -287,3 +287,17 @@ def test_the_notice_for_a_bundled_file_is_short_and_names_no_install_path(tmp_pa
     assert len(notice) <= 110 and "site-packages" not in result.stderr and "/deap_sudoku/data" not in result.stderr
     many = run("bench", "data/testdata/*.txt", "-a", "backtracking", "--quiet")
     assert "/deap_sudoku/data" not in many.stderr and "reading the 4 copies bundled" in many.stderr
+
+
+def test_the_eta_expects_each_algorithm_s_runs_to_take_what_its_own_took_or_its_budget():
+    """Issue 63: ``bench easy.txt -a memetic -a tabu --runs 3 --limit 2 --max-seconds 5`` read 00:00:00
+    with the six tabu searches to go, after six memetic runs of milliseconds."""
+    from deap_sudoku.cli.bench import seconds_left
+
+    budgets = {"memetic": 5.0, "tabu": 5.0}
+    memetic = [("memetic", 0.01)] * 6
+    assert seconds_left(0.1, [], {"memetic": 6, "tabu": 6}, budgets) is None  # nothing to go by yet
+    assert seconds_left(0.1, memetic, {"memetic": 0, "tabu": 6}, budgets) == pytest.approx(30.0)  # the budgets
+    tabu = [("tabu", 1.0)] * 3
+    assert seconds_left(3.1, memetic + tabu, {"memetic": 0, "tabu": 3}, budgets) == pytest.approx(3.0)  # their own
+    assert seconds_left(2.0, [("tabu", 1.0)] * 4, {"tabu": 4}, {"tabu": None}) == pytest.approx(2.0)  # two at once
