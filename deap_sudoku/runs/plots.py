@@ -41,7 +41,8 @@ INSTALL = 'pip install "deap_sudoku[plot]"'
 """How to get what plots need."""
 
 FEW_POINTS = 40
-"""A series with at most this many points is drawn with markers, so that one point still shows."""
+"""The most markers a line carries: every point of a short series (one point still shows), every
+n-th of a longer one, so that every line carries the markers its legend entry shows."""
 
 LINE_STYLES = [("o", "-"), ("s", "--"), ("^", "-."), ("D", ":"), ("v", "-"), ("P", "--"), ("X", "-.")]
 """(marker, line style) pairs, one per line of a plot, told apart in black and white too."""
@@ -131,7 +132,7 @@ def plot_convergence(
     targets: dict[float, Objective] = {}
     for number, (label, objective, trace) in enumerate(runs):
         colour = f"C{number % 10}"
-        few = len(trace.x) <= FEW_POINTS
+        every = max(1, -(-len(trace.x) // FEW_POINTS))  # at most FEW_POINTS markers on the line
         for name, values in trace.series.items():
             best = name == "best"
             styles[name] = ("-", "o") if best else ("--", "x")
@@ -142,7 +143,8 @@ def plot_convergence(
                 color=colour,
                 alpha=1.0 if best else 0.55,
                 linewidth=1.8 if best else 1.0,
-                marker=styles[name][1] if few else None,
+                marker=styles[name][1],
+                markevery=every,
                 markersize=5,
             )
         if label:
@@ -150,9 +152,8 @@ def plot_convergence(
         targets.setdefault(objective.target, objective)
     for target in targets:
         axis.axhline(target, color="black", linestyle=":", linewidth=1.2)
-    marked = any(len(trace.x) <= FEW_POINTS for _, _, trace in runs)
     handles += [
-        Line2D([], [], color="black", linestyle=style, marker=marker if marked else None, label=name)
+        Line2D([], [], color="black", linestyle=style, marker=marker, label=name)
         for name, (style, marker) in styles.items()
     ]
     handles.append(

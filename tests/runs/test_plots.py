@@ -73,3 +73,20 @@ def test_plot_logbook_draws_on_the_callers_axes_the_best_mean_and_target():
     assert right.lines[0].get_xdata().tolist() == logbook.select("gen")
     assert any(np.allclose(line.get_ydata(), 0) and line.get_linestyle() == ":" for line in right.lines)  # target
     assert "collisions (lower is better)" in right.get_ylabel()
+
+
+def test_every_line_carries_the_markers_its_legend_entry_shows():
+    """Issue 63: a short run's lines had markers and a long one's none, under a legend with markers."""
+    objective = Objective("collisions", 0.0, True)
+    short = Trace("generation", tuple(range(5)), {"best": (9, 7, 5, 3, 0), "mean": (20, 15, 10, 5, 2)})
+    long = Trace("generation", tuple(range(400)), {"best": tuple(range(400, 0, -1)), "mean": tuple(range(800, 0, -2))})
+    figure = plot_convergence([("puzzle 1", objective, short), ("puzzle 2", objective, long)])
+    axis = figure.axes[0]
+    lines = [line for line in axis.get_lines() if line.get_linestyle() != ":"]  # not the target line
+    assert len(lines) == 4 and all(line.get_marker() not in ("", "None", None) for line in lines)
+    legend = {
+        text.get_text(): handle for text, handle in zip(axis.get_legend().get_texts(), axis.get_legend().legend_handles)
+    }
+    assert legend["best"].get_marker() == "o" and legend["mean"].get_marker() == "x"
+    markevery = [line.get_markevery() for line in lines]
+    assert markevery[:2] == [1, 1] and markevery[2] * 40 >= 400  # at most 40 markers on the long lines
