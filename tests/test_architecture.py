@@ -350,3 +350,70 @@ def test_the_name_and_declaration_finders_find_what_they_are_named_for():
     assert _declares(ast.parse("@bundled_ga('x', 'y', ())\ndef f(): pass")) and not _declares(
         ast.parse("def f(): pass")
     )
+
+
+RUN = 6  # lines a copied block must share to count (the `duplicates` tool's default)
+COPIED_RUNS = 30  # copied runs the package holds today outside the compiled-kernel twins; lower it, never raise it
+
+
+def _kept_lines(path: Path, source: str, tree: ast.Module | None = None) -> list[tuple[int, str]]:
+    """``(line number, text with white space folded)`` of the lines that can be copied code: not
+    blank, not a comment, not punctuation alone, not inside an import."""
+    tree = _tree(path) if tree is None else tree
+    imports = {
+        n
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        for n in range(node.lineno, (node.end_lineno or node.lineno) + 1)
+    }
+    kept = []
+    for number, line in enumerate(source.splitlines(), 1):
+        text = " ".join(line.split())
+        if text and not text.startswith("#") and number not in imports and any(c.isalnum() for c in text):
+            kept.append((number, text))
+    return kept
+
+
+def _twins(a: str, b: str) -> bool:
+    """A numba-compiled kernel and its Python twin (``x_compiled.py`` and ``x.py``): the same code on purpose."""
+    return f"{a.removesuffix('.py')}_compiled.py" == b or f"{b.removesuffix('.py')}_compiled.py" == a
+
+
+def _copied_runs(sources: dict[str, tuple[Path, str, ast.Module | None]]) -> list[str]:
+    """Each place where ``RUN`` or more consecutive kept lines stand again elsewhere, as ``a.py:3 ~ b.py:40``:
+    one entry for a longer copied block, not one per window of it."""
+    places: dict[tuple[str, ...], list[tuple[str, int, int]]] = {}
+    for name, (path, source, tree) in sources.items():
+        kept = _kept_lines(path, source, tree)
+        for i in range(len(kept) - RUN + 1):
+            places.setdefault(tuple(t for _, t in kept[i : i + RUN]), []).append((name, i, kept[i][0]))
+    pairs = set()
+    for where in places.values():
+        for k, (a, i, line_a) in enumerate(where):
+            for b, j, line_b in where[k + 1 :]:
+                if not _twins(a, b) and not (a == b and abs(i - j) < RUN):
+                    pairs.add((a, i, line_a, b, j, line_b))
+    starts = {(a, i, b, j) for a, i, _, b, j, _ in pairs}
+    return sorted(f"{a}:{la} ~ {b}:{lb}" for a, i, la, b, j, lb in pairs if (a, i - 1, b, j - 1) not in starts)
+
+
+def _package_sources() -> dict[str, tuple[Path, str, ast.Module | None]]:
+    return {str(p.relative_to(PACKAGE)): (p, p.read_text(), None) for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def test_no_block_of_code_is_copied_within_the_package():
+    copied = _copied_runs(_package_sources())
+    assert len(copied) <= COPIED_RUNS, "copied blocks (share one piece of code instead):\n" + "\n".join(copied)
+
+
+def test_the_copy_finder_finds_a_planted_copy_and_spares_the_compiled_twins():
+    block = "\n".join(f"total_{k} = weight * value_{k} + offset" for k in range(RUN))
+    plant = {
+        "a.py": (Path("a.py"), f"def f():\n{block}\n", ast.parse("")),
+        "b.py": (Path("b.py"), f"import os\n\n# note\n{block}\n", ast.parse("import os")),
+    }
+    assert _copied_runs(plant) == ["a.py:2 ~ b.py:4"]
+    five = "\n".join(block.splitlines()[:-1])
+    assert _copied_runs({**plant, "b.py": (Path("b.py"), five, ast.parse(""))}) == []
+    twins = {"k.py": plant["a.py"], "k_compiled.py": plant["b.py"]}
+    assert _copied_runs(twins) == []

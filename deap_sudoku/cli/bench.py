@@ -6,10 +6,8 @@ import collections
 import contextlib
 import dataclasses
 import functools
-import math
 import os
 import signal
-import statistics
 import sys
 import time
 from typing import TYPE_CHECKING, Any
@@ -19,7 +17,7 @@ import click
 from ..runs import registry
 from ..runs.interrupt import exit_code, graceful, requested
 from ..runs.task import FAILED_RUNS, scoop_is_running
-from .errors import plural, width
+from .errors import plural
 from .help import Sectioned
 from .inputs import PUZZLE_FILE_HELP, PuzzleFile, PuzzleInput
 from .options import ALGORITHM, ALGORITHM_HELP, DEFAULT_ALGORITHM, given, refuse_huge_population, run_options
@@ -34,7 +32,8 @@ from .bench_inputs import (
     datasets_title,
     open_results,
 )
-from .progress import Progress, warm_up_announced
+from .progress import Progress, seconds_left, warm_up_announced
+from .terminal_table import terminal_table
 from .scoop import LAUNCH_OPTIONS, check_scoop, rerun_under_scoop, scoop_options, started_as, starter_gone
 
 if TYPE_CHECKING:
@@ -444,35 +443,6 @@ class _Benching:
             sys.exit(FAILED_RUNS)  # every run ended and every output is whole, but runs failed with errors
 
 
-def seconds_left(
-    elapsed: float, finished: list[tuple[str, float]], remaining: dict[str, int], budgets: dict[str, float | None]
-) -> float | None:
-    """An ETA that knows the runs left are not all alike (issue 63: with the memetic GA's runs done
-    in milliseconds and the tabu searches' 5 s each to go, click's average said 00:00:00).
-
-    Each run left is expected to take what its algorithm's finished runs took on average, else its
-    time budget, else the average of every finished run; the work left is then divided by the runs
-    made at once so far (their seconds over the wall time, at least 1: several workers).  None until
-    a run has finished."""
-    times = [seconds for _, seconds in finished if math.isfinite(seconds)]
-    if not times:
-        return None
-    mean = statistics.fmean(times)
-    by_algorithm: dict[str, list[float]] = collections.defaultdict(list)
-    for name, seconds in finished:
-        if math.isfinite(seconds):
-            by_algorithm[name].append(seconds)
-
-    def expected(name: str) -> float:
-        if by_algorithm[name]:
-            return statistics.fmean(by_algorithm[name])
-        budget = budgets.get(name)
-        return budget if budget is not None else mean
-
-    left = sum(max(0, count) * expected(name) for name, count in remaining.items())
-    return left / max(1.0, sum(times) / max(elapsed, 1e-6))
-
-
 def _say_how_many(results: list, field: str, what: str) -> None:
     """One line on standard error for the runs whose ``field`` (``error``, ``censored``) says
     something: how many, and the first of them with what it says."""
@@ -484,55 +454,3 @@ def _say_how_many(results: list, field: str, what: str) -> None:
             f"{first.index + 1}, seed {first.seed}: {getattr(first, field)}",
             err=True,
         )
-
-
-def terminal_table(rows: list[dict]) -> str:
-    """The summary as ``bench`` prints it: aligned columns of medians, two spaces apart where that fits
-    the terminal's width (:func:`~deap_sudoku.cli.errors.width`, 80 when unknown), else one (the
-    bundled files' names fit 80 so; the IQRs are in --markdown, --csv and --json), ``-`` where a count does not apply
-    to the algorithm (:func:`~deap_sudoku.experiments.summary.applies`)."""
-    from ..experiments.summary import applies
-
-    header = ("dataset", "algorithm", "solved", "rate (95% CI)", "gens", "steps", "evals", "seconds", "ERT")
-    lines = [header]
-    for row in rows:
-        censored = f" ({row['censored']} censored)" if row.get("censored") else ""
-        rate = f"{100 * row['rate']:.0f}% ({100 * row['rate_low']:.0f}-{100 * row['rate_high']:.0f})"
-        counts = [
-            _short(row[f"{key}_median"]) if applies(row, key) else "-"
-            for key in ("generations", "steps", "evaluations")
-        ]
-        seconds = row["seconds_median"]
-        lines.append(
-            (
-                row["dataset"],
-                row["algorithm"],
-                f"{row['solved']}/{row['runs']}{censored}",
-                rate,
-                *counts,
-                f"{seconds:.3f}" if seconds < 10 else f"{seconds:.1f}" if seconds < 1000 else f"{seconds:.0f}",
-                "-" if row["ert"] != row["ert"] else _short(row["ert"]),
-            )
-        )
-    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
-    gap = 2 if sum(widths) + 2 * (len(widths) - 1) <= width() else 1  # one space where two do not fit
-    medians = sum(widths[4:8]) + gap * 3
-    left = sum(widths[:4]) + gap * 4
-    text = [" " * left + " medians ".center(medians, "-")]
-    for line in lines:
-        cells = [cell.ljust(w) if i < 2 else cell.rjust(w) for i, (cell, w) in enumerate(zip(line, widths))]
-        text.append((" " * gap).join(cells).rstrip())
-    return "\n".join(text) + "\n"
-
-
-def _short(number: float) -> str:
-    """A count in at most five characters: 1116, 110938 as 111k, 2.3M; infinity as ∞."""
-    if number == float("inf"):
-        return "∞"
-    if number < 10_000:
-        return f"{number:.0f}"
-    if number < 999_500:
-        return f"{number / 1e3:.0f}k"
-    if number < 9_950_000:
-        return f"{number / 1e6:.1f}M"
-    return f"{number / 1e6:.0f}M"

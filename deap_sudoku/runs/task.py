@@ -206,23 +206,30 @@ def _no_fork(process: int) -> None:
 def failed_run(task: Task, error: str, seconds: float) -> RunResult:
     """The result of a run of ``task`` that gave nothing: unsolved, ``error`` saying why, the puzzle
     as its grid."""
-    puzzle = task.puzzle
     return RunResult(
-        task.algorithm,
-        task.dataset,
-        task.index,
-        task.seed,
-        puzzle.num_givens / puzzle.shape.cells,
-        False,
-        math.nan,
-        0,
-        0,
-        0,
-        seconds,
-        puzzle.cells.tolist(),
-        "failed",
+        **_which_run(task),
+        solved=False,
+        fitness=math.nan,
+        generations=0,
+        steps=0,
+        evaluations=0,
+        seconds=seconds,
+        grid=task.puzzle.cells.tolist(),
+        note="failed",
         error=error,
     )
+
+
+def _which_run(task: Task) -> dict:
+    """The fields of a :class:`RunResult` that say which run of which puzzle it is."""
+    puzzle = task.puzzle
+    return {
+        "algorithm": task.algorithm,
+        "dataset": task.dataset,
+        "index": task.index,
+        "seed": task.seed,
+        "givens_share": puzzle.num_givens / puzzle.shape.cells,
+    }
 
 
 @contextlib.contextmanager
@@ -310,21 +317,17 @@ def _judged(task: Task, outcome: Outcome, seconds: float, censor: bool = True, *
         )
         solved, first_hit, seconds = False, None, float(limit)
     return RunResult(
-        task.algorithm,
-        task.dataset,
-        task.index,
-        task.seed,
-        puzzle.num_givens / puzzle.shape.cells,
-        solved,
-        fitness,
-        outcome.generations,
-        outcome.steps,
-        evaluations,
-        seconds,
-        grid,
-        note,
-        outcome.objective,
-        trace,
+        **_which_run(task),
+        solved=solved,
+        fitness=fitness,
+        generations=outcome.generations,
+        steps=outcome.steps,
+        evaluations=evaluations,
+        seconds=seconds,
+        grid=grid,
+        note=note,
+        objective=outcome.objective,
+        trace=trace,
         first_hit=first_hit,
         censored="; ".join(censored) + ("; counted unsolved at the budget" if censored else ""),
         found_by=found_by_run(kind, outcome) if solved else "",

@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from deap_sudoku import Puzzle
 from deap_sudoku.cli import main
 from deap_sudoku.cli import outputs
-from deap_sudoku.cli.bench import terminal_table
+from deap_sudoku.cli.terminal_table import terminal_table
 from deap_sudoku.cli.solve import EXAMPLES
 from deap_sudoku.experiments import summary_table
 from deap_sudoku.grid import clashing_cells
@@ -292,7 +292,7 @@ def test_the_notice_for_a_bundled_file_is_short_and_names_no_install_path(tmp_pa
 def test_the_eta_expects_each_algorithm_s_runs_to_take_what_its_own_took_or_its_budget():
     """Issue 63: ``bench easy.txt -a memetic -a tabu --runs 3 --limit 2 --max-seconds 5`` read 00:00:00
     with the six tabu searches to go, after six memetic runs of milliseconds."""
-    from deap_sudoku.cli.bench import seconds_left
+    from deap_sudoku.cli.progress import seconds_left
 
     budgets = {"memetic": 5.0, "tabu": 5.0}
     memetic = [("memetic", 0.01)] * 6
