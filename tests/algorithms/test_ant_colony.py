@@ -446,8 +446,9 @@ def test_the_python_twin_keeps_a_time_budget_inside_a_colony():
     assert Pheromone(BIG, compiled=False).domains.size  # the givens' propagation, kept for the puzzle, before the clock
     # judged against the machine (tests/timing.py): a colony that did not ask the stop would spend a
     # second or more; one that asks every few steps stops within a step of 0.3 s.  The calibration
-    # is the same call with no time to spend.
-    _, calibration = timed(lambda: ant_colony(BIG, seed=0, compiled=False, stop=Stop(max_seconds=0.0)))
+    # is the same call with 0.05 s to spend: it pays the steps between two looks at the clock (with
+    # no time at all it took 3 ms, and a run of 0.3 s that went one look past it was failed in CI).
+    _, calibration = timed(lambda: ant_colony(BIG, seed=0, compiled=False, stop=Stop(max_seconds=0.05)))
     (_, logbook, _), took = timed(lambda: ant_colony(BIG, seed=0, compiled=False, stop=Stop(max_seconds=0.3)))
     assert logbook.stop_reason == "time" and kept(took, 0.3, calibration), (took, calibration)
 
