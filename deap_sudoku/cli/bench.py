@@ -5,11 +5,9 @@ from __future__ import annotations
 import collections
 import contextlib
 import dataclasses
-import functools
 import os
 import signal
 import sys
-import time
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -32,7 +30,7 @@ from .bench_inputs import (
     datasets_title,
     open_results,
 )
-from .progress import Progress, seconds_left, warm_up_announced
+from .progress import Progress, RunsLeft, warm_up_announced
 from .terminal_table import terminal_table
 from .scoop import LAUNCH_OPTIONS, check_scoop, rerun_under_scoop, scoop_options, started_as, starter_gone
 
@@ -293,14 +291,11 @@ class _Benching:
                 err=True,
             )
 
-    def _seconds_left(self, started: float, done_before: int) -> float | None:
-        """The progress bar's ETA: :func:`seconds_left` for this session's runs so far."""
-        finished = self.experiment.finished
+    def _runs_left(self) -> RunsLeft:
+        """The progress bar's ETA, counting the runs a results file already holds as done."""
         each = len(self.experiment.plan) // max(1, len(self.experiment.plan.algorithms))
-        done = collections.Counter(r.algorithm for r in [*self.results[:done_before], *finished])
-        return seconds_left(
-            time.perf_counter() - started,
-            [(r.algorithm, r.seconds) for r in finished],
+        done = collections.Counter(r.algorithm for r in self.results)
+        return RunsLeft(
             {name: each - done[name] for name in self.experiment.plan.algorithms},
             {name: options.get("max_seconds") for name, options in self.experiment.options.items()},
         )
@@ -313,10 +308,12 @@ class _Benching:
         todo = len(self.experiment.plan) - len(self.results)
         label = f"{plural(todo, 'run')}" + (" on SCOOP workers" if parallel else "")
         done_before = len(self.results)
-        eta = functools.partial(self._seconds_left, time.perf_counter(), done_before)
-        with graceful(cooperative=parallel), Progress(todo, label, "runs", quiet=self.quiet, eta=eta) as bar:
+        eta = self._runs_left()
+        bar = Progress(todo, label, "runs", quiet=self.quiet, eta=eta.seconds_left)
+        with graceful(cooperative=parallel), bar:
             try:
-                for _ in self.experiment.run(parallel=parallel, contain=True):  # kept in experiment.finished
+                for result in self.experiment.run(parallel=parallel, contain=True):  # kept in experiment.finished
+                    eta.finished(result.algorithm, result.seconds)
                     bar.advance()
                     if parallel and starter_gone():  # no files: a rerun may be writing them already
                         click.echo(

@@ -7,7 +7,6 @@ import collections
 import functools
 import math
 import shutil
-import statistics
 import sys
 import threading
 import time
@@ -31,33 +30,43 @@ def clock(seconds: float) -> str:
     return (f"{days}d " if days else "") + f"{hours:02}:{minutes:02}:{t % 60:02}"
 
 
-def seconds_left(
-    elapsed: float, finished: list[tuple[str, float]], remaining: dict[str, int], budgets: dict[str, float | None]
-) -> float | None:
+class RunsLeft:
     """An ETA that knows the runs left are not all alike (issue 63: with the memetic GA's runs done
     in milliseconds and the tabu searches' 5 s each to go, click's average said 00:00:00).
 
     Each run left is expected to take what its algorithm's finished runs took on average, else its
     time budget, else the average of every finished run; the work left is then divided by the runs
-    made at once so far (their seconds over the wall time, at least 1: several workers).  None until
-    a run has finished."""
-    times = [seconds for _, seconds in finished if math.isfinite(seconds)]
-    if not times:
-        return None
-    mean = statistics.fmean(times)
-    by_algorithm: dict[str, list[float]] = collections.defaultdict(list)
-    for name, seconds in finished:
+    made at once so far (their seconds over the wall time, at least 1: several workers).  Kept as
+    sums, :meth:`finished` once per run: asked after every run, it costs the same on the last."""
+
+    def __init__(self, remaining: dict[str, int], budgets: dict[str, float | None]) -> None:
+        self.remaining, self.budgets, self.started = dict(remaining), budgets, time.perf_counter()
+        self.runs: collections.Counter[str] = collections.Counter()
+        self.spent: dict[str, float] = collections.defaultdict(float)
+
+    def finished(self, algorithm: str, seconds: float) -> None:
+        """A run of ``algorithm`` ended after ``seconds`` (NaN, for a failed run, counts no time)."""
+        self.remaining[algorithm] = self.remaining.get(algorithm, 0) - 1
         if math.isfinite(seconds):
-            by_algorithm[name].append(seconds)
+            self.runs[algorithm] += 1
+            self.spent[algorithm] += seconds
 
-    def expected(name: str) -> float:
-        if by_algorithm[name]:
-            return statistics.fmean(by_algorithm[name])
-        budget = budgets.get(name)
-        return budget if budget is not None else mean
+    def seconds_left(self, elapsed: float | None = None) -> float | None:
+        """The ETA, ``elapsed`` seconds (by default, since this was made) into the session; None until
+        a run has finished."""
+        runs, done = sum(self.runs.values()), sum(self.spent.values())
+        if not runs:
+            return None
+        elapsed = time.perf_counter() - self.started if elapsed is None else elapsed
 
-    left = sum(max(0, count) * expected(name) for name, count in remaining.items())
-    return left / max(1.0, sum(times) / max(elapsed, 1e-6))
+        def expected(name: str) -> float:
+            if self.runs[name]:
+                return self.spent[name] / self.runs[name]
+            budget = self.budgets.get(name)
+            return budget if budget is not None else done / runs
+
+        left = sum(max(0, count) * expected(name) for name, count in self.remaining.items())
+        return left / max(1.0, done / max(elapsed, 1e-6))
 
 
 def _bar_width(total: int, label: str, unit: str) -> int:

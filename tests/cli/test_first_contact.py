@@ -292,12 +292,17 @@ def test_the_notice_for_a_bundled_file_is_short_and_names_no_install_path(tmp_pa
 def test_the_eta_expects_each_algorithm_s_runs_to_take_what_its_own_took_or_its_budget():
     """Issue 63: ``bench easy.txt -a memetic -a tabu --runs 3 --limit 2 --max-seconds 5`` read 00:00:00
     with the six tabu searches to go, after six memetic runs of milliseconds."""
-    from deap_sudoku.cli.progress import seconds_left
+    from deap_sudoku.cli.progress import RunsLeft
 
-    budgets = {"memetic": 5.0, "tabu": 5.0}
-    memetic = [("memetic", 0.01)] * 6
-    assert seconds_left(0.1, [], {"memetic": 6, "tabu": 6}, budgets) is None  # nothing to go by yet
-    assert seconds_left(0.1, memetic, {"memetic": 0, "tabu": 6}, budgets) == pytest.approx(30.0)  # the budgets
-    tabu = [("tabu", 1.0)] * 3
-    assert seconds_left(3.1, memetic + tabu, {"memetic": 0, "tabu": 3}, budgets) == pytest.approx(3.0)  # their own
-    assert seconds_left(2.0, [("tabu", 1.0)] * 4, {"tabu": 4}, {"tabu": None}) == pytest.approx(2.0)  # two at once
+    eta = RunsLeft({"memetic": 6, "tabu": 6}, {"memetic": 5.0, "tabu": 5.0})
+    assert eta.seconds_left(0.1) is None  # nothing to go by yet
+    for _ in range(6):
+        eta.finished("memetic", 0.01)
+    assert eta.seconds_left(0.1) == pytest.approx(30.0)  # the budgets
+    for _ in range(3):
+        eta.finished("tabu", 1.0)
+    assert eta.seconds_left(3.1) == pytest.approx(3.0)  # their own
+    two = RunsLeft({"tabu": 8}, {"tabu": None})
+    for _ in range(4):
+        two.finished("tabu", 1.0)
+    assert two.seconds_left(2.0) == pytest.approx(2.0)  # two at once
