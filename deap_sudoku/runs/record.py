@@ -476,7 +476,7 @@ def bundled_ga(name: str, description: str, options: tuple[str, ...], *, example
     """:func:`~deap_sudoku.runs.record.bundled` for a GA recipe: the GA options, run by
     :func:`~deap_sudoku.runs.record.ga_run`, checkpointable and stoppable, its example named, the
     generational GAs' operator aliases unless ``more`` says otherwise.  The public helper a GA's
-    catalogue declaration uses (issue 61: it was ``runs.catalogue.ga_recipes._bundled_ga``, imported across modules)."""
+    catalogue declaration uses (issue 61: it was ``runs.recipes._bundled_ga``, imported across modules)."""
     more.setdefault("operators", GA_ALIASES)
     return bundled(
         name,
