@@ -60,12 +60,21 @@ def _allows(mask: int, value: int) -> bool:
     return bool(mask >> (value - 1) & 1)
 
 
-def _place(grid: np.ndarray, cells: Sequence[int], values: Sequence[int], rng, prefer) -> None:
-    """Give ``cells`` a permutation of ``values``: each cell, in order, takes a random value
-    among the remaining ones that ``prefer(cell, value)`` accepts, else any remaining one."""
+@functools.lru_cache(maxsize=4096)
+def _values(mask: int) -> frozenset[int]:
+    """The values a candidate bitmask allows."""
+    return frozenset(value for value in range(1, mask.bit_length() + 1) if mask >> (value - 1) & 1)
+
+
+def _place(grid: np.ndarray, cells: Sequence[int], values: Sequence[int], rng, preferred) -> None:
+    """Give ``cells`` a permutation of ``values``: each cell, in order, takes a random value among
+    the remaining ones in ``preferred(cell)`` (all of them where it is None), else any remaining one.
+    ``preferred`` is asked once per cell, not once per value: the smart start's row look-ups were
+    most of a population's making."""
     remaining = list(values)
     for cell in cells:
-        good = [v for v in remaining if prefer(cell, v)]
+        wanted = preferred(cell)
+        good = remaining if wanted is None else [v for v in remaining if v in wanted]
         value = rng.choice(good or remaining)
         remaining.remove(value)
         grid[cell] = value
@@ -81,10 +90,10 @@ def _init_permutation(
     """Give each unit's free cells a random permutation of the values the unit misses."""
     rng = random_source(rng)
     allowed = _allowed(puzzle) if restrict else None
-    prefer = (lambda c, v: _allows(allowed[c], v)) if allowed else (lambda c, v: True)
+    preferred = (lambda cell: _values(allowed[cell])) if allowed else (lambda cell: None)
     grid = puzzle.cells.copy()
     for cells, missing in zip(unit_cells, unit_missing):
-        _place(grid, _by_fewest(cells, allowed), missing.tolist(), rng, prefer)
+        _place(grid, _by_fewest(cells, allowed), missing.tolist(), rng, preferred)
     return _build(icls, grid)
 
 
@@ -111,17 +120,18 @@ def init_smart_block_permutation(
     n = shape.n
     free = free_cells(puzzle)
     allowed = _allowed(puzzle) if restrict else None
+    everything = frozenset(range(1, n + 1))
     grid = puzzle.cells.copy()
     for cells, missing in zip(free.boxes, free.box_missing):
         row_wise = rng.random() < 0.5
         order = sorted(cells.tolist(), key=lambda c: (c // n, c % n) if row_wise else (c % n, c // n))
 
-        def prefer(cell: int, value: int, row_wise: bool = row_wise) -> bool:  # this box's draw
+        def preferred(cell: int, row_wise: bool = row_wise) -> frozenset[int]:  # this box's draw
             line = shape.rows[cell // n] if row_wise else shape.cols[cell % n]
-            clear = value not in grid[line]
-            return clear and (allowed is None or _allows(allowed[cell], value))
+            clear = everything - set(grid[line].tolist())
+            return clear if allowed is None else clear & _values(allowed[cell])
 
-        _place(grid, order, missing.tolist(), rng, prefer)
+        _place(grid, order, missing.tolist(), rng, preferred)
     return _build(icls, grid)
 
 
