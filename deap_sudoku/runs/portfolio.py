@@ -21,6 +21,8 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 
+from ..grid.puzzle import Puzzle
+from .kernel_cache import compiled_before
 from .sandbox import contained_run, contains
 from .task import RunResult, Task, run_task, warm_up
 
@@ -51,6 +53,16 @@ def _chain(task: Task, stop_file: str, stop_asked: Callable[[], bool] | None = N
     return result
 
 
+def _warmed_up(name: str, puzzle: Puzzle, budgeted: bool) -> bool:
+    """A chain's kernels, before the portfolio's clock starts: loaded where this machine compiled
+    them before; on a first-ever run, left to the background process the command started, the chain
+    going on with the Python twins and taking the kernels up once cached, as a run without
+    ``--workers`` does.  Compiled here, each worker compiled for 20-40 s without a word under the
+    line that said the run goes on meanwhile, and SCOOP, hearing nothing from it, sent the warm-up
+    again (issue 63)."""
+    return warm_up(name, puzzle, True if compiled_before(name) else None, budgeted=budgeted)
+
+
 POLL_SECONDS = 0.05
 """How often the root, busy with its own chain or waiting for the others, looks at theirs."""
 
@@ -68,7 +80,8 @@ def portfolio(task: Task, workers: int, *, requested: Callable[[], object] | Non
     from scoop import _types, futures
 
     tasks = chains(task, workers)
-    list(futures.map(warm_up, [t.algorithm for t in tasks], [t.puzzle for t in tasks]))  # off the clock
+    budgeted = ["max_seconds" in t.options for t in tasks]
+    list(futures.map(_warmed_up, [t.algorithm for t in tasks], [t.puzzle for t in tasks], budgeted))  # off the clock
     folder = tempfile.mkdtemp(prefix="deap-sudoku-portfolio-")
     stop_file = os.path.join(folder, "stop")
     # SCOOP's root, idle while it waits, asks the broker where its futures are and resends those the

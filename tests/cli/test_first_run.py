@@ -111,3 +111,29 @@ def test_check_and_generate_leave_a_first_compile_to_the_background_too(tmp_path
     assert done.stderr.splitlines()[0] == (
         "compiling the propagation kernels in a background process, while the run goes on with their Python twins"
     )
+
+
+@pytest.mark.slow
+def test_a_first_ever_run_with_workers_leaves_compiling_to_the_background_too(tmp_path):
+    """Issue 63: ``solve -a memetic --workers 2`` on a machine that never compiled said the run goes
+    on with the Python twins, then each SCOOP worker compiled the kernels in the foreground: 45 s
+    without a word but SCOOP's "Lost track of future ... Resending it" (compiled twice).  The
+    workers now leave it to the background process as a lone run does.  Judged in the command's CPU
+    time (the detached compiler is not its child): the two compiles cost 30 CPU-s and more."""
+    cache = tmp_path / "numba-cache"
+    command = [sys.executable, "-m", "deap_sudoku", "solve", str(REPO / "data" / "25x25.txt"), "-a", "memetic"]
+    try:
+        with spent(children=True) as took:
+            done = subprocess.run(
+                [*command, "--workers", "2", "--max-seconds", "5"],
+                capture_output=True,
+                text=True,
+                env={**os.environ, "NUMBA_CACHE_DIR": str(cache)},
+                timeout=300,
+            )
+    finally:
+        end_compilers(cache)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines()[0].startswith("compiling the repair kernels in a background process"), done.stderr
+    assert "Lost track" not in done.stderr and "Resending" not in done.stderr, done.stderr
+    assert took.cpu < 12, (took, done.stderr)
