@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable
 
 from ..grid.puzzle import Puzzle
-from ..propagation.choice import compilable, hold_compiled, prefer_compiled
+from ..propagation.choice import LOADING_SECONDS, compilable, hold_compiled, prefer_compiled, python_seconds
 from . import kernel_cache
 from .kernel_cache import (
     cache_trouble,
@@ -50,7 +50,10 @@ def warm_up(
     budget (:func:`~deap_sudoku.propagation.choice.take_up_compiled`), loading them on their clock;
     ``taken_up(after, loading)`` is then called with the seconds since this warm-up and those the
     loading took.  With ``budgeted`` (runs under a time budget) only there: loading numba inside a
-    kernel call, where no budget check reaches, would overrun the budget.  ``compiled=True`` (a
+    kernel call, where no budget check reaches, would overrun the budget; for the same reason a
+    ``budgeted`` run that starts on the Python twins takes the compiled ones up there too, once Python
+    has cost what loading them would (the rule of :mod:`~deap_sudoku.propagation.choice`), and only
+    from numba's cache (:func:`_rent`).  ``compiled=True`` (a
     benchmark) compiles or loads everything here, before its first clock starts.  A grid wider than
     :data:`~deap_sudoku.propagation.choice.MAX_COMPILED_SIDE` runs in Python: nothing to load; so
     does every grid where numba is not installed.
@@ -83,6 +86,8 @@ def warm_up(
                 record.warm_up(puzzle, compiled)
                 if compiled:  # a warm-up of the Python twins compiled nothing to remember
                     mark_compiled(name)
+        elif compiled is None and budgeted and not prefer_compiled(puzzle.shape.cells, puzzle.shape.n):
+            _rent(name, puzzle, record)
         _WARM.add(key)
     return elsewhere
 
@@ -103,6 +108,34 @@ def _hold(
     background process died without one (the kernels are then compiled here, as before it existed);
     ``budgeted``, never compiled on a run's clock, and taken up as soon as the part a run needs from
     its start is cached (``record.warm_up_first``: the background process compiles it first)."""
+    load = _loader(name, puzzle, record, taken_up)
+    first = record.warm_up_first
+    if budgeted:
+        ready = (lambda: compiled_before(name)) if first is None else (lambda: compiled_before(name, "first"))
+        hold_compiled(ready, load=load, budgeted=True)
+    else:
+        hold_compiled(lambda: compiled_before(name) or not compiling_elsewhere(name), load=load)
+
+
+def _rent(name: str, puzzle: Puzzle, record: Algorithm) -> None:
+    """Hold a budgeted run that starts on the Python twins there until Python has cost what loading
+    the compiled kernels would (:data:`~deap_sudoku.propagation.choice.LOADING_SECONDS`) and they are
+    in numba's cache; it then takes them up where it asks its budget, with time left to load them.
+    Left to a kernel call, the switch loaded numba and the kernels inside a repair (0.8 s), where no
+    budget check reaches: ``solve -a memetic --max-seconds 1`` on a 9x9 ended 0.3-0.5 s late, and on
+    a machine that never compiled them it compiled them there (16 s late)."""
+
+    def ready() -> bool:
+        return python_seconds() >= LOADING_SECONDS and compiled_before(name)
+
+    hold_compiled(ready, load=_loader(name, puzzle, record, None), budgeted=True)
+
+
+def _loader(
+    name: str, puzzle: Puzzle, record: Algorithm, taken_up: Callable[[float, float], None] | None
+) -> Callable[[], None]:
+    """What takes ``name``'s held kernels up: ``record``'s warm-up, compiled, of the whole (or, not
+    cached yet, of the part its runs need first), ``taken_up(after, loading)`` told when done."""
     since = time.perf_counter()
     first = record.warm_up_first
     whole = record.warm_up
@@ -115,11 +148,7 @@ def _hold(
         if taken_up is not None:
             taken_up(start - since, time.perf_counter() - start)
 
-    if budgeted:
-        ready = (lambda: compiled_before(name)) if first is None else (lambda: compiled_before(name, "first"))
-        hold_compiled(ready, load=load, budgeted=True)
-    else:
-        hold_compiled(lambda: compiled_before(name) or not compiling_elsewhere(name), load=load)
+    return load
 
 
 def compile_here(name: str, box: str, cells: str, lock: str = "") -> None:
