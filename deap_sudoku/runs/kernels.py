@@ -27,6 +27,10 @@ __all__ = ["warm_up", "compile_here"]
 _WARM: set[tuple[str, str]] = set()
 """The (algorithm, box shape) pairs whose kernels this process has compiled or loaded."""
 
+_IN_PYTHON: set[tuple[str, str]] = set()
+"""The pairs whose runs started on the Python twins here and have not had the compiled ones loaded
+for them: a budgeted run of one is held (:func:`_rent`), even after an unbudgeted run warmed it up."""
+
 
 def warm_up(
     name: str,
@@ -86,9 +90,11 @@ def warm_up(
                 record.warm_up(puzzle, compiled)
                 if compiled:  # a warm-up of the Python twins compiled nothing to remember
                     mark_compiled(name)
-        elif compiled is None and budgeted and not prefer_compiled(puzzle.shape.cells, puzzle.shape.n):
-            _rent(name, puzzle, record)
+        elif compiled is None and not prefer_compiled(puzzle.shape.cells, puzzle.shape.n):
+            _IN_PYTHON.add(key)
         _WARM.add(key)
+    if compiled is None and budgeted and key in _IN_PYTHON:
+        _rent(name, puzzle, record)
     return elsewhere
 
 
@@ -128,7 +134,13 @@ def _rent(name: str, puzzle: Puzzle, record: Algorithm) -> None:
     def ready() -> bool:
         return python_seconds() >= LOADING_SECONDS and compiled_before(name)
 
-    hold_compiled(ready, load=_loader(name, puzzle, record, None), budgeted=True)
+    load = _loader(name, puzzle, record, None)
+
+    def loaded() -> None:
+        load()
+        _IN_PYTHON.discard((name, puzzle.shape.name))
+
+    hold_compiled(ready, load=loaded, budgeted=True)
 
 
 def _loader(

@@ -173,7 +173,10 @@ def test_max_seconds_stops_every_heuristic_within_the_tolerance(algorithm, extra
     path = tmp_path / "none.txt"
     path.write_text(unsolvable().format())
     budget = [] if extra else ["--max-generations", "100000000"]
-    _, calibration = timed(lambda: run("solve", str(path), "-a", algorithm, "--max-seconds", "0.01", *budget, *extra))
+    # the calibration pays the first step: a GA's first generation (a 0.01 s budget ended before
+    # it, and a cell GA's 0.6 s run once failed 0.197 s late against it); tabu's first moves
+    first = ["--max-seconds", "0.01", *extra] if extra else ["--max-generations", "1"]
+    _, calibration = timed(lambda: run("solve", str(path), "-a", algorithm, *first))
     result, took = timed(lambda: run("solve", str(path), "-a", algorithm, "--max-seconds", "0.6", *budget, *extra))
     assert result.exit_code == 1
     seconds = _reported_seconds(result.stderr)
