@@ -117,8 +117,8 @@ def test_the_commands_are_read_as_a_shell_reads_them():
 
 def test_the_checkpoint_example_stops_a_running_ga_and_resumes_it():
     """Issue 63: the page's checkpoint line ran the memetic GA, whose seed search solves at generation
-    0, so it never showed a checkpoint of a GA still running; the resume it shows is checked when
-    the block runs (``says``)."""
+    0, so it never showed a checkpoint of a GA still running; the resume it shows is checked where
+    the block runs (``says``, in CI's wheel smoke)."""
     lines = [c for c in commands((REPO / "docs" / "command_line.md").read_text()) if "--checkpoint " in c.text]
     assert len(lines) >= 2 and lines[0].exit == 1  # the first run ends unsolved, its checkpoint saved
     assert lines[1].says and lines[1].says.startswith("resuming from run.ckpt at generation ")
@@ -146,9 +146,33 @@ def blocks(text: str) -> list[list[Command]]:
     return found
 
 
+WHEEL_SMOKE = REPO / ".ci" / "wheel_smoke.sh"
+"""Runs the command line page's first block (it needs no extra) under the rules above, from the
+installed wheel in an empty folder, on two Pythons in CI: a third run here would add 25 CPU-s to
+the suite and nothing else."""
+
+
+def _in_the_wheel_smoke(page: Path, block: list[Command]) -> bool:
+    return page.name == "command_line.md" and block == blocks(page.read_text())[0]
+
+
 RUNNABLE = [
-    (page, block) for page in PAGES for block in blocks(page.read_text()) if any(not command.skip for command in block)
+    (page, block)
+    for page in PAGES
+    for block in blocks(page.read_text())
+    if any(not command.skip for command in block) and not _in_the_wheel_smoke(page, block)
 ]
+
+
+def test_the_command_line_pages_first_block_runs_in_the_wheel_smoke_under_these_rules():
+    """CI runs it (``.ci/run`` calls the smoke on the built wheel): each command as written, the exit
+    code its comment gives, what it says it prints; none is skipped here, so none may be there."""
+    script = WHEEL_SMOKE.read_text()
+    assert "bash .ci/wheel_smoke.sh" in (REPO / ".ci" / "run").read_text()
+    assert '"$docs"' in script and "expected=1 ;;" in script and 'grep -qF -- "$says"' in script
+    first = blocks((REPO / "docs" / "command_line.md").read_text())[0]
+    assert first and not any(command.skip for command in first)
+    assert any(command.says for command in first) and any(command.exit == 1 for command in first)
 
 
 @pytest.mark.slow
