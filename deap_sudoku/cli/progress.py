@@ -17,7 +17,7 @@ import click
 
 from ..grid import Puzzle, Shape
 from ..propagation.choice import NumbaUnavailable, compiled_from_the_start, numba_available, numba_trouble
-from .errors import width
+from .errors import width, wrap
 
 if TYPE_CHECKING:
     from ..runs.record import Algorithm
@@ -144,8 +144,10 @@ def _say_without_numba(record, shapes: Iterable[Shape], compiled: bool | None, q
         limits = "" if "ulimit" in trouble else f"; {memory_limits()}"
         why = f"numba could not be loaded ({trouble}{limits})" if trouble else "numba is not installed"
         click.echo(
-            f"{why}: the compiled kernels run as their Python twins, the same answers but slower on "
-            "16x16 and larger grids" + ("" if numba_trouble() else " (pip install numba)"),
+            wrap(
+                f"{why}: the compiled kernels run as their Python twins, the same answers but slower on "
+                "16x16 and larger grids" + ("" if numba_trouble() else " (pip install numba)")
+            ),
             err=True,
         )
 
@@ -230,8 +232,10 @@ def warm_up_announced(
     def taken_up(after: float, loading: float) -> None:
         if not quiet:
             say(
-                f"{message.split(' (')[0]}: done, taken up after {after:.1f} s on the Python twins "
-                f"({loading:.2f} s to load)"
+                wrap(
+                    f"{message.split(' (')[0]}: done, taken up after {after:.1f} s on the Python twins "
+                    f"({loading:.2f} s to load)"
+                )
             )
 
     told_elsewhere, shown = False, False
@@ -248,9 +252,9 @@ def warm_up_announced(
             told_elsewhere = True
             head = message.split(" (")[0]  # the reason in brackets left out: one line at 120 columns
             line = f"{head} in a background process, while the run goes on with their Python twins"
-            click.echo("; ".join([*troubles, line[0].lower() + line[1:]]) if troubles else line, err=True)
+            click.echo(wrap("; ".join([*troubles, line[0].lower() + line[1:]]) if troubles else line), err=True)
         elif troubles and not quiet:
-            click.echo("; ".join(troubles), err=True)
+            click.echo(wrap("; ".join(troubles)), err=True)
     return shown
 
 

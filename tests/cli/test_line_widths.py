@@ -129,3 +129,27 @@ def test_the_progress_bar_and_the_lines_between_its_redraws_fit_the_terminal(col
     drawn = re.split(r"[\r\n]", re.sub(r"\033\[[0-9;?]*[A-Za-z]", "", terminal.getvalue()))  # escapes take no room
     assert any("solving with row-ga  [" in line for line in drawn)
     assert too_wide("\n".join(drawn), columns) == []
+
+
+@pytest.mark.parametrize("columns", [80, 100])
+def test_the_first_runs_compile_notices_fit_the_width(columns, monkeypatch, capsys):
+    """A first-ever run's notices (the background compile, its taking up) were one line each, 102
+    and about 110 characters: a terminal of 80 or 100 columns cut them mid-word."""
+    from deap_sudoku import load_sample
+    from deap_sudoku.cli import progress
+    from deap_sudoku.runs import registry
+    from tests.conftest import messages
+
+    def elsewhere(name, puzzle, compiled, *, record, budgeted, taken_up):
+        taken_up(17.62, 0.71)
+        return True
+
+    monkeypatch.setenv("COLUMNS", str(columns))
+    monkeypatch.setattr(progress, "numba_available", lambda: True)
+    monkeypatch.setattr("deap_sudoku.runs.kernels.warm_up", elsewhere)
+    progress.warm_up_announced(registry.algorithm("cdcl"), [load_sample("16x16.txt")], compiled=None)
+    said = capsys.readouterr().err
+    assert too_wide(said, columns) == [] and messages(said) == [
+        "compiling the clause-learning kernels: done, taken up after 17.6 s on the Python twins (0.71 s to load)",
+        "compiling the clause-learning kernels in a background process, while the run goes on with their Python twins",
+    ]

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from deap_sudoku.cli import main
 from deap_sudoku.exact.generate import dig_puzzle, random_solution
 from deap_sudoku.grid import Shape
-from tests.conftest import REPO
+from tests.conftest import REPO, messages
 
 EASY = str(REPO / "data" / "testdata" / "easy.txt")
 HUGE = "100000000000000000000000"
@@ -78,7 +78,7 @@ def test_under_ulimit_v_the_python_twins_run_and_one_line_says_why():
     command += ["-a", "backtracking", "--baseline", "backtracking"]  # scipy, and its OpenBLAS, loaded too
     done = subprocess.run(command, capture_output=True, text=True, preexec_fn=limited, timeout=120)
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
-    assert done.stderr.splitlines()[0] == (
+    assert messages(done.stderr)[0] == (
         f"numba could not be loaded (ulimit -v {mebibytes} MiB is less than the 1024 MiB it takes to load): the "
         "compiled kernels run as their Python twins, the same answers but slower on 16x16 and larger grids"
     )

@@ -18,6 +18,7 @@ import pytest
 from deap_sudoku import load_sample
 from deap_sudoku.propagation import choice, numba_cache
 from deap_sudoku.runs import kernel_cache, kernels, registry
+from tests.conftest import messages
 
 SIXTEEN = load_sample("16x16.txt")
 
@@ -138,7 +139,7 @@ def test_a_damaged_cache_sends_a_run_to_the_twins_while_a_background_process_com
     monkeypatch.setattr(choice, "_held", [])
     warm_up_announced(record, [SIXTEEN], compiled=None, budgeted=True)
     assert calls == ["elsewhere"] and not choice.prefer_compiled(256, 16)
-    [line] = capsys.readouterr().err.splitlines()
+    [line] = messages(capsys.readouterr().err)
     assert line.startswith("a damaged file in the kernel cache (clause_learning_kernel.run-81.py311.nbi: ")
     assert line.endswith("was removed; compiling the clause-learning kernels in a background process, while the run "
                          "goes on with their Python twins")  # fmt: skip
