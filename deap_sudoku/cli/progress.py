@@ -79,14 +79,19 @@ def _bar_width(total: int, label: str, unit: str) -> int:
 
 class Progress:
     """A progress bar on standard error with count, rate and ETA, shown only when standard error is a
-    terminal and ``quiet`` is off; :meth:`echo` prints a line (to either stream) without tearing it."""
+    terminal and ``quiet`` is off; :meth:`echo` prints a line (to either stream) without tearing it.
+    One item (a single puzzle) has no bar: once it has taken a second, a line counts the seconds
+    instead (:class:`_Ticking`), so that a long run is never a still screen."""
 
     def __init__(
         self, total: int, label: str, unit: str, *, quiet: bool = False, eta: Callable[[], float | None] | None = None
     ) -> None:
         self.unit, self.started, self.done, self.eta = unit, time.perf_counter(), 0, eta
         self.bar = None
-        if not quiet and total > 1 and sys.stderr is not None and sys.stderr.isatty():
+        terminal = not quiet and sys.stderr is not None and sys.stderr.isatty()
+        self.lock = threading.Lock()  # the ticking line and the lines printed between its ticks
+        self.ticking = _Ticking(label, self.lock) if terminal and total == 1 else None
+        if terminal and total > 1:
             self.bar = click.progressbar(
                 length=total,
                 label=label,
@@ -100,14 +105,20 @@ class Progress:
     def __enter__(self) -> Progress:
         if self.bar is not None:
             self.bar.__enter__()
+        if self.ticking is not None:
+            self.ticking.start()
         return self
 
     def __exit__(self, *exc) -> None:
+        if self.ticking is not None:
+            self.ticking.stop()
         if self.bar is not None:
             self.bar.__exit__(*exc)
 
     def advance(self) -> None:
         self.done += 1
+        if self.ticking is not None:
+            self.ticking.stop()
         if self.bar is not None:
             rate = self.done / max(time.perf_counter() - self.started, 1e-9)
             shown = f"{rate:.2f} {self.unit}/s" if rate < 10 else f"{rate:.0f} {self.unit}/s"
@@ -115,12 +126,54 @@ class Progress:
             self.bar.update(1, shown if left is None else f"{clock(left)}  {shown}")
 
     def echo(self, line: str, *, err: bool = False) -> None:
-        if self.bar is not None:
-            sys.stderr.write("\r\033[K")
-            sys.stderr.flush()
-        click.echo(line, err=err)
-        if self.bar is not None:
-            self.bar.render_progress()
+        with self.lock:
+            if self.bar is not None or (self.ticking is not None and self.ticking.shown):
+                sys.stderr.write("\r\033[K")
+                sys.stderr.flush()
+                if self.ticking is not None:
+                    self.ticking.shown = False  # drawn again at its next tick
+            click.echo(line, err=err)
+            if self.bar is not None:
+                self.bar.render_progress()
+
+
+class _Ticking:
+    """``label ... 12 s`` on a terminal, redrawn every second from the first on, until :meth:`stop`
+    clears it; ``lock`` is held while it draws, and by whoever prints between its ticks (who clears
+    the line first: :meth:`Progress.echo`)."""
+
+    def __init__(self, label: str, lock: threading.Lock) -> None:
+        self.label, self.lock, self.shown = label, lock, False
+        self.done = threading.Event()
+        self.started = time.perf_counter()
+        self.thread = threading.Thread(target=self._tick, daemon=True)
+
+    def start(self) -> None:
+        self.started = time.perf_counter()
+        self.thread.start()
+
+    def _tick(self) -> None:
+        while not self.done.wait(1.0 - (time.perf_counter() - self.started) % 1.0):
+            seconds = time.perf_counter() - self.started
+            with self.lock:
+                if self.done.is_set():
+                    return
+                width = shutil.get_terminal_size().columns
+                sys.stderr.write(f"\r\033[K{self.label} ... {seconds:.0f} s"[: width + 3])  # + 3: the \r\033[K
+                sys.stderr.flush()
+                self.shown = True
+
+    def stop(self) -> None:
+        if self.done.is_set():
+            return
+        self.done.set()
+        if self.thread.is_alive():
+            self.thread.join()
+        with self.lock:
+            if self.shown:
+                sys.stderr.write("\r\033[K")
+                sys.stderr.flush()
+                self.shown = False
 
 
 _told_without_numba: list[bool] = []  # not empty once the notice has been given in this process

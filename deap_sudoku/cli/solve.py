@@ -314,7 +314,7 @@ class _Solving:
                     self.bar.advance()
             except KeyboardInterrupt:
                 self.signum = requested() or signal.SIGINT
-                click.echo(f"interrupted: {self.done} of {plural(len(self.puzzles), 'puzzle')} done", err=True)
+                self.bar.echo(f"interrupted: {self.done} of {plural(len(self.puzzles), 'puzzle')} done", err=True)
 
     def one(self, number: int, puzzle: Puzzle) -> bool:
         """Solve (or take from the journal) puzzle ``number`` and say how it went; False once the

@@ -441,6 +441,20 @@ def test_bench_and_multi_puzzle_solve_show_a_progress_bar_only_on_a_terminal(tmp
     assert "puzzles/s" not in piped.stderr and "solving with" not in piped.stderr
 
 
+@pytest.mark.slow
+def test_a_single_puzzle_counts_its_seconds_on_a_terminal_and_clears_the_count(tmp_path):
+    """Issue 63: one puzzle has no bar, and a long run of it (a first-ever 36x36 on the Python twins,
+    18 s) was a still screen; now a line counts the seconds from the first on, and is cleared before
+    the line that says how the run ended.  Not on a pipe."""
+    path = tmp_path / "none.txt"
+    path.write_text(unsolvable().format())
+    command = ["solve", str(path), "-a", "tabu", "--max-seconds", "2.5", "--max-steps", "100000000"]
+    _, terminal = _on_a_terminal(command)
+    assert "\r\033[Ksolving with tabu ... 1 s" in terminal, terminal
+    assert "\r\033[Kno solution found within the budget" in terminal and terminal.endswith("\n"), terminal
+    assert "solving with" not in run(*command).stderr
+
+
 def test_each_puzzle_has_its_header_before_its_grid_and_one_status_line():
     result = run("solve", NINE, "-a", "backtracking")
     headers = [i for i, line in enumerate(result.stdout.splitlines()) if line.startswith("puzzle ")]
