@@ -191,10 +191,10 @@ def _write_as_made(
                 try:
                     puzzles = made(i)
                 except GenerationBudgetExceeded as exc:
-                    click.echo(f"puzzle {i + 1}: {exc}; try {advice}", err=True)
+                    bar.echo(f"puzzle {i + 1}: {exc}; try {advice}", err=True)
                     if i:
                         _close(writers)
-                        click.echo(f"wrote the {plural(i, 'puzzle')} made before it", err=True)
+                        bar.echo(f"wrote the {plural(i, 'puzzle')} made before it", err=True)
                     sys.exit(1)
                 for label, puzzle in zip(labels, puzzles):
                     path = path_of(label, i)
