@@ -137,6 +137,30 @@ class Progress:
                 self.bar.render_progress()
 
 
+def _count_seconds(
+    label: str,
+    started: float,
+    done: threading.Event,
+    lock: threading.Lock,
+    drawn: Callable[[], None] | None = None,
+) -> None:
+    """Draw ``label ... 12 s`` (the seconds since ``started``) over the terminal's current line now
+    and at each whole second after, cut to its width, until ``done`` is set; each drawing holds
+    ``lock`` and calls ``drawn`` under it."""
+    while True:
+        seconds = time.perf_counter() - started
+        with lock:
+            if done.is_set():
+                return
+            width = shutil.get_terminal_size().columns
+            sys.stderr.write(f"\r\033[K{label} ... {seconds:.0f} s"[: width + 3])  # + 3: the \r\033[K
+            sys.stderr.flush()
+            if drawn is not None:
+                drawn()
+        if done.wait(1.0 - seconds % 1.0):
+            return
+
+
 class _Ticking:
     """``label ... 12 s`` on a terminal, redrawn every second from the first on, until :meth:`stop`
     clears it; ``lock`` is held while it draws, and by whoever prints between its ticks (who clears
@@ -153,15 +177,11 @@ class _Ticking:
         self.thread.start()
 
     def _tick(self) -> None:
-        while not self.done.wait(1.0 - (time.perf_counter() - self.started) % 1.0):
-            seconds = time.perf_counter() - self.started
-            with self.lock:
-                if self.done.is_set():
-                    return
-                width = shutil.get_terminal_size().columns
-                sys.stderr.write(f"\r\033[K{self.label} ... {seconds:.0f} s"[: width + 3])  # + 3: the \r\033[K
-                sys.stderr.flush()
-                self.shown = True
+        if not self.done.wait(1.0):
+            _count_seconds(self.label, self.started, self.done, self.lock, drawn=self._drawn)
+
+    def _drawn(self) -> None:
+        self.shown = True
 
     def stop(self) -> None:
         if self.done.is_set():
@@ -231,13 +251,7 @@ class _Compiling:
         if not self.live:
             click.echo(f"{self.message} ...", err=True)
             return
-        width = shutil.get_terminal_size().columns
-        while True:
-            seconds = time.perf_counter() - self.started
-            sys.stderr.write(f"\r\033[K{self.head} ... {seconds:.0f} s"[: width + 3])  # + 3: the \r\033[K
-            sys.stderr.flush()
-            if self.done.wait(1.0 - seconds % 1.0):
-                return
+        _count_seconds(self.head, self.started, self.done, threading.Lock())
 
     def __exit__(self, kind, *_) -> None:
         self.done.set()
