@@ -6,6 +6,7 @@ import re
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -91,6 +92,21 @@ def test_a_first_ever_run_compiles_in_the_background_and_a_first_budgeted_cdcl_r
     assert solved - float(taken.group(1)) < 15, done.stderr  # compiled: 1.4 s warm; the twins: minutes
 
 
+def _first_ever(cache: Path, *args: str) -> subprocess.CompletedProcess:
+    """``deap-sudoku ARGS`` on a machine that never compiled the kernels (numba's cache in ``cache``,
+    empty), its background compilers ended when it is done: the test does not wait for them."""
+    try:
+        return subprocess.run(
+            [sys.executable, "-m", "deap_sudoku", *args],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "NUMBA_CACHE_DIR": str(cache)},
+            timeout=300,
+        )
+    finally:
+        end_compilers(cache)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "command", [["generate", "--box", "4x4", "--count", "1", "--seed", "0"], ["check", "data/25x25.txt"]]
@@ -98,17 +114,7 @@ def test_a_first_ever_run_compiles_in_the_background_and_a_first_budgeted_cdcl_r
 def test_check_and_generate_leave_a_first_compile_to_the_background_too(tmp_path, command):
     """A first 36x36 `generate` compiled the exact search in the foreground without a word (13 s);
     check and generate now start the background compile as solve does and search on the twins."""
-    cache = tmp_path / "numba-cache"
-    try:
-        done = subprocess.run(
-            [sys.executable, "-m", "deap_sudoku", *command],
-            capture_output=True,
-            text=True,
-            env={**os.environ, "NUMBA_CACHE_DIR": str(cache)},
-            timeout=120,
-        )
-    finally:
-        end_compilers(cache)
+    done = _first_ever(tmp_path / "numba-cache", *command)
     assert done.returncode == 0, done.stderr
     assert messages(done.stderr)[0] == (
         "compiling the propagation kernels in a background process, while the run goes on with their Python twins"
@@ -122,19 +128,9 @@ def test_a_first_ever_run_with_workers_leaves_compiling_to_the_background_too(tm
     without a word but SCOOP's "Lost track of future ... Resending it" (compiled twice).  The
     workers now leave it to the background process as a lone run does.  Judged in the command's CPU
     time (the detached compiler is not its child): the two compiles cost 30 CPU-s and more."""
-    cache = tmp_path / "numba-cache"
-    command = [sys.executable, "-m", "deap_sudoku", "solve", str(REPO / "data" / "25x25.txt"), "-a", "memetic"]
-    try:
-        with spent(children=True) as took:
-            done = subprocess.run(
-                [*command, "--workers", "2", "--max-seconds", "5"],
-                capture_output=True,
-                text=True,
-                env={**os.environ, "NUMBA_CACHE_DIR": str(cache)},
-                timeout=300,
-            )
-    finally:
-        end_compilers(cache)
+    command = ["solve", str(REPO / "data" / "25x25.txt"), "-a", "memetic", "--workers", "2", "--max-seconds", "5"]
+    with spent(children=True) as took:
+        done = _first_ever(tmp_path / "numba-cache", *command)
     assert done.returncode == 0, done.stderr
     assert messages(done.stderr)[0].startswith("compiling the repair kernels in a background process"), done.stderr
     assert "Lost track" not in done.stderr and "Resending" not in done.stderr, done.stderr
