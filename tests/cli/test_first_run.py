@@ -92,7 +92,7 @@ def test_a_first_ever_run_compiles_in_the_background_and_a_first_budgeted_cdcl_r
     assert solved - float(taken.group(1)) < 15, done.stderr  # compiled: 1.4 s warm; the twins: minutes
 
 
-def _first_ever(cache: Path, *args: str) -> subprocess.CompletedProcess:
+def _first_ever(cache: Path, *args: str, timeout: float = 120) -> subprocess.CompletedProcess:
     """``deap-sudoku ARGS`` on a machine that never compiled the kernels (numba's cache in ``cache``,
     empty), its background compilers ended when it is done: the test does not wait for them."""
     try:
@@ -101,7 +101,7 @@ def _first_ever(cache: Path, *args: str) -> subprocess.CompletedProcess:
             capture_output=True,
             text=True,
             env={**os.environ, "NUMBA_CACHE_DIR": str(cache)},
-            timeout=300,
+            timeout=timeout,
         )
     finally:
         end_compilers(cache)
@@ -130,7 +130,7 @@ def test_a_first_ever_run_with_workers_leaves_compiling_to_the_background_too(tm
     time (the detached compiler is not its child): the two compiles cost 30 CPU-s and more."""
     command = ["solve", str(REPO / "data" / "25x25.txt"), "-a", "memetic", "--workers", "2", "--max-seconds", "5"]
     with spent(children=True) as took:
-        done = _first_ever(tmp_path / "numba-cache", *command)
+        done = _first_ever(tmp_path / "numba-cache", *command, timeout=300)
     assert done.returncode == 0, done.stderr
     assert messages(done.stderr)[0].startswith("compiling the repair kernels in a background process"), done.stderr
     assert "Lost track" not in done.stderr and "Resending" not in done.stderr, done.stderr
