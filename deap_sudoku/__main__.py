@@ -57,19 +57,14 @@ def _end(code: int) -> None:
     os._exit(code)
 
 
-def _one_blas_thread_under_a_memory_limit() -> None:
-    """Under ``ulimit -v``, ask OpenBLAS (numpy's and scipy's) for one thread, before either loads:
-    each thread it starts maps a buffer, and where the address space runs out its start-up retries
-    the mapping for ever (a ``bench --baseline`` hung so under 450 MiB).  The package does no linear
-    algebra; a limit set by the user's own environment variable stays theirs."""
-    try:
-        import resource
-
-        limited = resource.getrlimit(resource.RLIMIT_AS)[0] != resource.RLIM_INFINITY
-    except (ImportError, OSError, ValueError):
-        return
-    if limited:
-        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+def _one_blas_thread() -> None:
+    """Ask OpenBLAS (numpy's and scipy's) for one thread, before either loads.  The package does no
+    linear algebra, and the threads OpenBLAS starts at import spin for a moment: 0.1 s of CPU in
+    every command on a two-core machine, and once again in each process of ``--workers``.  Under
+    ``ulimit -v`` each thread also maps a buffer, and where the address space ran out its start-up
+    retried the mapping for ever (a ``bench --baseline`` hung so under 450 MiB).  A value set in the
+    user's own environment stays theirs."""
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 
 def launch() -> None:
@@ -78,7 +73,7 @@ def launch() -> None:
     Ctrl-C then would otherwise print an import traceback."""
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, _stopped_while_starting)
-    _one_blas_thread_under_a_memory_limit()
+    _one_blas_thread()
     from deap_sudoku.cli import main
 
     frames = _from_the_starter() if scoop_is_running() else None

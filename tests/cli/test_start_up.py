@@ -4,6 +4,7 @@ neither numpy nor DEAP, and ``samples``, ``check`` and ``convert`` neither DEAP 
 and runs that ``solve`` and ``bench`` import (0.1-0.3 s of every command before)."""
 
 import ast
+import os
 import subprocess
 import sys
 
@@ -55,3 +56,21 @@ def test_every_command_is_listed_and_loads_under_its_own_name():
     for name, command in main.commands.items():
         assert isinstance(command, click.Command) and command.name == name
         assert main.get_command(click.Context(main), name) is command
+
+
+@pytest.mark.slow
+def test_a_command_starts_numpy_with_one_blas_thread_unless_the_user_asks_for_more():
+    """OpenBLAS starts a thread per core when numpy loads, and they spin for a moment: 0.1 s of CPU in
+    every command on two cores, for a package that does no linear algebra.  The user's own setting
+    stays theirs.  (On a one-core machine OpenBLAS starts no thread either way.)"""
+    probe = (
+        "import os, runpy, sys\nsys.argv = ['deap-sudoku', 'samples']\n"
+        "try:\n    runpy.run_module('deap_sudoku', run_name='__main__', alter_sys=True)\n"
+        "except SystemExit:\n    pass\n"
+        "print(os.environ['OPENBLAS_NUM_THREADS'], len(os.listdir('/proc/self/task')), file=sys.__stderr__)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    for given, expected in ((None, "1 1"), ("2", "2 2")):
+        variables = env if given is None else {**env, "OPENBLAS_NUM_THREADS": given}
+        done = subprocess.run([sys.executable, "-c", probe], env=variables, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0 and done.stderr.split("\n")[-2] == expected, (given, done.stderr)
