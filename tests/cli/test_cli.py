@@ -13,6 +13,7 @@ from deap_sudoku.cli import main
 from deap_sudoku.exact import solve as solve_exactly, verify
 from deap_sudoku.runs import registry
 
+from tests import forked_cli
 from tests.conftest import REPO, sitecustomize_env, wait_for_runs
 
 EASY = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
@@ -664,7 +665,7 @@ def test_bench_under_scoop_gives_the_serial_results(fault, serial_runs, tmp_path
     env = dict(os.environ)
     if fault:
         env = sitecustomize_env(tmp_path, KILL_ONE_WORKER, DEAP_SUDOKU_TEST_KILL_MARKER=str(tmp_path / "killed"))
-    completed = subprocess.run(
+    completed = forked_cli.run(
         [
             sys.executable,
             "-m",
@@ -696,7 +697,7 @@ def test_ctrl_c_or_sigterm_stops_bench_and_keeps_finished_runs(signum, code, tmp
     import json
 
     out = tmp_path / "partial.json"
-    process = subprocess.Popen(
+    process = forked_cli.Popen(
         [
             sys.executable,
             "-m",

@@ -6,11 +6,11 @@ from __future__ import annotations
 import re
 import json
 import os
-import subprocess
 import sys
 
 import pytest
 
+from tests import forked_cli
 from tests.conftest import run_lines, REPO
 
 pytest.importorskip("ioh", reason="the [test] extra installs the ioh package")
@@ -49,7 +49,7 @@ def _bench(tmp_path, *arguments, **variables):
     (tmp_path / "arms_for_faults.py").write_text(ARMS)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join((str(tmp_path), str(REPO))), **variables}
     command = [sys.executable, "-m", "deap_sudoku", "bench", DATA, "--limit", "2", "-q", *arguments]
-    return subprocess.run(  # a group of its own, as a terminal's foreground job is
+    return forked_cli.run(  # a group of its own, as a terminal's foreground job is
         command, capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300, start_new_session=True
     )
 
@@ -79,7 +79,7 @@ def test_a_long_dataset_name_is_exported_under_a_shortened_name(tmp_path):
     command = [sys.executable, "-m", "deap_sudoku", "bench", str(long_name), "--limit", "1", "-a", "block-ga"]
     command += ["--max-generations", "2", "-q", "--iohprofiler", str(folder)]
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    done = subprocess.run(command, capture_output=True, text=True, timeout=300, env=env)
+    done = forked_cli.run(command, capture_output=True, text=True, timeout=300, env=env)
     assert done.returncode == 0, done.stderr
     [info] = folder.rglob("IOHprofiler_*.json")
     name = json.loads(info.read_text())["function_name"]

@@ -9,9 +9,12 @@ import sys
 
 import pytest
 
+from tests import forked_cli
 from tests.conftest import REPO
 
-pytestmark = pytest.mark.slow  # each test starts the command as a user does, with its real streams
+pytestmark = (
+    pytest.mark.slow
+)  # each test starts the command as a user does, with its real streams (forked: tests/forked_cli.py)
 
 
 def _command(*args):
@@ -27,7 +30,7 @@ def puzzles(tmp_path):
 
 def test_bench_writes_its_files_though_standard_output_is_full(puzzles, tmp_path):
     with open("/dev/full", "w") as full:
-        done = subprocess.run(
+        done = forked_cli.run(
             _command(
                 "bench",
                 str(puzzles),
@@ -63,7 +66,7 @@ def test_bench_writes_its_files_though_standard_output_is_full(puzzles, tmp_path
 )
 def test_an_output_that_is_an_input_is_refused_before_any_work(args, puzzles):
     before = puzzles.read_bytes()
-    done = subprocess.run(_command(*(a.format(a=puzzles) for a in args)), capture_output=True, text=True, timeout=120)
+    done = forked_cli.run(_command(*(a.format(a=puzzles) for a in args)), capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and "is also an input" in done.stderr and not done.stdout
     assert puzzles.read_bytes() == before
 
@@ -79,7 +82,7 @@ def test_a_dangling_link_and_a_name_too_long_are_refused_before_any_work(puzzles
             ("bench", str(puzzles), "-a", "backtracking", "--json", str(out)),
             ("generate", "--out", str(out)),
         ):
-            done = subprocess.run(_command(*args), capture_output=True, text=True, timeout=120)
+            done = forked_cli.run(_command(*args), capture_output=True, text=True, timeout=120)
             assert done.returncode == 2 and message in done.stderr and "solved" not in done.stdout, args
 
 
@@ -161,7 +164,7 @@ def test_two_thousand_index_names_are_checked_in_linear_time(tmp_path):
 def test_the_population_guard_uses_the_memory_the_process_may_have(tmp_path):
     puzzle = tmp_path / "p36.txt"
     assert (
-        subprocess.run(
+        forked_cli.run(
             _command(
                 "generate", "--box", "6x6", "--any", "--givens", "50%", "--format", "grid", "--out", str(puzzle), "-q"
             ),
@@ -169,7 +172,7 @@ def test_the_population_guard_uses_the_memory_the_process_may_have(tmp_path):
         ).returncode
         == 0
     )
-    done = subprocess.run(
+    done = forked_cli.run(
         f"ulimit -v 1048576; {sys.executable} -m deap_sudoku solve {puzzle} -a block-ga "
         "--population 200000 --max-generations 1",
         shell=True,
@@ -196,12 +199,12 @@ def test_one_writer_per_results_file_and_checkpoint_and_a_killed_holder_leaves_n
     ):
         holder = subprocess.Popen([sys.executable, "-c", HOLD, str(target)], stdout=subprocess.PIPE, text=True)
         assert holder.stdout.readline() == "held\n"
-        refused = subprocess.run(_command(*args, str(target)), capture_output=True, text=True, timeout=120)
+        refused = forked_cli.run(_command(*args, str(target)), capture_output=True, text=True, timeout=120)
         assert refused.returncode == 2 and f"is in use by process {holder.pid}" in refused.stderr, refused.stderr
         assert not target.exists()  # refused before any work
         holder.kill()  # SIGKILL: the kernel drops the lock, the lock file stays
         holder.wait()
-        done = subprocess.run(_command(*args, str(target)), capture_output=True, text=True, timeout=120)
+        done = forked_cli.run(_command(*args, str(target)), capture_output=True, text=True, timeout=120)
         assert done.returncode == 0, done.stderr
         assert target.exists() and not (tmp_path / (target.name + ".lock")).exists()  # removed at a normal end
 
@@ -226,7 +229,7 @@ def test_killing_the_parent_of_workers_ends_them_and_writes_nothing(shared_data,
 
     sets = sorted((shared_data / "lloyd_amos_aco" / "general").glob("inst25x25_45_*.txt"))[:12]
     out = tmp_path / "late.json"
-    parent = subprocess.Popen(
+    parent = forked_cli.Popen(
         _command(
             "bench",
             *map(str, sets),
@@ -290,7 +293,7 @@ def test_a_killed_writers_temporary_is_cleared_by_the_next_write_anywhere_in_its
 
     from deap_sudoku.io.fileio import STALE_AFTER
 
-    process = subprocess.Popen(
+    process = forked_cli.Popen(
         _command(
             "generate",
             "--count",
@@ -319,7 +322,7 @@ def test_a_killed_writers_temporary_is_cleared_by_the_next_write_anywhere_in_its
     time.sleep(STALE_AFTER + 0.1)
     with open(live, "rb") as holder:
         fcntl.flock(holder.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        done = subprocess.run(
+        done = forked_cli.run(
             _command("convert", str(REPO / "data" / "9x9.txt"), str(tmp_path / "new.txt"), "--to", "grid"),
             capture_output=True,
             text=True,
@@ -334,7 +337,7 @@ def test_solve_goes_on_when_standard_output_fails_and_writes_out_whole(puzzles, 
     """A full or closed standard output used to end solve at its first picture, and --out was lost."""
     out = tmp_path / "s.txt"
     with open("/dev/full", "w") as full:
-        done = subprocess.run(
+        done = forked_cli.run(
             _command("solve", str(puzzles), "-a", "backtracking", "--out", str(out)),
             stdout=full,
             stderr=subprocess.PIPE,
@@ -356,7 +359,7 @@ def test_a_file_that_cannot_be_written_is_named_not_blamed_on_standard_output(pu
         resource.setrlimit(resource.RLIMIT_FSIZE, (200, 200))
 
     out = tmp_path / "s.txt"
-    done = subprocess.run(
+    done = forked_cli.run(
         _command("solve", str(puzzles), "-a", "tabu", "--max-steps", "200", "--out", str(out), "-q"),
         capture_output=True,
         text=True,
@@ -430,7 +433,7 @@ def test_plot_onto_a_dangling_link_or_a_long_name_is_refused_before_any_work(puz
         (tmp_path / ("x" * 240 + ".png"), "with the temporary name"),
     ):
         for command in ("solve", "bench"):
-            done = subprocess.run(
+            done = forked_cli.run(
                 _command(command, str(puzzles), "-a", "block-ga", "--plot", str(out)),
                 capture_output=True,
                 text=True,

@@ -22,6 +22,7 @@ from deap_sudoku import read
 from deap_sudoku.cli import main, solve as solve_module
 from deap_sudoku.runs import interrupt
 
+from tests import forked_cli
 from tests.conftest import REPO, sitecustomize_env, wait_for_runs
 
 NINE = str(REPO / "data" / "9x9.txt")
@@ -39,9 +40,7 @@ def _default_sigint():
 @pytest.mark.parametrize("signum, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_a_signal_ends_generate_with_the_shells_code_and_one_line(signum, code):
     """generate used to say "Aborted!" and exit 1 on Ctrl-C, and die by SIGTERM (-15)."""
-    process = subprocess.Popen(
-        _command(*SLOW_GENERATE), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_default_sigint
-    )
+    process = forked_cli.Popen(_command(*SLOW_GENERATE), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     time.sleep(1.5)
     process.send_signal(signum)
     _, stderr = process.communicate(timeout=60)
@@ -220,12 +219,11 @@ def test_bench_starts_a_hundred_million_runs_at_once_and_stops_on_ctrl_c(tmp_pat
     with --results walked all 300 million tasks to find those the file held, before the first run."""
     out, kept = tmp_path / "runs.json", tmp_path / "runs.jsonl"
     command = _command("bench", str(REPO / "data" / "4x4.txt"), "-a", "backtracking", "--json", str(out), "-q")
-    process = subprocess.Popen(
+    process = forked_cli.Popen(
         [*command, "--runs", "100000000", "--results", str(kept)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        preexec_fn=_default_sigint,
     )
     # interrupted once a first run is kept after the header line (however loaded the machine: a fixed
     # sleep, then a share of CPU time, were each eaten by load once), or it ended
@@ -245,9 +243,7 @@ def test_generate_writes_the_puzzles_made_before_a_ctrl_c(tmp_path):
     """generate used to keep every puzzle until the end, and a Ctrl-C lost them all."""
     out = tmp_path / "made.txt"
     command = _command("generate", "--count", "100000", "--givens", "40%", "--format", "grid", "--out", str(out))
-    process = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_default_sigint
-    )
+    process = forked_cli.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60  # the first puzzles written (beside the file, until it is whole)
     while not any(part.stat().st_size for part in tmp_path.glob(".made.txt.*")) and time.monotonic() < deadline:
         time.sleep(0.02)
@@ -365,9 +361,7 @@ def test_an_interrupted_generate_never_replaces_an_old_file_with_a_part(tmp_path
     command = _command(
         "generate", "--box", "2x2", "--givens", "8", "--any", "--count", "1000000", "--out", str(out), "--force", "-q"
     )
-    process = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_default_sigint
-    )
+    process = forked_cli.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 60
     while not list(tmp_path.glob(".made.txt.*")) and time.time() < deadline:
         time.sleep(0.05)
@@ -393,7 +387,7 @@ def test_a_large_json_document_is_written_whole_to_a_pipe_another_process_made_n
     read_end, write_end = os.pipe()
     fcntl.fcntl(write_end, fcntl.F_SETFL, fcntl.fcntl(write_end, fcntl.F_GETFL) | os.O_NONBLOCK)
     command = _command("bench", str(REPO / "data" / "4x4.txt"), "-a", "backtracking", "--runs", "100")
-    process = subprocess.Popen([*command, "--json", "-", "-q"], stdout=write_end, stderr=subprocess.PIPE)
+    process = forked_cli.Popen([*command, "--json", "-", "-q"], stdout=write_end, stderr=subprocess.PIPE)
     os.close(write_end)
     deadline = time.monotonic() + 120
     while process.poll() is None and time.monotonic() < deadline:

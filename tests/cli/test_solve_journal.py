@@ -5,12 +5,12 @@ journal of another command is refused before any work."""
 
 import os
 import signal
-import subprocess
 import sys
 import textwrap
 
 import pytest
 
+from tests import forked_cli
 from tests.conftest import REPO, run_lines
 
 pytestmark = pytest.mark.slow  # each test starts the command as a user does, and kills it
@@ -48,7 +48,7 @@ def _solve(folder, out, *extra, die_at=None, die_with=signal.SIGKILL):
     environment = {**os.environ, "CALLS_LOG": str(folder / "calls.log"), "PYTHONPATH": str(REPO)}
     if die_at is not None:
         environment |= {"DIE_AT": str(die_at), "DIE_WITH": str(int(die_with))}
-    return subprocess.run(
+    return forked_cli.run(
         [sys.executable, "-m", "deap_sudoku", "solve", "in.txt", "-a", "killer:solver", "--out", out, "-q", *extra],
         cwd=folder,
         env=environment,
@@ -121,7 +121,7 @@ def test_a_journal_that_is_an_input_is_never_written(folder):
     """``solve in.journal --out in``: the journal ``--out`` would keep is the puzzle file read."""
     puzzles = (folder / "in.txt").read_bytes()
     (folder / "in.journal").write_bytes(puzzles.rstrip(b"\n"))  # the last puzzle without its newline
-    refused = subprocess.run(
+    refused = forked_cli.run(
         [sys.executable, "-m", "deap_sudoku", "solve", "in.journal", "--out", "in"],
         capture_output=True,
         text=True,

@@ -13,6 +13,7 @@ import pytest
 
 from deap_sudoku.experiments.iohprofiler import problem_id, problem_name
 from deap_sudoku.runs.record import Trace
+from tests import forked_cli
 from tests.conftest import REPO
 
 DATA = str(REPO / "data" / "testdata" / "easy.txt")
@@ -22,7 +23,7 @@ def _export(folder: Path, *algorithms: str) -> subprocess.CompletedProcess:
     """``bench --iohprofiler`` in a process of its own."""
     command = [sys.executable, "-m", "deap_sudoku", "bench", DATA, "--limit", "2", "--max-evaluations", "400"]
     command += [word for name in algorithms for word in ("-a", name)] + ["-q", "--iohprofiler", str(folder)]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    done = forked_cli.run(command, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     return done
 

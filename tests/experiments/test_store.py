@@ -19,6 +19,7 @@ from deap_sudoku.experiments import ResultsFile, StoreError, add_digests, read_r
 from deap_sudoku.experiments.store import _digest
 from deap_sudoku.runs.task import Task, run_task
 
+from tests import forked_cli
 from tests.conftest import REPO, run_lines
 
 EASY = load_sample("testdata/easy.txt")
@@ -193,7 +194,7 @@ def test_an_experiment_killed_at_random_resumes_to_the_uninterrupted_results(tmp
     rng = random.Random(5)
     for attempt in range(2):  # two random kills (each a kill and a resume: 1 s of CPU)
         results = tmp_path / f"killed{attempt}.jsonl"
-        started = subprocess.Popen(
+        started = forked_cli.Popen(
             _bench("--results", str(results)), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )
         deadline = time.monotonic() + 60
@@ -205,7 +206,7 @@ def test_an_experiment_killed_at_random_resumes_to_the_uninterrupted_results(tmp
         started.wait()
         kept = run_lines(results)
         assert 0 < kept < 18
-        resumed = subprocess.run(
+        resumed = forked_cli.run(
             _bench("--results", str(results), "--json", str(tmp_path / f"resumed{attempt}.json")),
             capture_output=True,
             text=True,

@@ -26,6 +26,7 @@ from deap_sudoku.runs.catalogue import colony, ga_recipes
 from deap_sudoku.runs import checkpoint as checkpoint_module
 from deap_sudoku.runs.checkpoint import MAGIC, Checkpoint, CheckpointError, run_identity, saved_state
 
+from tests import forked_cli
 from tests.conftest import REPO, checkpoint_generation, recipe_options, unsolvable
 
 
@@ -249,12 +250,12 @@ def test_a_crafted_checkpoint_that_fits_no_run_is_refused_by_the_cli_not_run(tmp
     assert CliRunner().invoke(main, args).exit_code == 1
     good = path.read_bytes()
     _forge(path, CRAFTED["out-of-range values"][0])
-    done = subprocess.run([sys.executable, "-m", "deap_sudoku", *args], capture_output=True, text=True, timeout=120)
+    done = forked_cli.run([sys.executable, "-m", "deap_sudoku", *args], capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "population individual 1 holds 99, out of range 0..9\n" in done.stderr
     path.write_bytes(good)
     _forge(path, _crafted(lambda s: s["extra"].update(waiting=[0] * 7)))
-    done = subprocess.run([sys.executable, "-m", "deap_sudoku", *args], capture_output=True, text=True, timeout=120)
+    done = forked_cli.run([sys.executable, "-m", "deap_sudoku", *args], capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "the saved waiting is not one whole number per individual" in done.stderr
 
@@ -451,7 +452,7 @@ def test_sigkill_at_a_random_generation_then_resume_gives_the_same_result(algori
     assert last is not None and last > 20, reference.stderr
     path = tmp_path / "killed.ckpt"
     target = int.from_bytes(os.urandom(2), "big") % (last // 2) + 5  # a random generation in the first half
-    victim = subprocess.Popen(
+    victim = forked_cli.Popen(
         _solve(*common, "--checkpoint", str(path)), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
     deadline = time.monotonic() + 120
@@ -461,7 +462,7 @@ def test_sigkill_at_a_random_generation_then_resume_gives_the_same_result(algori
     assert victim.wait(timeout=30) == -signal.SIGKILL
     killed_at = checkpoint_generation(path)
     assert killed_at is not None and killed_at < last
-    resumed = subprocess.run(_solve(*common, "--checkpoint", str(path)), capture_output=True, text=True, timeout=300)
+    resumed = forked_cli.run(_solve(*common, "--checkpoint", str(path)), capture_output=True, text=True, timeout=300)
     assert f"resuming from {path} at generation {killed_at}" in resumed.stderr
     assert resumed.returncode == reference.returncode
     assert _grid_and_verdict(resumed.stdout) == _grid_and_verdict(reference.stdout)

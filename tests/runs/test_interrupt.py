@@ -18,6 +18,7 @@ from deap_sudoku.runs.checkpoint import Checkpoint, run_identity
 from deap_sudoku.runs.catalogue.ga_recipes import block_ga, memetic
 from deap_sudoku.tools import mut_swap_in_box
 
+from tests import forked_cli
 from tests.timing import kept, timed
 from tests.conftest import checkpoint_generation, recipe_options, unsolvable
 
@@ -46,7 +47,7 @@ def test_signal_stops_a_ga_with_its_best_grid_and_a_final_checkpoint(algorithm, 
         "--checkpoint-every",
         "1",
     ]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = forked_cli.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 120
     while (checkpoint_generation(path) or 0) < 5 and time.monotonic() < deadline:
         time.sleep(0.01)
@@ -58,7 +59,7 @@ def test_signal_stops_a_ga_with_its_best_grid_and_a_final_checkpoint(algorithm, 
     assert "interrupted after" in stderr and "best so far above" in stderr and str(path) in stderr
     state = saved_state(path)
     assert state["stop_reason"] == "interrupted" and state["generation"] >= 5
-    again = subprocess.run(
+    again = forked_cli.run(
         command[:-4] + ["--max-generations", str(state["generation"] + 3), "--checkpoint", str(path)],
         capture_output=True,
         text=True,

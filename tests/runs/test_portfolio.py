@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
 import sys
 
 import numpy as np
@@ -13,6 +12,7 @@ from deap_sudoku.exact import solve as solve_exactly, verify
 from deap_sudoku.runs.interrupt import INTERRUPTED
 from deap_sudoku.runs.portfolio import _chain, chains
 from deap_sudoku.runs.task import Task, run_task
+from tests import forked_cli
 from tests.timing import kept, timed
 from tests.conftest import FORUM_HARDEST, scoop_exits_with, sitecustomize_env, unsolvable
 
@@ -54,7 +54,7 @@ def test_solve_workers_returns_the_first_verified_solution_of_every_puzzle(tmp_p
     path = tmp_path / "hard.txt"
     path.write_text(FORUM_HARDEST + "\n" + FORUM_HARDEST.replace(".", "0") + "\n")
     out = tmp_path / "solved.txt"
-    done = subprocess.run(
+    done = forked_cli.run(
         [
             sys.executable,
             "-m",
@@ -116,7 +116,7 @@ def test_the_chains_of_a_portfolio_run_at_once_in_different_processes(tmp_path):
     path.write_text("\n".join(puzzles) + "\n")
     log = tmp_path / "chains.log"
     env = sitecustomize_env(tmp_path, LOG_CHAINS, DEAP_SUDOKU_TEST_CHAIN_LOG=str(log))
-    done = subprocess.run(
+    done = forked_cli.run(
         [
             sys.executable,
             "-m",

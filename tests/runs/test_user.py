@@ -18,6 +18,7 @@ from deap_sudoku.runs import registry
 from deap_sudoku.runs.task import Task, run_task
 from deap_sudoku.runs.user import from_function, from_toolbox, variant, with_operators
 
+from tests import forked_cli
 from tests.conftest import REPO
 
 EASY = load_sample("testdata/easy.txt")
@@ -369,8 +370,8 @@ def test_scoop_workers_import_the_users_algorithm_by_the_same_path(user_module):
         "--json",
         "-",
     ]
-    serial = subprocess.run(command, capture_output=True, text=True, timeout=120, cwd=user_module)
-    spread = subprocess.run(command + ["--workers", "2"], capture_output=True, text=True, timeout=120, cwd=user_module)
+    serial = forked_cli.run(command, capture_output=True, text=True, timeout=120, cwd=user_module)
+    spread = forked_cli.run(command + ["--workers", "2"], capture_output=True, text=True, timeout=120, cwd=user_module)
     assert serial.returncode == 0 and spread.returncode == 0, spread.stderr[-2000:]
 
     def runs(output):
