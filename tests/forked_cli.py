@@ -36,6 +36,7 @@ COMMAND = [sys.executable, "-m", "deap_sudoku"]
 READ_AT_IMPORT = ("NUMBA_", "PYTHON", "OPENBLAS_", "OMP_", "MKL_", "LD_", "LC_", "LANG", "DEAP_SUDOKU_GRACE")
 _ENVIRONMENT = dict(os.environ)  # the server's: as it was when the tests started
 _server: list = []  # [(process, socket path)] once started
+SERVER = "FORKED_CLI_SERVER"  # where a shim (:func:`shim_folder`) finds its worker's server
 
 
 def _read_at_import(env: dict) -> dict:
@@ -55,10 +56,18 @@ def _forkable(args, kwargs: dict) -> dict | None:
         return None
     cwd = os.path.abspath(kwargs["cwd"] if kwargs["cwd"] is not None else os.getcwd())
     main = str(REPO / "deap_sudoku" / "__main__.py")
-    return {"argv": [main, *map(str, args[3:])], "env": env, "cwd": cwd, "session": bool(kwargs["start_new_session"])}
+    script = kwargs.get("script")  # started as the console script, not with python -m
+    return {
+        "argv": [script or main, *map(str, args[3:])],
+        "script": bool(script),
+        "env": env,
+        "cwd": cwd,
+        "session": bool(kwargs["start_new_session"]),
+    }
 
 
-def _connect() -> socket.socket:
+def server() -> str:
+    """The address of this worker's server, started on first use."""
     if not _server or _server[0][0].poll() is not None:
         folder = tempfile.mkdtemp(prefix="forked-cli-")
         path = os.path.join(folder, "server")
@@ -73,8 +82,12 @@ def _connect() -> socket.socket:
             raise RuntimeError("the forking server did not start")
         _server[:] = [(process, path)]
         atexit.register(process.stdin.close)
+    return _server[0][1]
+
+
+def _connect() -> socket.socket:
     connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    connection.connect(_server[0][1])
+    connection.connect(os.environ.get(SERVER) or server())
     return connection
 
 
@@ -83,12 +96,17 @@ class Popen(subprocess.Popen):
 
     _connection: socket.socket | None = None
 
+    def __init__(self, *args, script: str | None = None, **kwargs):
+        self._script = script
+        super().__init__(*args, **kwargs)
+
     def _execute_child(self, args, executable, preexec_fn, close_fds, pass_fds, cwd, env, *rest):
         names = ("startupinfo", "creationflags", "shell", "p2cread", "p2cwrite", "c2pread", "c2pwrite")
         names += ("errread", "errwrite", "restore_signals", "gid", "gids", "uid", "umask", "start_new_session")
         named = dict(zip(names + ("process_group",), rest))
         named.setdefault("process_group", None)
         kwargs = {"executable": executable, "preexec_fn": preexec_fn, "pass_fds": pass_fds, "cwd": cwd, "env": env}
+        kwargs["script"] = self._script
         request = _forkable(args, {**kwargs, **named})
         if request is None:
             return super()._execute_child(args, executable, preexec_fn, close_fds, pass_fds, cwd, env, *rest)
@@ -165,6 +183,40 @@ def run(*popenargs, input=None, capture_output=False, timeout=None, check=False,
     return subprocess.CompletedProcess(process.args, code, stdout, stderr)
 
 
+def shim_folder(folder: Path, path: str) -> dict[str, str]:
+    """A ``deap-sudoku`` in ``folder`` that forks the command from this worker's server where it
+    can (and runs the real one where it cannot), and the variables that put it first on ``path``:
+    for the shell lines of the docs (tests/test_docs_shell.py).  It passes its own standard streams,
+    passes on SIGINT, SIGTERM and SIGHUP, and ends as the command ended.  Started by SCOOP as the
+    program its workers run, it is the real script."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "deap-sudoku").write_text(
+        f"#!{sys.executable} -S\nimport sys\n\n"
+        "if 'scoop' in sys.modules:  # SCOOP's program, as in python -m scoop \"$(command -v deap-sudoku)\"\n"
+        "    from deap_sudoku.__main__ import launch\n\n    sys.exit(launch())\n"
+        f"sys.path.insert(0, {str(REPO)!r})\nfrom tests.forked_cli import _shim\n\n_shim()\n"
+    )
+    (folder / "deap-sudoku").chmod(0o755)
+    return {"PATH": os.pathsep.join([str(folder), path]), SERVER: server()}
+
+
+def _shim() -> None:
+    real = str(Path(sys.executable).parent / "deap-sudoku")
+    args = [*COMMAND, *sys.argv[1:]]
+    named = {"shell": False, "executable": None, "preexec_fn": None, "pass_fds": (), "cwd": None, "env": None}
+    named.update(dict.fromkeys(("gid", "gids", "uid", "umask", "process_group")), start_new_session=False)
+    if _forkable(args, named) is None:
+        os.execv(real, [real, *sys.argv[1:]])
+    process = Popen(args, script=real)
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, lambda signum, frame: process.send_signal(signum))
+    code = process.wait()
+    if code < 0:
+        signal.signal(-code, signal.SIG_DFL)
+        os.kill(os.getpid(), -code)
+    sys.exit(code)
+
+
 # -- the server --------------------------------------------------------------------------------
 
 
@@ -227,8 +279,6 @@ def _become(request: dict, fds: list[int], ready: int) -> None:
     """Be ``python -m deap_sudoku ARGS`` in the request's folder, environment and streams; closing
     ``ready`` (with the others above 2) says the session and streams are set."""
     import random
-    import runpy
-    import traceback
 
     import numpy as np
 
@@ -245,8 +295,23 @@ def _become(request: dict, fds: list[int], ready: int) -> None:
     random.seed()  # as a new process's, not the server's
     np.random.seed()
     _standard_streams()
+    os._exit(_run(request["script"]))
+
+
+def _run(script: bool) -> int:
+    """Run the command as Python runs a program, and end it as Python ends: its exit code."""
+    import runpy
+    import traceback
+
     code: object = 0
     try:
+        if script:  # as pip's console script runs it: a script (no module spec) as __main__
+            import types
+
+            from deap_sudoku.__main__ import launch
+
+            sys.modules["__main__"] = types.ModuleType("__main__")
+            sys.exit(launch())
         runpy.run_module("deap_sudoku", run_name="__main__", alter_sys=True)
     except SystemExit as exc:
         code = exc.code
@@ -267,7 +332,7 @@ def _become(request: dict, fds: list[int], ready: int) -> None:
                 standard.flush()
         except (OSError, ValueError):
             code = code or 120
-    os._exit(code or 0)
+    return code or 0
 
 
 def _standard_streams() -> None:

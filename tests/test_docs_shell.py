@@ -30,6 +30,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import forked_cli
 from tests.conftest import REPO
 
 PAGES = sorted(p for p in (REPO / "docs").glob("*.md") if re.search(r"^```(sh|console|bash)$", p.read_text(), re.M))
@@ -178,10 +179,12 @@ def test_the_command_line_pages_first_block_runs_in_the_wheel_smoke_under_these_
 @pytest.mark.slow
 @pytest.mark.parametrize("page, block", RUNNABLE, ids=[f"{p.stem}:{b[0].line}" for p, b in RUNNABLE])
 def test_every_command_of_the_block_runs_from_an_empty_folder(page, block, tmp_path):
-    """In the page's order, from a new folder; `deap-sudoku` and `python` are this environment's."""
+    """In the page's order, from a new folder; `deap-sudoku` and `python` are this environment's
+    (`deap-sudoku` forked from a process that has imported the package: tests/forked_cli.py)."""
+    path = os.pathsep.join([str(Path(sys.executable).parent), os.environ["PATH"]])
     env = {
         **os.environ,
-        "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ["PATH"]]),
+        **forked_cli.shim_folder(tmp_path.parent / f"{tmp_path.name}-bin", path),
         "HOME": str(tmp_path),  # the completion lines append to ~/.bashrc: never the real one
     }
     ran = []
