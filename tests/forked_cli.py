@@ -1,14 +1,15 @@
 """``python -m deap_sudoku`` for the tests, forked from a process that has imported the package.
 
-The suite starts about a hundred ``deap-sudoku`` processes whose start-up is not what it tests, and
-each spent 0.3-0.4 s of CPU importing numpy, DEAP, click and the package, on a suite that is
-CPU-bound on two cores.  :func:`run` and :class:`Popen` take the arguments of their
-:mod:`subprocess` namesakes.  A command ``[sys.executable, "-m", "deap_sudoku", ...]`` is forked
-from a server (one per pytest worker, started on first use) that has imported the command line,
-its commands and the algorithm catalogue, and is otherwise a new process: its own pid and session
-when asked, its standard streams (the file descriptors given, as :mod:`subprocess` makes them), its
-working folder, environment and arguments, :func:`deap_sudoku.__main__.launch` run as
-``python -m`` runs it, and its exit code or signal reported as :mod:`subprocess` reports a child's.
+The suite starts about a hundred ``deap-sudoku`` processes whose start-up is not what it tests, on
+a suite that is CPU-bound on two cores: each spent about 0.45 s of CPU more importing numpy, DEAP,
+click and the package than one forked so.  :func:`run` and :class:`Popen` take the arguments of
+their :mod:`subprocess` namesakes.  A command ``[sys.executable, "-m", "deap_sudoku", ...]`` is
+forked from a server (one per pytest worker, started on first use) that has imported the command
+line, its commands and the algorithm catalogue, and is otherwise a new process: its own pid and
+session when asked, its standard streams (the file descriptors given, as :mod:`subprocess` makes
+them), its working folder, environment and arguments, ``deap_sudoku/__main__.py`` run as
+``python -m`` runs it (or ``launch()`` as the console script calls it, for :func:`shim_folder`),
+and its exit code or signal reported as :mod:`subprocess` reports a child's.
 
 Anything else starts as a real process: another program, a shell, a ``preexec_fn``, and an
 environment that differs in what a module reads as it loads (numba's, Python's and OpenBLAS's
@@ -340,8 +341,8 @@ def _standard_streams() -> None:
     them at start-up (None for one that is closed, as in ``2>&-``)."""
     import io
 
-    server = sys.__stdin__, sys.__stdout__  # the server's, made by Python from the same variables and locale
-    unbuffered = server[1].write_through  # python -u, or PYTHONUNBUFFERED
+    made = sys.__stdin__, sys.__stdout__  # the server's, made by Python from the same variables and locale
+    unbuffered = made[1].write_through  # python -u, or PYTHONUNBUFFERED
 
     def stream(fd: int, write: bool, errors: str, lines: bool):
         try:
@@ -351,11 +352,11 @@ def _standard_streams() -> None:
         buffered = raw if unbuffered and write else (io.BufferedWriter if write else io.BufferedReader)(raw)
         lines = lines or (write and fd == 1 and raw.isatty())
         return io.TextIOWrapper(
-            buffered, encoding=server[1].encoding, errors=errors, line_buffering=lines, write_through=unbuffered
+            buffered, encoding=made[1].encoding, errors=errors, line_buffering=lines, write_through=unbuffered
         )
 
-    sys.stdin = sys.__stdin__ = stream(0, False, server[0].errors, False)
-    sys.stdout = sys.__stdout__ = stream(1, True, server[1].errors, False)
+    sys.stdin = sys.__stdin__ = stream(0, False, made[0].errors, False)
+    sys.stdout = sys.__stdout__ = stream(1, True, made[1].errors, False)
     sys.stderr = sys.__stderr__ = stream(2, True, "backslashreplace", True)
 
 
