@@ -169,7 +169,6 @@ class _Ticking:
     def __init__(self, label: str, lock: threading.Lock) -> None:
         self.label, self.lock, self.shown = label, lock, False
         self.done = threading.Event()
-        self.started = time.perf_counter()
         self.thread = threading.Thread(target=self._tick, daemon=True)
 
     def start(self) -> None:
