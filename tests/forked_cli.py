@@ -22,6 +22,7 @@ command shares the server's hash seed) use :mod:`subprocess`.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import json
 import os
 import select
@@ -38,6 +39,7 @@ READ_AT_IMPORT = ("NUMBA_", "PYTHON", "OPENBLAS_", "OMP_", "MKL_", "LD_", "LC_",
 _ENVIRONMENT = dict(os.environ)  # the server's: as it was when the tests started
 _server: list = []  # [(process, socket path)] once started
 SERVER = "FORKED_CLI_SERVER"  # where a shim (:func:`shim_folder`) finds its worker's server
+REFUSED = b"refused"  # the server's answer to a command it must not fork
 
 
 def _read_at_import(env: dict) -> dict:
@@ -52,9 +54,7 @@ def _forkable(args, kwargs: dict) -> dict | None:
         return None
     if isinstance(args, (str, bytes, os.PathLike)) or list(map(str, args[:3])) != COMMAND:
         return None
-    env = dict(os.environ if kwargs["env"] is None else kwargs["env"])
-    if _read_at_import(env) != _read_at_import(_ENVIRONMENT):
-        return None
+    env = dict(os.environ if kwargs["env"] is None else kwargs["env"])  # judged by the server (:func:`_serve`)
     cwd = os.path.abspath(kwargs["cwd"] if kwargs["cwd"] is not None else os.getcwd())
     main = str(REPO / "deap_sudoku" / "__main__.py")
     script = kwargs.get("script")  # started as the console script, not with python -m
@@ -118,10 +118,16 @@ class Popen(subprocess.Popen):
             socket.send_fds(connection, [b"F"], fds)
             connection.sendall(json.dumps(request).encode() + b"\n")
             self._received = b""
-            self.pid = int(self._line(None))
+            answer = self._line(None)
         except BaseException:
             connection.close()
             raise
+        if answer == REFUSED:  # the environment differs in what a module reads as it loads
+            connection.close()
+            self._connection = None
+            started = [self._script, *args[3:]] if self._script else args
+            return super()._execute_child(started, executable, preexec_fn, close_fds, pass_fds, cwd, env, *rest)
+        self.pid = int(answer)
         self._child_created = True
         self._close_pipe_fds(
             *(named[name] for name in ("p2cread", "p2cwrite", "c2pread", "c2pwrite")),
@@ -204,10 +210,6 @@ def shim_folder(folder: Path, path: str) -> dict[str, str]:
 def _shim() -> None:
     real = str(Path(sys.executable).parent / "deap-sudoku")
     args = [*COMMAND, *sys.argv[1:]]
-    named = {"shell": False, "executable": None, "preexec_fn": None, "pass_fds": (), "cwd": None, "env": None}
-    named.update(dict.fromkeys(("gid", "gids", "uid", "umask", "process_group")), start_new_session=False)
-    if _forkable(args, named) is None:
-        os.execv(real, [real, *sys.argv[1:]])
     process = Popen(args, script=real)
     for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(signum, lambda signum, frame: process.send_signal(signum))
@@ -222,9 +224,8 @@ def _shim() -> None:
 
 
 def _serve(path: str) -> None:
-    """Import what every command imports, then fork a command for each request until this
-    worker's end of standard input closes.  Each request gets a waiter process that forks the
-    command, says its pid, waits for it and says its wait status."""
+    """Import what every command imports, then answer each request (:func:`_answer`) until this
+    worker's end of standard input closes."""
     import click
 
     from deap_sudoku.cli import main
@@ -250,30 +251,43 @@ def _serve(path: str) -> None:
         if listener not in ready:
             continue
         connection, _ = listener.accept()
-        _, fds, _, _ = socket.recv_fds(connection, 1, 3)
-        request = b""
-        while not request.endswith(b"\n"):
-            request += connection.recv(1 << 16)
-        if os.fork() == 0:
-            listener.close()
-            signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-            started, ready = os.pipe()
-            child = os.fork()
-            if child == 0:
-                connection.close()
-                os.close(started)
-                _become(json.loads(request), fds, ready)
-            os.close(ready)
-            for fd in fds:
-                os.close(fd)
-            os.read(started, 1)  # its session and streams are set, as a started one's are when Popen returns
-            connection.sendall(f"{child}\n".encode())
-            _, status = os.waitpid(child, 0)
-            connection.sendall(f"{status}\n".encode())
-            os._exit(0)
-        connection.close()
+        _answer(connection, listener)
+
+
+def _answer(connection: socket.socket, listener: socket.socket) -> None:
+    """One request: refused (the client then starts a real process) where its environment differs
+    from this server's in what a module reads as it loads, else a waiter process that forks the
+    command, says its pid, waits for it and says its wait status."""
+    _, fds, _, _ = socket.recv_fds(connection, 1, 3)
+    request = b""
+    while not request.endswith(b"\n"):
+        received = connection.recv(1 << 16)
+        if not received:  # the client went away
+            break
+        request += received
+    if not request.endswith(b"\n") or _read_at_import(json.loads(request)["env"]) != _read_at_import(os.environ):
+        with contextlib.suppress(OSError):
+            connection.sendall(REFUSED + b"\n")
+    elif os.fork() == 0:
+        listener.close()
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        started, set_up = os.pipe()
+        child = os.fork()
+        if child == 0:
+            connection.close()
+            os.close(started)
+            _become(json.loads(request), fds, set_up)
+        os.close(set_up)
         for fd in fds:
             os.close(fd)
+        os.read(started, 1)  # its session and streams are set, as a started one's are when Popen returns
+        connection.sendall(f"{child}\n".encode())
+        _, status = os.waitpid(child, 0)
+        connection.sendall(f"{status}\n".encode())
+        os._exit(0)
+    connection.close()
+    for fd in fds:
+        os.close(fd)
 
 
 def _become(request: dict, fds: list[int], ready: int) -> None:

@@ -11,6 +11,7 @@ import time
 import pytest
 
 from tests import forked_cli
+from tests.conftest import sitecustomize_env
 
 pytestmark = pytest.mark.slow
 
@@ -65,3 +66,16 @@ def test_what_a_module_reads_as_it_loads_makes_a_real_process():
         assert process._connection is None and process.wait(timeout=60) == 0, command
     process = forked_cli.Popen([*COMMAND, "--version"], stdout=subprocess.DEVNULL)
     assert process._connection is not None and process.wait(timeout=60) == 0
+
+
+def test_a_shim_runs_the_real_script_where_a_variable_read_at_import_differs(tmp_path):
+    """The server judges (it knows its own environment): a shim's own is the command's.  A real
+    Python runs ``sitecustomize`` on ``PYTHONPATH`` as it starts; a forked command never starts."""
+    marker = tmp_path / "started"
+    site = "import os\nopen(os.environ['MARKER'], 'a').write('real\\n')\n"
+    shim = forked_cli.shim_folder(tmp_path / "bin", os.environ["PATH"])
+    for variables, expected in (({}, ""), (sitecustomize_env(tmp_path, site), "real\n")):
+        env = {**os.environ, **variables, **shim, "MARKER": str(marker)}
+        done = subprocess.run(["deap-sudoku", "--version"], env=env, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0 and done.stdout.startswith("deap-sudoku"), done.stderr
+        assert (marker.read_text() if marker.exists() else "") == expected, variables
