@@ -9,6 +9,7 @@ from __future__ import annotations
 import fcntl
 import io
 import os
+import select
 
 from .errors import StandardOutputError
 
@@ -48,16 +49,27 @@ class StandardOutput(io.TextIOBase):
         return stream if isinstance(stream, cls) else cls(stream)
 
     def write(self, text: str) -> int:
-        return _on_stdout(self.stream.write, text)
+        return _on_stdout(self._write, text)
+
+    def _write(self, text: str) -> int:
+        raw = getattr(self.stream, "buffer", None)
+        if not isinstance(raw, io.RawIOBase) or os.linesep != "\n":
+            return self.stream.write(text)
+        # Unbuffered (python -u, PYTHONUNBUFFERED, as in many containers): the text layer writes each
+        # text to the file once and drops what a write interrupted by a signal did not take (a stop and
+        # a continue while the pipe is full: a --json - document cut at 64 KiB, exit 0).
+        self.stream.flush()
+        _write_all(raw, text.encode(self.encoding, self.errors))
+        return len(text)
+
+    def fileno(self) -> int:
+        return self.stream.fileno()
 
     def flush(self) -> None:
         _on_stdout(self.stream.flush)
 
     def isatty(self) -> bool:
         return self.stream.isatty()
-
-    def fileno(self) -> int:
-        return self.stream.fileno()
 
     def writable(self) -> bool:
         return True
@@ -82,10 +94,31 @@ class _BinaryOutput:
         self._buffer = buffer
 
     def write(self, data: bytes) -> int:
+        if isinstance(self._buffer, io.RawIOBase):  # unbuffered: one write may take only a part
+            return _on_stdout(self._write_all, data)
         return _on_stdout(self._buffer.write, data)
+
+    def _write_all(self, data: bytes) -> int:
+        _write_all(self._buffer, data)
+        return len(data)
+
+    def fileno(self) -> int:
+        return self._buffer.fileno()
 
     def flush(self) -> None:
         _on_stdout(self._buffer.flush)
 
     def __getattr__(self, name: str):
         return getattr(self._buffer, name)
+
+
+def _write_all(raw, data: bytes) -> None:
+    """Write all of ``data`` to the raw file ``raw``, a part at a time as the file takes it; a file
+    another process made non-blocking again meanwhile is waited on until it can take more."""
+    view = memoryview(data)
+    while view:
+        written = raw.write(view)
+        if written is None:  # it would block: wait until the reader has taken some
+            select.select([], [raw.fileno()], [])
+            continue
+        view = view[written:]

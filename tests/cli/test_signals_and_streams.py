@@ -381,18 +381,30 @@ def test_a_large_json_document_is_written_whole_to_a_pipe_another_process_made_n
     """Issue 62, item 1: across hosts, ssh sets ``O_NONBLOCK`` on the pipe it shares with the command
     as its standard output, and ``--json -`` was cut where the pipe was full (32 or 64 KiB of a
     41 KB-171 KB document), exit 0.  Here the pipe is made non-blocking by hand and read only once the
-    command waits on it (or has ended): the 120 KB document comes whole."""
+    command waits on it (or has ended): the 120 KB document comes whole.  Unbuffered (python -u,
+    PYTHONUNBUFFERED, as in many containers), Python wrote the document once and dropped what a
+    write interrupted by a signal did not take: a stop and a continue while the command waits (as
+    Ctrl-Z and fg, a profiler, or a suspended SLURM job make) cut it at 64 KiB, exit 0."""
     import fcntl
 
     read_end, write_end = os.pipe()
     fcntl.fcntl(write_end, fcntl.F_SETFL, fcntl.fcntl(write_end, fcntl.F_GETFL) | os.O_NONBLOCK)
     command = _command("bench", str(REPO / "data" / "4x4.txt"), "-a", "backtracking", "--runs", "100")
-    process = forked_cli.Popen([*command, "--json", "-", "-q"], stdout=write_end, stderr=subprocess.PIPE)
+    process = forked_cli.Popen(
+        [*command, "--json", "-", "-q"],
+        stdout=write_end,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
     os.close(write_end)
     deadline = time.monotonic() + 120
     while process.poll() is None and time.monotonic() < deadline:
         with contextlib.suppress(OSError):  # a full pipe: the command waits in the kernel's pipe_write
             if "pipe" in pathlib.Path(f"/proc/{process.pid}/wchan").read_text():
+                for _ in range(3):
+                    process.send_signal(signal.SIGSTOP)
+                    time.sleep(0.01)
+                    process.send_signal(signal.SIGCONT)
                 break
         time.sleep(0.05)
     with os.fdopen(read_end, "rb") as pipe:
