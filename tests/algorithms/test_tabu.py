@@ -60,6 +60,15 @@ def test_tabu_is_reproducible_by_seed(options):
     assert np.array_equal(first.grid, second.grid) and first.steps == second.steps
 
 
+def test_the_documented_search_draws_its_moves_as_rng_choice_and_rng_randint_would():
+    """The search draws each candidate through ``rng._randbelow``, as ``rng.choice(cells)`` and
+    ``rng.randint(1, n - 1)`` do (1.6 times as fast): the outcome recorded before that change, seed 4."""
+    puzzle = read(REPO / "data" / "9x9.txt")[1]
+    result = tabu_search(puzzle, max_steps=300, rng=random.Random(4))
+    assert (result.score, result.evaluations, result.trace[100]) == (9, 29912, (100, 16, 15))
+    assert result.grid[:9].tolist() == [4, 5, 2, 1, 7, 8, 9, 6, 3]  # its first row
+
+
 def test_tabu_reports_progress_every_n_steps():
     puzzle = read(REPO / "data" / "testdata" / "expert.txt")[0]
     calls = []
