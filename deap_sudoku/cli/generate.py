@@ -126,7 +126,8 @@ def generate(
     phase-transition sets of Lloyd & Amos for any box shape, e.g.
 
     \b
-    deap-sudoku generate --box 6x6 --any --givens 40%,45%,50%,55% --count 25 --out 'sets/inst36x36_{share}.txt'
+    deap-sudoku generate --box 6x6 --any --givens 40%,45%,50%,55% --count 25 \\
+        --out 'sets/inst36x36_{share}.txt'
     """
     shape, targets = _checked_targets(box, givens_text, difficulty, unique)
     path_of = _output_paths(out, targets, count, force)

@@ -74,7 +74,8 @@ class Sectioned(click.Command):
     def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         if self.examples:
             with formatter.section("Examples"):
-                # never wrapped: a command is copied whole; beside what it does when all fit, else above it
+                # beside what it does when all fit, else above it; a command wider than the page is
+                # continued on the next line as a shell continues it (copied whole, it still runs)
                 indent = " " * formatter.current_indent
                 lines = [(f"{ctx.command_path} {line}", f"# {what}") for line, what in self.examples]
                 width = max(len(command) for command, _ in lines)
@@ -83,8 +84,28 @@ class Sectioned(click.Command):
                     if beside:
                         formatter.write(f"{indent}{command.ljust(width)}  {what}\n")
                     else:
-                        formatter.write(f"{indent}{command}\n{indent}  {what}\n")
+                        formatter.write(f"{continued(command, indent, formatter.width)}\n{indent}  {what}\n")
         super().format_epilog(ctx, formatter)
+
+
+def continued(command: str, indent: str, width: int) -> str:
+    """``command`` after ``indent`` on as many lines of ``width`` as it needs, each but the last
+    ending in `` \\`` as a shell continues a line, broken only before an option (which keeps its
+    value) and never inside a word."""
+    groups: list[str] = []
+    for word in command.split(" "):
+        if word.startswith("-") or not groups:
+            groups.append(word)
+        else:
+            groups[-1] += " " + word
+    lines, line = [], indent + groups[0]
+    for group in groups[1:]:
+        if len(line) + len(group) + 3 > width:  # the space before it and " \\" after it
+            lines.append(line + " \\")
+            line = f"{indent}    {group}"
+        else:
+            line += " " + group
+    return "\n".join([*lines, line])
 
 
 class Listing(click.Group):
