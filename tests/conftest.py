@@ -152,6 +152,11 @@ def messages(text: str) -> list[str]:
     return said
 
 
+def said(text: str) -> str:
+    """A command's output with each message that the command line wrapped joined back: one a line."""
+    return "\n".join(messages(text))
+
+
 def end_compilers(cache: Path) -> None:
     """SIGTERM to the background compilers still holding a lock in ``cache`` (a test's own numba
     cache): a compile the test does not wait for is not left running on the suite's cores."""

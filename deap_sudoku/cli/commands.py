@@ -13,6 +13,7 @@ import errno
 import importlib
 import io
 import os
+import re
 import signal
 import sys
 import threading
@@ -21,7 +22,7 @@ from typing import IO
 
 import click
 
-from .errors import StandardOutputError
+from .errors import BadValue, StandardOutputError, wrap
 from .help import MAX_WIDTH, Listing
 from .stdout import StandardOutput
 
@@ -50,6 +51,9 @@ class _Guarded(Listing):
             result = super().invoke(ctx)
             sys.stdout.flush()
             return result
+        except click.ClickException as exc:  # a usage error or bad input: said wrapped to the width
+            _wrapped(exc)
+            raise
         except KeyboardInterrupt as exc:
             signum = getattr(exc, "signum", signal.SIGINT)
             click.echo(f"interrupted by {signal.Signals(signum).name}", err=True)
@@ -207,6 +211,33 @@ def redelivering(hook: Callable) -> Callable:
         timer.start()
 
     return redeliver
+
+
+def _wrapped(exc: click.ClickException) -> None:
+    """Have ``exc``'s message (click's or the package's) wrapped to the terminal's width where click
+    shows it after ``Error: ``, as the other messages are (issue 63: a refusal listing the
+    algorithms an option applies to took 146 columns).  A word wider than the line is never cut,
+    and a located message (``FILE:LINE:COL: ...``, as compilers write them for editors) stays whole."""
+    if isinstance(exc, BadValue):  # wrapped already
+        return
+    message = exc.format_message
+    prefix = "Error: "  # what click's show() writes before it
+
+    def wrapped() -> str:
+        text = message()
+        if LOCATED.match(text):
+            return text
+        lines = wrap(prefix + text).split("\n")
+        if lines[0] == prefix.rstrip() and len(lines) > 1:  # its first word is wider than the line
+            lines[:2] = [prefix + lines[1].lstrip()]
+        return "\n".join(lines).removeprefix(prefix)
+
+    exc.format_message = wrapped  # type: ignore[method-assign]
+
+
+LOCATED = re.compile(r"(--[\w-]+ )?\S+:\d+(:\d+)?: ")
+"""A message that names a place in a file, ``FILE:LINE:`` or ``FILE:LINE:COL:`` (after the option that
+named the file)."""
 
 
 def _silence_stdout() -> None:

@@ -80,7 +80,8 @@ def missing_file(path: str) -> str:
     """The one-line message for a puzzle file that does not exist: the nearest file first, if any."""
     nearest = nearest_file(path)
     guess = f"; did you mean {nearest}?" if nearest is not None else ""
-    return f"{path}: no such file{guess} ('deap-sudoku samples' lists the bundled ones, read as {BUNDLED}NAME anywhere)"
+    listed = f"'deap-sudoku{KEEP}samples' lists the bundled ones, read as {BUNDLED}NAME anywhere"
+    return f"{path}: no such file{guess} ({listed})"
 
 
 def bundled_matching(pattern: str) -> tuple[str, ...]:

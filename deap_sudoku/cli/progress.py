@@ -247,8 +247,8 @@ class _Compiling:
         self.shown.set()
         if self.quiet:
             return
-        if not self.live:
-            click.echo(f"{self.message} ...", err=True)
+        if not self.live:  # a log: the line wrapped to the width, as the other messages are
+            click.echo(wrap(f"{self.message} ..."), err=True)
             return
         _count_seconds(self.head, self.started, self.done, threading.Lock())
 
@@ -265,7 +265,7 @@ class _Compiling:
             rest = self.message[len(self.head) :]  # " (first run only; later runs load them ...)"
             if self.live and len(done + rest) > shutil.get_terminal_size().columns:  # one line, not wrapped
                 rest = rest.split(";")[0] + ")" if ";" in rest else ""
-            click.echo(done + rest, err=True)
+            click.echo(done + rest if self.live else wrap(done + rest), err=True)
 
 
 def warm_up_announced(

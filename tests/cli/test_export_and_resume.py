@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from tests import forked_cli
-from tests.conftest import run_lines, REPO
+from tests.conftest import run_lines, REPO, messages, said
 
 pytest.importorskip("ioh", reason="the [test] extra installs the ioh package")
 pytestmark = pytest.mark.slow  # whole commands, as a user runs them
@@ -103,7 +103,7 @@ def test_an_export_that_cannot_be_written_is_refused_before_any_run(tmp_path, ki
     command = ["bench", DATA, "--limit", "2", "-q", "-a", "block-ga", "--max-generations", "2"]
     done = CliRunner().invoke(main, [*command, "--iohprofiler", str(folder)])  # refused before any run: in process
     assert done.exit_code == 2 and done.stdout == "" and "Traceback" not in done.stderr
-    assert done.stderr.strip().splitlines()[-1].startswith("Error:") and str(folder) in done.stderr
+    assert messages(done.stderr.strip())[-1].startswith("Error:") and str(folder) in said(done.stderr)
 
 
 def test_an_export_cut_short_leaves_nothing_and_the_old_folder_as_it_was(tmp_path, monkeypatch):

@@ -23,7 +23,7 @@ from deap_sudoku.experiments import summary_table
 from deap_sudoku.grid import clashing_cells
 from deap_sudoku.runs import registry
 
-from tests.conftest import REPO
+from tests.conftest import REPO, said
 
 EASY = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
 
@@ -87,7 +87,7 @@ def test_every_option_of_solve_and_bench_is_in_its_help_once():
 def test_a_count_out_of_range_is_refused_with_its_range():
     """The range left out of help (noise there) is still in the refusal."""
     result = run("bench", str(REPO / "data" / "4x4.txt"), "--runs", "0")
-    assert result.exit_code == 2 and "0 is not in the range 1<=x<=" in result.stderr
+    assert result.exit_code == 2 and "0 is not in the range 1<=x<=" in said(result.stderr)
 
 
 def test_the_examples_of_solve_parse():
@@ -113,13 +113,13 @@ def test_a_missing_file_names_the_nearest_one_here_or_bundled(tmp_path, monkeypa
     result = run("solve", "data/9x9.tx")
     assert result.exit_code == 2
     assert "Usage:" in result.stderr  # click's usage error
-    assert "data/9x9.tx: no such file; did you mean data/9x9.txt?" in result.stderr
+    assert "data/9x9.tx: no such file; did you mean data/9x9.txt?" in said(result.stderr)
     (tmp_path / "puzzles.txt").write_text(EASY + "\n")
     for command in ("solve", "check"):
         result = run(command, "puzzle.txt")
-        assert result.exit_code == 2 and "puzzle.txt: no such file; did you mean puzzles.txt?" in result.stderr
+        assert result.exit_code == 2 and "puzzle.txt: no such file; did you mean puzzles.txt?" in said(result.stderr)
     bench = run("bench", "data/testdata/eazy.txt", "-a", "tabu")
-    assert bench.exit_code == 2 and "did you mean data/testdata/easy.txt?" in bench.stderr
+    assert bench.exit_code == 2 and "did you mean data/testdata/easy.txt?" in said(bench.stderr)
     unlike = run("solve", "nothing-like-it.txt")
     assert unlike.exit_code == 2 and "did you mean" not in unlike.stderr
 

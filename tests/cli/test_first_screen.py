@@ -8,7 +8,7 @@ from click.testing import CliRunner
 from deap_sudoku import read
 from deap_sudoku.cli import main
 
-from tests.conftest import REPO
+from tests.conftest import REPO, said
 
 NINE = str(REPO / "data" / "9x9.txt")
 
@@ -33,7 +33,7 @@ def test_auto_takes_a_time_budget_and_refuses_what_belongs_to_a_named_algorithm(
     for refused in (["--population", "4"], ["--watch"], ["--progress"], ["--workers", "2"]):
         result = run("solve", NINE, *refused)
         assert result.exit_code == 2, refused
-        assert "does not apply to auto, the default, which runs an exact search (name an algorithm with -a)" in (
+        assert "does not apply to auto, the default, which runs an exact search (name an algorithm with -a)" in said(
             result.output
         )
     assert "--watch does not apply to cdcl" in run("solve", NINE, "-a", "cdcl", "--watch").output

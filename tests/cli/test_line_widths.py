@@ -20,6 +20,17 @@ COMMANDS = {
         "data/9x9-easy.txt",
         *("-a", "row-ga", "--max-generations", "1", "--population", "10", "--watch"),
     ],
+    "an option the algorithm does not take": ["solve", "data/9x9.txt", "-a", "tabu", "--population", "10"],
+    "a missing file": ["solve", "data/nosuch.txt"],
+    "a format too small for the grid": ["generate", "--box", "6x6", "--givens", "5"],
+    "a count out of range": ["bench", "data/4x4.txt", "--runs", "0"],
+    "a bench table of the longest names": [
+        "bench",
+        "data/testdata/easy.txt",
+        *("-a", "mk-cultural", "-a", "sa-lewis-cp", "-a", "backtracking", "--max-evaluations", "50"),
+        *("--runs", "1", "--limit", "1"),
+    ],
+    **{f"{name} --help": [name, "--help"] for name in ("solve", "bench", "generate", "convert", "check", "samples")},
 }
 
 
@@ -153,3 +164,18 @@ def test_the_first_runs_compile_notices_fit_the_width(columns, monkeypatch, caps
         "compiling the clause-learning kernels: done, taken up after 17.6 s on the Python twins (0.71 s to load)",
         "compiling the clause-learning kernels in a background process, while the run goes on with their Python twins",
     ]
+
+
+def test_a_compile_in_the_foreground_says_so_wrapped_in_a_log(monkeypatch, capsys):
+    """Off a terminal the compile notice and its duration were one line each, 92 columns and more."""
+    import time
+
+    from deap_sudoku.cli.progress import _Compiling
+    from deap_sudoku.runs.record import COMPILING
+
+    monkeypatch.setenv("COLUMNS", "80")
+    with _Compiling(COMPILING.format(name="clause-learning"), quiet=False):
+        time.sleep(1.1)  # a notice shows after a second
+    said = capsys.readouterr().err
+    assert "compiling the clause-learning kernels" in said and ": done in " in said
+    assert too_wide(said, 80) == []

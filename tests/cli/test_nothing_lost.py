@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from tests import forked_cli
-from tests.conftest import REPO
+from tests.conftest import REPO, messages, said
 
 pytestmark = (
     pytest.mark.slow
@@ -128,7 +128,7 @@ def test_generate_loses_a_race_for_its_file_in_one_line_and_leaves_no_temporary_
     monkeypatch.setattr(fileio.AtomicFile, "commit", raced)
     out = tmp_path / "g.txt"
     done = CliRunner().invoke(main, ["generate", "--box", "2x2", "--count", "3", "--out", str(out), "-q"])
-    assert done.exit_code == 2 and f"{out} exists; refusing to overwrite it; use --force" in done.output
+    assert done.exit_code == 2 and f"{out} exists; refusing to overwrite it; use --force" in said(done.output)
     assert out.read_text() == "another writer's\n" and sorted(p.name for p in tmp_path.iterdir()) == ["g.txt"]
 
 
@@ -181,7 +181,7 @@ def test_the_population_guard_uses_the_memory_the_process_may_have(tmp_path):
         timeout=120,
     )
     assert done.returncode == 2 and "Traceback" not in done.stderr
-    assert "needs about 1.6 GiB; the address space that ulimit -v leaves this process is" in done.stderr
+    assert "needs about 1.6 GiB; the address space that ulimit -v leaves this process is" in said(done.stderr)
 
 
 HOLD = (
@@ -367,7 +367,7 @@ def test_a_file_that_cannot_be_written_is_named_not_blamed_on_standard_output(pu
         preexec_fn=small_files,
     )
     assert done.returncode == 2 and "Traceback" not in done.stderr
-    assert done.stderr.strip().splitlines()[-1] == f"Error: {out}.journal: cannot keep an answer: File too large"
+    assert messages(done.stderr.strip())[-1] == f"Error: {out}.journal: cannot keep an answer: File too large"
     assert not out.exists()
 
 
@@ -420,7 +420,7 @@ def test_a_full_disk_under_plot_or_generate_names_the_file(args, puzzles, tmp_pa
         timeout=120,
         preexec_fn=small_files,
     )
-    last = done.stderr.strip().splitlines()[-1]
+    last = messages(done.stderr.strip())[-1]
     assert done.returncode == 2 and "Traceback" not in done.stderr and "standard output" not in done.stderr
     assert last.startswith(f"Error: {out}") and "File too large" in last and not out.exists(), done.stderr
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]  # the temporary went with the failure

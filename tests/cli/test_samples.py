@@ -11,6 +11,8 @@ from deap_sudoku.cli.examples import load_puzzle
 from deap_sudoku.exact import verify
 from deap_sudoku.io import load_samples, sample_names
 
+from tests.conftest import said
+
 EASY = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
 
 
@@ -65,7 +67,7 @@ def test_a_missing_file_says_how_to_reach_the_bundled_ones(tmp_path, monkeypatch
     for command in (["solve", "data/nope.txt"], ["check", "nope.txt"], ["bench", "data/9x9", "-a", "tabu"]):
         result = run(*command)
         assert result.exit_code == 2
-        assert "no such file ('deap-sudoku samples' lists the bundled ones" in result.stderr
+        assert "no such file ('deap-sudoku samples' lists the bundled ones" in said(result.stderr)
 
 
 @pytest.mark.parametrize("command", [["bench", "-", "-a", "tabu"]])

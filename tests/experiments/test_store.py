@@ -20,7 +20,7 @@ from deap_sudoku.experiments.store import _digest
 from deap_sudoku.runs.task import Task, run_task
 
 from tests import forked_cli
-from tests.conftest import REPO, run_lines
+from tests.conftest import REPO, run_lines, said
 
 EASY = load_sample("testdata/easy.txt")
 DATA = str(REPO / "data" / "testdata" / "medium.txt")
@@ -295,4 +295,4 @@ def test_bench_keeps_a_users_notes_file_byte_for_byte(tmp_path):
     data = str(REPO / "data" / "9x9.txt")
     done = CliRunner().invoke(main, ["bench", data, "-a", "backtracking", "--results", str(notes), "-q"])
     assert done.exit_code == 2 and notes.read_bytes() == b"my notes"
-    assert f"--results {notes}: not a results file of deap_sudoku" in done.stderr
+    assert f"--results {notes}: not a results file of deap_sudoku" in said(done.stderr)
