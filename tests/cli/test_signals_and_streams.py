@@ -4,6 +4,7 @@ standard streams end it with exit 2 and one line; an empty input is an error (is
 from __future__ import annotations
 
 import contextlib
+import io
 import re
 import ctypes
 import json
@@ -374,6 +375,42 @@ def test_an_interrupted_generate_never_replaces_an_old_file_with_a_part(tmp_path
     made = read(part)
     assert f"{out} is left as it was; the {len(made):,} puzzles made before the interrupt are in {part}" in stderr
     assert len(made) >= 1 and all(p.num_givens == 8 for p in made)
+
+
+class _Stingy(io.RawIOBase):
+    """A raw file that takes at most 3 bytes a write, and once says it would block (None), as a
+    pipe interrupted by a signal or made non-blocking does."""
+
+    def __init__(self):
+        self.taken, self.blocked = b"", False
+
+    def writable(self):
+        return True
+
+    def fileno(self):
+        return 1 << 20  # no such descriptor: making it blocking finds none, and select is stubbed
+
+    def write(self, data):
+        if not self.blocked:
+            self.blocked = True
+            return None
+        self.taken += bytes(data[:3])
+        return min(3, len(data))
+
+
+def test_unbuffered_standard_output_writes_all_of_a_text_and_of_bytes(monkeypatch):
+    """Python's text layer over a raw file (python -u) writes once and drops the rest; ours writes all."""
+    import select
+
+    from deap_sudoku.cli.stdout import StandardOutput
+
+    monkeypatch.setattr(select, "select", lambda *a: None)  # "writable now"
+    raw = _Stingy()
+    text = io.TextIOWrapper(raw, encoding="utf-8", write_through=True)
+    out = StandardOutput(text)
+    assert out.write("héllo, world\n") == 13 and raw.taken == "héllo, world\n".encode()
+    raw.taken, raw.blocked = b"", False
+    assert out.buffer.write(b"0123456789") == 10 and raw.taken == b"0123456789"
 
 
 @pytest.mark.slow
