@@ -285,14 +285,15 @@ def warm_up_announced(
     the run's taking the kernels up, once they are cached, in another (through ``echo``, which a
     progress bar may give, by default to standard error).  Without numba there is nothing to load:
     one line, once per process, says the Python twins run instead."""
-    from ..runs import kernel_cache  # here: check and generate warm no kernels for the grids most search
-    from ..runs.kernels import warm_up
+    from ..runs import kernel_cache, kernels  # here: check and generate warm no kernels for the grids most search
 
     shapes = {p.shape: p for p in puzzles}
     if not numba_available():
         _say_without_numba(record, shapes, compiled, quiet)
         return False
     message = record.warm_up_message
+    if message and kernels.compiled_before(record.name):  # cached: a slow warm-up is loading, not compiling
+        message = message.split(" (")[0].replace("compiling", "loading", 1) + " from numba's cache"
     say = echo if echo is not None else functools.partial(click.echo, err=True)
 
     def taken_up(after: float, loading: float) -> None:
@@ -308,7 +309,9 @@ def warm_up_announced(
     for puzzle in shapes.values():
         try:
             with _Compiling(message, quiet) as compiling:
-                elsewhere = warm_up(record.name, puzzle, compiled, record=record, budgeted=budgeted, taken_up=taken_up)
+                elsewhere = kernels.warm_up(
+                    record.name, puzzle, compiled, record=record, budgeted=budgeted, taken_up=taken_up
+                )
         except NumbaUnavailable:  # installed, but it cannot be loaded here (out of memory, say)
             _say_without_numba(record, shapes, compiled, quiet)
             return False

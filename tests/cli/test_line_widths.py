@@ -158,6 +158,7 @@ def test_the_first_runs_compile_notices_fit_the_width(columns, monkeypatch, caps
     monkeypatch.setenv("COLUMNS", str(columns))
     monkeypatch.setattr(progress, "numba_available", lambda: True)
     monkeypatch.setattr("deap_sudoku.runs.kernels.warm_up", elsewhere)
+    monkeypatch.setattr("deap_sudoku.runs.kernels.compiled_before", lambda name, part="": False)  # a first run
     progress.warm_up_announced(registry.algorithm("cdcl"), [load_sample("16x16.txt")], compiled=None)
     said = capsys.readouterr().err
     assert too_wide(said, columns) == [] and messages(said) == [

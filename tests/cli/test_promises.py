@@ -199,6 +199,24 @@ def test_max_seconds_stops_backtracking_within_the_tolerance(tmp_path, watchdog)
     assert "the puzzle has no solution" not in result.stderr
 
 
+def test_a_slow_warm_up_of_cached_kernels_says_it_loads_them(monkeypatch):
+    """Under load, a benchmark's loading of cached kernels can take past the second after which a
+    warm-up is announced: it said "compiling ... (first run only ...)" of kernels it only loaded."""
+    record = registry.ALGORITHMS["backtracking"]
+
+    def slow(puzzle, compiled):
+        time.sleep(1.2)
+
+    monkeypatch.setitem(registry.ALGORITHMS, "backtracking", dataclasses.replace(record, warm_up=slow))
+    monkeypatch.setattr(kernels, "_WARM", set())
+    monkeypatch.setattr(kernels, "compiled_before", lambda name, part="": True)  # in numba's cache
+    result = run("bench", NINE, "-a", "backtracking", "--runs", "1", "--limit", "1")  # loads all before its clocks
+    assert result.exit_code == 0
+    assert "loading the propagation kernels from numba's cache ..." in result.stderr, result.stderr
+    assert "loading the propagation kernels from numba's cache: done in " in result.stderr
+    assert "compiling" not in result.stderr
+
+
 def test_kernel_warm_up_is_announced_and_never_counted(monkeypatch):
     """A warm-up that takes 1.5 s is announced on stderr, where it is no terminal in a line when it
     starts and one with its duration when it ends, and kept out of the reported time."""
