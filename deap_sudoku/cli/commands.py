@@ -22,7 +22,7 @@ from typing import IO
 
 import click
 
-from .errors import BadValue, StandardOutputError, wrap
+from .errors import StandardOutputError, wrap
 from .help import MAX_WIDTH, Listing
 from .stdout import StandardOutput
 
@@ -218,8 +218,6 @@ def _wrapped(exc: click.ClickException) -> None:
     shows it after ``Error: ``, as the other messages are (issue 63: a refusal listing the
     algorithms an option applies to took 146 columns).  A word wider than the line is never cut,
     and a located message (``FILE:LINE:COL: ...``, as compilers write them for editors) stays whole."""
-    if isinstance(exc, BadValue):  # wrapped already
-        return
     message = exc.format_message
     prefix = "Error: "  # what click's show() writes before it
 

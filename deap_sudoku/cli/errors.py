@@ -38,15 +38,6 @@ def wrap(text: str, indent: str = "  ", columns: int | None = None) -> str:
     return "\n".join(lines).replace(KEEP, " ")
 
 
-class BadValue(click.BadParameter):
-    """A bad option value (exit code 2) whose message is wrapped to :func:`width`, counting the
-    ``Error: Invalid value for '-a':`` that click writes before it."""
-
-    def format_message(self) -> str:
-        prefix = "Error: "  # click.UsageError.show's
-        return wrap(prefix + super().format_message()).removeprefix(prefix)
-
-
 class InputError(click.ClickException):
     """Bad input: a one-line message and exit code 2, never a traceback."""
 

@@ -11,7 +11,7 @@ import click
 
 from ..grid import Puzzle
 from ..runs import memory, registry
-from .errors import KEEP, BadValue, InputError
+from .errors import KEEP, InputError
 from .numbers import Number, count
 
 
@@ -32,7 +32,7 @@ class AlgorithmName(click.ParamType):
         try:
             return registry.algorithm(value)
         except ValueError as exc:
-            raise BadValue(did_you_mean(value, str(exc)), ctx, param) from None
+            raise click.BadParameter(did_you_mean(value, str(exc)), ctx, param) from None
 
     def shell_complete(self, ctx, param, incomplete):
         """The bundled names and the installed plug-ins' (their entry points are read, not loaded)."""
