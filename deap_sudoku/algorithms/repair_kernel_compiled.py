@@ -39,7 +39,8 @@ def rebuild(root, values, keep, order, ranks, ignore, full, peers, units, cell_u
     if top > 0 and not propagate_nb(
         cands, stack, top, dirty, scanning, unions, full, peers, units, cell_units, geometry, hidden, locked
     ):
-        cands[:] = root
+        for c in range(cells):  # loops, not slice assignments (see propagate_nb)
+            cands[c] = root[c]
     open_cells = order.copy()
     n_open = open_cells.shape[0]
     trial = np.empty_like(cands)
@@ -83,9 +84,11 @@ def rebuild(root, values, keep, order, ranks, ignore, full, peers, units, cell_u
             choices[0] = preferred
         placed = False
         for i in range(count):
-            trial[:] = cands
+            for c in range(cells):
+                trial[c] = cands[c]
             trial[best] = np.int64(1) << (choices[i] - 1)
-            dirty[:] = False
+            for u in range(dirty.shape[0]):
+                dirty[u] = False
             mark_units(dirty, cell_units, best)
             stack[0] = best
             if propagate_nb(
@@ -122,8 +125,10 @@ def fill_boxes(values, boxes, keys):
     seen = np.zeros(n + 1, dtype=np.bool_)
     redo = np.empty(n, dtype=np.int64)
     missing = np.empty(n, dtype=np.int64)
+    order = np.empty(n, dtype=np.int64)
     for b in range(boxes.shape[0]):
-        seen[:] = False
+        for v in range(n + 1):  # a loop, not a slice assignment (see propagate_nb)
+            seen[v] = False
         count = 0
         for i in range(n):
             c = boxes[b, i]
@@ -140,7 +145,14 @@ def fill_boxes(values, boxes, keys):
             if not seen[v]:
                 missing[k] = v
                 k += 1
-        order = np.argsort(keys[b, :count])
+        # a stable insertion sort of the redone cells' keys, as the reference's ``sorted`` (ties
+        # in order); np.argsort is not stable, and compiling it took 2.8 of the GA kernels' 17 s
+        for i in range(count):
+            j = i
+            while j > 0 and keys[b, order[j - 1]] > keys[b, i]:
+                order[j] = order[j - 1]
+                j -= 1
+            order[j] = i
         for i in range(count):
             values[redo[i]] = missing[order[i]]
 

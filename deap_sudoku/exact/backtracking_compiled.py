@@ -106,9 +106,11 @@ def depth_first(
         tried[depth] += 1
         nodes += 1
         child = states[depth + 1]
-        child[:] = states[depth]
+        for c in range(cells):  # loops, not slice assignments (see propagate_nb)
+            child[c] = states[depth, c]
         child[cell] = np.int64(1) << v
-        dirty[:] = False
+        for u in range(dirty.shape[0]):
+            dirty[u] = False
         mark_units(dirty, cell_units, cell)
         stack[0] = cell
         if propagate_nb(

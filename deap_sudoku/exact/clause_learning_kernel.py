@@ -438,9 +438,19 @@ def reduce_db(s):
     ctl[NEXT_REDUCE] = ctl[CONFLICTS] + REDUCE_FIRST + REDUCE_INC * ctl[REDUCES]
     nl = ctl[NCLAUSES] - noriginal
     lbds = np.empty(nl, np.int64)
+    most = 0
     for i in range(nl):
         lbds[i] = arena[cstart[noriginal + i] + 1]
-    cut = np.sort(lbds)[nl // 2]
+        most = max(most, lbds[i])
+    # the median, np.sort(lbds)[nl // 2], counted: levels are small whole numbers, and compiling
+    # numpy's sort took 2.5 of the loop's 15 s
+    counts = np.zeros(most + 1, np.int64)
+    for i in range(nl):
+        counts[lbds[i]] += 1
+    cut, below = 0, counts[0]
+    while below <= nl // 2:
+        cut += 1
+        below += counts[cut]
     renumbered = np.full(nl, -1, np.int64)
     kept = noriginal
     new_top = cstart[noriginal]
@@ -463,7 +473,8 @@ def reduce_db(s):
             reason[y] = renumbered[reason[y] - noriginal]
     ctl[TOP] = new_top
     ctl[NCLAUSES] = kept
-    s.head[:] = -1
+    for x in range(s.head.shape[0]):  # a loop, not a slice assignment (see propagate_nb)
+        s.head[x] = -1
     for ci in range(kept):
         for slot in range(2):
             watch(s, ci, slot)

@@ -147,12 +147,15 @@ def _box_line(cands, unions, geometry, stack, top, dirty, cell_units):
     n = h * w
     cols, row_twice = n * h, n * (h + w)
     col_twice = row_twice + n
-    _segment_unions(cands, unions, 0, row_twice, n, 1, n, w, h)
-    _segment_unions(cands, unions, cols, col_twice, n, n, 1, h, w)
-    top, by_rows = _confine(cands, unions, 0, row_twice, n, 1, n, w, h, stack, top, dirty, cell_units)
+    # typed int64, not the literals 0 and 1: numba compiles a helper once per literal it is called
+    # with, and the rows' and columns' calls would compile each helper twice
+    first, one = np.int64(0), np.int64(1)
+    _segment_unions(cands, unions, first, row_twice, n, one, n, w, h)
+    _segment_unions(cands, unions, cols, col_twice, n, n, one, h, w)
+    top, by_rows = _confine(cands, unions, first, row_twice, n, one, n, w, h, stack, top, dirty, cell_units)
     if top < 0:
         return top, by_rows
-    top, by_cols = _confine(cands, unions, cols, col_twice, n, n, 1, h, w, stack, top, dirty, cell_units)
+    top, by_cols = _confine(cands, unions, cols, col_twice, n, n, one, h, w, stack, top, dirty, cell_units)
     return top, by_rows or by_cols
 
 
@@ -176,8 +179,12 @@ def propagate_nb(cands, stack, top, dirty, scanning, unions, full, peers, units,
                         return False
         if not hidden:
             return True
-        scanning[:] = dirty  # as propagate_masks: the units dirty now, in increasing order;
-        dirty[:] = False  # units changed meanwhile wait for the next pass
+        # As propagate_masks: the units dirty now, in increasing order; units changed meanwhile wait
+        # for the next pass.  A loop, not ``scanning[:] = dirty``: a slice assignment compiles numpy's
+        # broadcasting and its error messages, 7 s of the 18 s the search's kernels took to compile.
+        for u in range(dirty.shape[0]):
+            scanning[u] = dirty[u]
+            dirty[u] = False
         for u in range(units.shape[0]):
             if not scanning[u]:
                 continue
