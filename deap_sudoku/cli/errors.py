@@ -3,7 +3,9 @@ output, messages wrapped to the terminal's width."""
 
 from __future__ import annotations
 
+import os
 import shutil
+import sys
 import textwrap
 
 import click
@@ -25,10 +27,26 @@ def width() -> int:
     return max(MIN_WIDTH, min(MAX_WIDTH, shutil.get_terminal_size().columns))
 
 
+def _messages_on_a_terminal() -> bool:
+    if os.environ.get("COLUMNS"):
+        return True
+    stream = sys.stderr
+    try:
+        return stream is not None and stream.isatty()
+    except (AttributeError, ValueError):  # a replaced or closed standard error
+        return False
+
+
 def wrap(text: str, indent: str = "  ", columns: int | None = None) -> str:
     """``text`` wrapped at spaces to ``columns`` (:func:`width`), each line of it a paragraph whose
     further lines start with ``indent``.  Words (names, paths, options) are never cut, at hyphens
-    or anywhere: a word wider than the width has a line of its own; :data:`KEEP` joins words."""
+    or anywhere: a word wider than the width has a line of its own; :data:`KEEP` joins words.
+
+    Without ``columns``, a message: wrapped where a person reads it, on a terminal (standard error
+    is one, or ``COLUMNS`` says how wide it is), and one line a paragraph where a program or a log
+    takes it, so that ``grep`` finds a phrase however long the paths before it."""
+    if columns is None and not _messages_on_a_terminal():
+        return text.replace(KEEP, " ")
     columns = columns or width()
     lines = []
     for line in text.split("\n"):

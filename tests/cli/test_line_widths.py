@@ -180,3 +180,23 @@ def test_a_compile_in_the_foreground_says_so_wrapped_in_a_log(monkeypatch, capsy
     said = capsys.readouterr().err
     assert "compiling the clause-learning kernels" in said and ": done in " in said
     assert too_wide(said, 80) == []
+
+
+def test_a_message_a_program_reads_is_one_line_whatever_its_length(monkeypatch, tmp_path):
+    """Standard error that is no terminal (a pipe, a log) and no ``COLUMNS``: each message one line,
+    so that ``grep`` finds a phrase behind a long path (wrapped at 80, ``is also an input`` broke
+    over two lines for some folder names, and tests that grepped for it passed by their path's
+    length); on a terminal of 80 columns the same refusal is wrapped."""
+    folder = tmp_path / ("a-folder-name-long-enough-to-push-the-message-past-eighty-columns" * 2)
+    folder.mkdir()
+    puzzle = folder / "a.txt"
+    puzzle.write_text("1" + "." * 80 + "\n")
+    monkeypatch.delenv("COLUMNS", raising=False)
+    refused = CliRunner().invoke(main, ["solve", str(puzzle), "--out", str(puzzle)])
+    assert refused.exit_code == 2
+    [line] = refused.stderr.splitlines()
+    assert line.startswith("Error: --out ") and f"{puzzle} is also an input" in line
+    monkeypatch.setenv("COLUMNS", "80")
+    wrapped = CliRunner().invoke(main, ["solve", str(puzzle), "--out", str(puzzle)])
+    lines = wrapped.stderr.splitlines()
+    assert len(lines) > 2 and all(len(line) <= 80 for line in lines if str(folder) not in line), lines
