@@ -1,6 +1,6 @@
 """What this machine has compiled into numba's cache, and compiling it in a background process.
 
-A first-ever compilation of an algorithm's kernels takes 15-70 s (``benchmarks/first_run.py``).
+A first-ever compilation of an algorithm's kernels takes 10-25 CPU seconds (``benchmarks/compile_time.py``).
 ``deap-sudoku solve`` does not make a user wait for it: :func:`compile_elsewhere` starts a
 background process that compiles the kernels and then leaves a stamp (:func:`compiled_before`;
 first one for the part a run needs from its start, where the algorithm names it), while the run
