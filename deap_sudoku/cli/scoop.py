@@ -78,7 +78,7 @@ _LAUNCH = (
         "--prolog",
         default=None,
         metavar="SCRIPT",
-        help="A shell script each host sources before its workers start (module load, a venv).",
+        help="A shell script each other host sources before its workers start (module load, a venv).",
     ),
     click.option(
         "--verbose",
@@ -188,10 +188,11 @@ def rerun_under_scoop(
 
 
 def _launcher(params: dict, workers: int, hosts: str | None, hostfile: str | None) -> list[str]:
-    """``python -m scoop`` with its options: verbosity, hosts, routing, the other hosts' interpreter,
-    folder and prolog, and the number of workers."""
+    """SCOOP's launcher (:mod:`~deap_sudoku.cli.scoop_launch`, which keeps the other hosts' options
+    off this machine's workers) with its options: verbosity, hosts, routing, the other hosts'
+    interpreter, folder and prolog, and the number of workers."""
     launch = {name: params.get(name) for name in LAUNCH_OPTIONS}
-    launcher = [sys.executable, "-m", "scoop", *_verbosity(launch["verbose"] or 0)]
+    launcher = [sys.executable, "-m", "deap_sudoku.cli.scoop_launch", *_verbosity(launch["verbose"] or 0)]
     if hosts:
         launcher += ["--hosts", *hosts.split(",")]
     if hostfile:

@@ -79,8 +79,10 @@ def test_bench_over_ssh_gives_the_serial_runs_as_json_on_stdout_and_exit_0(first
     find route" where this machine's name resolves to 127.0.0.1 (the tunnel is chosen now); with the
     other host first the command ran there, its JSON came back after a remote worker's "Launching"
     line and with CRLF ends, and the command exited 1 after a successful run."""
-    if first == "this machine":
-        hosts = ["--hosts", "127.0.0.1,127.0.0.2"]
+    if first == "this machine":  # and a prolog, sourced on the other host only (issue 62, item 2:
+        # SCOOP ran it here too, as a program named source, and the command exited 255)
+        (tmp_path / "prolog.sh").write_text(f'echo sourced >> "{tmp_path / "sourced.txt"}"\n')
+        hosts = ["--hosts", "127.0.0.1,127.0.0.2", "--prolog", "prolog.sh"]
     else:
         (tmp_path / "hosts").write_text("127.0.0.2 1\n127.0.0.1 1\n")
         hosts = ["--hostfile", "hosts"]
@@ -91,6 +93,8 @@ def test_bench_over_ssh_gives_the_serial_runs_as_json_on_stdout_and_exit_0(first
     assert _runs(json.loads(completed.stdout)) == serial
     assert "INFO" not in completed.stderr and "Launching" not in completed.stderr  # SCOOP quiet without -v
     assert len(cluster.runs_over_ssh()) > before, "no run was made by a process started over ssh"
+    if first == "this machine":
+        assert (tmp_path / "sourced.txt").read_text() == "sourced\n"  # by the other host's workers alone
     time.sleep(0.5)  # the ssh sessions' ends reach their processes
     assert not _scoop_processes_in(tmp_path), "SCOOP's workers outlived the command"
 
@@ -231,7 +235,7 @@ def test_the_launchers_options_reach_scoop_and_not_the_command(monkeypatch, tmp_
     )
     assert result.exit_code == 0, result.output
     command = started[-1]
-    assert command[:4] == [sys.executable, "-m", "scoop", "--quiet"]
+    assert command[:4] == [sys.executable, "-m", "deap_sudoku.cli.scoop_launch", "--quiet"]
     launcher = command[: command.index("-n")]
     assert "--tunnel" in launcher and launcher[launcher.index("--path") + 1] == "/scratch"
     assert launcher[launcher.index("--python-interpreter") + 1] == "/opt/py"
@@ -274,3 +278,31 @@ def test_frames_carry_the_data_and_the_exit_code_through_any_noise():
         unframer.read(pipe)
     assert out.getvalue() == payload and unframer.exit_code == 7
     assert b"".join(err) == b"Launching 1 worker(s) using /bin/bash.\n\r[###     ] 3/8\n\r[####    ] 4/8"
+
+
+def test_the_other_hosts_prolog_interpreter_and_folder_stay_off_this_machines_workers(tmp_path, monkeypatch):
+    """Issue 62, item 2: SCOOP gave them to this machine's workers too, started without a shell:
+    ``--prolog`` ran a program named ``source`` (exit 255), an interpreter only the other hosts
+    have was not found here, and ``--remote-folder`` moved this machine's worker away from the
+    command's relative inputs.  The other hosts' workers still get all three."""
+    from scoop.launch.workerLaunch import Host
+
+    from deap_sudoku.cli.scoop_launch import local_worker_command
+
+    monkeypatch.chdir(tmp_path)
+    commands = {}
+    for name in ("127.0.0.1", "node-far"):
+        host = Host(name)
+        host.setWorker(
+            pythonPath=None, path="/scratch/run", nice=None, pythonExecutable="/opt/py/bin/python", size=2,
+            origin=False, brokerHostname="node-near", brokerPorts=(5555, 5556), debug=False, profiling=False,
+            executable="entry.py", verbose=0, args=["bench"], prolog="/home/me/prolog.sh", backend="ZMQ",
+        )  # fmt: skip
+        host.setWorkerAmount(1)
+        commands[name] = local_worker_command(host)
+        assert host.workersArguments.prolog == "/home/me/prolog.sh"  # given back for the next call
+    here, far = commands["127.0.0.1"], commands["node-far"]
+    assert here[0] == sys.executable and "source" not in here and "/opt/py/bin/python" not in here
+    assert here[here.index("--workingDirectory") + 1] == str(tmp_path)
+    assert far[:3] == ["source", "/home/me/prolog.sh", "&&"] and "/opt/py/bin/python" in far
+    assert far[far.index("--workingDirectory") + 1] == '"/scratch/run"'
