@@ -31,6 +31,8 @@ COMMANDS = {
         *("--runs", "1", "--limit", "1"),
     ],
     **{f"{name} --help": [name, "--help"] for name in ("solve", "bench", "generate", "convert", "check", "samples")},
+    "algorithms --help": ["algorithms", "--help"],
+    "the command list (--help)": ["--help"],
 }
 
 
