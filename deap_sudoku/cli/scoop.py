@@ -78,7 +78,7 @@ _LAUNCH = (
         "--prolog",
         default=None,
         metavar="SCRIPT",
-        help="A shell script each other host sources before its workers start (module load, a venv).",
+        help="A script the other hosts source before their workers start (module load, a venv).",
     ),
     click.option(
         "--verbose",
