@@ -534,7 +534,16 @@ def test_bench_workers_starts_scoop_on_the_installed_entry_with_the_same_options
     )
     assert result.exit_code == 0 and len(started) == 1
     command = started[0]
-    assert command[:8] == [sys.executable, "-m", "deap_sudoku.cli.scoop_launch", "--quiet", "--hostfile", str(hosts), "-n", "3"]
+    assert command[:8] == [
+        sys.executable,
+        "-m",
+        "deap_sudoku.cli.scoop_launch",
+        "--quiet",
+        "--hostfile",
+        str(hosts),
+        "-n",
+        "3",
+    ]
     assert command[8].endswith(os.path.join("deap_sudoku", "__main__.py"))
     assert command[9].startswith("deap-sudoku-scoop:")  # the starter's variables, which ssh does not pass
     assert command[10] == "bench" and command[-2:] == ["--", data]
