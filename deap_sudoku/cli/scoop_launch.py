@@ -3,11 +3,12 @@
 SCOOP gives ``--prolog``, ``--python-interpreter`` and ``--path`` (the command line's
 ``--remote-folder``) to every host's workers, this machine's too, and starts this machine's
 workers without a shell: a prolog became a program named ``source`` (exit 255), an interpreter
-that exists only on the other hosts was not found here (exit 255), and this machine's worker ran
+that exists only on the other hosts was not found here (exit 127), and this machine's worker ran
 in the other hosts' folder, where the command's relative inputs are not (exit 2) and its outputs
-landed.  Here this machine's workers run as the command itself does: its interpreter, its folder
-and its environment, which a prolog prepares on the other hosts.  ``--workers`` starts SCOOP as
-``python -m deap_sudoku.cli.scoop_launch ARGS``, ARGS being SCOOP's own.
+landed, or failed where that folder does not exist here.  Here this machine's workers run as the
+command itself does: its interpreter, its folder and its environment, which a prolog prepares on
+the other hosts.  ``--workers`` starts SCOOP as ``python -m deap_sudoku.cli.scoop_launch ARGS``,
+ARGS being SCOOP's own.
 """
 
 from __future__ import annotations
