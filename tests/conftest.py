@@ -190,6 +190,11 @@ def checkpoint_generation(path: Path) -> int | None:
         return None
 
 
+SCOOP_LAUNCHER = [sys.executable, "-m", "deap_sudoku.cli.scoop_launch"]
+"""How ``--workers`` starts SCOOP's launcher: through the module that keeps the other hosts'
+options off this machine's workers, never ``python -m scoop`` itself."""
+
+
 def scoop_exits_with(env: dict, code: int, command: list) -> subprocess.CompletedProcess:
     """A stand-in for the SCOOP launch in ``cli.scoop.rerun_under_scoop``: what the command run
     under SCOOP leaves behind, its exit code in the file the launch names (SCOOP's launcher itself

@@ -27,13 +27,11 @@ def width() -> int:
     return max(MIN_WIDTH, min(MAX_WIDTH, shutil.get_terminal_size().columns))
 
 
-def _messages_on_a_terminal() -> bool:
-    if os.environ.get("COLUMNS"):
-        return True
-    stream = sys.stderr
+def terminal(stream) -> bool:
+    """Whether ``stream`` is a terminal (False for None, a closed stream, or none at all)."""
     try:
-        return stream is not None and stream.isatty()
-    except (AttributeError, ValueError):  # a replaced or closed standard error
+        return stream is not None and bool(stream.isatty())
+    except (AttributeError, OSError, ValueError):
         return False
 
 
@@ -45,7 +43,7 @@ def wrap(text: str, indent: str = "  ", columns: int | None = None) -> str:
     Without ``columns``, a message: wrapped where a person reads it, on a terminal (standard error
     is one, or ``COLUMNS`` says how wide it is), and one line a paragraph where a program or a log
     takes it, so that ``grep`` finds a phrase however long the paths before it."""
-    if columns is None and not _messages_on_a_terminal():
+    if columns is None and not (os.environ.get("COLUMNS") or terminal(sys.stderr)):
         return text.replace(KEEP, " ")
     columns = columns or width()
     lines = []

@@ -16,7 +16,7 @@ import numpy as np
 from ..grid import Puzzle, clashing_cells, format_grid
 from ..io import formats
 from ..io.fileio import FileInUse, lock_for_writing, name_problem, release, write_atomic
-from .errors import InputError, plural
+from .errors import InputError, plural, terminal
 
 if TYPE_CHECKING:
     from ..runs.checkpoint import Checkpoint
@@ -204,14 +204,6 @@ def write_puzzles(out: str, puzzles: Iterable[Puzzle], fmt: str, alphabet: str |
             formats.write(out, puzzles, format=fmt, alphabet=alphabet, overwrite=force)
         except ValueError as exc:
             raise InputError(f"{out}: {exc}") from None
-
-
-def terminal(stream) -> bool:
-    """Whether ``stream`` is a terminal (False for None, a closed stream, or none at all)."""
-    try:
-        return stream is not None and bool(stream.isatty())
-    except (AttributeError, OSError, ValueError):
-        return False
 
 
 def colour(stream) -> bool:

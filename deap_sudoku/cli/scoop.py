@@ -18,7 +18,7 @@ import click
 from ..io.fileio import process_runs
 from ..runs.record import Algorithm
 from .numbers import count
-from .outputs import terminal
+from .errors import terminal
 
 
 LAUNCH_OPTIONS = ("tunnel", "external_hostname", "python_interpreter", "remote_folder", "prolog", "verbose")

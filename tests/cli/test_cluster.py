@@ -20,7 +20,7 @@ from click.testing import CliRunner
 from deap_sudoku.cli import main
 from deap_sudoku.cli import scoop as cli_scoop
 from tests import loopback_cluster
-from tests.conftest import REPO, unsolvable
+from tests.conftest import REPO, SCOOP_LAUNCHER, unsolvable
 
 BENCH = [
     "bench",
@@ -235,7 +235,7 @@ def test_the_launchers_options_reach_scoop_and_not_the_command(monkeypatch, tmp_
     )
     assert result.exit_code == 0, result.output
     command = started[-1]
-    assert command[:4] == [sys.executable, "-m", "deap_sudoku.cli.scoop_launch", "--quiet"]
+    assert command[:4] == [*SCOOP_LAUNCHER, "--quiet"]
     launcher = command[: command.index("-n")]
     assert "--tunnel" in launcher and launcher[launcher.index("--path") + 1] == "/scratch"
     assert launcher[launcher.index("--python-interpreter") + 1] == "/opt/py"

@@ -21,7 +21,7 @@ from deap_sudoku.propagation import choice
 from deap_sudoku.runs import kernels, registry
 
 from tests.cli.test_cli import SCOOP_BENCH, SCOOP_KEYS, _scoop_runs
-from tests.conftest import REPO, said, scoop_exits_with, unsolvable, wide_puzzle
+from tests.conftest import REPO, SCOOP_LAUNCHER, said, scoop_exits_with, unsolvable, wide_puzzle
 from tests.timing import kept, timed
 
 EASY = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
@@ -534,16 +534,7 @@ def test_bench_workers_starts_scoop_on_the_installed_entry_with_the_same_options
     )
     assert result.exit_code == 0 and len(started) == 1
     command = started[0]
-    assert command[:8] == [
-        sys.executable,
-        "-m",
-        "deap_sudoku.cli.scoop_launch",
-        "--quiet",
-        "--hostfile",
-        str(hosts),
-        "-n",
-        "3",
-    ]
+    assert command[:8] == [*SCOOP_LAUNCHER, "--quiet", "--hostfile", str(hosts), "-n", "3"]
     assert command[8].endswith(os.path.join("deap_sudoku", "__main__.py"))
     assert command[9].startswith("deap-sudoku-scoop:")  # the starter's variables, which ssh does not pass
     assert command[10] == "bench" and command[-2:] == ["--", data]

@@ -14,7 +14,7 @@ from deap_sudoku.runs.portfolio import _chain, chains
 from deap_sudoku.runs.task import Task, run_task
 from tests import forked_cli
 from tests.timing import kept, timed
-from tests.conftest import FORUM_HARDEST, scoop_exits_with, sitecustomize_env, unsolvable
+from tests.conftest import FORUM_HARDEST, SCOOP_LAUNCHER, scoop_exits_with, sitecustomize_env, unsolvable
 
 
 def test_chains_are_seeded_one_apart_so_one_worker_is_the_serial_run():
@@ -166,16 +166,7 @@ def test_solve_workers_starts_scoop_keeping_the_number_of_chains_and_dropping_th
     )
     assert result.exit_code == 0 and len(started) == 1
     command = started[0]
-    assert command[:8] == [
-        sys.executable,
-        "-m",
-        "deap_sudoku.cli.scoop_launch",
-        "--quiet",
-        "--hostfile",
-        str(hosts),
-        "-n",
-        "3",
-    ]
+    assert command[:8] == [*SCOOP_LAUNCHER, "--quiet", "--hostfile", str(hosts), "-n", "3"]
     options = command[10:]  # after the entry and the word that carries the starter's variables
     assert options[0] == "solve" and options[options.index("--workers") + 1] == "3"
     assert "--hostfile" not in options and options[-2:] == ["--", str(path)]
