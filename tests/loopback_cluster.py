@@ -5,7 +5,9 @@ for 127.0.0.2), so SCOOP's ssh finds it and the user's ``~/.ssh`` is never read 
 
 Every Python process started with :attr:`Cluster.env` imports a ``sitecustomize`` that, in a process
 started by this sshd (``SSH_CONNECTION`` names its port), writes a marker file per run it makes: the
-proof that a worker really ran over ssh."""
+proof that a worker really ran over ssh.  With ``DEAP_SUDOKU_TEST_WAIT_FOR_SSH=N``, a process started
+here holds each run until more than N markers exist (30 s at most): on a fast machine this machine's
+workers made every run before a worker over ssh had started."""
 
 from __future__ import annotations
 
@@ -33,6 +35,19 @@ if len(_connection) == 4 and _connection[3] == "{port}":
     def run_task(task, *args, **kwargs):
         with open(os.path.join({markers!r}, f"{{os.getpid()}}-{{task.index}}-{{task.seed}}"), "w") as handle:
             handle.write(" ".join(_connection))
+        return _run(task, *args, **kwargs)
+
+    _task.run_task = run_task
+elif os.environ.get("DEAP_SUDOKU_TEST_WAIT_FOR_SSH"):
+    import time
+    import deap_sudoku.runs.task as _task
+
+    _run = _task.run_task
+
+    def run_task(task, *args, **kwargs):
+        deadline, before = time.monotonic() + 30, int(os.environ["DEAP_SUDOKU_TEST_WAIT_FOR_SSH"])
+        while len(os.listdir({markers!r})) <= before and time.monotonic() < deadline:
+            time.sleep(0.05)
         return _run(task, *args, **kwargs)
 
     _task.run_task = run_task

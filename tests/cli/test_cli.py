@@ -611,9 +611,13 @@ if marker:
 
     def run_task(task):
         import scoop
-        if not scoop.IS_ORIGIN and task.index == 1 and not os.path.exists(marker):
-            open(marker, "w").close()
-            os._exit(1)  # the worker process dies holding this run
+        if not scoop.IS_ORIGIN:  # the first run a worker other than the origin takes, whichever it is
+            try:
+                os.close(os.open(marker, os.O_CREAT | os.O_EXCL))
+            except FileExistsError:
+                pass
+            else:
+                os._exit(1)  # the worker process dies holding this run
         return _run(task)
 
     runs_task.run_task = run_task

@@ -61,14 +61,14 @@ def serial(tmp_path_factory) -> list[dict]:
     return _runs(json.loads(path.read_text()))
 
 
-def _deap_sudoku(cluster, *arguments, cwd):
+def _deap_sudoku(cluster, *arguments, cwd, env=None):
     return subprocess.run(
         [sys.executable, "-m", "deap_sudoku", *arguments],
         capture_output=True,
         text=True,
         timeout=180,
         cwd=cwd,
-        env=cluster.env,
+        env={**cluster.env, **(env or {})},
     )
 
 
@@ -87,7 +87,8 @@ def test_bench_over_ssh_gives_the_serial_runs_as_json_on_stdout_and_exit_0(first
         (tmp_path / "hosts").write_text("127.0.0.2 1\n127.0.0.1 1\n")
         hosts = ["--hostfile", "hosts"]
     before = len(cluster.runs_over_ssh())
-    completed = _deap_sudoku(cluster, *BENCH, "--workers", "2", *hosts, "--json", "-", cwd=tmp_path)
+    wait = {"DEAP_SUDOKU_TEST_WAIT_FOR_SSH": str(before)}  # this machine's worker takes no run before the other host's
+    completed = _deap_sudoku(cluster, *BENCH, "--workers", "2", *hosts, "--json", "-", cwd=tmp_path, env=wait)
     assert completed.returncode == 0, completed.stderr[-3000:]
     assert "\r" not in completed.stdout and "Traceback" not in completed.stdout + completed.stderr
     assert _runs(json.loads(completed.stdout)) == serial
@@ -170,6 +171,7 @@ def test_the_cluster_pages_job_script_runs_as_written_in_a_slurm_allocation_of_t
         "SLURM_SUBMIT_DIR": str(tmp_path),
     }
     before = len(cluster.runs_over_ssh())
+    env["DEAP_SUDOKU_TEST_WAIT_FOR_SSH"] = str(before)  # this machine's worker takes no run before the other host's
     completed = subprocess.run(["bash", "job.sh"], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300)
     assert completed.returncode == 0, completed.stderr[-3000:]
     assert _runs(json.loads((tmp_path / "results.json").read_text())) == serial

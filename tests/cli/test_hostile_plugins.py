@@ -197,11 +197,12 @@ print("printed at import")  # must not land in --json -
 
 
 def leaves(puzzle, *, rng):
-    if os.fork() == 0:
-        with open(f"child.{os.getpid()}", "w"):
-            pass
+    child = os.fork()
+    if child == 0:
         time.sleep(300)
         os._exit(0)
+    with open(f"child.{child}", "w"):  # by the parent: a child not yet scheduled when it is ended is named too
+        pass
     return solve(puzzle, rng=rng).cells
 
 

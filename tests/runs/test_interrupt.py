@@ -13,6 +13,7 @@ import pytest
 
 from deap_sudoku import read
 from deap_sudoku.algorithms import Stop
+from deap_sudoku.algorithms import stop as stop_module
 from deap_sudoku.runs import interrupt, saved_state
 from deap_sudoku.runs.checkpoint import Checkpoint, run_identity
 from deap_sudoku.runs.catalogue.ga_recipes import block_ga, memetic
@@ -94,29 +95,28 @@ def test_a_second_signal_raises_at_once_and_handlers_are_restored(first, second)
 @pytest.mark.parametrize(
     "recipe, options", [(memetic, dict(population_size=300)), (block_ga, dict(population_size=2000, max_seconds=None))]
 )
-def test_a_stop_inside_a_generation_ends_it_at_once_and_resumes_as_if_never_stopped(recipe, options, tmp_path):
+def test_a_stop_inside_a_generation_ends_it_at_once_and_resumes_as_if_never_stopped(
+    recipe, options, tmp_path, monkeypatch
+):
     """A generation of a large population takes seconds (a 36x36 memetic one of 5,000 took 6-13 s, a
     200,000 one over 10 minutes) and the stop waited for its end.  Now the generation in progress is
     dropped within a child or an evaluation chunk, the run as it was when that generation began goes
     to the final checkpoint, and a resumed run ends exactly as an uninterrupted one."""
     puzzle, generations = unsolvable(), 3
-    ended = {}
-    _, whole, _ = recipe(
-        puzzle,
-        seed=3,
-        **recipe_options(recipe, max_generations=generations, **options),
-        callback=lambda generation, population, logbook: ended.update({generation: time.perf_counter()}),
-    )
-    per_generation = ended[2] - ended[1]
+    _, whole, _ = recipe(puzzle, seed=3, **recipe_options(recipe, max_generations=generations, **options))
     identity = run_identity(puzzle, recipe.__name__, 3, options)
-    at = [None]
+    # Asked between every two children (not at most every 50 ms: on a fast machine a whole generation
+    # took less), the request answers true at the 100th ask of generation 2, in its middle whatever
+    # the machine's speed.
+    monkeypatch.setattr(stop_module, "POLL_SECONDS", 0)
+    ended, asks = [], [0]
 
     def requested():
-        return at[0] is not None and time.perf_counter() >= at[0]
+        asks[0] += len(ended) == 2  # generations 0 and 1 ended: generation 2 runs
+        return asks[0] >= 100
 
-    def schedule(generation, population, logbook):  # ask for the stop just after generation 2 begins
-        if generation == 1:
-            at[0] = time.perf_counter() + min(0.05, per_generation / 4)
+    def schedule(generation, population, logbook):
+        ended.append(generation)
 
     saving = Checkpoint(tmp_path / "run.ckpt", 100, identity, puzzle=puzzle)  # only the final save
     _, stopped, _ = recipe(
