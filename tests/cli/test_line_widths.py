@@ -202,3 +202,78 @@ def test_a_message_a_program_reads_is_one_line_whatever_its_length(monkeypatch, 
     wrapped = CliRunner().invoke(main, ["solve", str(puzzle), "--out", str(puzzle)])
     lines = wrapped.stderr.splitlines()
     assert len(lines) > 2 and all(len(line) <= 80 for line in lines if str(folder) not in line), lines
+
+
+ON_A_TERMINAL = {
+    "solve's bar and a message per puzzle": [
+        "solve",
+        "data/testdata/hard.txt",
+        *("-a", "row-ga", "--max-generations", "3", "--population", "20"),
+    ],
+    "bench's bar and table": [
+        "bench",
+        "data/testdata/easy.txt",
+        *("-a", "mk-cultural", "-a", "sa-lewis-cp", "--max-evaluations", "50", "--runs", "2", "--limit", "3"),
+    ],
+    "generate's bar": ["generate", "--count", "30", "--seed", "1", "--out", "many.txt"],
+    "the bundled notice and check's report": ["check", LONGEST_BUNDLED],
+    "a refusal": ["solve", "data/9x9.txt", "-a", "tabu", "--population", "10"],
+    "--watch": ["solve", "data/9x9-easy.txt", "-a", "row-ga", "--max-generations", "11", "--population", "10", "--watch"],
+    "algorithms": ["algorithms"],
+}
+
+
+def _on_a_terminal(arguments: list[str], columns: int, cwd) -> str:
+    """What ``deap-sudoku ARGUMENTS`` writes to a terminal ``columns`` wide: a pseudo-terminal of that
+    size as its standard output and error, and no ``COLUMNS`` (a shell does not export it), so that
+    the command finds the width as it does at a user's terminal and draws its progress bars."""
+    import fcntl
+    import os
+    import pty
+    import struct
+    import subprocess
+    import sys
+    import termios
+
+    leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
+    env = {name: value for name, value in os.environ.items() if name != "COLUMNS"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "deap_sudoku", *arguments],
+        stdin=subprocess.DEVNULL,
+        stdout=follower,
+        stderr=follower,
+        cwd=cwd,
+        env=env,
+    )
+    os.close(follower)
+    written = bytearray()
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:  # EIO: the command's end closed the terminal's last writer
+            break
+        if not chunk:
+            break
+        written += chunk
+    os.close(leader)
+    assert process.wait(timeout=60) in (0, 1, 2)
+    return written.decode()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("columns", [80, 120])
+def test_every_command_fits_a_real_terminal_bars_and_all(columns, tmp_path):
+    """Issue 63: every subcommand's normal, error and progress output at a terminal 80 and 120
+    columns wide, bars drawn: each stretch of text between two line ends or carriage returns, escape
+    sequences taking no room, fits."""
+    too_wide_anywhere, bars = {}, 0
+    for what, arguments in ON_A_TERMINAL.items():
+        written = _on_a_terminal(arguments, columns, tmp_path)
+        shown = re.split(r"[\r\n]", re.sub(r"\033\[[0-9;?]*[A-Za-z]", "", written))
+        bars += any("[" in line and "#" in line for line in shown)
+        wide = [line for line in shown if len(line) > columns and not (columns < 120 and FILE_LINE.match(line))]
+        if wide:
+            too_wide_anywhere[what] = wide
+    assert too_wide_anywhere == {}
+    assert bars >= 3  # solve's, bench's and generate's bars were drawn: the terminal was taken for one
