@@ -218,7 +218,11 @@ ON_A_TERMINAL = {
     "generate's bar": ["generate", "--count", "30", "--seed", "1", "--out", "many.txt"],
     "the bundled notice and check's report": ["check", LONGEST_BUNDLED],
     "a refusal": ["solve", "data/9x9.txt", "-a", "tabu", "--population", "10"],
-    "--watch": ["solve", "data/9x9-easy.txt", "-a", "row-ga", "--max-generations", "11", "--population", "10", "--watch"],
+    "--watch": [
+        "solve",
+        "data/9x9-easy.txt",
+        *("-a", "row-ga", "--max-generations", "11", "--population", "10", "--watch"),
+    ],
     "algorithms": ["algorithms"],
 }
 
