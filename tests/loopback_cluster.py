@@ -1,7 +1,10 @@
-"""A cluster on the loopback interface, for the ssh tests and ``scripts/loopback_cluster.py``: an sshd
-of its own on 127.0.0.1 and 127.0.0.2 at a free port, with a throw-away host key and user key, and an
-``ssh`` first on PATH that reads this cluster's client configuration (port, key, the alias ``node-b``
-for 127.0.0.2), so SCOOP's ssh finds it and the user's ``~/.ssh`` is never read or changed.
+"""A cluster on the loopback interface, for the ssh tests: an sshd of its own on 127.0.0.1 and
+127.0.0.2 at a free port, with a throw-away host key and user key, and an ``ssh`` first on PATH that
+reads this cluster's client configuration (port, key, the alias ``node-b`` for 127.0.0.2), so SCOOP's
+ssh finds it and the user's ``~/.ssh`` is never read or changed.  Where this machine allows it
+(root), the sshd runs in UTS and mount namespaces of its own: what it starts sees the host name
+``node-b``, which resolves there, as on another machine (a command that ran there knows it is not
+on the starter's machine).
 
 Every Python process started with :attr:`Cluster.env` imports a ``sitecustomize`` that, in a process
 started by this sshd (``SSH_CONNECTION`` names its port), writes a marker file per run it makes: the
@@ -62,6 +65,8 @@ class Cluster:
     markers: Path
     log: Path
     process: subprocess.Popen
+    other_host_name: str | None
+    """The host name the processes started over ssh see (None where they share this machine's)."""
 
     def runs_over_ssh(self) -> list[str]:
         """The marker files: one per run a process started over this sshd made."""
@@ -86,6 +91,14 @@ def unavailable() -> str | None:
     except OSError:
         return "127.0.0.2 is not on the loopback interface"
     return None
+
+
+def _own_host_name_possible() -> bool:
+    """Whether this machine can give the other host a host name of its own (UTS and mount namespaces,
+    which need root)."""
+    if shutil.which("unshare") is None:
+        return False
+    return subprocess.run(["unshare", "--uts", "--mount", "true"], capture_output=True).returncode == 0
 
 
 def _free_port() -> int:
@@ -129,13 +142,21 @@ def start(folder: Path, pythonpath: str) -> Cluster:
     site.mkdir(exist_ok=True)
     (site / "sitecustomize.py").write_text(MARKER.format(port=port, markers=str(markers)))
     log = folder / "sshd.log"
-    process = subprocess.Popen([SSHD, "-D", "-f", str(folder / "sshd_config"), "-E", str(log)])
+    sshd = [SSHD, "-D", "-f", str(folder / "sshd_config"), "-E", str(log)]
+    other_host_name = ALIAS if _own_host_name_possible() else None
+    if other_host_name:  # the other host's processes see a name of their own, as on another
+        # machine, which resolves there (SCOOP warns of a name it cannot resolve, amid the ports it reads)
+        hosts = folder / "etc_hosts"
+        hosts.write_text(Path("/etc/hosts").read_text() + f"\n127.0.0.2 {ALIAS}\n")
+        own = f'hostname {ALIAS} && mount --bind "$0" /etc/hosts && exec "$@"'
+        sshd = ["unshare", "--uts", "--mount", "sh", "-c", own, str(hosts), *sshd]
+    process = subprocess.Popen(sshd)
     env = {
         **os.environ,
         "PATH": f"{bin_folder}{os.pathsep}{os.environ.get('PATH', '')}",
         "PYTHONPATH": os.pathsep.join([str(site), pythonpath]),
     }
-    cluster = Cluster(folder, port, env, markers, log, process)
+    cluster = Cluster(folder, port, env, markers, log, process, other_host_name)
     deadline = time.monotonic() + 10
     while True:  # up when a login works
         probe = subprocess.run([str(ssh), ALIAS, "true"], env=env, capture_output=True, timeout=30)

@@ -152,8 +152,15 @@ def rerun_under_scoop(
     entry = spec.origin if spec is not None else None
     if entry is None:
         raise click.ClickException("cannot find deap_sudoku's __main__ module to start under SCOOP")
-    launcher = _launcher(ctx.params, workers, hosts, hostfile)
     with tempfile.TemporaryDirectory() as folder:
+        moved = here_first(hosts.split(",") if hosts else None, hostfile)
+        if moved is not None:  # the first host runs the command: here, where a Ctrl-C and the files are
+            hostfile, hosts = os.path.join(folder, "hosts"), None
+            with open(hostfile, "w") as handle:
+                handle.writelines(f"{name} {count}\n" for name, count in moved)
+            if ctx.params.get("verbose"):
+                click.echo(f"SCOOP: this machine ({moved[0][0]}) first, to run the command", err=True)
+        launcher = _launcher(ctx.params, workers, hosts, hostfile)
         exit_file = os.path.join(folder, "exit-code")  # SCOOP's launcher does not pass the code on
         pid_file = os.path.join(folder, "root-pid")
         variables = {
@@ -178,13 +185,25 @@ def rerun_under_scoop(
             launcher + command, env=env, start_new_session=True, stdout=subprocess.PIPE, stdin=stdin
         )
         reading = unframer.start(launched.stdout)
+        unreached = None
         while True:
             try:
                 launched.wait()
                 break
             except KeyboardInterrupt as exc:
-                _forward(getattr(exc, "signum", signal.SIGINT), pid_file, launched)
-        return _ended(launched, reading, unframer, exit_file)
+                signum = getattr(exc, "signum", signal.SIGINT)
+                if not _forward(signum, pid_file, launched):
+                    unreached = signum
+        code = _ended(launched, reading, unframer, exit_file)
+        if unreached is None or unframer.exit_code is not None:
+            return code
+        click.echo(
+            f"interrupted by {signal.Signals(unreached).name} before the command had started, or while it "
+            "ran on another host (this machine is not among the hosts): SCOOP ended; the runs finished are "
+            "in --results, where given, and a rerun with it goes on from them",
+            err=True,
+        )
+        return 128 + unreached
 
 
 def _launcher(params: dict, workers: int, hosts: str | None, hostfile: str | None) -> list[str]:
@@ -297,14 +316,35 @@ def _address_towards(host: str) -> str | None:
         return None
 
 
-def _forward(signum: int, pid_file: str, launched: subprocess.Popen) -> None:
-    """Pass ``signum`` to the command SCOOP runs; before it has started, end SCOOP altogether."""
+def _forward(signum: int, pid_file: str, launched: subprocess.Popen) -> bool:
+    """Pass ``signum`` to the command SCOOP runs; where it cannot be reached (not started yet, or
+    run on another host, which this machine is not among), end SCOOP altogether (False)."""
     try:
         with open(pid_file) as handle:
             os.kill(int(handle.read()), signum)
+        return True
     except (OSError, ValueError):
         with contextlib.suppress(OSError):
             os.killpg(launched.pid, signal.SIGTERM)
+        return False
+
+
+def here_first(hosts: list[str] | None, hostfile: str | None) -> list[tuple[str, int]] | None:
+    """SCOOP's reading of the hosts (a hostfile, a list, the batch scheduler's) with this machine's
+    lines moved first, where it is listed but not first; None where nothing moves.  SCOOP runs the
+    command on the first host: here, a Ctrl-C or SIGTERM reaches it, a killed starter is noticed
+    and its files and exit code are where the user is (with another host first a Ctrl-C ended SCOOP
+    with exit code 241 and no table, and a ``kill -9`` of the starter left a worker here)."""
+    try:
+        from scoop import utils
+
+        listed = utils.getHosts(hostfile, hosts)
+    except Exception:  # noqa: BLE001 - SCOOP will say what is wrong with the hosts itself
+        return None
+    here = [(name, count) for name, count in listed if name in utils.localHostnames]
+    if not here or listed[0][0] in utils.localHostnames:
+        return None
+    return here + [(name, count) for name, count in listed if name not in utils.localHostnames]
 
 
 def _command_line(ctx: click.Context, *, drop: tuple[str, ...]) -> list[str]:

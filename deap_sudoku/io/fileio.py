@@ -315,14 +315,20 @@ def _unlocked_unlink(leftover: Path, writer: int) -> bool:
 
 
 def process_runs(pid: int) -> bool:
-    """Whether process ``pid`` runs (in this PID namespace); another user's counts as running."""
+    """Whether process ``pid`` runs (in this PID namespace); another user's counts as running, a
+    zombie (dead, its parent yet to collect its exit code: a driver script blocked reading the pipes
+    the dead process shared with its children) does not."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
         return True  # another user's process
-    return True
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            return handle.read().rsplit(b")", 1)[1].split()[0] != b"Z"  # the state follows the name
+    except (OSError, IndexError):
+        return True  # no /proc: a process that takes signals runs
 
 
 def _umask() -> int:

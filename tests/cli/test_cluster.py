@@ -73,28 +73,36 @@ def _deap_sudoku(cluster, *arguments, cwd, env=None):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("first", ["this machine", "the other host"])
-def test_bench_over_ssh_gives_the_serial_runs_as_json_on_stdout_and_exit_0(first, cluster, serial, tmp_path):
-    """Two hosts, 127.0.0.1 and 127.0.0.2: with this machine first SCOOP stopped with "Could not
-    find route" where this machine's name resolves to 127.0.0.1 (the tunnel is chosen now); with the
-    other host first the command ran there, its JSON came back after a remote worker's "Launching"
-    line and with CRLF ends, and the command exited 1 after a successful run."""
-    if first == "this machine":  # and a prolog, sourced on the other host only (issue 62, item 2:
+@pytest.mark.parametrize("hosts", ["this machine first", "the other host first", "the other host alone"])
+def test_bench_over_ssh_gives_the_serial_runs_as_json_on_stdout_and_exit_0(hosts, cluster, serial, tmp_path):
+    """Two hosts, 127.0.0.1 and 127.0.0.2 (a host name of its own): with this machine first SCOOP
+    stopped with "Could not find route" where this machine's name resolves to 127.0.0.1 (the tunnel
+    is chosen now); with the other host first the command ran there, beyond the reach of a Ctrl-C
+    (issue 62, item 3: this machine now goes first wherever it is listed); with the other host alone
+    the command still runs there, its JSON coming back after a remote worker's "Launching" line and
+    with CRLF ends (the command exited 1 after a successful run)."""
+    options = ["--workers", "2"]
+    if hosts == "this machine first":  # and a prolog, sourced on the other host only (issue 62, item 2:
         # SCOOP ran it here too, as a program named source, and the command exited 255)
         (tmp_path / "prolog.sh").write_text(f'echo sourced >> "{tmp_path / "sourced.txt"}"\n')
-        hosts = ["--hosts", "127.0.0.1,127.0.0.2", "--prolog", "prolog.sh"]
+        options += ["--hosts", "127.0.0.1,127.0.0.2", "--prolog", "prolog.sh"]
     else:
-        (tmp_path / "hosts").write_text("127.0.0.2 1\n127.0.0.1 1\n")
-        hosts = ["--hostfile", "hosts"]
+        listed = "127.0.0.2 1\n127.0.0.1 1\n" if hosts == "the other host first" else "127.0.0.2 2\n"
+        (tmp_path / "hosts").write_text(listed)
+        options += ["--hostfile", "hosts"]
     before = len(cluster.runs_over_ssh())
     wait = {"DEAP_SUDOKU_TEST_WAIT_FOR_SSH": str(before)}  # this machine's worker takes no run before the other host's
-    completed = _deap_sudoku(cluster, *BENCH, "--workers", "2", *hosts, "--json", "-", cwd=tmp_path, env=wait)
+    completed = _deap_sudoku(cluster, *BENCH, *options, "--json", "-", cwd=tmp_path, env=wait)
     assert completed.returncode == 0, completed.stderr[-3000:]
     assert "\r" not in completed.stdout and "Traceback" not in completed.stdout + completed.stderr
-    assert _runs(json.loads(completed.stdout)) == serial
+    document = json.loads(completed.stdout)
+    assert _runs(document) == serial
     assert "INFO" not in completed.stderr and "Launching" not in completed.stderr  # SCOOP quiet without -v
     assert len(cluster.runs_over_ssh()) > before, "no run was made by a process started over ssh"
-    if first == "this machine":
+    if cluster.other_host_name:  # the host that ran the command wrote the provenance
+        ran_there = hosts == "the other host alone"
+        assert (document["provenance"]["host"] == cluster.other_host_name) == ran_there, document["provenance"]
+    if hosts == "this machine first":
         assert (tmp_path / "sourced.txt").read_text() == "sourced\n"  # by the other host's workers alone
     time.sleep(0.5)  # the ssh sessions' ends reach their processes
     assert not _scoop_processes_in(tmp_path), "SCOOP's workers outlived the command"
@@ -112,11 +120,12 @@ def _scoop_processes_in(folder) -> list[str]:
 
 
 @pytest.mark.slow
-def test_solve_over_ssh_with_the_other_host_first_exits_1_when_unsolved_and_prints_only_grids(cluster, tmp_path):
+def test_solve_over_ssh_on_the_other_host_alone_exits_1_when_unsolved_and_prints_only_grids(cluster, tmp_path):
     """The exit code crosses ssh: 1 for an unsolved puzzle, with its grid alone on standard output;
-    the first host is a name only ssh knows (SCOOP's workers could not resolve it: a tunnel now)."""
+    the command runs on the other host (this machine is not among the hosts), a name only ssh knows
+    (SCOOP's workers could not resolve it: a tunnel now)."""
     (tmp_path / "unsolvable.txt").write_text(unsolvable().format())
-    (tmp_path / "hosts").write_text(f"{loopback_cluster.ALIAS} 1\n127.0.0.1 1\n")
+    (tmp_path / "hosts").write_text(f"{loopback_cluster.ALIAS} 2\n")
     completed = _deap_sudoku(
         cluster,
         "solve",
@@ -135,6 +144,90 @@ def test_solve_over_ssh_with_the_other_host_first_exits_1_when_unsolved_and_prin
     lines = completed.stdout.splitlines()
     assert len(lines) == 11 and "\r" not in completed.stdout, completed.stdout  # 9 rows, 2 box rules
     assert "no solution found" in completed.stderr
+
+
+def _interrupted_bench(cluster, tmp_path, hosts: str, signum: int) -> tuple[subprocess.CompletedProcess, int]:
+    """``bench`` over the hosts of hostfile text ``hosts``, sent ``signum`` when runs have finished:
+    as a terminal's Ctrl-C does, to its whole process group (SIGINT), or to the command alone (SIGKILL);
+    what it did, and the runs finished before the signal."""
+    import signal
+
+    from tests.conftest import run_lines, wait_for_runs
+
+    (tmp_path / "hosts").write_text(hosts)
+    data = REPO / "data" / "testdata"
+    command = ["bench", str(data / "easy.txt"), str(data / "expert.txt"), "-a", "tabu-swap", "--runs", "3"]
+    command += ["--max-seconds", "1", "--workers", "2", "--hostfile", "hosts", "-q"]
+    command += ["--json", "out.json", "--results", "runs.jsonl"]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "deap_sudoku", *command],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+        env=cluster.env,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    wait_for_runs(tmp_path / "runs.jsonl", 2, process)  # the expert puzzles' runs last 1 s each
+    finished = run_lines(tmp_path / "runs.jsonl")
+    if signum == signal.SIGKILL:
+        process.kill()
+    else:
+        os.killpg(process.pid, signum)
+    stdout, stderr = process.communicate(timeout=120)
+    return subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr), finished
+
+
+def _no_scoop_process_left(folder) -> bool:
+    """Whether every SCOOP process working in ``folder``, here or on the other host, has ended
+    within 30 s (the launcher's teardown and the ssh sessions' ends take a moment)."""
+    deadline = time.monotonic() + 30
+    while _scoop_processes_in(folder) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    return not _scoop_processes_in(folder)
+
+
+@pytest.mark.slow
+def test_ctrl_c_with_the_other_host_first_keeps_the_finished_runs_and_says_so(cluster, tmp_path):
+    """Issue 62, item 3: with the other host first (and its own host name) a Ctrl-C ended SCOOP with
+    no message and exit code 241, no table and no --json: the command ran there, where the signal
+    could not be passed on.  This machine now goes first wherever it is listed."""
+    import signal
+
+    done, finished = _interrupted_bench(cluster, tmp_path, "127.0.0.2 1\n127.0.0.1 1\n", signal.SIGINT)
+    assert done.returncode == 130 and "Traceback" not in done.stderr, done.stderr[-3000:]
+    document = json.loads((tmp_path / "out.json").read_text())
+    assert finished <= len(document["runs"]) < 60 and len(document["runs"]) + document["missing_count"] == 60
+    assert f"interrupted: {len(document['runs'])} of 60 runs finished" in done.stderr
+    assert re.search(r"^easy\.txt +tabu-swap ", done.stdout, re.M)
+    assert _no_scoop_process_left(tmp_path), _scoop_processes_in(tmp_path)
+
+
+@pytest.mark.slow
+def test_ctrl_c_on_the_other_host_alone_says_what_was_kept_and_exits_130(cluster, tmp_path):
+    """Where this machine is not among the hosts the command runs on the other, beyond a signal's
+    reach: SCOOP is ended, with a line that says so and where the finished runs are (the code
+    before: exit 241 and not a word), and nothing is left running on either host."""
+    import signal
+
+    done, finished = _interrupted_bench(cluster, tmp_path, "127.0.0.2 2\n", signal.SIGINT)
+    assert done.returncode == 130 and "Traceback" not in done.stderr, done.stderr[-3000:]
+    assert "interrupted by SIGINT" in done.stderr and "the runs finished are in --results" in done.stderr
+    assert _no_scoop_process_left(tmp_path), _scoop_processes_in(tmp_path)
+
+
+@pytest.mark.slow
+def test_a_killed_starter_with_the_other_host_first_leaves_nothing_running(cluster, tmp_path):
+    """Issue 62, item 3: ``kill -9`` of the command with the other host first left a SCOOP worker
+    here, its parent gone, 5.5 minutes later.  Now the command runs here, notices its starter gone
+    and ends, and SCOOP's launcher ends the workers of both hosts; nothing overwrites the outputs."""
+    import signal
+
+    done, _ = _interrupted_bench(cluster, tmp_path, "127.0.0.2 1\n127.0.0.1 1\n", signal.SIGKILL)
+    assert done.returncode == -signal.SIGKILL
+    assert _no_scoop_process_left(tmp_path), _scoop_processes_in(tmp_path)
+    assert not (tmp_path / "out.json").exists()
 
 
 def _blocks(language: str) -> list[str]:
@@ -211,6 +304,15 @@ def test_the_route_is_chosen_where_this_machines_name_is_a_loopback_one(external
     assert cli_scoop.route(["127.0.0.2", "127.0.0.1"], None) == []  # SCOOP's broker goes to the first host
     assert cli_scoop.route(["node-b", "127.0.0.1"], None) == ["--tunnel"]  # a name only ssh knows
     assert cli_scoop.route(["127.0.0.1"], None) == []
+
+
+def test_this_machine_goes_first_wherever_it_is_listed_with_its_worker_counts(tmp_path):
+    """SCOOP runs the command on the first host: here, where a Ctrl-C reaches it (issue 62, item 3)."""
+    assert cli_scoop.here_first(["127.0.0.2", "127.0.0.1", "127.0.0.1"], None) == [("127.0.0.1", 2), ("127.0.0.2", 1)]
+    (tmp_path / "hosts").write_text("node-far 3\nnode-near 1\nlocalhost 2\n")
+    assert cli_scoop.here_first(None, str(tmp_path / "hosts")) == [("localhost", 2), ("node-far", 3), ("node-near", 1)]
+    assert cli_scoop.here_first(["127.0.0.1", "node-b"], None) is None  # first already
+    assert cli_scoop.here_first(["node-b", "node-c"], None) is None  # not listed: the command runs on node-b
 
 
 def test_the_launchers_options_reach_scoop_and_not_the_command(monkeypatch, tmp_path):

@@ -508,3 +508,22 @@ def test_a_ctrl_c_just_after_a_run_is_kept_leaves_it_in_the_report_too(tmp_path,
     done = CliRunner().invoke(main, [*command, "--results", str(results), "--json", str(json_out)])
     assert done.exit_code == 130, done.output
     assert len(json.loads(json_out.read_text())["runs"]) == run_lines(results) == 3
+
+
+def test_a_dead_process_its_parent_has_not_collected_yet_does_not_run():
+    """A starter killed with ``kill -9`` while its parent (a driver script) still read the pipes it
+    shared with SCOOP stayed a zombie, which ``kill(pid, 0)`` takes for alive: the command SCOOP ran
+    saw its starter there, made every run and wrote the outputs a rerun may be writing (issue 62)."""
+    import subprocess
+    import time
+
+    from deap_sudoku.io.fileio import process_runs
+
+    child = subprocess.Popen(["sleep", "30"])
+    assert process_runs(child.pid)
+    child.kill()
+    deadline = time.monotonic() + 5
+    while process_runs(child.pid) and time.monotonic() < deadline:  # dead, not yet collected: a zombie
+        time.sleep(0.01)
+    assert not process_runs(child.pid) and child.poll() is not None  # collected only now
+    assert not process_runs(child.pid)
