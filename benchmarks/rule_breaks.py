@@ -44,6 +44,7 @@ import argparse
 import ast
 import concurrent.futures
 import datetime
+import importlib.util
 import json
 import os
 import platform
@@ -277,6 +278,14 @@ def _read_report(report: Path) -> tuple[Counter, str]:
     return kinds, first
 
 
+def _forget_bytecode(path: Path) -> None:
+    """Remove the byte-code Python cached for ``path``: the tests' set-up byte-compiles the package,
+    and a cache keyed by a modification time in whole seconds and a size took an earlier break's
+    code, made within the same second at the same size, for this one's (a break was reported not
+    caught that its test catches)."""
+    Path(importlib.util.cache_from_source(str(path))).unlink(missing_ok=True)
+
+
 def attempt(copy: Path, env: dict[str, str], item: Break, timeout: float) -> Outcome:
     """One break made in the copy, its test run, the files put back."""
     edits = [list(edit) for edit in item.edits]
@@ -297,11 +306,13 @@ def attempt(copy: Path, env: dict[str, str], item: Break, timeout: float) -> Out
     try:
         for name, text in texts.items():
             (copy / name).write_text(text, encoding="utf-8")
+            _forget_bytecode(copy / name)
         result, detail = run_test(copy, env, item.module, item.test, timeout)
     finally:
         for name, (data, atime, mtime) in saved.items():
             (copy / name).write_bytes(data)
             os.utime(copy / name, ns=(atime, mtime))
+            _forget_bytecode(copy / name)
     outcome.seconds = round(time.perf_counter() - started, 2)
     outcome.outcome = {"failed": "caught", "passed": "not caught"}.get(result, result)
     outcome.detail = detail
