@@ -122,3 +122,23 @@ def test_the_script_refuses_what_it_cannot_run(tmp_path: Path):
     module.write_text("NAME = 'f'\nRULE_BREAKS = [\n    {'rule': NAME},\n]\n")
     with pytest.raises(rule_breaks.RuleBreaksError, match=r"test_x.py:3: .*not a plain literal"):
         rule_breaks.rule_breaks_literal(module)
+
+
+def test_a_break_never_runs_the_byte_code_of_the_break_before(tmp_path: Path):
+    """Two breaks of one file at the same size within one second: Python's byte-code cache, keyed by
+    the source's size and whole-second time, gave the second the first's code (a break of LSGA's
+    table was reported not caught so).  The script forgets an edited file's byte-code."""
+    import compileall
+    import os
+    import subprocess
+
+    module = tmp_path / "broken.py"
+    module.write_text("VALUE = 1\n")
+    os.utime(module, (1_000_000_000, 1_000_000_000))
+    compileall.compile_file(str(module), quiet=1)  # as the tests' set-up compiles the package
+    module.write_text("VALUE = 2\n")  # the next break: the same size
+    os.utime(module, (1_000_000_000, 1_000_000_000))  # within the same second
+    rule_breaks._forget_bytecode(module)
+    env = {**os.environ, "PYTHONPATH": str(tmp_path), "PYTHONDONTWRITEBYTECODE": "1"}
+    read = subprocess.run([sys.executable, "-c", "import broken; print(broken.VALUE)"], env=env, capture_output=True)
+    assert read.stdout.strip() == b"2", read
