@@ -32,7 +32,7 @@ from .bench_inputs import (
 )
 from .progress import Progress, RunsLeft, warm_up_announced
 from .terminal_table import terminal_table
-from .scoop import LAUNCH_OPTIONS, check_scoop, rerun_under_scoop, scoop_options, started_as, starter_gone
+from .scoop import LAUNCH_OPTIONS, check_scoop, idle_hosts, rerun_under_scoop, scoop_options, started_as, starter_gone
 
 if TYPE_CHECKING:
     from ..experiments import Experiment
@@ -349,7 +349,7 @@ class _Benching:
                 against = f"\nAgainst {self.baseline}:\n\n{analysis.comparison_table(comparison)}"
                 table, shown = table + against, shown + against
         self.missing, self.missing_count = experiment.missing(results)
-        report = (rows, results, self.missing, self.missing_count, comparison, experiment.provenance)
+        report = (rows, results, self.missing, self.missing_count, comparison, self.provenance())
         outputs = (
             (files["--json"], lambda: report_json(*report)),
             (files["--csv"], lambda: summary_csv(rows)),
@@ -369,6 +369,15 @@ class _Benching:
         stdout = next((text for path, text in outputs if path == "-"), lambda: shown)
         click.echo(stdout(), nl=False)
         self.signum = self.signum or requested()
+
+    def provenance(self) -> dict:
+        """The experiment's provenance, with each host's share of the runs where SCOOP's workers made
+        them: runs and CPU seconds by host name."""
+        shares = self.experiment.hosts
+        if not shares:
+            return self.experiment.provenance
+        hosts = {name: {"runs": s.runs, "cpu_seconds": round(s.cpu_seconds, 3)} for name, s in sorted(shares.items())}
+        return {**self.experiment.provenance, "hosts": hosts}
 
     def draw(self, rows: list) -> None:
         """--plot, --ecdf and --fixed-budget, of the runs finished."""
@@ -417,6 +426,12 @@ class _Benching:
         results, plan_size, missing = self.results, len(self.experiment.plan), self.missing
         _say_how_many(results, "error", "failed, counted as unsolved")
         _say_how_many(results, "censored", "went past a budget, counted as unsolved at the budget")
+        for host in idle_hosts(self.experiment.hosts):
+            click.echo(
+                f"{host}: no run was made there, its workers took none (did they start? do they reach this "
+                "machine's broker? -v shows SCOOP's messages; docs/cluster.md)",
+                err=True,
+            )
         if missing:
             shown = "; ".join(missing[:MISSING_SHOWN]) + (
                 f"; and {len(missing) - MISSING_SHOWN} more lines" if len(missing) > MISSING_SHOWN else ""

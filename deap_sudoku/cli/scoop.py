@@ -12,10 +12,12 @@ import socket
 import subprocess
 import sys
 import tempfile
+from collections.abc import Mapping
 
 import click
 
 from ..io.fileio import process_runs
+from ..runs.hosts import HostShare, this_host
 from ..runs.record import Algorithm
 from .numbers import count
 from .errors import terminal
@@ -113,6 +115,8 @@ PARENT_PID = "DEAP_SUDOKU_PARENT_PID"
 """The pid of the command that started SCOOP, for the command it runs there (:func:`starter_gone`)."""
 PARENT_HOST = "DEAP_SUDOKU_PARENT_HOST"
 """The machine of that command: its pid means something only there."""
+HOSTS = "DEAP_SUDOKU_HOSTS"
+"""The hosts SCOOP was given, ``name:workers`` each, for the command it runs (:func:`idle_hosts`)."""
 
 
 def started_as() -> str:
@@ -154,6 +158,7 @@ def rerun_under_scoop(
         raise click.ClickException("cannot find deap_sudoku's __main__ module to start under SCOOP")
     with tempfile.TemporaryDirectory() as folder:
         moved = here_first(hosts.split(",") if hosts else None, hostfile)
+        listed = moved or listed_hosts(hosts.split(",") if hosts else None, hostfile)
         if moved is not None:  # the first host runs the command: here, where a Ctrl-C and the files are
             hostfile, hosts = os.path.join(folder, "hosts"), None
             with open(hostfile, "w") as handle:
@@ -169,6 +174,7 @@ def rerun_under_scoop(
             PARENT_PID: str(os.getpid()),
             PARENT_HOST: socket.gethostname(),
             COMMAND: started_as(),
+            HOSTS: " ".join(f"{name}:{workers}" for name, workers in listed),
         }
         env = {**os.environ, **variables}
         carried = {k: v for k, v in env.items() if k.startswith("DEAP_SUDOKU_")}
@@ -329,22 +335,65 @@ def _forward(signum: int, pid_file: str, launched: subprocess.Popen) -> bool:
         return False
 
 
-def here_first(hosts: list[str] | None, hostfile: str | None) -> list[tuple[str, int]] | None:
-    """SCOOP's reading of the hosts (a hostfile, a list, the batch scheduler's) with this machine's
-    lines moved first, where it is listed but not first; None where nothing moves.  SCOOP runs the
-    command on the first host: here, a Ctrl-C or SIGTERM reaches it, a killed starter is noticed
-    and its files and exit code are where the user is (with another host first a Ctrl-C ended SCOOP
-    with exit code 241 and no table, and a ``kill -9`` of the starter left a worker here)."""
+def listed_hosts(hosts: list[str] | None, hostfile: str | None) -> list[tuple[str, int]]:
+    """SCOOP's reading of the hosts (a hostfile, a list, the batch scheduler's): ``(name, workers)``
+    each; none where SCOOP cannot read them (it will say why itself)."""
     try:
         from scoop import utils
 
-        listed = utils.getHosts(hostfile, hosts)
+        return [(str(name), int(count)) for name, count in utils.getHosts(hostfile, hosts)]
     except Exception:  # noqa: BLE001 - SCOOP will say what is wrong with the hosts itself
-        return None
+        return []
+
+
+def here_first(hosts: list[str] | None, hostfile: str | None) -> list[tuple[str, int]] | None:
+    """:func:`listed_hosts` with this machine's lines moved first, where it is listed but not first;
+    None where nothing moves.  SCOOP runs the command on the first host: here, a Ctrl-C or SIGTERM
+    reaches it, a killed starter is noticed and its files and exit code are where the user is (with
+    another host first a Ctrl-C ended SCOOP with exit code 241 and no table, and a ``kill -9`` of
+    the starter left a worker here)."""
+    from scoop import utils
+
+    listed = listed_hosts(hosts, hostfile)
     here = [(name, count) for name, count in listed if name in utils.localHostnames]
     if not here or listed[0][0] in utils.localHostnames:
         return None
     return here + [(name, count) for name, count in listed if name not in utils.localHostnames]
+
+
+def idle_hosts(shares: Mapping[str, HostShare]) -> list[str]:
+    """The hosts the command was started with (:data:`HOSTS`) whose workers made none of the runs
+    counted in ``shares`` (by host name, :attr:`Experiment.hosts
+    <deap_sudoku.experiments.Experiment.hosts>`), where there were more runs than workers: a listed
+    name is a worker's host name (or its first part), one of this machine's names where the worker
+    is this machine, or resolves here to an address the worker's host gives its own name.  None where
+    the hosts were not carried (SCOOP started by hand)."""
+    listed = [word.rpartition(":") for word in os.environ.get(HOSTS, "").split()]
+    workers = sum(int(count) for _, _, count in listed if count.isdigit())
+    if sum(share.runs for share in shares.values()) <= workers:
+        return []  # too few runs to go round: a host may have had none to take
+    from scoop import utils
+
+    here = this_host()[0]
+    idle = []
+    for name, _, _ in listed:
+        addresses = _addresses(name)
+        if not any(
+            name == worker
+            or name.split(".")[0] == worker.split(".")[0]
+            or (name in utils.localHostnames and worker == here)
+            or addresses & set(share.addresses)
+            for worker, share in shares.items()
+        ):
+            idle.append(name)
+    return idle
+
+
+def _addresses(name: str) -> set[str]:
+    try:
+        return {str(info[4][0]) for info in socket.getaddrinfo(name, None)}
+    except (OSError, UnicodeError):
+        return set()
 
 
 def _command_line(ctx: click.Context, *, drop: tuple[str, ...]) -> list[str]:

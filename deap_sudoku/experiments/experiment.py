@@ -19,6 +19,7 @@ from ..io.fileio import lock_for_writing, release
 from ..runs.record import Algorithm
 from ..runs.registry import algorithm
 from ..runs.sandbox import run_contained, run_pool, stop_all
+from ..runs.hosts import HostShare
 from ..runs.task import FAILED_RUNS, RunResult, Task, run_all, run_task, scoop_is_running
 from .plan import Plan
 from .provenance import provenance, provenance_clock
@@ -88,6 +89,8 @@ class Experiment:
         """The runs :meth:`run` finished, each listed here before it is kept and handed on: a signal
         that comes between cannot leave a finished run out of the session's report."""
         self._locked: str | os.PathLike | None = None
+        self.hosts: dict[str, HostShare] = {}
+        """Each host's share of the runs :meth:`run` gave SCOOP's workers, by host name."""
 
     @functools.cached_property
     def provenance(self) -> dict:
@@ -165,7 +168,7 @@ class Experiment:
         runs = (
             run_pool(handed_out(), workers, self.records.values())
             if workers and workers > 1
-            else run_all(handed_out(), parallel=parallel, runner=self._runner(contain))
+            else run_all(handed_out(), parallel=parallel, runner=self._runner(contain), hosts=self.hosts)
         )
         self.finished = []
         try:

@@ -26,6 +26,7 @@ import numpy as np
 from ..algorithms.stop import INTERRUPTED
 from ..exact.verification import unsolved_because
 from ..grid.puzzle import Puzzle
+from .hosts import HostShare, counted, on_host
 from .kernels import compile_here, warm_up
 from .record import Algorithm, Objective, Outcome, Trace, found_by_run, seeded_globals
 from .registry import algorithm
@@ -399,12 +400,14 @@ def run_all(
     parallel: bool = False,
     window: int = 256,
     runner: Callable[[Task], RunResult] = run_task,
+    hosts: dict[str, HostShare] | None = None,
 ) -> Iterator[RunResult]:
     """Results in task order, each of ``runner(task)`` (a module-level function, which SCOOP can
     send), tasks taken as they are needed; with ``parallel``, the runs go to SCOOP workers (run
     under ``python -m scoop``), at most ``window`` at a time, which gives the same results for the
-    same seeds, only faster.  SCOOP notices a worker that dies and sends its run to another one, so
-    no result is lost."""
+    same seeds, only faster, and each host's share of them is counted in ``hosts``, by host name
+    (:mod:`~deap_sudoku.runs.hosts`).  SCOOP notices a worker that dies and sends its run to
+    another one, so no result is lost."""
     if not parallel:
         yield from map(runner, tasks)
         return
@@ -412,11 +415,11 @@ def run_all(
 
     pending: collections.deque = collections.deque()
     for task in tasks:
-        pending.append(futures.submit(runner, task))
+        pending.append(futures.submit(on_host, runner, task))
         if len(pending) >= window:
-            yield pending.popleft().result()
+            yield counted(pending.popleft().result(), hosts)
     while pending:
-        yield pending.popleft().result()
+        yield counted(pending.popleft().result(), hosts)
 
 
 def scoop_is_running() -> bool:

@@ -99,9 +99,12 @@ def test_bench_over_ssh_gives_the_serial_runs_as_json_on_stdout_and_exit_0(hosts
     assert _runs(document) == serial
     assert "INFO" not in completed.stderr and "Launching" not in completed.stderr  # SCOOP quiet without -v
     assert len(cluster.runs_over_ssh()) > before, "no run was made by a process started over ssh"
+    shares = document["provenance"]["hosts"]  # issue 62, item 4: which host did what
+    assert sum(share["runs"] for share in shares.values()) == len(serial) and "no run was made" not in completed.stderr
     if cluster.other_host_name:  # the host that ran the command wrote the provenance
         ran_there = hosts == "the other host alone"
         assert (document["provenance"]["host"] == cluster.other_host_name) == ran_there, document["provenance"]
+        assert shares[cluster.other_host_name]["runs"] >= 1 and shares[cluster.other_host_name]["cpu_seconds"] > 0
     if hosts == "this machine first":
         assert (tmp_path / "sourced.txt").read_text() == "sourced\n"  # by the other host's workers alone
     time.sleep(0.5)  # the ssh sessions' ends reach their processes
@@ -144,6 +147,21 @@ def test_solve_over_ssh_on_the_other_host_alone_exits_1_when_unsolved_and_prints
     lines = completed.stdout.splitlines()
     assert len(lines) == 11 and "\r" not in completed.stdout, completed.stdout  # 9 rows, 2 box rules
     assert "no solution found" in completed.stderr
+
+
+@pytest.mark.slow
+def test_a_host_whose_workers_never_start_is_named(cluster, serial, tmp_path):
+    """Issue 62, item 4: a host that did no work (its workers never started, or could not reach the
+    broker) went unsaid, exit 0, every run made here.  Here the other host's prolog fails, so its
+    worker never starts: the runs are all this machine's, and a line names the other host."""
+    (tmp_path / "fails.sh").write_text("exit 1\n")
+    hosts = ["--hosts", "127.0.0.1,127.0.0.2", "--prolog", "fails.sh"]
+    completed = _deap_sudoku(cluster, *BENCH, "--workers", "2", *hosts, "--json", "-", cwd=tmp_path)
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    document = json.loads(completed.stdout)
+    assert _runs(document) == serial and list(document["provenance"]["hosts"]) == [document["provenance"]["host"]]
+    assert "127.0.0.2: no run was made there, its workers took none" in completed.stderr, completed.stderr
+    assert not _scoop_processes_in(tmp_path)
 
 
 def _interrupted_bench(cluster, tmp_path, hosts: str, signum: int) -> tuple[subprocess.CompletedProcess, int]:
@@ -313,6 +331,25 @@ def test_this_machine_goes_first_wherever_it_is_listed_with_its_worker_counts(tm
     assert cli_scoop.here_first(None, str(tmp_path / "hosts")) == [("localhost", 2), ("node-far", 3), ("node-near", 1)]
     assert cli_scoop.here_first(["127.0.0.1", "node-b"], None) is None  # first already
     assert cli_scoop.here_first(["node-b", "node-c"], None) is None  # not listed: the command runs on node-b
+
+
+def test_a_listed_host_is_matched_to_its_workers_by_name_address_or_as_this_machine(monkeypatch):
+    """``idle_hosts``: the listed names no worker's host answers to, once there were more runs than
+    workers (fewer, and a host may have had none to take)."""
+    import socket
+
+    from deap_sudoku.runs.hosts import HostShare
+
+    here = socket.gethostname()
+    monkeypatch.setenv(cli_scoop.HOSTS, "127.0.0.1:1 node-b:1 127.0.0.2:1 node-c.example.org:1")
+    shares = {here: HostShare(runs=3), "worker-x": HostShare(runs=2, addresses=("127.0.0.2",))}
+    assert cli_scoop.idle_hosts(shares) == ["node-b", "node-c.example.org"]
+    shares["node-c"] = HostShare(runs=1)  # the host's own name, without the domain
+    shares["node-b.example.org"] = HostShare(runs=1)
+    assert cli_scoop.idle_hosts(shares) == []
+    assert cli_scoop.idle_hosts({here: HostShare(runs=4)}) == []  # 4 runs for 4 workers: nothing said
+    monkeypatch.delenv(cli_scoop.HOSTS)
+    assert cli_scoop.idle_hosts({here: HostShare(runs=9)}) == []  # SCOOP started by hand: hosts unknown
 
 
 def test_the_launchers_options_reach_scoop_and_not_the_command(monkeypatch, tmp_path):
