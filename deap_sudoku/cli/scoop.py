@@ -157,14 +157,7 @@ def rerun_under_scoop(
     if entry is None:
         raise click.ClickException("cannot find deap_sudoku's __main__ module to start under SCOOP")
     with tempfile.TemporaryDirectory() as folder:
-        moved = here_first(hosts.split(",") if hosts else None, hostfile)
-        listed = moved or listed_hosts(hosts.split(",") if hosts else None, hostfile)
-        if moved is not None:  # the first host runs the command: here, where a Ctrl-C and the files are
-            hostfile, hosts = os.path.join(folder, "hosts"), None
-            with open(hostfile, "w") as handle:
-                handle.writelines(f"{name} {count}\n" for name, count in moved)
-            if ctx.params.get("verbose"):
-                click.echo(f"SCOOP: this machine ({moved[0][0]}) first, to run the command", err=True)
+        listed, hosts, hostfile = _hosts_here_first(folder, hosts, hostfile, verbose=bool(ctx.params.get("verbose")))
         launcher = _launcher(ctx.params, workers, hosts, hostfile)
         exit_file = os.path.join(folder, "exit-code")  # SCOOP's launcher does not pass the code on
         pid_file = os.path.join(folder, "root-pid")
@@ -191,15 +184,7 @@ def rerun_under_scoop(
             launcher + command, env=env, start_new_session=True, stdout=subprocess.PIPE, stdin=stdin
         )
         reading = unframer.start(launched.stdout)
-        unreached = None
-        while True:
-            try:
-                launched.wait()
-                break
-            except KeyboardInterrupt as exc:
-                signum = getattr(exc, "signum", signal.SIGINT)
-                if not _forward(signum, pid_file, launched):
-                    unreached = signum
+        unreached = _wait_passing_signals(launched, pid_file)
         code = _ended(launched, reading, unframer, exit_file)
         if unreached is None or unframer.exit_code is not None:
             return code
@@ -210,6 +195,36 @@ def rerun_under_scoop(
             err=True,
         )
         return 128 + unreached
+
+
+def _hosts_here_first(
+    folder: str, hosts: str | None, hostfile: str | None, *, verbose: bool
+) -> tuple[list[tuple[str, int]], str | None, str | None]:
+    """The hosts as SCOOP reads them, and the ``--hosts`` and ``--hostfile`` to give it: a hostfile
+    in ``folder`` with this machine's lines first where it is listed but not first (:func:`here_first`)."""
+    moved = here_first(hosts.split(",") if hosts else None, hostfile)
+    if moved is None:
+        return listed_hosts(hosts.split(",") if hosts else None, hostfile), hosts, hostfile
+    hostfile = os.path.join(folder, "hosts")
+    with open(hostfile, "w") as handle:
+        handle.writelines(f"{name} {count}\n" for name, count in moved)
+    if verbose:
+        click.echo(f"SCOOP: this machine ({moved[0][0]}) first, to run the command", err=True)
+    return moved, None, hostfile
+
+
+def _wait_passing_signals(launched: subprocess.Popen, pid_file: str) -> int | None:
+    """Wait for SCOOP's launcher, passing each SIGINT or SIGTERM on (:func:`_forward`); the last
+    signal that could not reach the command, or None."""
+    unreached = None
+    while True:
+        try:
+            launched.wait()
+            return unreached
+        except KeyboardInterrupt as exc:
+            signum = getattr(exc, "signum", signal.SIGINT)
+            if not _forward(signum, pid_file, launched):
+                unreached = signum
 
 
 def _launcher(params: dict, workers: int, hosts: str | None, hostfile: str | None) -> list[str]:
