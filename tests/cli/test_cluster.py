@@ -150,6 +150,22 @@ def test_solve_over_ssh_on_the_other_host_alone_exits_1_when_unsolved_and_prints
 
 
 @pytest.mark.slow
+def test_a_json_document_over_a_mebibyte_comes_whole_through_a_pipe_ssh_shares(cluster, tmp_path):
+    """Issue 62, item 1: across hosts ``--json -`` was cut at 32 KiB (exit 2, no word): ssh, started
+    for the other host's worker, shared the command's standard output and made it non-blocking, and
+    a partial write was dropped.  Now SCOOP's processes write into a pipe of the starter's, which
+    unframes the data onto standard output (and a write there goes on until all is taken:
+    ``test_signals_and_streams``): 2,600 runs, 1.07 MB of JSON, whole."""
+    command = ["bench", str(REPO / "data" / "testdata" / "easy.txt"), "-a", "tabu", "--runs", "260"]
+    command += ["--max-steps", "50", "--workers", "2", "--hosts", "127.0.0.1,127.0.0.2", "--json", "-", "-q"]
+    completed = _deap_sudoku(cluster, *command, cwd=tmp_path)
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    assert len(completed.stdout.encode()) > 1 << 20
+    document = json.loads(completed.stdout)
+    assert len(document["runs"]) == 2600 and sum(s["runs"] for s in document["provenance"]["hosts"].values()) == 2600
+
+
+@pytest.mark.slow
 def test_a_host_whose_workers_never_start_is_named(cluster, serial, tmp_path):
     """Issue 62, item 4: a host that did no work (its workers never started, or could not reach the
     broker) went unsaid, exit 0, every run made here.  Here the other host's prolog fails, so its
