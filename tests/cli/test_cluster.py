@@ -307,6 +307,13 @@ def test_the_cluster_pages_job_script_runs_as_written_in_a_slurm_allocation_of_t
     expected = [[r.index, r.seed, r.solved, r.evaluations] for r in alone]
     assert json.loads((tmp_path / "experiment.json").read_text()) == expected
     assert len(cluster.runs_over_ssh()) > before, "no run was made by a process started over ssh"
+    # resubmitted when done (issue 62, item 5: bench refused its own results.json, and the job exited
+    # 0 all the same): no run again, results.json written again from runs.jsonl, exit 0
+    env["DEAP_SUDOKU_TEST_WAIT_FOR_SSH"] = ""
+    again = subprocess.run(["bash", "job.sh"], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300)
+    assert again.returncode == 0 and "0 to go" in again.stderr, again.stderr[-3000:]
+    assert _runs(json.loads((tmp_path / "results.json").read_text())) == serial
+    assert json.loads((tmp_path / "experiment.json").read_text()) == expected
     (by_hand,) = [block for block in _blocks("sh") if "command -v deap-sudoku" in block]
     completed = subprocess.run(
         ["bash", "-c", by_hand], capture_output=True, text=True, cwd=tmp_path, env=cluster.env, timeout=300
