@@ -180,6 +180,18 @@ def test_a_host_whose_workers_never_start_is_named(cluster, serial, tmp_path):
     assert not _scoop_processes_in(tmp_path)
 
 
+@pytest.mark.slow
+def test_a_first_host_that_is_down_is_one_line_not_scoops_traceback(cluster, tmp_path):
+    """Issue 62, item 6: a first host ssh cannot reach (nothing listens on 127.0.0.9) was SCOOP's
+    traceback and exit code 255."""
+    (tmp_path / "hosts").write_text("127.0.0.9 2\n")
+    completed = _deap_sudoku(cluster, *BENCH, "--workers", "2", "--hostfile", "hosts", cwd=tmp_path)
+    assert completed.returncode == 1 and completed.stdout == "", completed.stderr[-3000:]
+    assert "Traceback" not in completed.stderr and "ERROR:root" not in completed.stderr, completed.stderr
+    (line,) = [line for line in completed.stderr.splitlines() if "SCOOP could not start" in line]
+    assert "127.0.0.9" in line and "Connection refused" in line, line
+
+
 def _interrupted_bench(cluster, tmp_path, hosts: str, signum: int) -> tuple[subprocess.CompletedProcess, int]:
     """``bench`` over the hosts of hostfile text ``hosts``, sent ``signum`` when runs have finished:
     as a terminal's Ctrl-C does, to its whole process group (SIGINT), or to the command alone (SIGKILL);
@@ -373,6 +385,20 @@ def test_a_listed_host_is_matched_to_its_workers_by_name_address_or_as_this_mach
     assert cli_scoop.idle_hosts({here: HostShare(runs=4)}) == []  # 4 runs for 4 workers: nothing said
     monkeypatch.delenv(cli_scoop.HOSTS)
     assert cli_scoop.idle_hosts({here: HostShare(runs=9)}) == []  # SCOOP started by hand: hosts unknown
+
+
+def test_scoops_launch_error_is_said_in_a_line_with_what_ssh_said():
+    from deap_sudoku.cli.scoop_launch import why
+
+    raised = Exception(
+        "Could not successfully launch the remote broker.\nRequested remote broker ports, received:\nb''\n"
+        "Port number decoding error:\nnot enough values\nSSH process stderr:\n"
+        "b'Warning: added key\\r\\nssh: connect to host node-far port 22: No route to host\\r\\n'"
+    )
+    assert why(raised) == (
+        "Could not successfully launch the remote broker (ssh: connect to host node-far port 22: No route to host)"
+    )
+    assert why(Exception("Something else\nand more")) == "Something else" and why(Exception()) == "Exception"
 
 
 def test_the_launchers_options_reach_scoop_and_not_the_command(monkeypatch, tmp_path):
