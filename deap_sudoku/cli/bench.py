@@ -49,6 +49,7 @@ SECTIONS = (
     ("Algorithm settings (default: the algorithm's own)", tuple(o for o in registry.OPTIONS if "max_" not in o)),
     ("Budget per run (default: the algorithm's own)", tuple(o for o in registry.OPTIONS if o.startswith("max_"))),
     ("Parallel (SCOOP; the others need --workers)", ("workers", "hosts", "hostfile", *LAUNCH_OPTIONS)),
+    ("Parallel on a Dask cluster", ("scheduler",)),
     ("Output", (*OUTPUTS, "ioh_folder", "force")),
     ("Messages", ("quiet",)),
 )
@@ -163,6 +164,12 @@ EXAMPLES = (
 )
 @click.option("--force", is_flag=True, help="Overwrite output files that exist.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no compilation notice.")
+@click.option(
+    "--scheduler",
+    default=None,
+    metavar="ADDRESS",
+    help="Run on the workers of this Dask scheduler (tcp://HOST:8786; the [cluster] extra; docs/cluster.md).",
+)
 @scoop_options("Spread the runs over N SCOOP workers (started for you; same results as serial, seed for seed).")
 @click.pass_context
 def bench_command(ctx: click.Context, **params: Any) -> None:
@@ -200,6 +207,7 @@ class _Benching:
     workers: int | None
     hosts: str | None
     hostfile: str | None
+    scheduler: Any  # a Dask client of --scheduler, connected before any run, or None
     files: dict[str, str | None]  # the output files by option, --json to --fixed-budget
     examples: dict  # a puzzle of every shape, for the kernels' warm-up
     experiment: Experiment
@@ -221,6 +229,8 @@ class _Benching:
         datasets, force, results_path = p["datasets"], p["force"], p["results_path"]
         per_algorithm = algorithm_options(tuple(records.values()), given(p))
         check_scoop(p["workers"], p["hosts"], p["hostfile"])
+        if p["scheduler"] is not None and p["workers"] is not None:
+            raise click.UsageError("give --workers (SCOOP) or --scheduler (Dask), not both")
         files = {
             "--json": p["json_out"],
             "--csv": p["csv_out"],
@@ -261,6 +271,7 @@ class _Benching:
             check_outputs(files, force, inputs=datasets, replaceable=ours.__contains__)
             check_ioh_folder(p["ioh_folder"], p["ioh_folder"] in ours)
         asked = {f.name: p[f.name] for f in dataclasses.fields(cls) if f.name in p and f.name != "algorithms"}
+        asked["scheduler"] = _dask_client(p["scheduler"])
         return cls(
             ctx=ctx,
             algorithms=algorithms,
@@ -306,13 +317,15 @@ class _Benching:
         between results: raised inside SCOOP, it would end up as some future's exception instead."""
         parallel = scoop_is_running()
         todo = len(self.experiment.plan) - len(self.results)
-        label = f"{plural(todo, 'run')}" + (" on SCOOP workers" if parallel else "")
+        where = " on SCOOP workers" if parallel else " on Dask workers" if self.scheduler is not None else ""
+        label = f"{plural(todo, 'run')}{where}"
         done_before = len(self.results)
         eta = self._runs_left()
         bar = Progress(todo, label, "runs", quiet=self.quiet, eta=eta.seconds_left)
         with graceful(cooperative=parallel), bar:
             try:
-                for result in self.experiment.run(parallel=parallel, contain=True):  # kept in experiment.finished
+                runs = self.experiment.run(parallel=parallel, contain=True, scheduler=self.scheduler)
+                for result in runs:  # kept in experiment.finished
                     eta.finished(result.algorithm, result.seconds)
                     bar.advance()
                     if parallel and starter_gone():  # no files: a rerun may be writing them already
@@ -453,6 +466,20 @@ class _Benching:
             sys.exit(1)
         if any(result.error for result in results):
             sys.exit(FAILED_RUNS)  # every run ended and every output is whole, but runs failed with errors
+
+
+def _dask_client(address: str | None) -> Any:
+    """A client of the Dask scheduler at ``address`` (None without one), or a refusal before any run."""
+    if address is None:
+        return None
+    from ..runs import dask_engine
+
+    try:
+        return dask_engine.connect(address)
+    except dask_engine.DaskMissing as exc:
+        raise click.UsageError(f"--scheduler: {exc}") from None
+    except (OSError, ValueError) as exc:
+        raise click.UsageError(f"--scheduler {address}: no Dask scheduler answers there ({exc})") from None
 
 
 def _say_how_many(results: list, field: str, what: str) -> None:

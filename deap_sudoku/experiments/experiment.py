@@ -13,12 +13,14 @@ import dataclasses
 import functools
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sized
+from typing import Any
 
 from ..grid.puzzle import Puzzle
 from ..io.fileio import lock_for_writing, release
 from ..runs.record import Algorithm
 from ..runs.registry import algorithm
 from ..runs.sandbox import run_contained, run_pool, stop_all
+from ..runs.dask_engine import run_on_dask
 from ..runs.hosts import HostShare
 from ..runs.task import FAILED_RUNS, RunResult, Task, run_all, run_task, scoop_is_running
 from .plan import Plan
@@ -136,7 +138,12 @@ class Experiment:
             yield dataclasses.replace(task, record=self.records[task.algorithm]) if carried else task
 
     def run(
-        self, *, parallel: bool = False, workers: int | None = None, contain: bool | None = None
+        self,
+        *,
+        parallel: bool = False,
+        workers: int | None = None,
+        contain: bool | None = None,
+        scheduler: Any = None,
     ) -> Iterator[RunResult]:
         """Run what is missing and yield each result, in plan order, once it is kept in the results
         file (if one is open).  A user's algorithm that raises, calls ``sys.exit``, returns no grid,
@@ -151,25 +158,28 @@ class Experiment:
         forked from this one, on this machine, every run contained in one of them
         (:func:`~deap_sudoku.runs.sandbox.run_pool`: a worker that dies or hangs is replaced);
         ``parallel``: SCOOP's workers (under ``python -m scoop``), which need names, as they import
-        the algorithms by them.  Stop iterating to stop between runs: what finished is kept.
+        the algorithms by them; ``scheduler``: a Dask cluster's workers, the same way
+        (:func:`~deap_sudoku.runs.dask_engine.run_on_dask`: an address ``"tcp://host:8786"``, a
+        cluster object or a ``Client``).  Stop iterating to stop between runs: what finished is kept.
 
-        :raises ValueError: for both ways of running in parallel, or records for SCOOP.
+        :raises ValueError: for two ways of running in parallel at once, or records for SCOOP or Dask.
         :raises RuntimeError: for ``parallel`` in a program SCOOP did not start (it said so in a
             traceback of its own).
         """
-        self._refuse_what_cannot_run(parallel, workers)
+        self._refuse_what_cannot_run(parallel, workers, scheduler)
         handed: collections.deque = collections.deque()  # the tasks handed out, whose results come back in order
 
         def handed_out() -> Iterator[Task]:
-            for task in self.tasks(by_name=parallel):
+            for task in self.tasks(by_name=parallel or scheduler is not None):
                 handed.append(task)
                 yield task
 
-        runs = (
-            run_pool(handed_out(), workers, self.records.values())
-            if workers and workers > 1
-            else run_all(handed_out(), parallel=parallel, runner=self._runner(contain), hosts=self.hosts)
-        )
+        if scheduler is not None:
+            runs = run_on_dask(handed_out(), scheduler, runner=self._runner(contain), hosts=self.hosts)
+        elif workers and workers > 1:
+            runs = run_pool(handed_out(), workers, self.records.values())
+        else:
+            runs = run_all(handed_out(), parallel=parallel, runner=self._runner(contain), hosts=self.hosts)
         self.finished = []
         try:
             for result in runs:
@@ -187,14 +197,16 @@ class Experiment:
             if contain is not False and not workers:
                 stop_all()  # the sandbox's child, and whatever a user's algorithm left running in its group
 
-    def _refuse_what_cannot_run(self, parallel: bool, workers: int | None) -> None:
+    def _refuse_what_cannot_run(self, parallel: bool, workers: int | None, scheduler: Any = None) -> None:
         """The errors :meth:`run` raises before any run."""
-        if parallel and workers:
-            raise ValueError("give parallel (SCOOP) or workers (processes forked here), not both")
-        if parallel and self.local:
+        if sum((bool(parallel), bool(workers), scheduler is not None)) > 1:
             raise ValueError(
-                "parallel runs need algorithms by name (bundled, plug-in or module:attribute): SCOOP "
-                "workers import them by it"
+                "give one of parallel (SCOOP), workers (processes forked here) and scheduler (Dask), not two"
+            )
+        if (parallel or scheduler is not None) and self.local:
+            raise ValueError(
+                "parallel runs need algorithms by name (bundled, plug-in or module:attribute): SCOOP's "
+                "and Dask's workers import them by it"
             )
         if parallel and not scoop_is_running():
             raise RuntimeError(
@@ -241,15 +253,16 @@ def run_experiment(
     progress: Callable[[int, int], None] | None = None,
     requested: Callable[[], object] | None = None,
     contain: bool | None = None,
+    scheduler: Any = None,
 ) -> Finished:
     """Run the :class:`Experiment` and return every run's result, those already in ``results`` first
     (a list; its :attr:`~Finished.failed` and :attr:`~Finished.exit_code` say whether runs failed
     with errors).
 
     ``results``: the JSON-lines file that keeps every run as it finishes (see
-    :mod:`~deap_sudoku.experiments.store`); runs already in it are not run again.  ``workers`` and
-    ``parallel``, and ``contain`` (by default a user's algorithm named by import path or plug-in in a
-    process of its own, a record given as such in this one), as
+    :mod:`~deap_sudoku.experiments.store`); runs already in it are not run again.  ``workers``,
+    ``parallel`` (SCOOP), ``scheduler`` (Dask) and ``contain`` (by default a user's algorithm named
+    by import path or plug-in in a process of its own, a record given as such in this one), as
     :meth:`Experiment.run` takes them.  ``progress(done, total)`` is called after
     each run; ``requested()`` is asked after each run, and a true answer stops the experiment there,
     with what finished returned (and kept).
@@ -257,7 +270,7 @@ def run_experiment(
     with Experiment(algorithms, datasets, runs=runs, seed=seed, options=options) as experiment:
         finished = Finished(experiment.open(results) if results is not None else [])
         total = len(experiment.plan)
-        for result in experiment.run(parallel=parallel, workers=workers, contain=contain):
+        for result in experiment.run(parallel=parallel, workers=workers, contain=contain, scheduler=scheduler):
             finished.append(result)
             if progress is not None:
                 progress(len(finished), total)

@@ -192,6 +192,53 @@ def test_a_first_host_that_is_down_is_one_line_not_scoops_traceback(cluster, tmp
     assert "127.0.0.9" in line and "Connection refused" in line, line
 
 
+@pytest.mark.slow
+def test_bench_on_a_dask_scheduler_with_a_worker_over_ssh_gives_the_serial_runs(cluster, serial, tmp_path):
+    """Issue 62, Dask beside SCOOP: a scheduler here, one worker here and one started over ssh on the
+    other host (its own host name); ``bench --scheduler`` gives the serial runs, and the provenance
+    says the other host made some."""
+    pytest.importorskip("distributed")
+    port = loopback_cluster._free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    dask = [sys.executable, "-m", "distributed.cli"]
+    started = [
+        subprocess.Popen([*dask[:2], "distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", str(port),
+                          "--no-dashboard"], cwd=tmp_path, env=cluster.env, stderr=subprocess.DEVNULL),
+    ]  # fmt: skip
+    worker = ["--nthreads", "1", "--no-dashboard", "--death-timeout", "10"]
+    try:
+        started.append(
+            subprocess.Popen([*dask[:2], "distributed.cli.dask_worker", address, *worker], cwd=tmp_path,
+                             env=cluster.env, stderr=subprocess.DEVNULL)
+        )  # fmt: skip
+        remote = f"cd {tmp_path} && {sys.executable} -m distributed.cli.dask_worker {address} {' '.join(worker)}"
+        started.append(
+            subprocess.Popen(["ssh", loopback_cluster.ALIAS, remote], env=cluster.env, stderr=subprocess.DEVNULL)
+        )
+        from distributed import Client
+
+        with Client(address, timeout=30, set_as_default=False) as client:
+            client.wait_for_workers(2, timeout=60)
+        completed = _deap_sudoku(cluster, *BENCH, "--scheduler", address, "--json", "-", cwd=tmp_path)
+    finally:  # the workers first, the one over ssh by its command line (the other host shares this
+        # machine's processes), then the scheduler: a worker left alone waits for it 10 s
+        subprocess.run(["pkill", "-KILL", "-f", f"dask_worker {address}"], check=False)
+        for process in reversed(started):
+            if process is started[0]:
+                process.terminate()
+            else:
+                process.kill()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.wait(timeout=10)
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    document = json.loads(completed.stdout)
+    assert _runs(document) == serial
+    shares = document["provenance"]["hosts"]
+    assert sum(share["runs"] for share in shares.values()) == len(serial)
+    if cluster.other_host_name:
+        assert shares.get(cluster.other_host_name, {}).get("runs", 0) >= 1, shares
+
+
 def _interrupted_bench(cluster, tmp_path, hosts: str, signum: int) -> tuple[subprocess.CompletedProcess, int]:
     """``bench`` over the hosts of hostfile text ``hosts``, sent ``signum`` when runs have finished:
     as a terminal's Ctrl-C does, to its whole process group (SIGINT), or to the command alone (SIGKILL);
