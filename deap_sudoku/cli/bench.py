@@ -43,6 +43,15 @@ MISSING_SHOWN = 20
 """Lines of missing runs on standard error after an interrupt (the JSON output lists them all)."""
 
 
+FILE_OPTIONS = (
+    ("--json", "json_out"),
+    ("--csv", "csv_out"),
+    ("--markdown", "markdown_out"),
+    ("--plot", "plot"),
+    ("--ecdf", "ecdf"),
+    ("--fixed-budget", "fixed_budget"),
+)
+"""The output files' options, as the command line and its messages name them, and their parameters."""
 OUTPUTS = ("json_out", "csv_out", "markdown_out", "group_by", "plot", "plot_by", "ecdf", "fixed_budget")
 SECTIONS = (
     ("Experiment", ("algorithms", "runs", "seed", "limit", "baseline", "results_path")),
@@ -229,16 +238,8 @@ class _Benching:
         datasets, force, results_path = p["datasets"], p["force"], p["results_path"]
         per_algorithm = algorithm_options(tuple(records.values()), given(p))
         check_scoop(p["workers"], p["hosts"], p["hostfile"])
-        if p["scheduler"] is not None and p["workers"] is not None:
-            raise click.UsageError("give --workers (SCOOP) or --scheduler (Dask), not both")
-        files = {
-            "--json": p["json_out"],
-            "--csv": p["csv_out"],
-            "--markdown": p["markdown_out"],
-            "--plot": p["plot"],
-            "--ecdf": p["ecdf"],
-            "--fixed-budget": p["fixed_budget"],
-        }
+        scheduler = _dask_client(p["scheduler"], p["workers"])
+        files = {option: p[name] for option, name in FILE_OPTIONS}
         # With --results, an existing output may be this command's own, left by its interrupted run:
         # whether it is, the results file says once it is read (below); every other check is made here.
         resuming = results_path is not None and not force
@@ -271,11 +272,10 @@ class _Benching:
             check_outputs(files, force, inputs=datasets, replaceable=ours.__contains__)
             check_ioh_folder(p["ioh_folder"], p["ioh_folder"] in ours)
         asked = {f.name: p[f.name] for f in dataclasses.fields(cls) if f.name in p and f.name != "algorithms"}
-        asked["scheduler"] = _dask_client(p["scheduler"])
         return cls(
             ctx=ctx,
             algorithms=algorithms,
-            **asked,
+            **{**asked, "scheduler": scheduler},
             files=files,
             examples=examples,
             experiment=experiment,
@@ -468,10 +468,12 @@ class _Benching:
             sys.exit(FAILED_RUNS)  # every run ended and every output is whole, but runs failed with errors
 
 
-def _dask_client(address: str | None) -> Any:
+def _dask_client(address: str | None, workers: int | None) -> Any:
     """A client of the Dask scheduler at ``address`` (None without one), or a refusal before any run."""
     if address is None:
         return None
+    if workers is not None:
+        raise click.UsageError("give --workers (SCOOP) or --scheduler (Dask), not both")
     from ..runs import dask_engine
 
     try:
