@@ -45,10 +45,12 @@ def test_forked_workers_run_records_with_the_serial_results(tmp_path):
 def test_options_an_algorithm_does_not_take_and_records_over_scoop_are_refused():
     with pytest.raises(ValueError, match="backtracking takes max_nodes, max_seconds, not max_generations"):
         run_experiment(["backtracking"], {"hard": HARD}, runs=1, options={"backtracking": {"max_generations": 3}})
-    with pytest.raises(ValueError, match="parallel runs need algorithms by name"):
-        run_experiment([variant("memetic", name="v", cxpb=0.0)], {"hard": HARD}, runs=1, parallel=True)
-    with pytest.raises(ValueError, match="not both"):
-        run_experiment(["memetic"], {"hard": HARD}, runs=1, parallel=True, workers=2)
+    for engine in ({"parallel": True}, {"scheduler": "tcp://127.0.0.1:1"}):  # refused before Dask connects
+        with pytest.raises(ValueError, match="parallel runs need algorithms by name"):
+            run_experiment([variant("memetic", name="v", cxpb=0.0)], {"hard": HARD}, runs=1, **engine)
+    for two in ({"parallel": True, "workers": 2}, {"workers": 2, "scheduler": "tcp://127.0.0.1:1"}):
+        with pytest.raises(ValueError, match="not two"):
+            run_experiment(["memetic"], {"hard": HARD}, runs=1, **two)
     with pytest.raises(RuntimeError, match="start it with `python -m scoop SCRIPT`"):  # was SCOOP's traceback
         run_experiment(["memetic"], {"hard": HARD}, runs=1, parallel=True)
 
