@@ -167,7 +167,7 @@ def rerun_under_scoop(
             PARENT_PID: str(os.getpid()),
             PARENT_HOST: socket.gethostname(),
             COMMAND: started_as(),
-            HOSTS: " ".join(f"{name}:{workers}" for name, workers in listed),
+            HOSTS: " ".join(f"{name}:{count}" for name, count in listed),
         }
         env = {**os.environ, **variables}
         carried = {k: v for k, v in env.items() if k.startswith("DEAP_SUDOKU_")}
@@ -390,18 +390,16 @@ def idle_hosts(shares: Mapping[str, HostShare]) -> list[str]:
     from scoop import utils
 
     here = this_host()[0]
-    idle = []
-    for name, _, _ in listed:
-        addresses = _addresses(name)
-        if not any(
-            name == worker
-            or name.split(".")[0] == worker.split(".")[0]
-            or (name in utils.localHostnames and worker == here)
-            or addresses & set(share.addresses)
-            for worker, share in shares.items()
-        ):
-            idle.append(name)
-    return idle
+
+    def named(name: str) -> bool:
+        here_listed = name in utils.localHostnames
+        return any(name.split(".")[0] == worker.split(".")[0] or (here_listed and worker == here) for worker in shares)
+
+    return [
+        name
+        for name, _, _ in listed
+        if not named(name) and not _addresses(name) & {a for share in shares.values() for a in share.addresses}
+    ]
 
 
 def _addresses(name: str) -> set[str]:

@@ -92,7 +92,7 @@ class Experiment:
         that comes between cannot leave a finished run out of the session's report."""
         self._locked: str | os.PathLike | None = None
         self.hosts: dict[str, HostShare] = {}
-        """Each host's share of the runs :meth:`run` gave SCOOP's workers, by host name."""
+        """Each host's share of the runs :meth:`run` gave SCOOP's or Dask's workers, by host name."""
 
     @functools.cached_property
     def provenance(self) -> dict:
