@@ -282,14 +282,13 @@ def _no_scoop_process_left(folder) -> bool:
 
 
 @pytest.mark.slow
-def test_ctrl_c_with_the_other_host_first_keeps_the_finished_runs_and_says_so(cluster, tmp_path):
+@pytest.mark.parametrize("signum, code", [(2, 130), (15, 143)], ids=["Ctrl-C", "SIGTERM"])
+def test_ctrl_c_with_the_other_host_first_keeps_the_finished_runs_and_says_so(signum, code, cluster, tmp_path):
     """Issue 62, item 3: with the other host first (and its own host name) a Ctrl-C ended SCOOP with
     no message and exit code 241, no table and no --json: the command ran there, where the signal
     could not be passed on.  This machine now goes first wherever it is listed."""
-    import signal
-
-    done, finished = _interrupted_bench(cluster, tmp_path, "127.0.0.2 1\n127.0.0.1 1\n", signal.SIGINT)
-    assert done.returncode == 130 and "Traceback" not in done.stderr, done.stderr[-3000:]
+    done, finished = _interrupted_bench(cluster, tmp_path, "127.0.0.2 1\n127.0.0.1 1\n", signum)
+    assert done.returncode == code and "Traceback" not in done.stderr, done.stderr[-3000:]
     document = json.loads((tmp_path / "out.json").read_text())
     assert finished <= len(document["runs"]) < 60 and len(document["runs"]) + document["missing_count"] == 60
     assert f"interrupted: {len(document['runs'])} of 60 runs finished" in done.stderr
