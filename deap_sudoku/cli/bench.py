@@ -189,11 +189,15 @@ def bench_command(ctx: click.Context, **params: Any) -> None:
     and still reports every finished run.
     """
     benching = _Benching.checked(ctx)  # every refusal comes here, before any run
-    benching.prepare()
-    benching.run()
-    with graceful(hold=True):  # from here a signal cannot cut the outputs short: they are being written anyway
-        benching.write()
-    benching.report()
+    try:
+        benching.prepare()
+        benching.run()
+        with graceful(hold=True):  # from here a signal cannot cut the outputs short: they are being written anyway
+            benching.write()
+        benching.report()
+    finally:
+        if benching.scheduler is not None:  # a Dask client left open went on reconnecting, in threads
+            benching.scheduler.close()  # that draw from the global random module, in the caller's process
 
 
 @dataclasses.dataclass

@@ -336,7 +336,7 @@ def test_the_cluster_pages_job_script_runs_as_written_in_a_slurm_allocation_of_t
 
     (job,) = [block for block in _blocks("sh") if "#SBATCH" in block]
     assert "\nset -euo pipefail" in job  # a resubmitted job whose bench refused an output exited 0 (issue 62)
-    (experiment,) = _blocks("python")
+    (experiment,) = [block for block in _blocks("python") if "parallel=True" in block]
     (tmp_path / "job.sh").write_text(job)
     (tmp_path / "experiment.py").write_text(experiment)
     (tmp_path / ".venv" / "bin").mkdir(parents=True)

@@ -91,3 +91,71 @@ def test_bench_on_a_dask_scheduler_gives_the_serial_runs_and_refuses_what_cannot
     assert sum(share["runs"] for share in on_dask["provenance"]["hosts"].values()) == 4
     both = CliRunner().invoke(main, [*command, "-", "--scheduler", cluster.scheduler_address, "--workers", "2"])
     assert both.exit_code == 2 and "not both" in both.output
+
+
+SBATCH = """#!/bin/sh
+# sbatch's stand-in: a copy of the job script (the caller may delete it once submitted), run in the
+# background in a session of its own; SLURM's line on standard output.
+here=$(dirname "$0")
+id=$(( $(date +%s%N) % 1000000 ))
+cp "$1" "$here/job-$id.sh"
+setsid bash "$here/job-$id.sh" > "$here/job-$id.out" 2>&1 < /dev/null &
+echo "$!" > "$here/job-$id.pid"
+echo "Submitted batch job $id"
+"""
+SCANCEL = """#!/bin/sh
+# scancel's stand-in: each job's process group ended.
+for id in "$@"; do
+    pid=$(cat "$(dirname "$0")/job-$id.pid" 2>/dev/null) && kill -TERM -- "-$pid" 2>/dev/null
+done
+exit 0
+"""
+
+
+def _workers_of(folder) -> list[int]:
+    """The Dask workers the stand-in jobs in ``folder`` started (Linux's /proc)."""
+    from pathlib import Path
+
+    jobs = {int(p.read_text()) for p in Path(folder).glob("job-*.pid")}
+    found = []
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            fields = (entry / "stat").read_text().rpartition(")")[2].split()
+            line = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if int(fields[3]) in jobs and b"dask_worker" in line:  # its process group: a job's
+            found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.slow
+def test_the_cluster_pages_slurm_script_runs_as_written_with_dask_jobqueue(tmp_path):
+    """docs/cluster.md's dask-jobqueue script, with stand-ins for sbatch and scancel: the workers
+    are jobs, the runs are the serial ones, and no worker outlives the script."""
+    import re
+    import subprocess
+    import sys
+    import time
+
+    pytest.importorskip("dask_jobqueue")
+    page = (REPO / "docs" / "cluster.md").read_text()
+    (script,) = [block for block in re.findall(r"```python\n(.*?)```", page, re.S) if "SLURMCluster" in block]
+    (tmp_path / "slurm.py").write_text(script)
+    stand_ins = tmp_path / "slurm"
+    stand_ins.mkdir()
+    for name, text in (("sbatch", SBATCH), ("scancel", SCANCEL), ("squeue", "#!/bin/sh\nexit 0\n")):
+        (stand_ins / name).write_text(text)
+        (stand_ins / name).chmod(0o755)
+    env = {**os.environ, "PATH": f"{stand_ins}{os.pathsep}{os.environ['PATH']}"}
+    command = [sys.executable, "slurm.py"]
+    done = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stderr[-3000:]
+    alone = run_experiment(["tabu"], {"easy": PUZZLES["easy"]}, runs=3, options={"tabu": {"max_steps": 3000}})
+    expected = [[r.index, r.seed, r.solved, r.evaluations] for r in alone]
+    assert json.loads((tmp_path / "dask.json").read_text()) == expected
+    assert len(list(stand_ins.glob("job-*.sh"))) == 2  # two worker jobs were submitted
+    deadline = time.monotonic() + 20
+    while _workers_of(stand_ins) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert _workers_of(stand_ins) == []
