@@ -32,6 +32,7 @@ from .bench_inputs import (
 )
 from .progress import Progress, RunsLeft, warm_up_announced
 from .terminal_table import terminal_table
+from .dask_scheduler import dask_client
 from .scoop import LAUNCH_OPTIONS, check_scoop, idle_hosts, rerun_under_scoop, scoop_options, started_as, starter_gone
 
 if TYPE_CHECKING:
@@ -195,9 +196,9 @@ def bench_command(ctx: click.Context, **params: Any) -> None:
         with graceful(hold=True):  # from here a signal cannot cut the outputs short: they are being written anyway
             benching.write()
         benching.report()
-    finally:
-        if benching.scheduler is not None:  # a Dask client left open went on reconnecting, in threads
-            benching.scheduler.close()  # that draw from the global random module, in the caller's process
+    finally:  # a Dask client left open reconnects in threads that draw from the global random module
+        if benching.scheduler is not None:
+            benching.scheduler.close()
 
 
 @dataclasses.dataclass
@@ -242,7 +243,7 @@ class _Benching:
         datasets, force, results_path = p["datasets"], p["force"], p["results_path"]
         per_algorithm = algorithm_options(tuple(records.values()), given(p))
         check_scoop(p["workers"], p["hosts"], p["hostfile"])
-        scheduler = _dask_client(p["scheduler"], p["workers"])
+        scheduler = dask_client(p["scheduler"], p["workers"])
         files = {option: p[name] for option, name in FILE_OPTIONS}
         # With --results, an existing output may be this command's own, left by its interrupted run:
         # whether it is, the results file says once it is read (below); every other check is made here.
@@ -470,22 +471,6 @@ class _Benching:
             sys.exit(1)
         if any(result.error for result in results):
             sys.exit(FAILED_RUNS)  # every run ended and every output is whole, but runs failed with errors
-
-
-def _dask_client(address: str | None, workers: int | None) -> Any:
-    """A client of the Dask scheduler at ``address`` (None without one), or a refusal before any run."""
-    if address is None:
-        return None
-    if workers is not None:
-        raise click.UsageError("give --workers (SCOOP) or --scheduler (Dask), not both")
-    from ..runs import dask_engine
-
-    try:
-        return dask_engine.connect(address)
-    except dask_engine.DaskMissing as exc:
-        raise click.UsageError(f"--scheduler: {exc}") from None
-    except (OSError, ValueError) as exc:
-        raise click.UsageError(f"--scheduler {address}: no Dask scheduler answers there ({exc})") from None
 
 
 def _say_how_many(results: list, field: str, what: str) -> None:
