@@ -98,8 +98,9 @@ def _timed(command: list[str], kill_after: int | None, folder: Path, pick_victim
     return time.perf_counter() - started
 
 
-def _scoop_worker(parent: int):
-    """A SCOOP worker process started by the command ``parent`` (a bootstrap that is not the origin)."""
+def _scoop_worker():
+    """A SCOOP worker process (a bootstrap that is not the origin): any on this machine, so run the
+    benchmark where no other SCOOP works."""
 
     def find() -> int | None:
         for entry in Path("/proc").glob("[0-9]*"):
@@ -131,7 +132,7 @@ def main() -> None:
                     engine = ("--workers", "2") if arm.startswith("scoop") else ()
                     engine = ("--scheduler", cluster.address) if arm.startswith("dask") else engine
                     kill_after = args.runs // 4 if arm.endswith("killed") else None
-                    victim = _scoop_worker(0) if arm.startswith("scoop") else (lambda: cluster_pid(cluster))
+                    victim = _scoop_worker() if arm.startswith("scoop") else (lambda: cluster_pid(cluster))
                     seconds = _timed(_bench(args.runs, args.steps, folder, *engine), kill_after, folder, victim)
                     times[arm].append(seconds)
                     print(f"round {round_ + 1} {arm}: {seconds:.2f} s", file=sys.stderr)

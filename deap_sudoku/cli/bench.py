@@ -242,8 +242,7 @@ class _Benching:
         algorithms = tuple(records)  # names: SCOOP's workers find the records by them
         datasets, force, results_path = p["datasets"], p["force"], p["results_path"]
         per_algorithm = algorithm_options(tuple(records.values()), given(p))
-        check_scoop(p["workers"], p["hosts"], p["hostfile"])
-        scheduler = dask_client(p["scheduler"], p["workers"])
+        check_scoop(p["workers"], p["hosts"], p["hostfile"], p["scheduler"])
         files = {option: p[name] for option, name in FILE_OPTIONS}
         # With --results, an existing output may be this command's own, left by its interrupted run:
         # whether it is, the results file says once it is read (below); every other check is made here.
@@ -280,7 +279,7 @@ class _Benching:
         return cls(
             ctx=ctx,
             algorithms=algorithms,
-            **{**asked, "scheduler": scheduler},
+            **{**asked, "scheduler": dask_client(p["scheduler"])},  # connected last: nothing refused after
             files=files,
             examples=examples,
             experiment=experiment,
@@ -389,8 +388,8 @@ class _Benching:
         self.signum = self.signum or requested()
 
     def provenance(self) -> dict:
-        """The experiment's provenance, with each host's share of the runs where SCOOP's workers made
-        them: runs and CPU seconds by host name."""
+        """The experiment's provenance, with each host's share of the runs where SCOOP's or Dask's
+        workers made them: runs and CPU seconds by host name."""
         shares = self.experiment.hosts
         if not shares:
             return self.experiment.provenance
@@ -444,7 +443,7 @@ class _Benching:
         results, plan_size, missing = self.results, len(self.experiment.plan), self.missing
         _say_how_many(results, "error", "failed, counted as unsolved")
         _say_how_many(results, "censored", "went past a budget, counted as unsolved at the budget")
-        for host in idle_hosts(self.experiment.hosts):
+        for host in [] if self.signum else idle_hosts(self.experiment.hosts):  # cut short: a host may be warming up
             click.echo(
                 f"{host}: no run was made there, its workers took none (did they start? do they reach this "
                 "machine's broker? -v shows SCOOP's messages; docs/cluster.md)",

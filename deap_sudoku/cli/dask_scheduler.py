@@ -8,13 +8,11 @@ from typing import Any
 import click
 
 
-def dask_client(address: str | None, workers: int | None) -> Any:
+def dask_client(address: str | None) -> Any:
     """A client of the Dask scheduler at ``address`` (None without one), connected now, so that a
     scheduler that does not answer, or Dask not installed, is refused before any run."""
     if address is None:
         return None
-    if workers is not None:
-        raise click.UsageError("give --workers (SCOOP) or --scheduler (Dask), not both")
     from ..runs import dask_engine
 
     try:

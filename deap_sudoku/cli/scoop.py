@@ -12,6 +12,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import types
 from collections.abc import Mapping
 
 import click
@@ -91,9 +92,11 @@ _LAUNCH = (
 )
 
 
-def check_scoop(workers: int | None, hosts: str | None, hostfile: str | None) -> None:
-    """Refuse, before any work, hosts or launcher options without workers and both ways of naming
-    hosts at once."""
+def check_scoop(workers: int | None, hosts: str | None, hostfile: str | None, scheduler: str | None = None) -> None:
+    """Refuse, before any work, hosts or launcher options without workers, both ways of naming
+    hosts at once, and SCOOP's workers with a Dask scheduler."""
+    if workers is not None and scheduler is not None:
+        raise click.UsageError("give --workers (SCOOP) or --scheduler (Dask), not both")
     if (hosts or hostfile) and workers is None:
         raise click.UsageError("--hosts and --hostfile need --workers")
     if hosts and hostfile:
@@ -157,7 +160,8 @@ def rerun_under_scoop(
     if entry is None:
         raise click.ClickException("cannot find deap_sudoku's __main__ module to start under SCOOP")
     with tempfile.TemporaryDirectory() as folder:
-        listed, hosts, hostfile = _hosts_here_first(folder, hosts, hostfile, verbose=bool(ctx.params.get("verbose")))
+        verbose = bool(ctx.params.get("verbose"))
+        listed, hosts, hostfile = _hosts_here_first(folder, hosts, hostfile, workers, verbose=verbose)
         launcher = _launcher(ctx.params, workers, hosts, hostfile)
         exit_file = os.path.join(folder, "exit-code")  # SCOOP's launcher does not pass the code on
         pid_file = os.path.join(folder, "root-pid")
@@ -198,13 +202,13 @@ def rerun_under_scoop(
 
 
 def _hosts_here_first(
-    folder: str, hosts: str | None, hostfile: str | None, *, verbose: bool
+    folder: str, hosts: str | None, hostfile: str | None, workers: int, *, verbose: bool
 ) -> tuple[list[tuple[str, int]], str | None, str | None]:
     """The hosts as SCOOP reads them, and the ``--hosts`` and ``--hostfile`` to give it: a hostfile
     in ``folder`` with this machine's lines first where it is listed but not first (:func:`here_first`)."""
-    moved = here_first(hosts.split(",") if hosts else None, hostfile)
+    moved = here_first(hosts.split(",") if hosts else None, hostfile, workers)
     if moved is None:
-        return listed_hosts(hosts.split(",") if hosts else None, hostfile), hosts, hostfile
+        return listed_hosts(hosts.split(",") if hosts else None, hostfile, workers), hosts, hostfile
     hostfile = os.path.join(folder, "hosts")
     with open(hostfile, "w") as handle:
         handle.writelines(f"{name} {count}\n" for name, count in moved)
@@ -300,7 +304,10 @@ def route(hosts: list[str] | None, hostfile: str | None) -> list[str]:
             return []
         if listed[0][0] in others:
             return ["--tunnel"] if _unresolved(listed[0][0]) else []
-        external = utils.externalHostname(listed)
+        try:
+            external = utils.externalHostname(listed)
+        except Exception:  # noqa: BLE001 - this machine's own name does not resolve: no route SCOOP finds
+            external = "localhost"
     except Exception:  # noqa: BLE001 - SCOOP will say what is wrong with the hosts itself
         return []
     if not _loopback(external):
@@ -350,26 +357,35 @@ def _forward(signum: int, pid_file: str, launched: subprocess.Popen) -> bool:
         return False
 
 
-def listed_hosts(hosts: list[str] | None, hostfile: str | None) -> list[tuple[str, int]]:
+def listed_hosts(hosts: list[str] | None, hostfile: str | None, workers: int | None = None) -> list[tuple[str, int]]:
     """SCOOP's reading of the hosts (a hostfile, a list, the batch scheduler's): ``(name, workers)``
-    each; none where SCOOP cannot read them (it will say why itself)."""
+    each, and with ``workers`` SCOOP's own division of that many among them (the last hosts dropped
+    where fewer are asked, the first given more where more are); none where SCOOP cannot read them
+    (it will say why itself)."""
     try:
-        from scoop import utils
+        from scoop import launcher, utils
 
-        return [(str(name), int(count)) for name, count in utils.getHosts(hostfile, hosts)]
+        listed = [(str(name), int(count)) for name, count in utils.getHosts(hostfile, hosts)]
+        if workers is None:
+            return listed
+        no_route_check = types.SimpleNamespace(externalHostname=None, tunnel=True)
+        return list(launcher.ScoopApp.divideHosts(no_route_check, listed, workers))
     except Exception:  # noqa: BLE001 - SCOOP will say what is wrong with the hosts itself
         return []
 
 
-def here_first(hosts: list[str] | None, hostfile: str | None) -> list[tuple[str, int]] | None:
-    """:func:`listed_hosts` with this machine's lines moved first, where it is listed but not first;
-    None where nothing moves.  SCOOP runs the command on the first host: here, a Ctrl-C or SIGTERM
-    reaches it, a killed starter is noticed and its files and exit code are where the user is (with
-    another host first a Ctrl-C ended SCOOP with exit code 241 and no table, and a ``kill -9`` of
-    the starter left a worker here)."""
+def here_first(
+    hosts: list[str] | None, hostfile: str | None, workers: int | None = None
+) -> list[tuple[str, int]] | None:
+    """:func:`listed_hosts`, divided among ``workers`` as SCOOP divides them, with this machine's
+    lines moved first, where it has workers but is not first; None where nothing moves.  SCOOP runs
+    the command on the first host: here, a Ctrl-C or SIGTERM reaches it, a killed starter is noticed
+    and its files and exit code are where the user is (with another host first a Ctrl-C ended SCOOP
+    with exit code 241 and no table, and a ``kill -9`` of the starter left a worker here).  Divided
+    first, so that moving this machine changes no host's share."""
     from scoop import utils
 
-    listed = listed_hosts(hosts, hostfile)
+    listed = listed_hosts(hosts, hostfile, workers)
     here = [(name, count) for name, count in listed if name in utils.localHostnames]
     if not here or listed[0][0] in utils.localHostnames:
         return None
@@ -381,8 +397,8 @@ def idle_hosts(shares: Mapping[str, HostShare]) -> list[str]:
     counted in ``shares`` (by host name, :attr:`Experiment.hosts
     <deap_sudoku.experiments.Experiment.hosts>`), where there were more runs than workers: a listed
     name is a worker's host name (or its first part), one of this machine's names where the worker
-    is this machine, or resolves here to an address the worker's host gives its own name.  None where
-    the hosts were not carried (SCOOP started by hand)."""
+    is this machine, or resolves here to an address the worker's host gives its own name (or that
+    ssh reached it at).  Empty where the hosts were not carried (SCOOP started by hand)."""
     listed = [word.rpartition(":") for word in os.environ.get(HOSTS, "").split()]
     workers = sum(int(count) for _, _, count in listed if count.isdigit())
     if sum(share.runs for share in shares.values()) <= workers:

@@ -7,6 +7,7 @@ starts workers as batch jobs.  Only this process sees the results, so only it wr
 from __future__ import annotations
 
 import collections
+import contextlib
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
@@ -69,7 +70,10 @@ def run_on_dask(
         while pending:
             yield counted(pending.popleft().result(), hosts)
     finally:
-        if pending:
-            client.cancel(list(pending))
-        if made_here:
-            client.close()
+        try:
+            if pending:
+                with contextlib.suppress(Exception):  # a scheduler gone: nothing left to cancel there
+                    client.cancel(list(pending))
+        finally:
+            if made_here:
+                client.close()

@@ -27,13 +27,19 @@ class HostShare:
 
 @functools.lru_cache(maxsize=1)
 def this_host() -> tuple[str, tuple[str, ...]]:
-    """This machine's host name and the addresses it resolves to here (none where it does not)."""
+    """This machine's host name and its addresses: those its name resolves to here (none where it
+    does not; Debian's 127.0.1.1 where it is a loopback one) and, in a process started over ssh, the
+    one ssh reached it at (``SSH_CONNECTION``'s third field), which is what the starter's host list
+    named."""
     name = socket.gethostname()
     try:
-        addresses = tuple(socket.gethostbyname_ex(name)[2])
+        addresses = list(socket.gethostbyname_ex(name)[2])
     except OSError:
-        addresses = ()
-    return name, addresses
+        addresses = []
+    connection = os.environ.get("SSH_CONNECTION", "").split()
+    if len(connection) == 4:
+        addresses.append(connection[2])
+    return name, tuple(addresses)
 
 
 def _cpu_seconds() -> float:

@@ -301,6 +301,8 @@ def test_ctrl_c_on_the_other_host_alone_says_what_was_kept_and_exits_130(cluster
     """Where this machine is not among the hosts the command runs on the other, beyond a signal's
     reach: SCOOP is ended, with a line that says so and where the finished runs are (the code
     before: exit 241 and not a word), and nothing is left running on either host."""
+    if not cluster.other_host_name:  # the other host's command would take its starter's pid for its own
+        pytest.skip("the other host has this machine's host name here (a UTS namespace needs root)")
     import signal
 
     done, finished = _interrupted_bench(cluster, tmp_path, "127.0.0.2 2\n", signal.SIGINT)
@@ -405,6 +407,22 @@ def test_the_route_is_chosen_where_this_machines_name_is_a_loopback_one(external
     assert cli_scoop.route(["127.0.0.1"], None) == []
 
 
+def test_a_route_is_chosen_where_this_machines_own_name_does_not_resolve(monkeypatch):
+    """With this machine first (moved there, issue 62), SCOOP's broker is here and needs a name the
+    other hosts reach: where this machine's own name does not resolve, SCOOP raised in its ``main``
+    (a traceback); the address towards the other host, or a tunnel, is chosen instead."""
+    from scoop import utils
+
+    def unresolvable(hosts):
+        raise OSError("[Errno -2] Name or service not known")
+
+    monkeypatch.setattr(utils, "externalHostname", unresolvable)
+    monkeypatch.setattr(cli_scoop, "_address_towards", lambda host: "192.0.2.7")
+    assert cli_scoop.route(["127.0.0.1", "node-b"], None) == ["--external-hostname", "192.0.2.7"]
+    monkeypatch.setattr(cli_scoop, "_address_towards", lambda host: None)
+    assert cli_scoop.route(["127.0.0.1", "node-b"], None) == ["--tunnel"]
+
+
 def test_this_machine_goes_first_wherever_it_is_listed_with_its_worker_counts(tmp_path):
     """SCOOP runs the command on the first host: here, where a Ctrl-C reaches it (issue 62, item 3)."""
     assert cli_scoop.here_first(["127.0.0.2", "127.0.0.1", "127.0.0.1"], None) == [("127.0.0.1", 2), ("127.0.0.2", 1)]
@@ -412,6 +430,11 @@ def test_this_machine_goes_first_wherever_it_is_listed_with_its_worker_counts(tm
     assert cli_scoop.here_first(None, str(tmp_path / "hosts")) == [("localhost", 2), ("node-far", 3), ("node-near", 1)]
     assert cli_scoop.here_first(["127.0.0.1", "node-b"], None) is None  # first already
     assert cli_scoop.here_first(["node-b", "node-c"], None) is None  # not listed: the command runs on node-b
+    # divided as SCOOP divides them first, so that moving this machine changes no host's share:
+    (tmp_path / "hosts").write_text("node-far 4\nlocalhost 4\n")
+    assert cli_scoop.here_first(None, str(tmp_path / "hosts"), 4) is None  # SCOOP gives node-far all four
+    assert cli_scoop.here_first(None, str(tmp_path / "hosts"), 6) == [("localhost", 2), ("node-far", 4)]
+    assert cli_scoop.here_first(None, str(tmp_path / "hosts"), 10) == [("localhost", 5), ("node-far", 5)]
 
 
 def test_a_listed_host_is_matched_to_its_workers_by_name_address_or_as_this_machine(monkeypatch):

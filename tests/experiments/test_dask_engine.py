@@ -48,8 +48,9 @@ def test_the_runs_on_dask_are_the_serial_runs_and_each_hosts_share_is_counted(cl
     results = tmp_path / "runs.jsonl"
     on_dask = run_experiment(["tabu", "block-ga"], PUZZLES, runs=2, options=OPTIONS, scheduler=cluster, results=results)
     assert _key(on_dask) == serial
-    again = run_experiment(["tabu", "block-ga"], PUZZLES, runs=2, options=OPTIONS, scheduler=cluster, results=results)
-    assert _key(again) == serial  # all in the results file, written here: nothing run again
+    with Experiment(["tabu", "block-ga"], PUZZLES, runs=2, options=OPTIONS) as again:
+        kept = again.open(results)  # all in the results file, written here: nothing to run again
+        assert _key(kept) == serial and list(again.run(scheduler=cluster)) == [] and again.hosts == {}
     with Experiment(["tabu"], PUZZLES, runs=1, options=OPTIONS) as experiment:
         list(experiment.run(scheduler=cluster.scheduler_address))
         assert sum(share.runs for share in experiment.hosts.values()) == 4
@@ -104,8 +105,9 @@ echo "$!" > "$here/job-$id.pid"
 echo "Submitted batch job $id"
 """
 SCANCEL = """#!/bin/sh
-# scancel's stand-in: each job's process group ended.
+# scancel's stand-in: each job's process group ended, its id noted.
 for id in "$@"; do
+    echo "$id" >> "$(dirname "$0")/cancelled"
     pid=$(cat "$(dirname "$0")/job-$id.pid" 2>/dev/null) && kill -TERM -- "-$pid" 2>/dev/null
 done
 exit 0
@@ -154,8 +156,10 @@ def test_the_cluster_pages_slurm_script_runs_as_written_with_dask_jobqueue(tmp_p
     alone = run_experiment(["tabu"], {"easy": PUZZLES["easy"]}, runs=3, options={"tabu": {"max_steps": 3000}})
     expected = [[r.index, r.seed, r.solved, r.evaluations] for r in alone]
     assert json.loads((tmp_path / "dask.json").read_text()) == expected
-    assert len(list(stand_ins.glob("job-*.sh"))) == 2  # two worker jobs were submitted
-    deadline = time.monotonic() + 20
+    submitted = sorted(path.name.split("-")[1].split(".")[0] for path in stand_ins.glob("job-*.sh"))
+    assert len(submitted) == 2  # two worker jobs
+    assert sorted((stand_ins / "cancelled").read_text().split()) == submitted  # the cluster closed: both cancelled
+    deadline = time.monotonic() + 75  # a worker shuts down gracefully, or by its 60 s death timeout under load
     while _workers_of(stand_ins) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert _workers_of(stand_ins) == []
