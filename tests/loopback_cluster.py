@@ -127,6 +127,10 @@ def start(folder: Path, pythonpath: str) -> Cluster:
         "PasswordAuthentication no\nKbdInteractiveAuthentication no\nUsePAM no\n"
         "PermitRootLogin prohibit-password\nLogLevel VERBOSE\nPrintMotd no\nPrintLastLog no\n"
         "MaxStartups 100\nMaxSessions 100\n"
+        # bash started by sshd reads ~/.bashrc (Debian's build), whose `pyenv init` rehashes under a
+        # lock: a session killed meanwhile (a test's kill) left the lock, and every later session
+        # waited for it.  bash skips the file when it is not the first shell level.
+        "SetEnv SHLVL=1\n"
     )
     (folder / "ssh_config").write_text(
         f"Host {ALIAS}\n  HostName 127.0.0.2\nHost *\n  Port {port}\n  IdentityFile {folder / 'user_key'}\n"
