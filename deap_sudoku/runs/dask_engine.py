@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from .hosts import HostShare, counted, on_host
+from .task import run_task
 
 __all__ = ["run_on_dask", "connect", "DaskMissing"]
 
@@ -47,6 +48,21 @@ def _client(scheduler: Any) -> tuple[Any, bool]:
     return connect(scheduler), True
 
 
+def _refuse_shared_processes(client: Any, runner: Callable[[Any], Any]) -> None:
+    """Refuse runs made in the worker's own process (``run_task``, ``contain=False``) on workers of
+    more than one thread: runs side by side in one process share Python's global generators, which
+    DEAP's operators draw from, and would no longer be the serial runs."""
+    if runner is not run_task:
+        return  # each run in a process of its own (contained)
+    threads = client.nthreads()
+    if any(count > 1 for count in threads.values()):
+        raise ValueError(
+            f"Dask workers of more than one thread ({max(threads.values())}) with contain=False: runs in one "
+            "process share the global random generators DEAP's operators draw from; start the workers with "
+            "--nthreads 1, or leave contain at its default (each run in a process of its own)"
+        )
+
+
 def run_on_dask(
     tasks: Iterable[Any],
     scheduler: Any,
@@ -59,10 +75,15 @@ def run_on_dask(
     (its address, ``"tcp://host:8786"``, a cluster object such as ``LocalCluster`` or
     ``SLURMCluster``, or a ``Client``), at most ``window`` tasks submitted at a time, each host's
     share counted in ``hosts`` (:mod:`~deap_sudoku.runs.hosts`).  The same results for the same
-    seeds as a serial run.  Runs not yet finished when the caller stops iterating are cancelled."""
+    seeds as a serial run (``run_task`` itself, uncontained, only on workers of one thread).  Runs
+    not yet finished when the caller stops iterating are cancelled.
+
+    :raises ValueError: for ``run_task`` on workers of several threads.
+    """
     client, made_here = _client(scheduler)
     pending: collections.deque = collections.deque()
     try:
+        _refuse_shared_processes(client, runner)
         for task in tasks:
             pending.append(client.submit(on_host, runner, task, pure=False))
             if len(pending) >= window:

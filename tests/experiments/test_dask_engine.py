@@ -163,3 +163,17 @@ def test_the_cluster_pages_slurm_script_runs_as_written_with_dask_jobqueue(tmp_p
     while _workers_of(stand_ins) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert _workers_of(stand_ins) == []
+
+
+@pytest.mark.slow
+def test_runs_in_the_workers_own_process_need_workers_of_one_thread():
+    """Two threads of one worker would make two runs at once in one process, sharing the global
+    generators DEAP's operators draw from: refused for contain=False; contained, each run has a
+    process of its own and the results are the serial ones."""
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=2, processes=True, dashboard_address=None, silence_logs=50
+    ) as threaded:
+        with pytest.raises(ValueError, match="more than one thread"):
+            run_experiment(["tabu"], PUZZLES, runs=1, options=OPTIONS, scheduler=threaded, contain=False)
+        contained = run_experiment(["tabu"], PUZZLES, runs=1, options=OPTIONS, scheduler=threaded)
+    assert _key(contained) == _key(run_experiment(["tabu"], PUZZLES, runs=1, options=OPTIONS))
