@@ -271,6 +271,8 @@ class _Benching:
         )
         rerun = p["workers"] is not None and not scoop_is_running()  # the run under SCOOP takes the lock
         results = open_results(experiment, results_path, datasets, lock=not rerun)
+        if rerun and len(results) == len(experiment.plan):  # nothing left to run: no SCOOP (a late host's
+            rerun, results = False, open_results(experiment, results_path, datasets)  # launch waited for ever)
         ours = {path for path in (*files.values(), p["ioh_folder"]) if path and experiment.replaceable(path)}
         if resuming:
             check_outputs(files, force, inputs=datasets, replaceable=ours.__contains__)

@@ -372,6 +372,9 @@ def test_the_cluster_pages_job_script_runs_as_written_in_a_slurm_allocation_of_t
     env["DEAP_SUDOKU_TEST_WAIT_FOR_SSH"] = ""
     again = subprocess.run(["bash", "job.sh"], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300)
     assert again.returncode == 0 and "0 to go" in again.stderr, again.stderr[-3000:]
+    # and no SCOOP for bench's nothing to do: a host's launch that came up after the command had ended
+    # waited for ever for the broker, on the other host
+    assert _no_scoop_process_left(tmp_path), _scoop_processes_in(tmp_path)
     assert _runs(json.loads((tmp_path / "results.json").read_text())) == serial
     assert json.loads((tmp_path / "experiment.json").read_text()) == expected
     (by_hand,) = [block for block in _blocks("sh") if "command -v deap-sudoku" in block]
@@ -454,6 +457,21 @@ def test_a_listed_host_is_matched_to_its_workers_by_name_address_or_as_this_mach
     assert cli_scoop.idle_hosts({here: HostShare(runs=4)}) == []  # 4 runs for 4 workers: nothing said
     monkeypatch.delenv(cli_scoop.HOSTS)
     assert cli_scoop.idle_hosts({here: HostShare(runs=9)}) == []  # SCOOP started by hand: hosts unknown
+
+
+def test_bench_starts_no_scoop_when_its_results_file_holds_every_run(monkeypatch, tmp_path):
+    """A resubmitted finished job's ``bench --workers`` started SCOOP for nothing to run, and the
+    other host's launch, up after the command had ended, waited for ever for the broker."""
+    data = str(REPO / "data" / "4x4.txt")
+    command = ["bench", data, "-a", "tabu", "--runs", "2", "--results", str(tmp_path / "runs.jsonl"), "-q"]
+    assert CliRunner().invoke(main, command).exit_code == 0  # every run kept
+    started: list = []
+    monkeypatch.setattr(cli_scoop.subprocess, "Popen", lambda *a, **kw: started.append(a))
+    again = CliRunner().invoke(main, [*command, "--workers", "2", "--hosts", "127.0.0.1,node-b", "--json", "-"])
+    assert again.exit_code == 0 and started == [], again.output
+    from tests.conftest import run_lines
+
+    assert len(json.loads(again.stdout)["runs"]) == run_lines(tmp_path / "runs.jsonl") > 0  # from the file
 
 
 def test_scoops_launch_error_is_said_in_a_line_with_what_ssh_said():
