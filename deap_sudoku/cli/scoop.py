@@ -206,9 +206,10 @@ def _hosts_here_first(
 ) -> tuple[list[tuple[str, int]], str | None, str | None]:
     """The hosts as SCOOP reads them, and the ``--hosts`` and ``--hostfile`` to give it: a hostfile
     in ``folder`` with this machine's lines first where it is listed but not first (:func:`here_first`)."""
-    moved = here_first(hosts.split(",") if hosts else None, hostfile, workers)
+    listed = listed_hosts(hosts.split(",") if hosts else None, hostfile, workers)
+    moved = _moved_here_first(listed)
     if moved is None:
-        return listed_hosts(hosts.split(",") if hosts else None, hostfile, workers), hosts, hostfile
+        return listed, hosts, hostfile
     hostfile = os.path.join(folder, "hosts")
     with open(hostfile, "w") as handle:
         handle.writelines(f"{name} {count}\n" for name, count in moved)
@@ -316,21 +317,21 @@ def route(hosts: list[str] | None, hostfile: str | None) -> list[str]:
     return ["--external-hostname", address] if address and not _loopback(address) else ["--tunnel"]
 
 
-def _unresolved(name: str) -> bool:
+def _addresses(name: str) -> set[str]:
+    """The addresses ``name`` resolves to here (none where it does not)."""
     try:
-        socket.getaddrinfo(name, None)
+        return {str(info[4][0]) for info in socket.getaddrinfo(name, None)}
     except (OSError, UnicodeError):
-        return True
-    return False
+        return set()
+
+
+def _unresolved(name: str) -> bool:
+    return not _addresses(name)
 
 
 def _loopback(name: str) -> bool:
     """Whether ``name`` resolves here to loopback addresses only (or not at all)."""
-    try:
-        addresses = {info[4][0] for info in socket.getaddrinfo(name, None)}
-    except (OSError, UnicodeError):
-        return True
-    return all(ipaddress.ip_address(str(address).split("%")[0]).is_loopback for address in addresses)
+    return all(ipaddress.ip_address(address.split("%")[0]).is_loopback for address in _addresses(name))
 
 
 def _address_towards(host: str) -> str | None:
@@ -383,9 +384,12 @@ def here_first(
     and its files and exit code are where the user is (with another host first a Ctrl-C ended SCOOP
     with exit code 241 and no table, and a ``kill -9`` of the starter left a worker here).  Divided
     first, so that moving this machine changes no host's share."""
+    return _moved_here_first(listed_hosts(hosts, hostfile, workers))
+
+
+def _moved_here_first(listed: list[tuple[str, int]]) -> list[tuple[str, int]] | None:
     from scoop import utils
 
-    listed = listed_hosts(hosts, hostfile, workers)
     here = [(name, count) for name, count in listed if name in utils.localHostnames]
     if not here or listed[0][0] in utils.localHostnames:
         return None
@@ -411,18 +415,8 @@ def idle_hosts(shares: Mapping[str, HostShare]) -> list[str]:
         here_listed = name in utils.localHostnames
         return any(name.split(".")[0] == worker.split(".")[0] or (here_listed and worker == here) for worker in shares)
 
-    return [
-        name
-        for name, _, _ in listed
-        if not named(name) and not _addresses(name) & {a for share in shares.values() for a in share.addresses}
-    ]
-
-
-def _addresses(name: str) -> set[str]:
-    try:
-        return {str(info[4][0]) for info in socket.getaddrinfo(name, None)}
-    except (OSError, UnicodeError):
-        return set()
+    theirs = {address for share in shares.values() for address in share.addresses}
+    return [name for name, _, _ in listed if not named(name) and not _addresses(name) & theirs]
 
 
 def _command_line(ctx: click.Context, *, drop: tuple[str, ...]) -> list[str]:
