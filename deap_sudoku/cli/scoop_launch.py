@@ -24,6 +24,8 @@ from collections.abc import Callable
 from scoop import launcher
 from scoop.launch import workerLaunch
 
+from .errors import wrap
+
 __all__ = ["local_worker_command", "launch", "said_why", "why"]
 
 _worker_command = workerLaunch.Host._getWorkerCommandList
@@ -44,15 +46,15 @@ def local_worker_command(host: workerLaunch.Host) -> list[str]:
 
 def said_why(run: Callable[[launcher.ScoopApp], object]) -> Callable[[launcher.ScoopApp], object]:
     """``ScoopApp.run`` that, where SCOOP cannot start (the first host down or unreachable over
-    ssh), says why in one line on standard error and returns 1, where SCOOP printed its traceback
-    and exited with 255."""
+    ssh), says why in one message on standard error (wrapped to a terminal's width) and returns 1,
+    where SCOOP printed its traceback and exited with 255."""
 
     @functools.wraps(run)
     def run_or_say(app: launcher.ScoopApp) -> object:
         try:
             return run(app)
         except Exception as exc:  # noqa: BLE001 - SCOOP raises Exception itself
-            print(f"error: SCOOP could not start: {why(exc)}", file=sys.stderr, flush=True)
+            print(wrap(f"error: SCOOP could not start: {why(exc)}"), file=sys.stderr, flush=True)
             return 1
 
     return run_or_say
