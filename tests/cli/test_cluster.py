@@ -20,7 +20,7 @@ from click.testing import CliRunner
 from deap_sudoku.cli import main
 from deap_sudoku.cli import scoop as cli_scoop
 from tests import loopback_cluster
-from tests.conftest import REPO, SCOOP_LAUNCHER, unsolvable
+from tests.conftest import REPO, SCOOP_LAUNCHER, messages, unsolvable
 
 BENCH = [
     "bench",
@@ -188,7 +188,7 @@ def test_a_first_host_that_is_down_is_one_line_not_scoops_traceback(cluster, tmp
     completed = _deap_sudoku(cluster, *BENCH, "--workers", "2", "--hostfile", "hosts", cwd=tmp_path)
     assert completed.returncode == 1 and completed.stdout == "", completed.stderr[-3000:]
     assert "Traceback" not in completed.stderr and "ERROR:root" not in completed.stderr, completed.stderr
-    (line,) = [line for line in completed.stderr.splitlines() if "SCOOP could not start" in line]
+    (line,) = [line for line in messages(completed.stderr) if "SCOOP could not start" in line]  # one message
     assert "127.0.0.9" in line and "Connection refused" in line, line
 
 
